@@ -1,0 +1,5 @@
+import sys
+
+from diloti.cli import main
+
+sys.exit(main())

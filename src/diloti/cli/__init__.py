@@ -1,0 +1,74 @@
+"""The ``diloti`` command line.
+
+Each subcommand lives in its own module of this package with a
+``register(subparsers)`` function that adds its parser and sets ``func``.
+Errors that come from bad input are printed as one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from diloti import __version__
+from diloti.errors import DilotiError
+
+# Subcommand modules, in the order --help lists them.
+COMMANDS = [
+    "play",
+    "moves",
+    "perft",
+    "replay",
+    "simulate",
+    "bench",
+    "tournament",
+    "analyse",
+    "serve",
+]
+
+
+class CliError(DilotiError):
+    """A bad command-line argument or file."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="diloti",
+        description="Diloti (Δηλωτή), the Greek fishing card game: play, analyse, benchmark, serve.",
+    )
+    parser.add_argument("--version", action="version", version=f"diloti {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"diloti.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"diloti.cli.{name}":
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        result = args.func(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except (DilotiError, OSError) as exc:
+        print(f"diloti {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    return int(result or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""A whole game: rounds to the target score, dealer rotation, the tie playoff.
+
+>>> g = Game(players=2, seed=42)
+>>> g.round_no, g.state.dealer, g.scores
+(1, 0, [0, 0])
+>>> while not g.is_over:
+...     g.push(g.state.legal_moves()[0])
+>>> g.winner in (0, 1), max(g.scores) >= 61
+(True, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+
+from diloti.cards import Card
+from diloti.errors import DilotiError
+from diloti.moves import Move
+from diloti.options import Options
+from diloti.state import Side, State
+from diloti.view import View
+
+
+def round_seed(game_seed: int, round_no: int) -> int:
+    """The seed of one round, derived from the game's seed."""
+    digest = hashlib.sha256(f"diloti-round/{game_seed}/{round_no}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass
+class RoundRecord:
+    """One round as played: enough to replay it exactly."""
+
+    number: int
+    dealer: int
+    seed: int
+    deck: tuple[Card, ...]  # the shuffled deck before the deal, top card first
+    moves: list[tuple[int, Move]] = field(default_factory=list)
+    score: tuple[Side, Side] | None = None
+    swept: int = 0  # mask of the cards the end-of-round sweep took
+
+    @property
+    def points(self) -> tuple[int, int]:
+        if self.score is None:
+            return (0, 0)
+        return (self.score[0].total, self.score[1].total)
+
+
+class Game:
+    """Rounds of :class:`State` until a side reaches the target."""
+
+    def __init__(self, players: int = 2, options: Options | None = None, seed: int | None = None,
+                 first_dealer: int = 0) -> None:
+        self.players = players
+        self.options = options or Options()
+        self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        self.scores = [0, 0]
+        self.rounds: list[RoundRecord] = []
+        self.winner: int | None = None
+        self.round_no = 0
+        self._start_round(first_dealer % players)
+
+    def _start_round(self, dealer: int) -> None:
+        self.round_no += 1
+        seed = round_seed(self.seed, self.round_no)
+        self.state = State.new(self.players, self.options, dealer, seed=seed)
+        self.rounds.append(RoundRecord(self.round_no, dealer, seed, self.state.deck))
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def current(self) -> RoundRecord:
+        return self.rounds[-1]
+
+    def view(self, seat: int) -> View:
+        return self.state.view(seat, (self.scores[0], self.scores[1]))
+
+    def push(self, move: Move) -> None:
+        """Play a move (unchecked) and move on to the next round when one ends."""
+        if self.is_over:
+            raise DilotiError("the game is over")
+        seat = self.state.turn
+        self.state.push(move)
+        self._after(seat, move)
+
+    def play(self, move: Move | str) -> Move:
+        """Play a move after checking it (a :class:`Move` or notation)."""
+        if self.is_over:
+            raise DilotiError("the game is over")
+        seat = self.state.turn
+        played = self.state.play(move)
+        self._after(seat, played)
+        return played
+
+    def _after(self, seat: int, move: Move) -> None:
+        rec = self.current
+        rec.moves.append((seat, move))
+        st = self.state
+        if not st.is_over:
+            return
+        rec.score = st.score()
+        rec.swept = st.swept
+        pts = rec.points
+        self.scores[0] += pts[0]
+        self.scores[1] += pts[1]
+        target = self.options.target
+        if max(self.scores) >= target and self.scores[0] != self.scores[1]:
+            self.winner = 0 if self.scores[0] > self.scores[1] else 1
+            return
+        nxt = (st.dealer + 1) % self.players
+        self._start_round(nxt)

@@ -1,0 +1,646 @@
+"""The full state of one round, with move generation, push and undo.
+
+>>> s = State.new(seed=7)
+>>> len(s.hands[0]), len(s.hands[1]), len(s.loose), s.stock_size
+(6, 6, 4, 36)
+>>> moves = s.legal_moves()
+>>> s.push(moves[0]); s.plays
+1
+>>> s.pop() == moves[0], s.plays
+(True, 0)
+
+The state holds hidden information (every hand, the stock order). Players,
+bots and user interfaces get a :class:`diloti.view.View` instead.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, insort
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from diloti.cards import BIT, CARDS, NAMES, VALUE, Card, cards_of, mask_of
+from diloti.errors import IllegalMoveError, InvalidPositionError
+from diloti.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
+from diloti.options import Options
+from diloti.table import cache_for, make_info
+
+if TYPE_CHECKING:
+    from diloti.view import View
+
+PLAY, DECIDE, OVER = 0, 1, 2
+PHASE_NAMES = ("play", "decide", "over")
+HAND_SIZE = 6
+KINDS = tuple(MoveKind)
+_new_move = tuple.__new__
+
+
+def _rng(seed: int, n: int) -> random.Random:
+    # A str seed is hashed with SHA-512, so the stream is the same in every process.
+    return random.Random(f"diloti/{seed}/{n}")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side's round score, with its breakdown."""
+
+    cards: int
+    cards_points: int
+    aces: int
+    ten_of_diamonds: int
+    two_of_clubs: int
+    xeri: int
+
+    @property
+    def total(self) -> int:
+        return self.cards_points + self.aces + self.ten_of_diamonds + self.two_of_clubs + 10 * self.xeri
+
+
+def _filter_uses(raw: list[tuple[MoveKind, int, int, int, int]], own_bit: int, raisable: int,
+                 w: int) -> list[tuple[MoveKind, int, int, int]]:
+    """The uses of a numeral open to a mover who owns a pile or may raise one."""
+    out = []
+    for kind, val, im, need, req in raw:
+        if own_bit:
+            if kind == CAPTURE:
+                if not im & own_bit:
+                    need = w  # the declarer keeps a card for the declaration
+            elif req < 0 or not im & own_bit or (req and not req & raisable):
+                continue
+        elif req > 0 and not req & raisable:
+            continue
+        out.append((kind, val, im, need))
+    return out
+
+
+class State:
+    """One round in play: hands, table, stock, captures, whose turn.
+
+    Use :meth:`new` to deal a round, :meth:`legal_moves` to list moves,
+    :meth:`push` to play one without checks (fast), :meth:`play` to play one
+    with checks, :meth:`pop` to take the last one back, :meth:`copy` for a
+    cheap independent copy.
+    """
+
+    __slots__ = (
+        "players", "options", "dealer", "turn", "hands", "loose", "piles", "stock",
+        "stock_pos", "captured", "xeri", "last_capturer", "plays", "phase", "pending",
+        "deal_no", "bottom", "seed", "shuffles", "swept", "history", "_stack", "_legal",
+        "first_table", "_tcache", "deck",
+    )
+
+    def __init__(self, players: int = 2, options: Options | None = None, dealer: int = 0) -> None:
+        if players not in (2, 4):
+            raise InvalidPositionError(f"invalid number of players {players!r}: expected 2 or 4")
+        self.players = players
+        self.options = options or Options()
+        self.dealer = dealer % players
+        self.turn = (dealer + 1) % players
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.loose: list[Card] = []
+        self.piles: list[Pile] = []
+        self.stock: list[Card] = []
+        self.stock_pos = 0
+        self.captured = [0, 0]  # per side, 52-bit masks
+        self.xeri = [0, 0]
+        self.last_capturer: int | None = None
+        self.plays = 0
+        self.phase = PLAY
+        self.pending: tuple[int, ...] = ()  # seats still to decide on a face-card redeal
+        self.deal_no = 1
+        self.bottom: Card | None = None
+        self.seed = 0
+        self.shuffles = 0
+        self.swept = 0  # cards the end-of-round sweep gave to the last capturer
+        self.history: list[tuple[int, Move]] = []
+        self._stack: list[tuple[Any, ...]] = []
+        self._legal: list[Move] | None = None
+        self.first_table: tuple[Card, ...] = ()
+        self._tcache = cache_for(self.options)
+        self.deck: tuple[Card, ...] = ()
+
+    # ------------------------------------------------------------------ dealing
+    @classmethod
+    def new(cls, players: int = 2, options: Options | None = None, dealer: int = 0,
+            seed: int | None = None, deck: Sequence[int] | None = None) -> State:
+        """Deal a new round.
+
+        The deck is shuffled from ``seed`` (a random one if None) unless given
+        in full (top card first). Every later shuffle (a redeal of the first
+        table, a face-card redeal) also comes from ``seed``, so a round is
+        fully determined by ``(players, options, dealer, seed)`` or by its deck.
+        """
+        s = cls(players, options, dealer)
+        s.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        if deck is None:
+            cards = list(CARDS)
+            s._shuffle(cards)
+        else:
+            cards = [Card(int(c)) for c in deck]
+            if sorted(cards) != list(CARDS):
+                raise InvalidPositionError("invalid deck: expected each of the 52 cards exactly once")
+            s.shuffles = 1  # shuffle 0 of a seed is the deck itself
+        s.deck = tuple(cards)
+        s._start_round(cards)
+        return s
+
+    def _shuffle(self, cards: list[Card], keep_bottom: bool = False) -> None:
+        rng = _rng(self.seed, self.shuffles)
+        self.shuffles += 1
+        if keep_bottom and cards:
+            head = cards[:-1]
+            rng.shuffle(head)
+            cards[:-1] = head
+        else:
+            rng.shuffle(cards)
+
+    def _start_round(self, deck: list[Card]) -> None:
+        opts = self.options
+        self.bottom = deck[-1] if opts.dealer_sees_bottom else None
+        n = self.players
+        self.stock = list(deck)
+        self.stock_pos = 0
+        self._deal_hands()
+        while True:
+            table = self.stock[self.stock_pos:self.stock_pos + 4]
+            if not self._table_must_be_redealt(table):
+                break
+            rest = self.stock[self.stock_pos + 4:] + table
+            self._shuffle(rest, keep_bottom=opts.dealer_sees_bottom)
+            self.stock[self.stock_pos:] = rest
+        self.stock_pos += 4
+        self.loose = sorted(table)
+        self.first_table = tuple(self.loose)
+        self.piles = []
+        self.captured = [0, 0]
+        self.xeri = [0, 0]
+        self.last_capturer = None
+        self.plays = 0
+        self.deal_no = 1
+        self.turn = (self.dealer + 1) % n
+        self.phase = PLAY
+        self._ask_redeal()
+
+    def _table_must_be_redealt(self, table: list[Card]) -> bool:
+        opts = self.options
+        counts: dict[int, int] = {}
+        for c in table:
+            counts[c >> 2] = counts.get(c >> 2, 0) + 1
+        for rank, k in counts.items():
+            if k < 3:
+                continue
+            face = rank >= 10
+            if face and k == 3 and opts.three_faces_stay:
+                continue
+            if face or opts.any_rank_redeal:
+                return True
+        return False
+
+    def _deal_hands(self) -> None:
+        n = self.players
+        pos = self.stock_pos
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            hands[seat] = sorted(self.stock[pos:pos + HAND_SIZE])
+            pos += HAND_SIZE
+        self.hands = hands
+        self.stock_pos = pos
+
+    def _ask_redeal(self) -> None:
+        mode = self.options.face_card_redeal
+        if mode == "off" or (mode == "first_deal" and self.deal_no != 1):
+            return
+        n = self.players
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        self.pending = tuple(s for s in order if sum(1 for c in self.hands[s] if c >= 40) >= 5)
+        if self.pending:
+            self.phase = DECIDE
+            self.turn = self.pending[0]
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    @property
+    def remaining_stock(self) -> list[Card]:
+        """The undealt cards, next to be dealt first (hidden information)."""
+        return self.stock[self.stock_pos:]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def owner_pile(self, seat: int) -> Pile | None:
+        """The declaration ``seat`` owns, if any."""
+        for p in self.piles:
+            if p.owner == seat:
+                return p
+        return None
+
+    def table_mask(self) -> int:
+        m = mask_of(self.loose)
+        for p in self.piles:
+            m |= p.mask
+        return m
+
+    # ---------------------------------------------------------- move generation
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, each exactly once (a new list each call)."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        """The legal moves, lazily."""
+        if self._legal is None:
+            self._legal = self._generate()
+        yield from self._legal
+
+    def is_legal(self, move: Move) -> bool:
+        if self._legal is None:
+            self._legal = self._generate()
+        return move in self._legal
+
+    def _generate(self) -> list[Move]:
+        if self.phase != PLAY:
+            if self.phase == DECIDE:
+                return [Move(None, KEEP, 0, 0), Move(None, REDEAL, 0, 0)]
+            return []
+        turn = self.turn
+        hand = self.hands[turn]
+        loose = self.loose
+        piles = self.piles
+        n = bisect_left(loose, 40)
+        items = [BIT[c] for c in loose[:n]]
+        own_bit = 0
+        raisable = 0
+        if piles:
+            opts = self.options
+            psig = []
+            soy_opt = opts.soy
+            for j, p in enumerate(piles):
+                items.append(p.mask)
+                kind = p.kind
+                psig.append((p.value, kind, soy_opt and kind == GROUP and p.mask.bit_count() == 2))
+                owner = p.owner
+                if owner == turn:
+                    own_bit = 1 << (n + j)
+                    if kind == PLAIN and opts.self_raise:
+                        raisable |= own_bit
+                elif kind == PLAIN and (owner - turn) & 1:
+                    raisable |= 1 << (n + j)
+            sig: tuple[object, ...] = (tuple([VALUE[c] for c in loose[:n]]), tuple(psig))
+        else:
+            sig = (tuple([VALUE[c] for c in loose[:n]]), ())
+        info = self._tcache.get(sig) or make_info(sig, self.options)
+        cnt = [0] * 11
+        held = 1 << 11  # "need 11": no condition
+        for c in hand:
+            v = VALUE[c]
+            cnt[v] += 1
+            held |= 1 << v
+        memo: dict[int, int] = {0: 0}
+        out: list[Move] = []
+        done: dict[int, list[tuple[MoveKind, int, int]]] = {}
+        faces = loose[n:]
+        w = piles[own_bit.bit_length() - 1 - n].value if own_bit else 0
+        for card in hand:
+            v = VALUE[card]
+            if not v:
+                if faces:
+                    self._face_moves(card, own_bit, out)
+                elif not own_bit:
+                    out.append(_new_move(Move, (card, LAY, 0, 0)))
+                continue
+            tpl = done.get(v)
+            if tpl is None:
+                h = held if cnt[v] > 1 else held ^ (1 << v)
+                if own_bit or raisable:
+                    uses = _filter_uses(info.raw(v), own_bit, raisable, w)
+                else:
+                    uses = info.basic[v] or info.basic_uses(v)
+                tpl = []
+                for kind, val, im, need in uses:
+                    if h >> need & 1:
+                        r = memo.get(im)
+                        if r is None:
+                            r = 0
+                            x = im
+                            while x:
+                                low = x & -x
+                                r |= items[low.bit_length() - 1]
+                                x ^= low
+                            memo[im] = r
+                        tpl.append((kind, val, r))
+                done[v] = tpl
+            out += [_new_move(Move, (card, k, val, r)) for k, val, r in tpl]
+        return out
+
+    def _face_moves(self, card: Card, own_bit: int, out: list[Move]) -> None:
+        rank = card >> 2
+        same = [c for c in self.loose if c >> 2 == rank]
+        if not same:
+            if not own_bit:
+                out.append(_new_move(Move, (card, LAY, 0, 0)))
+            return
+        if len(same) == 3 and self.options.three_faces_stay:
+            out.append(_new_move(Move, (card, CAPTURE, 0, mask_of(same))))
+            return
+        for c in same:
+            out.append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
+
+    # ------------------------------------------------------------- push / pop
+    def play(self, move: Move | str) -> Move:
+        """Play a move after checking it (a :class:`Move` or notation)."""
+        if isinstance(move, str):
+            from diloti.notation import parse_move  # notation builds on the core
+
+            move = parse_move(self, move)
+        elif not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move {str(move)!r} in {self.describe()}")
+        self.push(move)
+        return move
+
+    def push(self, move: Move) -> None:
+        """Play a legal move without checking it (fast; for search)."""
+        card, kind, value, mask = move
+        turn = self.turn
+        self._stack.append((
+            turn, self.hands, self.loose, self.piles, self.captured[0], self.captured[1],
+            self.xeri[0], self.xeri[1], self.last_capturer, self.phase, self.pending,
+            self.stock_pos, self.deal_no, self.swept, None,
+        ))
+        self.history.append((turn, move))
+        self._legal = None
+        if kind >= KEEP:
+            self._decide(kind == REDEAL)
+            return
+        assert card is not None
+        hands = self.hands = self.hands.copy()
+        hand = hands[turn] = hands[turn].copy()
+        hand.remove(card)
+        n_players = self.players
+        plays_before = self.plays
+        self.plays = plays_before + 1
+        if kind == LAY:
+            loose = self.loose = self.loose.copy()
+            insort(loose, card)
+        else:
+            loose = self.loose
+            piles = self.piles
+            lmask = mask & ~self._pile_mask()
+            if lmask:
+                loose = self.loose = [c for c in loose if not BIT[c] & lmask]
+            if mask != lmask:
+                piles = [p for p in piles if not p.mask & mask]
+            if kind == CAPTURE:
+                self.piles = piles
+                side = turn & 1
+                cap = self.captured = self.captured.copy()
+                cap[side] |= mask | BIT[card]
+                self.last_capturer = turn
+                if not loose and not piles:
+                    last = not hand and turn == self.dealer and self.stock_pos == len(self.stock)
+                    opts = self.options
+                    if (plays_before or opts.xeri_first_card) and not (last and opts.no_xeri_last_card):
+                        xeri = self.xeri = self.xeri.copy()
+                        xeri[side] += 1
+            else:
+                self.piles = piles + [Pile(mask | BIT[card], value, kind, turn)]
+        if not hand and turn == self.dealer:
+            self._end_of_deal()
+        else:
+            self.turn = (turn + 1) % n_players
+
+    def _pile_mask(self) -> int:
+        m = 0
+        for p in self.piles:
+            m |= p.mask
+        return m
+
+    def _end_of_deal(self) -> None:
+        n = self.players
+        if self.stock_pos < len(self.stock):
+            self._deal_hands()
+            self.deal_no += 1
+            self.turn = (self.dealer + 1) % n
+            self._ask_redeal()
+            return
+        rest = self.table_mask()
+        if rest and self.last_capturer is not None:
+            cap = self.captured = self.captured.copy()
+            cap[self.last_capturer & 1] |= rest
+            self.swept = rest
+            self.loose = []
+            self.piles = []
+        self.phase = OVER
+        self.turn = (self.dealer + 1) % n
+
+    def _decide(self, redeal: bool) -> None:
+        if not redeal:
+            self.pending = self.pending[1:]
+            if self.pending:
+                self.turn = self.pending[0]
+            else:
+                self.phase = PLAY
+                self.turn = (self.dealer + 1) % self.players
+            return
+        # A redeal also changes the stock and the shuffle counter: keep them for pop().
+        frame = self._stack.pop()
+        self._stack.append(frame[:-1] + ((list(self.stock), self.shuffles, self.first_table, self.bottom,
+                                          self.plays),))
+        self.pending = ()
+        if self.deal_no == 1:
+            deck = list(CARDS)
+            self._shuffle(deck)
+            self._start_round(deck)  # self.deck keeps the round's first deck
+            return
+        n = self.players
+        dealt = [c for s in range(n) for c in self.hands[s]]
+        rest = dealt + self.stock[self.stock_pos:]
+        self._shuffle(rest, keep_bottom=self.bottom is not None)
+        self.stock_pos -= len(dealt)
+        self.stock[self.stock_pos:] = rest
+        self._deal_hands()
+        self.turn = (self.dealer + 1) % n
+        self.phase = PLAY
+        self._ask_redeal()
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        (turn, self.hands, self.loose, self.piles, c0, c1, x0, x1, self.last_capturer,
+         self.phase, self.pending, self.stock_pos, self.deal_no, self.swept, extra) = self._stack.pop()
+        self.captured = [c0, c1]
+        self.xeri = [x0, x1]
+        self.turn = turn
+        self._legal = None
+        _, move = self.history.pop()
+        if extra is not None:
+            self.stock, self.shuffles, self.first_table, self.bottom, self.plays = extra
+        elif move[1] < KEEP:
+            self.plays -= 1
+        return move
+
+    def peek(self) -> Move:
+        """The last move played."""
+        return self.history[-1][1]
+
+    def copy(self, stack: bool = False) -> State:
+        """An independent copy (lists are copied; cards and piles are immutable).
+
+        With ``stack`` the move history is kept so the copy can ``pop``.
+        """
+        s = State.__new__(State)
+        for name in State.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.hands = [h.copy() for h in self.hands]
+        s.loose = self.loose.copy()
+        s.piles = self.piles.copy()
+        s.stock = self.stock.copy()
+        s.captured = self.captured.copy()
+        s.xeri = self.xeri.copy()
+        s.history = self.history.copy() if stack else []
+        s._stack = self._stack.copy() if stack else []
+        s._legal = None
+        return s
+
+    # --------------------------------------------------------------- scoring
+    def score(self) -> tuple[Side, Side]:
+        """The round's score per side (meaningful once the round is over)."""
+        counts = [self.captured[0].bit_count(), self.captured[1].bit_count()]
+        out = []
+        for side in (0, 1):
+            m = self.captured[side]
+            aces = (m & 0xF).bit_count()
+            out.append(Side(
+                cards=counts[side],
+                cards_points=4 if counts[side] > counts[1 - side] else 0,
+                aces=aces,
+                ten_of_diamonds=2 if m >> 37 & 1 else 0,
+                two_of_clubs=1 if m >> 4 & 1 else 0,
+                xeri=self.xeri[side],
+            ))
+        return out[0], out[1]
+
+    def points(self) -> tuple[int, int]:
+        a, b = self.score()
+        return a.total, b.total
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int, scores: tuple[int, int] = (0, 0)) -> View:
+        """What ``seat`` may know (see :class:`diloti.view.View`)."""
+        from diloti.view import View
+
+        if not 0 <= seat < self.players:
+            raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
+        return View(
+            seat=seat, players=self.players, options=self.options, dealer=self.dealer,
+            turn=self.turn, phase=self.phase, hand=tuple(self.hands[seat]), table=tuple(self.loose),
+            piles=tuple(self.piles), hand_sizes=tuple(len(h) for h in self.hands),
+            stock_size=self.stock_size, plays=self.plays, deal_no=self.deal_no,
+            xeri=(self.xeri[0], self.xeri[1]),
+            captured=(cards_of(self.captured[0]), cards_of(self.captured[1])),
+            last_capturer=self.last_capturer, history=tuple(self.history),
+            first_table=self.first_table,
+            bottom=self.bottom if seat == self.dealer else None,
+            scores=scores, pending=self.pending,
+            legal=tuple(self.legal_moves()) if seat == self.turn and self.phase != OVER else (),
+        )
+
+    # ------------------------------------------------------------ comparison
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the position (for equality and tests)."""
+        return (
+            self.players, self.options, self.dealer, self.turn, tuple(tuple(h) for h in self.hands),
+            tuple(self.loose), tuple(self.piles), tuple(self.stock[self.stock_pos:]),
+            tuple(self.captured), tuple(self.xeri), self.last_capturer, self.plays, self.phase,
+            self.pending, self.deal_no, self.bottom, self.seed, self.shuffles, self.swept,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def describe(self) -> str:
+        """A compact one-line description for error messages."""
+        hands = " | ".join(" ".join(NAMES[c] for c in h) or "-" for h in self.hands)
+        table = " ".join([NAMES[c] for c in self.loose] + [str(p) for p in self.piles]) or "-"
+        return (f"[{PHASE_NAMES[self.phase]}, seat {self.turn} to play; table: {table}; "
+                f"hands: {hands}; stock {self.stock_size}]")
+
+    def __repr__(self) -> str:
+        return f"<State {self.describe()}>"
+
+    # ---------------------------------------------------------- construction
+    @classmethod
+    def from_parts(cls, *, players: int = 2, options: Options | None = None, dealer: int = 0,
+                   turn: int | None = None, hands: Sequence[Iterable[int]],
+                   table: Iterable[int] = (), piles: Iterable[Pile] = (),
+                   stock: Iterable[int] = (), captured: Sequence[Iterable[int]] = ((), ()),
+                   xeri: Sequence[int] = (0, 0), last_capturer: int | None = None,
+                   plays: int = 0, seed: int = 0, bottom: int | None = None,
+                   check: bool = True) -> State:
+        """Build a position from its parts (used by the JSON reader and tests)."""
+        s = cls(players, options, dealer)
+        s.turn = (dealer + 1) % players if turn is None else turn
+        if len(hands) != players:
+            raise InvalidPositionError(f"invalid position: {len(hands)} hands for {players} players")
+        s.hands = [sorted(Card(int(c)) for c in h) for h in hands]
+        s.loose = sorted(Card(int(c)) for c in table)
+        s.piles = list(piles)
+        s.stock = [Card(int(c)) for c in stock]
+        s.stock_pos = 0
+        s.captured = [mask_of(Card(int(c)) for c in captured[0]), mask_of(Card(int(c)) for c in captured[1])]
+        s.xeri = [int(xeri[0]), int(xeri[1])]
+        s.last_capturer = last_capturer
+        s.plays = plays
+        s.seed = seed
+        s.bottom = Card(int(bottom)) if bottom is not None else None
+        s.first_table = tuple(s.loose) if plays == 0 else ()
+        dealt = (52 - 4 - len(s.stock)) // (HAND_SIZE * players)
+        s.deal_no = max(1, dealt)
+        if all(not h for h in s.hands) and not s.stock:
+            s.phase = OVER
+        if check:
+            s.validate()
+        return s
+
+    def validate(self) -> None:
+        """Raise :class:`InvalidPositionError` if the position is impossible."""
+        where = self.describe()
+        seen = 0
+        groups = [("hand", h) for h in self.hands] + [("table", self.loose), ("stock", self.remaining_stock)]
+        for name, cards in groups:
+            for c in cards:
+                if seen & BIT[c]:
+                    raise InvalidPositionError(f"invalid position: card {NAMES[c]} appears twice ({name}) in {where}")
+                seen |= BIT[c]
+        for p in self.piles:
+            if p.mask & seen:
+                raise InvalidPositionError(f"invalid position: declaration {p} reuses a card in {where}")
+            if p.mask & mask_of(range(40, 52)):
+                raise InvalidPositionError(f"invalid position: declaration {p} holds a face card in {where}")
+            total = sum(VALUE[c] for c in cards_of(p.mask))
+            if not 1 <= p.value <= 10 or (p.kind == PLAIN and total != p.value) or \
+                    (p.kind == GROUP and (total % p.value or total // p.value < 2)):
+                raise InvalidPositionError(f"invalid position: declaration {p} has a wrong value in {where}")
+            if not 0 <= p.owner < self.players:
+                raise InvalidPositionError(f"invalid position: declaration {p} has no such owner in {where}")
+            seen |= p.mask
+        for m in self.captured:
+            if m & seen:
+                raise InvalidPositionError(f"invalid position: a captured card is also in play in {where}")
+            seen |= m
+        if seen != (1 << 52) - 1:
+            missing = " ".join(NAMES[c] for c in cards_of(((1 << 52) - 1) & ~seen))
+            raise InvalidPositionError(f"invalid position: cards missing: {missing} in {where}")
+        owners = [p.owner for p in self.piles]
+        if len(set(owners)) != len(owners):
+            raise InvalidPositionError(f"invalid position: a player owns two declarations in {where}")
+        if not 0 <= self.turn < self.players or not 0 <= self.dealer < self.players:
+            raise InvalidPositionError(f"invalid position: bad turn or dealer in {where}")

@@ -1,0 +1,275 @@
+"""What a table allows, computed once per table shape and cached.
+
+Move generation depends on the table only through its *shape*: the values of
+the loose numerals (kept sorted by the state) and the value, kind and soy-ness
+of each pile. For one shape this module works out, in terms of item bits
+(bit ``i`` for the i-th loose numeral, bit ``n + j`` for the j-th pile), every
+capture, plain declaration, raise and group that any played value could make.
+The state then maps item bits to cards and applies what depends on who moves
+(who owns what, what the mover still holds). Shapes repeat a great deal, so
+nearly every position is a dictionary hit.
+"""
+
+from __future__ import annotations
+
+from diloti.moves import CAPTURE, GROUP, LAY, PLAIN, MoveKind
+from diloti.options import Options
+
+_CACHES: dict[tuple[bool, ...], dict[tuple[object, ...], TableInfo]] = {}
+_CACHE_LIMIT = 250_000
+
+
+def table_info(sig: tuple[object, ...], options: Options) -> TableInfo:
+    """The (cached) analysis of a table shape under some options."""
+    return cache_for(options).get(sig) or make_info(sig, options)
+
+
+def cache_for(options: Options) -> dict[tuple[object, ...], TableInfo]:
+    """The cache dict of one set of rule options (shared by equal options)."""
+    key = options.key
+    cache = _CACHES.get(key)
+    if cache is None:
+        cache = _CACHES[key] = {}
+    return cache
+
+
+def make_info(sig: tuple[object, ...], options: Options) -> TableInfo:
+    cache = cache_for(options)
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    info = cache[sig] = TableInfo(sig, options)
+    return info
+
+
+def _subsets(pool: list[tuple[int, int]], limit: int) -> list[tuple[int, int]]:
+    """Every non-empty subset of ``pool`` (bit, value) with sum <= limit."""
+    out: list[tuple[int, int]] = []
+    n = len(pool)
+
+    def rec(start: int, mask: int, total: int) -> None:
+        for i in range(start, n):
+            bit, v = pool[i]
+            t = total + v
+            if t <= limit:
+                m = mask | bit
+                out.append((m, t))
+                rec(i + 1, m, t)
+
+    rec(0, 0, 0)
+    return out
+
+
+def _closure(parts: list[int]) -> list[int]:
+    """Every non-empty union of pairwise disjoint parts."""
+    reach = {0}
+    for p in parts:
+        reach.update([m | p for m in reach if not m & p])
+    reach.discard(0)
+    return sorted(reach)
+
+
+class TableInfo:
+    """Moves of one table shape, by played value, in item bits."""
+
+    __slots__ = (
+        "n", "values", "piles", "opts", "plain_bits", "_sub", "_lib_sub",
+        "_caps", "_forced", "_plains", "_raises", "_groups", "_raw", "basic", "_others",
+        "part_values", "played_values",
+    )
+
+    def __init__(self, sig: tuple[object, ...], opts: Options) -> None:
+        values, piles = sig
+        assert isinstance(values, tuple) and isinstance(piles, tuple)
+        self.values: tuple[int, ...] = values
+        self.piles: tuple[tuple[int, int, bool], ...] = piles
+        self.n = len(values)
+        self.opts = opts
+        n = self.n
+        self.plain_bits = 0
+        for j, (_, kind, _) in enumerate(piles):
+            if kind == 2:
+                self.plain_bits |= 1 << (n + j)
+        numerals = [(1 << i, v) for i, v in enumerate(values)]
+        self._sub = _subsets(numerals, 10)
+        plains = [(1 << (n + j), v) for j, (v, k, _) in enumerate(piles) if k == 2]
+        self._lib_sub = _subsets(numerals + plains, 10) if plains else self._sub
+        self._caps: dict[int, list[int]] = {}
+        self._forced: dict[int, list[int]] = {}
+        self._plains: dict[int, list[tuple[int, int]]] = {}
+        self._raises: dict[int, list[tuple[int, int, int]]] = {}
+        self._groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self._others: dict[int, list[int]] = {}
+        # Bit s of part_values: something on the table could be a component of a
+        # group of s; bit d of played_values: a played card could be raised by d.
+        gsub = self._lib_sub if opts.liberal_groups else self._sub
+        pv = pl = 0
+        for _, t in gsub:
+            pv |= 1 << t
+        pl = pv
+        for v, kind, soy in piles:
+            if not (soy and opts.soy):
+                pv |= 1 << v
+            if kind == 2:
+                pl |= 1 << v
+                if opts.liberal_raise:
+                    pl |= (1 << 11) - 1 << v
+        self.part_values = pv
+        self.played_values = pl
+        self._raw: list[list[tuple[MoveKind, int, int, int, int]] | None] = [None] * 11
+        self.basic: list[list[tuple[MoveKind, int, int, int]] | None] = [None] * 11
+
+    # -- everything a numeral may do ----------------------------------------
+    def raw(self, v: int) -> list[tuple[MoveKind, int, int, int, int]]:
+        """(kind, value, item mask, need, req) of every use of a numeral ``v``.
+
+        A use is legal when the mover still holds a card of value ``need``
+        after playing this one (11: no such condition) and ``req`` allows it:
+        -1 only for a mover who owns no declaration (a new plain declaration,
+        a lay), 0 always, otherwise at least one pile among the bits of
+        ``req`` must be raisable by the mover (a raise).
+        """
+        res = self._raw[v]
+        if res is None:
+            res = self._raw[v] = self._make_raw(v)
+        return res
+
+    def basic_uses(self, v: int) -> list[tuple[MoveKind, int, int, int]]:
+        """``raw(v)`` for a mover who owns nothing and can raise nothing."""
+        res = self.basic[v]
+        if res is None:
+            res = self.basic[v] = [(k, val, im, need) for k, val, im, need, req in self.raw(v) if req <= 0]
+        return res
+
+    def _make_raw(self, v: int) -> list[tuple[MoveKind, int, int, int, int]]:
+        forced = self.opts.forced_capture
+        caps = self.forced_captures(v) if forced else self.captures(v)
+        out: list[tuple[MoveKind, int, int, int, int]] = [(CAPTURE, v, im, 11, 0) for im in caps]
+        if forced and caps:
+            return out
+        add = out.append
+        for im, s in self.plains(v):
+            add((PLAIN, s, im, s, -1))
+        for im, s, req in self.raises(v):
+            add((PLAIN, s, im, s, req))
+        pv, pl = self.part_values, self.played_values
+        for g in range(v, 11):
+            if pv >> g & 1 and (g == v or pl >> (g - v) & 1):
+                for im, req in self.groups(v, g):
+                    add((GROUP, g, im, g, req))
+        add((LAY, v, 0, 11, -1))
+        return out
+
+    # -- captures ---------------------------------------------------------
+    def _capture_parts(self, v: int) -> list[int]:
+        sub = self._lib_sub if self.opts.liberal_capture else self._sub
+        parts = {m for m, s in sub if s == v}
+        n = self.n
+        for j, (pv, _, _) in enumerate(self.piles):
+            if pv == v:
+                parts.add(1 << (n + j))
+        return sorted(parts)
+
+    def captures(self, v: int) -> list[int]:
+        """Item masks a numeral of value ``v`` may capture."""
+        caps = self._caps.get(v)
+        if caps is None:
+            caps = self._caps[v] = _closure(self._capture_parts(v))
+        return caps
+
+    def forced_captures(self, v: int) -> list[int]:
+        """The captures that leave nothing the card could also have taken."""
+        forced = self._forced.get(v)
+        if forced is None:
+            parts = self._capture_parts(v)
+            forced = self._forced[v] = [m for m in self.captures(v) if all(m & p for p in parts)]
+        return forced
+
+    # -- plain declarations and raises --------------------------------------
+    def plains(self, c: int) -> list[tuple[int, int]]:
+        """(item mask, value) of each new plain declaration made with value ``c``."""
+        res = self._plains.get(c)
+        if res is None:
+            res = self._plains[c] = [(m, c + s) for m, s in self._sub if c + s <= 10]
+        return res
+
+    def raises(self, c: int) -> list[tuple[int, int, int]]:
+        """(item mask, new value, piles any one of which must be raisable)."""
+        res = self._raises.get(c)
+        if res is None:
+            res = []
+            n = self.n
+            if self.opts.liberal_raise:
+                found: dict[int, int] = {}
+                for j, (pv, kind, _) in enumerate(self.piles):
+                    if kind != 2 or pv + c > 10:
+                        continue
+                    bit = 1 << (n + j)
+                    found[bit] = pv + c
+                    for m, s in self._lib_sub:
+                        if not m & bit and pv + c + s <= 10:
+                            found[m | bit] = pv + c + s
+                res = [(m, s, m & self.plain_bits) for m, s in sorted(found.items())]
+            else:
+                for j, (pv, kind, _) in enumerate(self.piles):
+                    if kind == 2 and pv + c <= 10:
+                        bit = 1 << (n + j)
+                        res.append((bit, pv + c, bit))
+            self._raises[c] = res
+        return res
+
+    # -- groups -----------------------------------------------------------
+    def groups(self, c: int, g: int) -> list[tuple[int, int]]:
+        """(item mask, requirement) of each group of ``g`` made with value ``c``.
+
+        A requirement of 0 means none; otherwise at least one pile among its
+        bits must be raisable by the mover (the played card raises it).
+        """
+        key = (c, g)
+        res = self._groups.get(key)
+        if res is not None:
+            return res
+        res = []
+        others = self._others.get(g)
+        opts = self.opts
+        n = self.n
+        sub = self._lib_sub if opts.liberal_groups else self._sub
+        if others is None:
+            parts = {m for m, s in sub if s == g}
+            for j, (pv, _, soy) in enumerate(self.piles):
+                if pv == g and not (soy and opts.soy):
+                    parts.add(1 << (n + j))
+            others = self._others[g] = _closure(sorted(parts))
+        if c <= g and others:
+            played: dict[int, int] = {}  # component mask -> requirement (0 = none)
+
+            def add(mask: int, req: int) -> None:
+                old = played.get(mask)
+                played[mask] = req if old is None else (0 if (old == 0 or req == 0) else old | req)
+
+            if c == g:
+                add(0, 0)
+            else:
+                need = g - c
+                for m, s in sub:
+                    if s == need:
+                        add(m, 0)
+                for j, (pv, kind, _) in enumerate(self.piles):
+                    if kind != 2:
+                        continue
+                    bit = 1 << (n + j)
+                    if pv == need:
+                        add(bit, bit)
+                    if opts.liberal_raise and pv < need:
+                        for m, s in self._lib_sub:
+                            if not m & bit and pv + s == need:
+                                add(m | bit, (m | bit) & self.plain_bits)
+            found: dict[int, int] = {}
+            for pc, req in played.items():
+                for u in others:
+                    if not u & pc:
+                        m = u | pc
+                        old = found.get(m)
+                        found[m] = req if old is None else (0 if (old == 0 or req == 0) else old | req)
+            res = sorted(found.items())
+        self._groups[key] = res
+        return res

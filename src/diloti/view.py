@@ -1,0 +1,128 @@
+"""What one seat may know: the per-seat view of a round.
+
+A :class:`View` is built from a :class:`~diloti.state.State` and holds only
+copies of public information plus the seat's own hand. It keeps no reference
+to the state, so nothing reached from a view can reveal another hand or the
+stock order.
+
+>>> from diloti.state import State
+>>> s = State.new(seed=3)
+>>> v = s.view(0)
+>>> len(v.hand), v.hand_sizes, v.stock_size
+(6, (6, 6), 36)
+>>> v.unseen_count == 6 + 36
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from diloti.cards import ALL_MASK, BIT, Card, cards_of, mask_of
+from diloti.moves import Move, Pile
+from diloti.options import Options
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything ``seat`` may see.
+
+    ``captured`` is public: every captured card was face up on the table or
+    played in the open. ``bottom`` is the stock's last card when this seat is
+    the dealer and the dealer-peek option is on. ``legal`` lists the seat's
+    legal moves when it is to move (empty otherwise).
+    """
+
+    seat: int
+    players: int
+    options: Options
+    dealer: int
+    turn: int
+    phase: int
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    piles: tuple[Pile, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    plays: int
+    deal_no: int
+    xeri: tuple[int, int]
+    captured: tuple[tuple[Card, ...], tuple[Card, ...]]
+    last_capturer: int | None
+    history: tuple[tuple[int, Move], ...]
+    first_table: tuple[Card, ...]
+    bottom: Card | None = None
+    scores: tuple[int, int] = (0, 0)
+    pending: tuple[int, ...] = ()
+    legal: tuple[Move, ...] = field(default=())
+
+    @property
+    def to_move(self) -> bool:
+        return self.turn == self.seat and self.phase != 2
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == 2
+
+    @property
+    def side(self) -> int:
+        return self.seat & 1
+
+    def own_pile(self) -> Pile | None:
+        for p in self.piles:
+            if p.owner == self.seat:
+                return p
+        return None
+
+    @property
+    def seen_mask(self) -> int:
+        """Cards whose place this seat knows: its hand, the table, the captures."""
+        m = mask_of(self.hand) | mask_of(self.table) | mask_of(self.captured[0]) | mask_of(self.captured[1])
+        for p in self.piles:
+            m |= p.mask
+        return m
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards in the other hands or the stock (where exactly is hidden)."""
+        return ALL_MASK & ~self.seen_mask
+
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        return cards_of(self.unseen_mask)
+
+    @property
+    def unseen_count(self) -> int:
+        return self.unseen_mask.bit_count()
+
+    def knows(self, card: Card) -> bool:
+        return bool(self.seen_mask & BIT[card])
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict (cards as text), e.g. for a websocket message."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "options": self.options.to_dict(),
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "phase": ("play", "decide", "over")[self.phase],
+            "hand": [str(c) for c in self.hand],
+            "table": [str(c) for c in self.table],
+            "declarations": [
+                {"cards": [str(c) for c in p.cards], "value": p.value,
+                 "kind": "group" if p.is_group else "plain", "owner": p.owner}
+                for p in self.piles
+            ],
+            "hand_sizes": list(self.hand_sizes),
+            "stock": self.stock_size,
+            "plays": self.plays,
+            "deal": self.deal_no,
+            "xeri": list(self.xeri),
+            "captured": [[str(c) for c in side] for side in self.captured],
+            "last_capturer": self.last_capturer,
+            "history": [[seat, str(m)] for seat, m in self.history],
+            "bottom": str(self.bottom) if self.bottom is not None else None,
+            "scores": list(self.scores),
+            "legal": [str(m) for m in self.legal],
+        }
