@@ -1,0 +1,345 @@
+"""Move notation: the forgiving, position-aware reader and readable forms.
+
+The canonical, position-free form is ``str(move)`` / :meth:`Move.parse`
+(``9D x 4H 5C``, ``5S + 3C = 8``, ``4D + 4C = 4G``, ``7H``, ``keep``,
+``redeal``; every table card named). :func:`parse_move` reads what people
+type, given the position:
+
+- cards in any order and case, ``T`` or ``10``, suit letters or symbols;
+- naming one card of a declaration means the whole pile;
+- ``9D x`` (or ``9D takes``) with no cards fits any capture with the 9D;
+- a bare ``9D`` is the lay if legal, else the only legal move with the 9D;
+- ``9D 4H 5C`` (no operator) fits any move of the 9D with those cards;
+- ``= 8`` gives the value; ``G``/``group`` or ``plain`` fix the kind.
+
+>>> from diloti.state import State
+>>> s = State.new(seed=45)
+>>> " ".join(map(str, s.hands[s.turn])), " ".join(map(str, s.loose))
+('4C 4H 8D 9C 10H KH', '4S 5S 6D JC')
+>>> str(parse_move(s, "9c x")), str(parse_move(s, "9♣ takes 5s 4S")), str(parse_move(s, "tH x"))
+('9C x 4S 5S', '9C x 4S 5S', '10H x 4S 6D')
+>>> str(parse_move(s, "kh")), str(parse_move(s, "4h + 4s = 8")), str(parse_move(s, "4h 4s = 4"))
+('KH', '4H + 4S = 8', '4H + 4S = 4G')
+>>> parse_move(s, "4h + 4s")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+diloti.errors.AmbiguousMoveError: ambiguous move '4h + 4s': fits plain 8 (4H + 4S = 8) or group of 4s ... in [play, ...]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from diloti.cards import NAMES, Card, cards_of, parse_card
+from diloti.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError
+from diloti.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
+from diloti.position import format_view
+from diloti.state import State
+from diloti.view import View
+
+Position = State | View
+
+_VALUE_WORDS = {"a": 1, "t": 10, **{str(i): i for i in range(1, 11)}}
+_CAPTURE_OPS = ("x", ":", "×", "takes", "take", "capture", "captures")
+_DECLARE_OPS = ("+", "*", "on", "builds", "build", "declare", "declares", "raise", "raises")
+_KIND_WORDS = {"g": GROUP, "group": GROUP, "s": GROUP, "*": GROUP, "plain": PLAIN, "p": PLAIN}
+
+
+# ----------------------------------------------------------- the position
+def _parts(pos: Position) -> tuple[list[Move], tuple[Card, ...], tuple[Pile, ...], tuple[Card, ...], str]:
+    """(legal moves, loose cards, piles, hand of the mover, description)."""
+    if isinstance(pos, State):
+        return (pos.legal_moves(), tuple(pos.loose), tuple(pos.piles), tuple(pos.hands[pos.turn]),
+                pos.describe())
+    hand = pos.hand if pos.turn == pos.seat else ()
+    return list(pos.legal), pos.table, pos.piles, hand, f"[{format_view(pos)}]"
+
+
+def _pile_of(piles: Sequence[Pile], card: Card) -> Pile | None:
+    for p in piles:
+        if p.mask >> card & 1:
+            return p
+    return None
+
+
+# ----------------------------------------------------------------- reading
+_TOKEN_RE = re.compile(r"\s*(\[|\]|=|\+|\*|×|:|,|[^\s\[\]=+*×:,]+)")
+
+
+def _tokens(text: str) -> list[str]:
+    out = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        if not m:
+            break
+        if m.group(1):
+            out.append(m.group(1))
+        pos = m.end()
+    return out
+
+
+class _Spec:
+    """What a move string says, before it meets the position."""
+
+    def __init__(self) -> None:
+        self.card: Card | None = None
+        self.op: str | None = None  # "capture", "declare" or None
+        self.named: list[Card] = []
+        self.value: int | None = None
+        self.kind: MoveKind | None = None
+        self.special: MoveKind | None = None
+
+
+def _read(text: str) -> _Spec:
+    spec = _Spec()
+    low = text.strip().lower()
+    if low in ("keep", "k"):
+        spec.special = KEEP
+        return spec
+    if low in ("redeal", "r"):
+        spec.special = REDEAL
+        return spec
+    toks = _tokens(text.strip())
+    if not toks:
+        raise InvalidMoveError(f"invalid move {text!r}: empty")
+    after_eq = False
+    for tok in toks:
+        lt = tok.lower()
+        if lt in (",", "[", "]", "and", "&"):
+            continue
+        if after_eq:
+            m = re.fullmatch(r"(10|[1-9]|a|t)(g|s|\*|group|plain|p)?", lt)
+            if m and spec.value is None:
+                spec.value = _VALUE_WORDS[m.group(1)]
+                if m.group(2):
+                    spec.kind = _KIND_WORDS[m.group(2)]
+                continue
+            if lt in _KIND_WORDS and spec.kind is None:
+                spec.kind = _KIND_WORDS[lt]
+                continue
+            raise InvalidMoveError(f"invalid move {text!r}: cannot read {tok!r} after '='")
+        if lt in _CAPTURE_OPS:
+            _set_op(spec, "capture", text)
+            continue
+        if lt in _DECLARE_OPS:
+            _set_op(spec, "declare", text)
+            continue
+        if lt == "=":
+            _set_op(spec, "declare", text, allow_same=True)
+            after_eq = True
+            continue
+        if lt in ("group", "plain"):
+            _set_op(spec, "declare", text, allow_same=True)
+            spec.kind = _KIND_WORDS[lt]
+            continue
+        if spec.card is not None and lt in ("lay", "lays"):
+            raise InvalidMoveError(f"invalid move {text!r}: 'lay' comes before the card, or write the card alone")
+        if spec.card is None and lt in ("lay", "lays", "play", "plays"):
+            continue
+        try:
+            card = parse_card(tok)
+        except InvalidCardError:
+            raise InvalidMoveError(
+                f"invalid move {text!r}: cannot read {tok!r} (expected a card like 9D, 10♦, TD, "
+                "or x / + / = VALUE [G])") from None
+        if spec.card is None:
+            spec.card = card
+        elif card == spec.card or card in spec.named:
+            raise InvalidMoveError(f"invalid move {text!r}: card {NAMES[card]} is named twice")
+        else:
+            spec.named.append(card)
+    if spec.card is None:
+        raise InvalidMoveError(f"invalid move {text!r}: it names no card to play")
+    if after_eq and spec.value is None:
+        raise InvalidMoveError(f"invalid move {text!r}: '=' must be followed by a value (1..10, optional G)")
+    return spec
+
+
+def _set_op(spec: _Spec, op: str, text: str, allow_same: bool = False) -> None:
+    if spec.card is None:
+        raise InvalidMoveError(f"invalid move {text!r}: start with the card played")
+    if spec.op is not None and not (allow_same and spec.op == op):
+        raise InvalidMoveError(f"invalid move {text!r}: a move is either a capture (x) or a declaration (+ ... =)")
+    spec.op = op
+
+
+def parse_move(pos: Position, text: str) -> Move:
+    """The one legal move that ``text`` describes in ``pos`` (a state or a view).
+
+    Raises :class:`InvalidMoveError` when the text cannot be read,
+    :class:`IllegalMoveError` when no legal move fits (listing a few legal
+    moves with that card) and :class:`AmbiguousMoveError` when several do
+    (listing them). Every message names the input and the position.
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"invalid move {text!r}: expected text")
+    legal, loose, piles, hand, where = _parts(pos)
+    spec = _read(text)
+    if spec.special is not None:
+        for m in legal:
+            if m.kind == spec.special:
+                return m
+        raise IllegalMoveError(f"illegal move {text!r}: no face-card redeal decision is due in {where}")
+    card = spec.card
+    assert card is not None
+    if not legal:
+        raise IllegalMoveError(f"illegal move {text!r}: no move can be made now in {where}")
+    with_card = [m for m in legal if m.card == card]
+    if not with_card:
+        if hand and card not in hand:
+            held = " ".join(NAMES[c] for c in hand)
+            raise IllegalMoveError(f"illegal move {text!r}: {NAMES[card]} is not in the hand ({held}) in {where}")
+        raise IllegalMoveError(f"illegal move {text!r}: {NAMES[card]} has no legal move in {where}")
+    mask = 0
+    on_table = {c for c in loose}
+    for c in spec.named:
+        if c in on_table:
+            mask |= 1 << c
+            continue
+        p = _pile_of(piles, c)
+        if p is None:
+            raise IllegalMoveError(f"illegal move {text!r}: {NAMES[c]} is not on the table in {where}")
+        mask |= p.mask
+    cands = with_card
+    if spec.op == "capture":
+        cands = [m for m in cands if m.kind == CAPTURE]
+    elif spec.op == "declare":
+        cands = [m for m in cands if m.kind in (PLAIN, GROUP)]
+    if spec.named:
+        cands = [m for m in cands if m.mask == mask]
+    elif spec.op is None:
+        lay = [m for m in cands if m.kind == LAY]
+        if lay:
+            return lay[0]
+    elif spec.op == "declare" and spec.value is None:
+        raise InvalidMoveError(f"invalid move {text!r}: a declaration names the table cards it uses")
+    if spec.value is not None:
+        cands = [m for m in cands if m.value == spec.value]
+    if spec.kind is not None:
+        cands = [m for m in cands if m.kind == spec.kind]
+    if len(cands) == 1:
+        return cands[0]
+    if not cands:
+        some = ", ".join(str(m) for m in with_card[:6])
+        more = f" (and {len(with_card) - 6} more)" if len(with_card) > 6 else ""
+        raise IllegalMoveError(
+            f"illegal move {text!r}: no legal move fits; legal with {NAMES[card]}: {some}{more} in {where}")
+    names = " or ".join(f"{_kind_phrase(m)} ({m})" for m in cands[:8])
+    more = f" or {len(cands) - 8} more" if len(cands) > 8 else ""
+    raise AmbiguousMoveError(f"ambiguous move {text!r}: fits {names}{more} in {where}")
+
+
+def _kind_phrase(m: Move) -> str:
+    if m.kind == CAPTURE:
+        return "capture"
+    if m.kind == PLAIN:
+        return f"plain {m.value}"
+    if m.kind == GROUP:
+        return f"group of {m.value}s"
+    if m.kind == LAY:
+        return "lay"
+    return str(m)
+
+
+# ----------------------------------------------------------------- writing
+def format_move(move: Move) -> str:
+    """The canonical, position-free form (``str(move)``).
+
+    >>> format_move(Move.parse("9d x 5c 4h"))
+    '9D x 4H 5C'
+    """
+    return str(move)
+
+
+def _pieces(pos: Position, move: Move) -> tuple[list[Card], list[Pile]]:
+    _, _, piles, _, _ = _parts(pos)
+    used = [p for p in piles if p.mask & move.mask]
+    pile_mask = 0
+    for p in used:
+        pile_mask |= p.mask
+    return list(cards_of(move.mask & ~pile_mask)), used
+
+
+def _pile_text(p: Pile) -> str:
+    cards = " ".join(NAMES[c] for c in p.cards)
+    return f"[{cards}]={p.value}{'G' if p.kind == GROUP else ''}"
+
+
+def describe_move(pos: Position, move: Move) -> str:
+    """A short pile-aware form of ``move`` in ``pos`` (before it is played).
+
+    >>> from diloti.state import State
+    >>> s = State.new(seed=45)
+    >>> describe_move(s, parse_move(s, "9c x"))
+    '9C takes 4S+5S'
+    >>> describe_move(s, parse_move(s, "4h + 4s = 4g"))
+    '4H builds 4S into group of 4s'
+    """
+    card, kind = move.card, move.kind
+    if kind == KEEP:
+        return "keeps the hand"
+    if kind == REDEAL:
+        return "demands a redeal"
+    assert card is not None
+    name = NAMES[card]
+    if kind == LAY:
+        return f"{name} laid"
+    loose, piles = _pieces(pos, move)
+    parts = ["+".join(NAMES[c] for c in loose)] if loose else []
+    parts += [_pile_text(p) for p in piles]
+    what = " and ".join(parts)
+    if kind == CAPTURE:
+        return f"{name} takes {what}"
+    built = f"group of {move.value}s" if kind == GROUP else f"plain {move.value}"
+    if kind == PLAIN and piles and not loose:
+        return f"{name} raises {what} to {move.value}"
+    return f"{name} builds {what} into {built}"
+
+
+_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+_RANK_WORDS = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+
+
+def card_words(card: Card) -> str:
+    """``'the 10 of diamonds'``.
+
+    >>> card_words(Card("QS"))
+    'the queen of spades'
+    """
+    return f"the {_RANK_WORDS[card.rank - 1]} of {_SUIT_WORDS[card.suit]}"
+
+
+def move_sentence(pos: Position, move: Move, seat: int | None = None) -> str:
+    """A full English sentence for user interfaces.
+
+    >>> from diloti.state import State
+    >>> s = State.new(seed=45)
+    >>> move_sentence(s, parse_move(s, "9c x"), seat=1)
+    'Seat 1 plays the 9 of clubs and captures the 4 of spades and the 5 of spades.'
+    """
+    who = "The player" if seat is None else f"Seat {seat}"
+    if move.kind == KEEP:
+        return f"{who} keeps the hand dealt."
+    if move.kind == REDEAL:
+        return f"{who} demands a redeal."
+    card = move.card
+    assert card is not None
+    played = card_words(card)
+    if move.kind == LAY:
+        return f"{who} lays {played} on the table."
+    loose, piles = _pieces(pos, move)
+    items = [card_words(c) for c in loose]
+    items += [f"the {'group' if p.kind == GROUP else 'plain declaration'} of {p.value} "
+              f"({' '.join(NAMES[c] for c in p.cards)}) owned by seat {p.owner}" for p in piles]
+    what = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if move.kind == CAPTURE:
+        return f"{who} plays {played} and captures {what}."
+    if move.kind == PLAIN and piles and not loose:
+        return f"{who} raises {what} with {played} to {move.value}."
+    built = f"a group of {move.value}s" if move.kind == GROUP else f"a plain declaration of {move.value}"
+    return f"{who} plays {played} with {what} to declare {built}."
+
+
+__all__ = ["card_words", "describe_move", "format_move", "move_sentence", "parse_move"]
