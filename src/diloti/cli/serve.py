@@ -1,0 +1,91 @@
+"""``diloti serve``: the browser game (web page, websockets, database) in one process."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from diloti.cli import CliError
+
+ENV_DB = "DILOTI_DATABASE_URL"
+DEFAULT_DB = "sqlite:///diloti.sqlite3"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve", help="run the browser game server",
+        description="Run the Diloti web server: open the printed address in a browser and play. "
+                    "Games are stored as they are played; a restarted server resumes them.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", metavar="URL", default=None,
+                   help=f"database URL: sqlite:///PATH or postgresql://USER:PASS@HOST/DB "
+                        f"(default: ${ENV_DB}, else {DEFAULT_DB}, i.e. ./diloti.sqlite3 in the current directory)")
+    p.add_argument("--idle-minutes", type=float, default=60.0, metavar="N",
+                   help="close a table after N minutes without a move, join or message (default 60)")
+    p.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="wait this long before each computer move (default 0: the page paces the display)")
+    p.add_argument("--bot-threads", type=int, default=2, metavar="N",
+                   help="threads for computer players and hints (default 2)")
+    p.add_argument("--allow-seed", action="store_true",
+                   help="accept a 'seed' for new tables (for tests only: a seed reveals the deck)")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(func=run)
+
+
+def database_url(arg: str | None) -> str:
+    """The URL from ``--db``, else the environment, else ./diloti.sqlite3; a bare path means SQLite.
+
+    >>> database_url("games.db")
+    'sqlite:///games.db'
+    >>> database_url("postgresql://u@localhost/diloti")
+    'postgresql://u@localhost/diloti'
+    """
+    url = arg or os.environ.get(ENV_DB) or DEFAULT_DB
+    if "://" not in url:
+        url = f"sqlite:///{url}"
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite:///"):]
+        if path and path != ":memory:" and not Path(path).parent.is_dir():
+            raise CliError(f"invalid --db {url!r}: directory {str(Path(path).parent)!r} does not exist")
+    elif not url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://", "sqlite://")):
+        raise CliError(f"invalid --db {url!r}: expected sqlite:///PATH or postgresql://...")
+    return url
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise CliError(f"invalid --port {args.port}: expected 1..65535")
+    if args.idle_minutes <= 0:
+        raise CliError(f"invalid --idle-minutes {args.idle_minutes}: expected a positive number")
+    if args.bot_delay < 0 or args.bot_threads < 1:
+        raise CliError("invalid --bot-delay/--bot-threads: expected delay >= 0 and at least 1 thread")
+    url = database_url(args.db)
+    try:
+        import uvicorn
+
+        from diloti.server import create_app
+        from diloti.store import Store
+    except ImportError as exc:
+        raise CliError(f"the server needs the 'server' extra (pip install 'diloti[server]'): {exc}") from None
+    # Open and migrate now, so a bad URL is one clear line before anything listens.
+    Store(url).close()
+    app = create_app(url, idle_minutes=args.idle_minutes, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
+                     bot_threads=args.bot_threads)
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"diloti serve: open http://{shown}:{args.port}/ in a browser (database {_safe(url)}; Ctrl-C stops)",
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 20,
+                ws_ping_interval=20.0, ws_ping_timeout=20.0)
+    return 0
+
+
+def _safe(url: str) -> str:
+    """The URL without its password."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        cred, host = rest.rsplit("@", 1)
+        return f"{scheme}://{cred.split(':', 1)[0]}:***@{host}" if ":" in cred else url
+    return url

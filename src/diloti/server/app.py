@@ -1,0 +1,300 @@
+"""The ASGI application: the page, the JSON API and the ``/ws`` websocket (docs/PROTOCOL.md).
+
+>>> import tempfile, os
+>>> from fastapi.testclient import TestClient
+>>> app = create_app(f"sqlite:///{os.path.join(tempfile.mkdtemp(), 'd.sqlite3')}")
+>>> with TestClient(app) as client:
+...     r = client.post("/api/tables", json={"name": "Ann", "seats": [{"kind": "human"},
+...                                                                   {"kind": "bot", "level": "random"}]})
+...     with client.websocket_connect("/ws") as ws:
+...         ws.send_json({"type": "hello", "table": r.json()["table"], "token": r.json()["token"]})
+...         [ws.receive_json()["type"] for _ in range(3)]
+['welcome', 'table', 'state']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketState
+
+from diloti import __version__
+from diloti.ai import LEVELS
+from diloti.options import FACE_REDEAL_CHOICES, Options
+from diloti.server.protocol import MAX_MESSAGE, NAME_MAX, ProtocolError, error, parse_message
+from diloti.server.replay import record_text, replay_data
+from diloti.server.tables import LiveTable, TableManager
+from diloti.store.db import Store
+
+log = logging.getLogger("diloti.server")
+
+RATE = 20.0  # messages a second, per connection
+BURST = 40.0
+QUEUE_MAX = 512  # messages waiting for a slow client before it is dropped
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Diloti</title>
+<p>The Diloti page is not installed; the API is at <code>/api/info</code>.</p></html>"""
+
+
+def static_dir() -> Path:
+    return Path(str(resources.files("diloti.server") / "static"))
+
+
+class TokenBucket:
+    """``rate`` events a second with bursts of ``burst``.
+
+    >>> b = TokenBucket(1.0, 2.0)
+    >>> [b.take(now=0.0) for _ in range(3)], b.take(now=1.0)
+    ([True, True, False], True)
+    """
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp: float | None = None
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if self.stamp is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class WsConnection:
+    """One websocket: an outbound queue drained by its own task, so a slow client never stalls a table."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_MAX)
+        self.closed = False
+        self.closer: asyncio.Task[None] | None = None
+        self.writer = asyncio.create_task(self._write())
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        except asyncio.QueueFull:
+            log.warning("dropping a connection that does not read its messages")
+            self.close()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.writer.cancel()
+            self.closer = asyncio.create_task(self._close())
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(1008)
+
+    async def _write(self) -> None:
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self.ws.send_text(text)
+            await self.ws.close(1000)
+        except Exception:  # the client went away; the reader notices and cleans up
+            self.closed = True
+
+    async def finish(self) -> None:
+        self.closed = True
+        self.writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.writer
+
+
+def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
+               bot_threads: int = 2) -> FastAPI:
+    """The application on the database at ``db_url`` (migrated at start)."""
+    holder: dict[str, TableManager] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, db_url)
+        manager = TableManager(store, idle_minutes=idle_minutes, bot_delay=bot_delay, allow_seed=allow_seed,
+                               bot_threads=bot_threads)
+        holder["m"] = manager
+        _app.state.manager = manager
+        await manager.start()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            store.close()
+
+    app = FastAPI(title="Diloti", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+
+    def mgr() -> TableManager:
+        return holder["m"]
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Content-Security-Policy"] = CSP
+        return response
+
+    @app.exception_handler(ProtocolError)
+    async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
+        return JSONResponse(exc.to_message(), status_code=exc.status)
+
+    @app.exception_handler(404)
+    async def not_found(_request: Request, _exc: Exception) -> JSONResponse:
+        return JSONResponse(error("not_found", "no such page"), status_code=404)
+
+    @app.exception_handler(405)
+    async def bad_method(request: Request, _exc: Exception) -> JSONResponse:
+        return JSONResponse(error("bad_method", f"method {request.method} is not allowed here"), status_code=405)
+
+    async def body(request: Request) -> Any:
+        raw = await request.body()
+        if len(raw) > 16 * MAX_MESSAGE:
+            raise ProtocolError("too_large", f"request body of {len(raw)} bytes is too large", 413)
+        try:
+            return json.loads(raw or b"{}")
+        except ValueError as exc:
+            raise ProtocolError("bad_json", f"request body is not valid JSON: {exc}") from None
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        page = static_dir() / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html; charset=utf-8")
+        return HTMLResponse(PLACEHOLDER)
+
+    app.mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True}
+
+    @app.get("/api/info")
+    async def info() -> dict[str, Any]:
+        return {"version": __version__, "levels": list(LEVELS), "options": Options().to_dict(),
+                "choices": {"face_card_redeal": list(FACE_REDEAL_CHOICES)},
+                "limits": {"name_max": NAME_MAX, "message_max": MAX_MESSAGE, "rate": RATE, "burst": BURST}}
+
+    @app.get("/api/tables")
+    async def lobby(status: str = "waiting") -> dict[str, Any]:
+        if status not in ("waiting", "over"):
+            raise ProtocolError("bad_request", f"invalid status {status!r:.40}: expected waiting or over")
+        return {"tables": await mgr().lobby(status)}
+
+    @app.post("/api/tables", status_code=201)
+    async def new_table(request: Request) -> dict[str, Any]:
+        return await mgr().create(await body(request))
+
+    @app.get("/api/tables/{table_id}")
+    async def table_summary(table_id: str) -> dict[str, Any]:
+        return (await mgr().must_get(table_id)).summary()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, request: Request) -> dict[str, Any]:
+        return await mgr().join(table_id, await body(request))
+
+    async def finished(table_id: str) -> LiveTable:
+        table = await mgr().must_get(table_id)
+        if not table.game.is_over:
+            raise ProtocolError("game_not_over", "the record is available once the game is over "
+                                "(until then it would reveal hidden cards)", 409)
+        return table
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> PlainTextResponse:
+        table = await finished(table_id)
+        return PlainTextResponse(record_text(table), headers={
+            "Content-Disposition": f'attachment; filename="diloti-{table.id}.txt"'})
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(table_id: str) -> dict[str, Any]:
+        return replay_data(await finished(table_id))
+
+    @app.websocket("/ws")
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        await serve_socket(mgr(), ws)
+
+    return app
+
+
+async def serve_socket(manager: TableManager, ws: WebSocket) -> None:
+    """Read one websocket's messages until it closes; bad input gets an error, never a crash."""
+    conn = WsConnection(ws)
+    bucket = TokenBucket()
+    joined: tuple[LiveTable, int] | None = None
+    try:
+        while not conn.closed:
+            raw = await ws.receive()
+            if raw["type"] == "websocket.disconnect":
+                break
+            text = raw.get("text")
+            data: str | bytes = text if text is not None else (raw.get("bytes") or b"")
+            if not bucket.take():
+                conn.send(error("rate_limited", f"more than {RATE:g} messages a second; message dropped"))
+                continue
+            try:
+                msg = parse_message(data)
+                joined = await handle(manager, conn, joined, msg)
+            except ProtocolError as exc:
+                conn.send(exc.to_message())
+                if exc.code == "stale" and joined is not None:
+                    manager.sync(conn, *joined)
+            except Exception:
+                log.exception("unexpected fault handling a message")
+                conn.send(error("server_error", "unexpected fault; the game is unchanged"))
+    except Exception:  # a broken socket ends this connection only
+        log.debug("websocket ended", exc_info=True)
+    finally:
+        if joined is not None:
+            manager.detach(conn, *joined)
+        await conn.finish()
+        if ws.application_state != WebSocketState.DISCONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTable, int] | None,
+                 msg: dict[str, Any]) -> tuple[LiveTable, int] | None:
+    kind = msg["type"]
+    if kind == "ping":
+        conn.send({"type": "pong", "id": msg.get("id")})
+        return joined
+    if kind == "hello":
+        if joined is not None:
+            raise ProtocolError("already_joined", f"this connection already holds seat {joined[1]} "
+                                f"of table {joined[0].id}; open another connection for another seat")
+        return await manager.hello(conn, msg["table"], msg["token"])
+    if joined is None:
+        raise ProtocolError("not_joined", f"send 'hello' with a table and token before {kind!r}")
+    table, seat = joined
+    if kind == "move":
+        await manager.play_text(table, seat, msg["move"], msg.get("ply"))
+    elif kind == "hint":
+        conn.send(await manager.hint(table, seat))
+    elif kind == "sync":
+        manager.sync(conn, table, seat)
+    return joined

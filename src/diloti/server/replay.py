@@ -1,0 +1,79 @@
+"""Finished games for download and for the replay viewer (everything is public once a game is over).
+
+>>> from diloti.game import Game
+>>> g = Game(seed=5)
+>>> while not g.is_over:
+...     g.push(g.state.legal_moves()[0])
+>>> frames = round_frames(g, 0)
+>>> frames[0]["move"], len(frames) == len(g.rounds[0].moves) + 1, sum(len(h) for h in frames[-1]["hands"])
+(None, True, 0)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from diloti.game import Game
+from diloti.record import GameRecord
+from diloti.server.protocol import move_dict, side_dict
+from diloti.state import State
+
+if TYPE_CHECKING:
+    from diloti.server.tables import LiveTable
+
+
+def seat_names(table: LiveTable) -> list[str]:
+    return [(s.name or "") if s.kind == "human" else f"computer ({s.level})" for s in table.seats]
+
+
+def record_text(table: LiveTable) -> str:
+    """The game record (``diloti.record`` format) of a finished table."""
+    date = table.created.strftime("%Y.%m.%d")
+    rec = GameRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
+                               site=f"table {table.id}")
+    return rec.dumps()
+
+
+def _frame(st: State, ply: int, seat: int | None, move: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "ply": ply, "seat": seat, "move": None if move is None else move["move"], "played": move,
+        "hands": [[str(c) for c in h] for h in st.hands],
+        "table": [str(c) for c in st.loose],
+        "declarations": [{"cards": [str(c) for c in p.cards], "value": p.value,
+                          "kind": "group" if p.is_group else "plain", "owner": p.owner} for p in st.piles],
+        "stock": st.stock_size,
+        "captured": [st.captured[0].bit_count(), st.captured[1].bit_count()],
+        "xeri": list(st.xeri), "turn": st.turn, "phase": ("play", "decide", "over")[st.phase],
+    }
+
+
+def round_frames(game: Game, index: int, first_ply: int = 0) -> list[dict[str, Any]]:
+    """The position before round ``index`` and after each of its moves, every hand shown."""
+    r = game.rounds[index]
+    st = State.new(game.players, game.options, r.dealer, seed=r.seed, deck=r.deck)
+    frames = [_frame(st, first_ply, None, None)]
+    for i, (seat, move) in enumerate(r.moves):
+        side = seat & 1
+        before = st.xeri[side]
+        st.push(move)
+        frames.append(_frame(st, first_ply + i + 1, seat, {**move_dict(move), "xeri": st.xeri[side] > before}))
+    return frames
+
+
+def replay_data(table: LiveTable) -> dict[str, Any]:
+    """Every round of a finished table, frame by frame."""
+    game = table.game
+    rounds = []
+    ply = 0
+    totals = [0, 0]
+    for i, r in enumerate(game.rounds):
+        pts = r.points
+        totals = [totals[0] + pts[0], totals[1] + pts[1]]
+        rounds.append({"number": r.number, "dealer": r.dealer, "frames": round_frames(game, i, ply),
+                       "score": None if r.score is None else [side_dict(r.score[0]), side_dict(r.score[1])],
+                       "totals": list(pts), "scores": list(totals)})
+        ply += len(r.moves)
+    summary = table.summary()
+    return {"id": table.id, "players": table.players, "options": table.options.to_dict(),
+            "seats": summary["seats"], "names": seat_names(table), "winner": game.winner,
+            "scores": list(game.scores), "rounds": rounds}

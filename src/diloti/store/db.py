@@ -1,0 +1,200 @@
+"""The :class:`Store`: a small synchronous API over the database.
+
+The server calls it from one worker thread, so SQLite sees one writer at a
+time and the event loop never waits on the disk.
+
+>>> import tempfile, os
+>>> d = tempfile.mkdtemp()
+>>> st = Store(f"sqlite:///{os.path.join(d, 't.sqlite3')}")
+>>> st.create_table(TableData("t1", 2, {"target": 61}, 7, 0, False, "waiting",
+...                 seats=[SeatData(0, "human", None, "Ann", "h" * 64), SeatData(1, "bot", "random")]))
+>>> st.add_move("t1", 0, 1, "7H")
+>>> t = st.load("t1")
+>>> t.moves, t.seats[0].name, t.seats[1].level
+([(1, '7H')], 'Ann', 'random')
+>>> st.close()
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, delete, event, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from diloti.errors import DilotiError
+from diloti.store.models import MoveRow, SeatRow, TableRow
+
+
+class StoreError(DilotiError):
+    """The database could not be opened, migrated or written."""
+
+
+def normalize_url(url: str) -> str:
+    """Use the psycopg 3 driver for ``postgres://`` and ``postgresql://`` URLs."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class SeatData:
+    """One seat as stored."""
+
+    seat: int
+    kind: str  # "human" or "bot"
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class TableData:
+    """One table as stored, with its moves ``(seat, notation)`` in order."""
+
+    id: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    first_dealer: int
+    private: bool
+    status: str
+    winner: int | None = None
+    created: datetime = field(default_factory=now)
+    updated: datetime = field(default_factory=now)
+    seats: list[SeatData] = field(default_factory=list)
+    moves: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL + NORMAL: a commit per move stays cheap and survives a process crash.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def _aware(dt: datetime) -> datetime:
+    # SQLite hands back naive datetimes; every stored time is UTC.
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+class Store:
+    """Tables, seats and moves in a database given by URL; migrates it to the newest schema."""
+
+    def __init__(self, url: str, migrate: bool = True) -> None:
+        self.url = normalize_url(url)
+        try:
+            self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
+        except (SQLAlchemyError, ValueError, ImportError) as exc:
+            raise StoreError(f"cannot use database {url!r}: {exc}") from None
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.session = sessionmaker(self.engine, expire_on_commit=False)
+        if migrate:
+            self.migrate()
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (Alembic, shipped in this package)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(resources.files("diloti.store") / "migrations"))
+        try:
+            with self.engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot open database {self.url!r}: {exc.__class__.__name__}: "
+                             f"{str(exc).splitlines()[0]}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------ writing
+    def create_table(self, t: TableData) -> None:
+        with self.session.begin() as s:
+            s.add(TableRow(id=t.id, players=t.players, options=json.dumps(t.options), seed=t.seed,
+                           first_dealer=t.first_dealer, private=t.private, status=t.status,
+                           winner=t.winner, created=t.created, updated=t.updated))
+            s.flush()  # the table row first: seats refer to it
+            for st in t.seats:
+                s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
+                              token_hash=st.token_hash))
+
+    def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> bool:
+        """Give a free human seat a name and token; False if it was taken meanwhile."""
+        with self.session.begin() as s:
+            res = s.execute(update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human",
+                SeatRow.token_hash.is_(None)).values(name=name, token_hash=token_hash))
+            if getattr(res, "rowcount", 0) != 1:
+                return False
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated=now()))
+            return True
+
+    def add_move(self, table_id: str, ply: int, seat: int, move: str, status: str | None = None,
+                 winner: int | None = None) -> None:
+        """Store the ``ply``-th move (a duplicate ply is refused: two writers never both win)."""
+        try:
+            with self.session.begin() as s:
+                s.add(MoveRow(table_id=table_id, ply=ply, seat=seat, move=move, created=now()))
+                values: dict[str, Any] = {"updated": now()}
+                if status is not None:
+                    values["status"] = status
+                    values["winner"] = winner
+                s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+        except IntegrityError:
+            raise StoreError(f"move {ply} of table {table_id} is already stored") from None
+
+    def set_status(self, table_id: str, status: str, winner: int | None = None) -> None:
+        with self.session.begin() as s:
+            s.execute(update(TableRow).where(TableRow.id == table_id)
+                      .values(status=status, winner=winner, updated=now()))
+
+    def delete_table(self, table_id: str) -> None:
+        with self.session.begin() as s:
+            s.execute(delete(MoveRow).where(MoveRow.table_id == table_id))
+            s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            s.execute(delete(TableRow).where(TableRow.id == table_id))
+
+    # ------------------------------------------------------------ reading
+    def _data(self, s: Session, row: TableRow, with_moves: bool = True) -> TableData:
+        seats = [SeatData(r.seat, r.kind, r.level, r.name, r.token_hash) for r in
+                 s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat))]
+        moves: list[tuple[int, str]] = []
+        if with_moves:
+            moves = [(r.seat, r.move) for r in
+                     s.scalars(select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.ply))]
+        return TableData(row.id, row.players, json.loads(row.options), row.seed, row.first_dealer,
+                         row.private, row.status, row.winner, _aware(row.created), _aware(row.updated),
+                         seats, moves)
+
+    def load(self, table_id: str) -> TableData | None:
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            return None if row is None else self._data(s, row)
+
+    def active_ids(self) -> list[str]:
+        """Tables whose game is not finished or closed (to resume after a restart)."""
+        with self.session() as s:
+            return list(s.scalars(select(TableRow.id).where(TableRow.status.in_(("waiting", "playing")))
+                                  .order_by(TableRow.created)))
+
+    def recent_ids(self, status: str, limit: int = 50) -> list[str]:
+        """The most recently updated tables with that status."""
+        with self.session() as s:
+            return list(s.scalars(select(TableRow.id).where(TableRow.status == status)
+                                  .order_by(TableRow.updated.desc()).limit(limit)))
