@@ -1,0 +1,97 @@
+// HTTP calls and the live websocket of one table (docs/PROTOCOL.md).
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Call the JSON API; throws ApiError with the server's code and message on failure. */
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, "network", String(e.message || e));
+  }
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    throw new ApiError(res.status, (data && data.code) || "http_" + res.status,
+      (data && data.message) || res.statusText);
+  }
+  return data;
+}
+
+export function tokenFor(table) {
+  try { return localStorage.getItem("diloti.token." + table); } catch (e) { return null; }
+}
+
+export function saveToken(table, token) {
+  try { localStorage.setItem("diloti.token." + table, token); } catch (e) { /* private mode */ }
+}
+
+/**
+ * The websocket of one seat. Sends `hello` on every (re)connect, reconnects with backoff,
+ * keeps the connection alive with pings, and hands every message to `onMessage`.
+ */
+export class Connection {
+  constructor(table, token, { onMessage, onStatus }) {
+    this.table = table;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.ws = null;
+    this.closed = false;
+    this.retry = 0;
+    this.pingTimer = null;
+    this.pingId = 0;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      this.onStatus("open");
+      ws.send(JSON.stringify({ type: "hello", table: this.table, token: this.token }));
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping", id: ++this.pingId }), 25000);
+    });
+    ws.addEventListener("message", (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg && typeof msg === "object") this.onMessage(msg);
+    });
+    ws.addEventListener("close", () => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws || this.closed) return;
+      this.onStatus("closed");
+      const delay = Math.min(8000, 400 * 2 ** this.retry++);
+      setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  send(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,61 @@
+// Entry point: picks the screen from the address, switches the language.
+import { $ } from "./dom.js";
+import { getLang, initLang, setLang, t } from "./i18n.js";
+import { JoinPage, Lobby } from "./lobby.js";
+import { ReplayView } from "./replay.js";
+import { TableView } from "./game.js";
+import { tokenFor } from "./api.js";
+
+let screen = null;
+
+function go(query) {
+  // Keep extra test/display parameters (pace, lang) when moving between screens.
+  const keep = new URLSearchParams(location.search);
+  const next = new URLSearchParams(query.replace(/^\?/, ""));
+  for (const k of ["pace"]) if (keep.has(k) && !next.has(k)) next.set(k, keep.get(k));
+  history.pushState(null, "", "/?" + next.toString());
+  route();
+}
+
+function route() {
+  if (screen && screen.stop) screen.stop();
+  const root = $("#view");
+  const q = new URLSearchParams(location.search);
+  const table = q.get("table");
+  const join = q.get("join");
+  const replay = q.get("replay");
+  if (table && tokenFor(table)) {
+    screen = new TableView(root, table);
+    screen.start();
+  } else if (table || join) {
+    const id = table || join;
+    if (tokenFor(id)) { go("?table=" + encodeURIComponent(id)); return; }
+    screen = new JoinPage(root, id, { go });
+    screen.start();
+  } else if (replay) {
+    screen = new ReplayView(root, replay);
+    screen.start();
+  } else {
+    screen = new Lobby(root, { go });
+    screen.start();
+  }
+}
+
+function applyLang() {
+  document.title = t("app.title") + " · " + (getLang() === "el" ? "Diloti" : "Δηλωτή");
+  $("#home-link").textContent = t("app.title");
+  $("#lang-btn").textContent = t("lang.switch");
+  $("#lang-btn").setAttribute("aria-label", t("lang.label") + ": " + t("lang.switch"));
+}
+
+initLang();
+applyLang();
+$("#lang-btn").addEventListener("click", () => {
+  setLang(getLang() === "el" ? "en" : "el");
+  applyLang();
+  if (screen && screen.render) screen.render();
+  const dlg = $("#dlg");
+  if (dlg.open) dlg.close();
+});
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,528 @@
+// The live table: waiting room, board, pointing and keyboard moves, dialogs.
+import { Connection, tokenFor } from "./api.js";
+import { backEl, cardEl, pileEl } from "./cards.js";
+import { $, fill, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { filterMoves, matchTyped, playableCards, sortCards, tableUnits } from "./moves.js";
+import { breakdownTable, moveLabel, prettyCard, prettyMove, seatName, sideName } from "./present.js";
+import { showDialog, closeDialog, showRules } from "./dialogs.js";
+
+const KEYS = "abcdefghijklmnopqrstuvwxyz";
+
+function pace() {
+  // The page spaces out other seats' moves so each can be seen; ?pace=MS overrides (tests use 0).
+  const q = new URLSearchParams(location.search).get("pace");
+  return q !== null && /^\d+$/.test(q) ? Number(q) : 700;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export class TableView {
+  constructor(root, tableId, { onLeave } = {}) {
+    this.root = root;
+    this.id = tableId;
+    this.token = tokenFor(tableId);
+    this.onLeave = onLeave;
+    this.seat = null;
+    this.table = null;
+    this.state = null;
+    this.sel = { card: null, units: new Set() };
+    this.last = null;            // the latest `played` message
+    this.lastFresh = false;
+    this.rounds = new Map();     // round number -> {score, scores, swept, swept_to}
+    this.moves = new Map();      // round number -> [[seat, move, xeri]]
+    this.hint = null;
+    this.msg = "";
+    this.waitingMove = false;
+    this.queue = [];
+    this.pumping = false;
+    this.gameOver = null;
+    this.conn = null;
+    this.keyHandler = (e) => this.onKey(e);
+  }
+
+  start() {
+    if (!this.token) return false;
+    this.conn = new Connection(this.id, this.token, {
+      onMessage: (m) => this.enqueue(m),
+      onStatus: (s) => this.banner(s === "closed" ? t("game.disconnected") : ""),
+    });
+    this.conn.connect();
+    document.addEventListener("keydown", this.keyHandler);
+    this.render();
+    return true;
+  }
+
+  stop() {
+    if (this.conn) this.conn.close();
+    document.removeEventListener("keydown", this.keyHandler);
+    this.banner("");
+  }
+
+  banner(text) {
+    const b = $("#banner");
+    if (!b) return;
+    b.textContent = text;
+    b.hidden = !text;
+  }
+
+  // ------------------------------------------------------------------ messages
+  enqueue(msg) {
+    this.queue.push(msg);
+    if (!this.pumping) this.pump();
+  }
+
+  async pump() {
+    this.pumping = true;
+    let afterOther = false;
+    while (this.queue.length) {
+      const msg = this.queue.shift();
+      this.handle(msg);
+      if (msg.type === "played") afterOther = msg.seat !== this.seat;
+      if (msg.type === "state" && afterOther && this.queue.length && pace() > 0) {
+        afterOther = false;
+        await sleep(pace());
+      }
+    }
+    this.pumping = false;
+  }
+
+  handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.seat = msg.seat;
+        break;
+      case "table":
+        this.table = msg.table;
+        this.render();
+        break;
+      case "state":
+        this.onState(msg);
+        break;
+      case "played":
+        this.last = msg;
+        this.lastFresh = true;
+        this.hint = null;
+        if (!this.moves.has(msg.round)) this.moves.set(msg.round, []);
+        this.moves.get(msg.round).push([msg.seat, msg.move, !!msg.xeri]);
+        break;
+      case "round_over":
+        this.rounds.set(msg.round, msg);
+        this.showRoundOver(msg);
+        break;
+      case "game_over":
+        this.gameOver = msg;
+        this.showGameOver();
+        break;
+      case "hint":
+        this.onHint(msg);
+        break;
+      case "error":
+        this.onError(msg);
+        break;
+      default:
+        break;
+    }
+  }
+
+  onState(st) {
+    const prev = this.state;
+    this.state = st;
+    this.waitingMove = false;
+    if (st.seat !== undefined) this.seat = st.seat;
+    if (Array.isArray(st.rounds)) {
+      for (const r of st.rounds) if (!this.rounds.has(r.number)) this.rounds.set(r.number, { round: r.number, ...r });
+    }
+    // After a reload the page knows this round's moves only from `history`.
+    const known = this.moves.get(st.round) || [];
+    if (Array.isArray(st.history) && st.history.length > known.length) {
+      this.moves.set(st.round, st.history.map(([s, m]) => [s, m, false]));
+    }
+    if (!this.last && st.last) this.last = st.last;
+    if (!prev || prev.ply !== st.ply) this.clearSel(false);
+    this.render();
+    this.lastFresh = false;
+  }
+
+  onHint(msg) {
+    if (!this.state || msg.ply !== this.state.ply || !msg.moves || !msg.moves.length) return;
+    const best = this.legal().find((m) => m.text === msg.moves[0].move);
+    this.hint = msg.moves[0].move;
+    if (best && best.card) {
+      // Select the suggested move so one press of Play (or Enter) makes it.
+      const units = tableUnits(this.state.table, this.state.declarations);
+      this.sel = { card: best.card, units: new Set(units.filter((u) => u.cards.every((c) => best.cards.includes(c))).map((u) => u.id)) };
+    }
+    this.render();
+  }
+
+  onError(msg) {
+    this.waitingMove = false;
+    const fatal = ["bad_token", "unknown_table", "table_closed"];
+    if (fatal.includes(msg.code)) {
+      if (this.conn && msg.code !== "table_closed") this.conn.close();
+      this.fatal = msg.message || msg.code;
+    }
+    this.msg = t("game.error", { text: msg.message || msg.code });
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ moves
+  legal() {
+    const st = this.state;
+    if (!st || !st.your_turn || !Array.isArray(st.legal)) return [];
+    return st.legal.map((l) => ({ text: l.move, card: l.card, kind: l.kind, value: l.value, cards: sortCards(l.cards || []) }));
+  }
+
+  send(mv) {
+    if (!mv || this.waitingMove) return;
+    if (this.conn.send({ type: "move", move: mv.text, ply: this.state.ply })) {
+      this.waitingMove = true;
+      this.msg = "";
+      this.hint = null;
+      this.clearSel(false);
+      this.render();
+    }
+  }
+
+  clearSel(render = true) {
+    this.sel = { card: null, units: new Set() };
+    if (render) this.render();
+  }
+
+  pickCard(card) {
+    if (!this.state || !this.state.your_turn || this.waitingMove) return;
+    if (!playableCards(this.legal()).has(card)) return;
+    if (this.sel.card === card) this.sel = { card: null, units: new Set() };
+    else this.sel = { card, units: new Set() };
+    this.msg = "";
+    this.render();
+  }
+
+  pickUnit(id) {
+    if (!this.sel.card || this.waitingMove) return;
+    const units = tableUnits(this.state.table, this.state.declarations);
+    const f = filterMoves(this.legal(), units, this.sel.card, this.sel.units);
+    if (this.sel.units.has(id)) this.sel.units.delete(id);
+    else if (f.open.has(id)) this.sel.units.add(id);
+    else return;
+    this.render();
+  }
+
+  playTyped(text) {
+    const res = matchTyped(this.legal(), text);
+    if (res.move) { this.send(res.move); return true; }
+    this.msg = t(res.error === "syntax" ? "game.typed_syntax" : "game.typed_illegal", { text });
+    this.render();
+    return false;
+  }
+
+  onKey(e) {
+    if (!this.state || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
+    if ($("#dlg") && $("#dlg").open) return;
+    const st = this.state;
+    if (e.key === "Escape") { this.clearSel(); return; }
+    if (e.key === "?" || e.key === "/") {
+      const inp = $("#typed");
+      if (inp) { e.preventDefault(); inp.focus(); }
+      return;
+    }
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      const row = e.target.closest && e.target.closest(".hand, .felt, .choices");
+      if (!row) return;
+      const items = [...row.querySelectorAll("button:not([disabled])")];
+      const i = items.indexOf(e.target);
+      if (i < 0) return;
+      const j = (i + (e.key === "ArrowLeft" ? -1 : 1) + items.length) % items.length;
+      items[j].focus();
+      e.preventDefault();
+      return;
+    }
+    if (!st.your_turn) return;
+    if (/^[1-9]$/.test(e.key)) {
+      const card = st.hand[Number(e.key) - 1];
+      if (card) { this.pickCard(card); this.focusSel(); }
+      return;
+    }
+    const k = KEYS.indexOf(e.key);
+    if (k >= 0 && this.sel.card) {
+      const units = tableUnits(st.table, st.declarations);
+      if (units[k]) this.pickUnit(units[k].id);
+      return;
+    }
+    if (e.key === "Enter" && tag !== "BUTTON") {
+      const f = this.current();
+      if (f.exact.length === 1) this.send(f.exact[0]);
+      else if (f.exact.length > 1) { const b = $(".choices button"); if (b) b.focus(); }
+    }
+  }
+
+  focusSel() {
+    const b = this.sel.card && this.root.querySelector(`.hand button[data-card="${this.sel.card}"]`);
+    if (b) b.focus();
+  }
+
+  current() {
+    const st = this.state;
+    const units = tableUnits(st.table, st.declarations);
+    return filterMoves(this.legal(), units, this.sel.card, this.sel.units);
+  }
+
+  // ------------------------------------------------------------------ rendering
+  render() {
+    if (this.fatal && !this.state) { this.renderFatal(); return; }
+    if (!this.table && !this.state) { fill(this.root, h("main", { class: "page" }, h("p", null, t("game.waiting")))); return; }
+    if (this.table && this.table.status === "waiting" && !this.state) { this.renderWaiting(); return; }
+    if (!this.state) { fill(this.root, h("main", { class: "page" }, h("p", null, t("game.waiting")))); return; }
+    this.renderBoard();
+  }
+
+  renderFatal() {
+    fill(this.root, h("main", { class: "page" }, h("div", { class: "panel" },
+      h("p", { class: "error" }, this.fatal),
+      h("p", null, h("a", { href: "/?join=" + encodeURIComponent(this.id) }, t("join.title"))),
+      h("p", null, h("a", { href: "/" }, t("game.new"))))));
+  }
+
+  seatTags(s) {
+    const tags = [h("span", { class: "tag side" + (s.seat % 2) }, t("seat.n", { n: s.seat + 1 }))];
+    if (s.seat === this.seat) tags.push(h("span", { class: "tag" }, t("seat.you")));
+    else if (this.table.players === 4 && this.seat !== null && s.seat % 2 === this.seat % 2) tags.push(h("span", { class: "tag" }, t("seat.partner")));
+    if (s.kind === "bot") tags.push(h("span", { class: "tag" }, t("seat.computer", { level: s.level })));
+    else if (s.taken && !s.connected) tags.push(h("span", { class: "tag" }, t("seat.offline")));
+    return tags;
+  }
+
+  renderWaiting() {
+    const tb = this.table;
+    const link = location.origin + "/?join=" + encodeURIComponent(tb.id);
+    const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-label": t("wait.invite") });
+    const copy = h("button", { type: "button", class: "btn small", onclick: async () => {
+      try { await navigator.clipboard.writeText(link); } catch (e) { input.select(); document.execCommand && document.execCommand("copy"); }
+      copy.textContent = t("wait.copied");
+    } }, t("wait.copy"));
+    fill(this.root, h("main", { class: "page" }, h("section", { class: "panel", id: "waiting" },
+      h("h2", null, t("wait.title")),
+      h("p", null, t("wait.invite")),
+      h("div", { class: "invite" }, input, copy),
+      h("ul", { class: "seatlist" }, tb.seats.map((s) => h("li", { dataset: { seat: String(s.seat) } },
+        h("b", null, s.kind === "bot" ? seatName(tb, s.seat, this.seat) : (s.taken ? (s.seat === this.seat ? (s.name || t("new.you")) : s.name) : t("wait.free"))),
+        this.seatTags(s)))),
+      h("p", null, t("wait.starts")))));
+  }
+
+  name(seat) { return seatName(this.table, seat, this.seat); }
+
+  renderBoard() {
+    const st = this.state;
+    const tb = this.table || { seats: [], players: st.players };
+    const me = this.seat;
+    const legal = this.legal();
+    const units = tableUnits(st.table, st.declarations);
+    const f = filterMoves(legal, units, this.sel.card, this.sel.units);
+    const playable = playableCards(legal);
+    const target = st.target || (tb.target ?? 61);
+
+    // Score bar.
+    const sides = [0, 1].map((s) => h("span", { class: "score side" + s, dataset: { side: String(s) } },
+      sideName(tb, s, me), " ", h("b", { class: "pts" }, String(st.scores[s]))));
+    const scorebar = h("div", { class: "scorebar", id: "scorebar" },
+      sides[me % 2], sides[1 - (me % 2)],
+      h("span", { class: "info" }, t("game.target", { n: target })),
+      h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })));
+
+    // Other seats, in play order after me.
+    const others = [];
+    for (let i = 1; i < st.players; i++) others.push((me + i) % st.players);
+    const seatBox = (s) => {
+      const info = tb.seats ? tb.seats[s] : null;
+      const n = st.hand_sizes[s];
+      const backs = h("span", { class: "backs", "aria-hidden": "true" });
+      for (let i = 0; i < n; i++) backs.appendChild(backEl());
+      const meta = [];
+      if (st.players === 4 && s % 2 === me % 2) meta.push(h("span", { class: "tag" }, t("seat.partner")));
+      if (st.dealer === s) meta.push(h("span", { class: "tag" }, t("game.dealer")));
+      if (info && info.kind === "bot") meta.push(h("span", { class: "tag" }, info.level));
+      return h("div", { class: ["seatbox", st.turn === s && st.phase !== "over" && "turn", info && info.kind === "human" && !info.connected && "offline"], dataset: { seat: String(s) } },
+        h("span", { class: "name" }, this.name(s)),
+        backs,
+        h("span", { class: "count" }, t("game.cards", { n })),
+        h("span", { class: "meta" }, meta));
+    };
+    const seats = h("div", { class: "seats", id: "seats" }, others.map(seatBox));
+
+    // Whose turn + the last move.
+    const mine = st.your_turn;
+    const turnText = st.phase === "over" ? t("end.title") : mine ? t("game.your_turn") : t("game.turn_of", { name: this.name(st.turn) });
+    const status = h("div", { class: "status", id: "status" },
+      h("span", { class: ["turnline", mine && "mine"], id: "turn" }, turnText));
+    if (this.last) {
+      status.appendChild(h("span", { class: ["lastmove", this.lastFresh && "fresh"], id: "lastmove" },
+        this.name(this.last.seat) + ": " + prettyMove(this.last.move)));
+      if (this.last.xeri) status.appendChild(h("span", { class: "xeri-badge", id: "xeri" }, t("game.xeri")));
+    }
+
+    // The table: loose cards and declarations.
+    const selecting = !!this.sel.card;
+    const freshCards = new Set(this.lastFresh && this.last && this.last.kind === "lay" ? [this.last.card] : []);
+    const felt = h("div", { class: "felt", id: "felt", "aria-label": t("game.table") });
+    units.forEach((u, i) => {
+      const chosen = this.sel.units.has(u.id);
+      const open = f.open.has(u.id);
+      const usable = selecting && (chosen || open);
+      const key = i < KEYS.length ? KEYS[i] : "";
+      const attrs = { "aria-pressed": chosen ? "true" : "false", disabled: selecting && !usable ? true : undefined, "data-unit": u.id, "data-key": key };
+      const onclick = () => this.pickUnit(u.id);
+      let el;
+      if (u.id.startsWith("c:")) {
+        el = cardEl(u.cards[0], { tag: "button", t, cls: [chosen && "selected", selecting && !usable && "dim", freshCards.has(u.cards[0]) && "new"].filter(Boolean).join(" "), attrs });
+      } else {
+        const d = st.declarations[Number(u.id.slice(2))];
+        const owner = d.owner === me ? t("new.you") : this.name(d.owner);
+        const label = d.kind === "group" ? t("pile.label.group", { value: d.value, owner }) : t("pile.label.plain", { owner });
+        el = pileEl(d, label, { tag: "button", t, index: Number(u.id.slice(2)), cls: [chosen && "selected", selecting && !usable && "dim", this.lastFresh && this.last && this.last.card && d.cards.includes(this.last.card) && "new"].filter(Boolean).join(" "), attrs });
+        el.dataset.owner = String(d.owner);
+      }
+      el.addEventListener("click", onclick);
+      if (mine && key) el.appendChild(h("span", { class: "key", "aria-hidden": "true" }, key));
+      felt.appendChild(el);
+    });
+    if (!units.length) felt.appendChild(h("span", { class: "empty" }, t("game.table_empty")));
+    felt.appendChild(h("div", { class: "stock", id: "stock", title: t("game.stock") },
+      st.stock > 0 ? backEl() : null, h("span", null, t("game.stock") + " " + st.stock)));
+
+    // What the selection allows.
+    const action = h("div", { class: "action", id: "action" });
+    if (mine && st.phase === "decide") {
+      action.appendChild(h("div", { class: "prompt" }, t("game.decide")));
+      action.appendChild(h("div", { class: "choices" }, legal.map((mv) =>
+        h("button", { type: "button", class: "btn primary", dataset: { move: mv.text }, onclick: () => this.send(mv) }, moveLabel(mv)))));
+    } else if (mine) {
+      if (!this.sel.card) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("game.pick_card")));
+      else if (f.exact.length === 0) action.appendChild(h("div", { class: "prompt", id: "prompt" }, f.possible.length ? t("game.pick_table") : t("game.no_fit")));
+      else if (f.exact.length > 1) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("game.which")));
+      const choices = h("div", { class: "choices", id: "choices" });
+      for (const mv of f.exact) {
+        choices.appendChild(h("button", { type: "button", class: "btn primary", dataset: { move: mv.text }, disabled: this.waitingMove || undefined, onclick: () => this.send(mv) },
+          (f.exact.length === 1 ? t("game.play") + ": " : "") + moveLabel(mv)));
+      }
+      if (this.sel.card) choices.appendChild(h("button", { type: "button", class: "btn ghost small", onclick: () => this.clearSel() }, t("game.clear")));
+      action.appendChild(choices);
+    }
+    if (this.hint) action.appendChild(h("div", { class: "hintline", id: "hintline" }, t("game.hint_is", { move: prettyMove(this.hint) })));
+    if (st.bottom) action.appendChild(h("div", { class: "prompt" }, t("game.bottom", { card: prettyCard(st.bottom) })));
+
+    // My hand.
+    const hand = h("div", { class: "hand", id: "hand", "aria-label": t("game.hand") });
+    st.hand.forEach((c, i) => {
+      const ok = mine && playable.has(c);
+      const el = cardEl(c, { tag: "button", t, cls: [this.sel.card === c && "selected", mine && !ok && "dim"].filter(Boolean).join(" "),
+        attrs: { "aria-pressed": this.sel.card === c ? "true" : "false", disabled: !ok || undefined, "data-key": String(i + 1) } });
+      el.addEventListener("click", () => this.pickCard(c));
+      if (mine && ok && i < 9) el.appendChild(h("span", { class: "key", "aria-hidden": "true" }, String(i + 1)));
+      hand.appendChild(el);
+    });
+    const myMeta = [];
+    if (st.dealer === me) myMeta.push(t("game.dealer"));
+    const handLabel = h("div", { class: "handlabel" }, [t("game.hand"), ...myMeta].join(" · "));
+
+    // Typing a move, tools.
+    const typedInput = h("input", { type: "text", id: "typed", placeholder: t("game.type_ph"), "aria-label": t("game.type"), autocomplete: "off", autocapitalize: "characters", spellcheck: "false" });
+    const typed = h("form", { class: "typed", onsubmit: (e) => { e.preventDefault(); if (typedInput.value.trim() && this.playTyped(typedInput.value.trim())) typedInput.value = ""; } },
+      typedInput, h("button", { type: "submit", class: "btn small", disabled: !mine || undefined }, t("game.type_go")));
+    const tools = h("div", { class: "toolbar", id: "toolbar" },
+      tb.hints && mine && st.phase === "play" ? h("button", { type: "button", class: "btn small", id: "hint-btn", onclick: () => this.conn.send({ type: "hint" }) }, t("game.hint")) : null,
+      h("button", { type: "button", class: "btn small", id: "history-btn", onclick: () => this.showHistory() }, t("game.history")),
+      h("button", { type: "button", class: "btn small", id: "sheet-btn", onclick: () => this.showSheet() }, t("game.scores")),
+      h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => showRules() }, t("game.rules")),
+      this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")) : null,
+      this.isOver() ? h("a", { class: "btn small", id: "replay-btn", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")) : null);
+
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : null;
+    const refocus = focused && (focused.card || focused.unit) ? { card: focused.card, unit: focused.unit } : null;
+    const hadTypedFocus = document.activeElement && document.activeElement.id === "typed";
+    const oldTyped = $("#typed");
+    if (oldTyped) typedInput.value = oldTyped.value;
+    fill(this.root, h("div", { id: "game", dataset: { seat: String(me), ply: String(st.ply), round: String(st.round), phase: st.phase, turn: String(st.turn), waiting: this.waitingMove ? "1" : "0" } },
+      scorebar, seats, status, felt, action, h("div", { class: "msg", id: "msg", role: "status" }, this.msg), hand, handLabel, typed, tools,
+      h("div", { class: "keyshelp" }, t("keys.help"))));
+    if (hadTypedFocus) typedInput.focus();
+    else if (refocus) {
+      const sel = refocus.unit ? `[data-unit="${refocus.unit}"]` : `.hand [data-card="${refocus.card}"]`;
+      const el = this.root.querySelector(sel);
+      if (el && !el.disabled) el.focus();
+    }
+  }
+
+  isOver() {
+    return !!this.gameOver || (this.table && this.table.status === "over") || (this.state && this.state.phase === "over");
+  }
+
+  // ------------------------------------------------------------------ dialogs
+  sideNames() { return [0, 1].map((s) => sideName(this.table, s, this.seat)); }
+
+  showRoundOver(msg) {
+    const names = this.sideNames();
+    const body = [breakdownTable(msg.score, names, msg.scores)];
+    if (msg.swept && msg.swept.length && msg.swept_to !== null && msg.swept_to !== undefined) {
+      body.push(h("p", null, t("game.sweep", { name: names[msg.swept_to] }) + ": " + msg.swept.map(prettyCard).join(" ")));
+    }
+    showDialog(t("round.title", { n: msg.round }), body, [h("button", { type: "button", class: "btn primary", id: "round-continue", onclick: closeDialog }, t("round.continue"))], "round-over");
+  }
+
+  showGameOver() {
+    const g = this.gameOver;
+    const names = this.sideNames();
+    const mine = this.seat !== null ? this.seat % 2 : null;
+    const headline = mine === null ? t("end.won", { side: names[g.winner], a: g.scores[g.winner], b: g.scores[1 - g.winner] })
+      : g.winner === mine ? t("end.you_won") : t("end.you_lost");
+    const lastRound = this.rounds.get(g.rounds);
+    const body = [h("p", { class: "endtitle", id: "end-headline" }, headline),
+      h("p", null, `${names[0]} ${g.scores[0]} – ${g.scores[1]} ${names[1]}`)];
+    if (lastRound) body.push(breakdownTable(lastRound.score, names, lastRound.scores));
+    body.push(this.sheetTable());
+    showDialog(t("end.title"), body, [
+      h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")),
+      h("a", { class: "btn", id: "end-replay", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")),
+      h("a", { class: "btn", href: "/" }, t("game.new")),
+      h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close")),
+    ], "game-over");
+    this.render();
+  }
+
+  sheetTable() {
+    const names = this.sideNames();
+    const rows = [...this.rounds.values()].sort((a, b) => a.round - b.round).map((r) =>
+      h("tr", { dataset: { round: String(r.round) } }, h("td", null, String(r.round)),
+        r.score.map((s) => h("td", null, String(s.total) + (s.xeri ? ` (${t("game.xeris", { n: s.xeri })})` : "")))));
+    const total = this.state ? this.state.scores : [0, 0];
+    const final = this.gameOver ? this.gameOver.scores : total;
+    rows.push(h("tr", { class: "total" }, h("td", null, t("round.game")), final.map((s) => h("td", null, String(s)))));
+    return h("table", { class: "sheet", id: "sheet" },
+      h("thead", null, h("tr", null, h("th", null, t("sheet.round")), names.map((n) => h("th", null, n)))),
+      h("tbody", null, rows));
+  }
+
+  showSheet() {
+    const body = [this.sheetTable()];
+    const rounds = [...this.rounds.values()].sort((a, b) => b.round - a.round);
+    for (const r of rounds) {
+      body.push(h("h3", null, t("game.round", { n: r.round })), breakdownTable(r.score, this.sideNames(), r.scores));
+    }
+    showDialog(t("game.scores"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "score-sheet");
+  }
+
+  showHistory() {
+    const rounds = [...this.moves.keys()].sort((a, b) => a - b);
+    const body = [];
+    for (const r of rounds) {
+      body.push(h("h3", null, t("game.round", { n: r })));
+      body.push(h("ol", { class: "history" }, this.moves.get(r).map(([s, m, x]) =>
+        h("li", null, h("span", { class: "who" }, this.name(s)), prettyMove(m), x ? h("span", { class: "xeri-badge" }, t("game.xeri")) : null))));
+    }
+    if (!body.length) body.push(h("p", null, t("history.empty")));
+    showDialog(t("game.history"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "history");
+  }
+}

@@ -1,0 +1,209 @@
+// The start page (new table, open tables) and the join page of an invitation link.
+import { api, saveToken } from "./api.js";
+import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatName } from "./present.js";
+
+const FORM_KEY = "diloti.form";
+
+function loadForm() {
+  try { return JSON.parse(localStorage.getItem(FORM_KEY)) || {}; } catch (e) { return {}; }
+}
+
+export class Lobby {
+  constructor(root, { go }) {
+    this.root = root;
+    this.go = go;
+    this.info = null;
+    this.tables = [];
+    this.error = "";
+    const saved = loadForm();
+    this.form = {
+      name: typeof saved.name === "string" ? saved.name : "",
+      players: saved.players === 4 ? 4 : 2,
+      seats: Array.isArray(saved.seats) ? saved.seats : null,  // per seat: "human" or a level
+      target: Number.isInteger(saved.target) ? saved.target : 61,
+      options: saved.options && typeof saved.options === "object" ? saved.options : {},
+      private: !!saved.private,
+    };
+  }
+
+  async start() {
+    this.render();
+    try {
+      this.info = await api("GET", "/api/info");
+    } catch (e) {
+      this.error = e.message;
+    }
+    this.fixSeats();
+    this.render();
+    try {
+      this.tables = (await api("GET", "/api/tables")).tables || [];
+      this.render();
+    } catch (e) { /* the lobby list is optional */ }
+  }
+
+  stop() {}
+
+  levels() { return (this.info && this.info.levels) || ["random"]; }
+
+  defaultLevel() {
+    const lv = this.levels();
+    for (const pref of ["heuristic", "greedy", "expert"]) if (lv.includes(pref)) return pref;
+    return lv[lv.length - 1];
+  }
+
+  fixSeats() {
+    const n = this.form.players;
+    const lv = this.levels();
+    let seats = this.form.seats && this.form.seats.length === n ? this.form.seats.slice() : null;
+    if (!seats) seats = Array.from({ length: n }, (_, i) => (i === 0 ? "human" : this.defaultLevel()));
+    seats[0] = "human";
+    seats = seats.map((s, i) => (i === 0 || s === "human" || lv.includes(s) ? s : this.defaultLevel()));
+    this.form.seats = seats;
+  }
+
+  save() {
+    try { localStorage.setItem(FORM_KEY, JSON.stringify(this.form)); } catch (e) { /* ignore */ }
+  }
+
+  async create(ev) {
+    ev.preventDefault();
+    const f = this.form;
+    const name = f.name.trim();
+    if (!name) { this.error = t("join.name_needed"); this.render(); return; }
+    const options = { ...f.options, target: f.target };
+    const body = {
+      players: f.players,
+      options,
+      seats: f.seats.map((s) => (s === "human" ? { kind: "human" } : { kind: "bot", level: s })),
+      seat: 0,
+      name,
+      private: f.private,
+    };
+    this.save();
+    try {
+      const res = await api("POST", "/api/tables", body);
+      saveToken(res.table, res.token);
+      this.go("?table=" + encodeURIComponent(res.table));
+    } catch (e) {
+      this.error = e.message;
+      this.render();
+    }
+  }
+
+  render() {
+    const f = this.form;
+    const info = this.info;
+    const set = (k) => (e) => { f[k] = e.target.value; };
+    const nameInput = h("input", { type: "text", id: "name", name: "name", maxlength: (info && info.limits && info.limits.name_max) || 24, value: f.name, autocomplete: "nickname", oninput: set("name") });
+
+    const players = h("div", { class: "radio-row", role: "radiogroup" }, [2, 4].map((n) =>
+      h("label", null, h("input", { type: "radio", name: "players", value: String(n), checked: f.players === n || undefined,
+        onchange: () => { f.players = n; f.seats = null; this.fixSeats(); this.render(); } }), " ", t("new.players" + n))));
+
+    const seatRows = (f.seats || []).map((s, i) => {
+      const role = i === 0 ? t("new.you") : f.players === 4 && i === 2 ? t("new.partner") : t("new.opponent");
+      if (i === 0) return h("div", { class: "seat-row" }, h("span", { class: "who" }, t("seat.n", { n: 1 }) + " · " + role));
+      const sel = h("select", { id: "seat-" + i, "aria-label": t("seat.n", { n: i + 1 }), onchange: (e) => { f.seats[i] = e.target.value; } },
+        h("option", { value: "human", selected: s === "human" || undefined }, t("new.human")),
+        this.levels().map((lv) => h("option", { value: lv, selected: s === lv || undefined }, t("new.computer") + " · " + lv)));
+      return h("div", { class: "seat-row" }, h("span", { class: "who" }, t("seat.n", { n: i + 1 }) + " · " + role), sel);
+    });
+
+    const target = h("input", { type: "number", id: "target", min: 1, max: 10000, value: String(f.target),
+      oninput: (e) => { const v = Number(e.target.value); if (Number.isInteger(v) && v > 0) f.target = v; } });
+
+    const opts = [];
+    const defaults = (info && info.options) || {};
+    for (const [k, v] of Object.entries(defaults)) {
+      if (k === "target") continue;
+      if (typeof v === "boolean") {
+        opts.push(h("label", null, h("input", { type: "checkbox", id: "opt-" + k, checked: f.options[k] || undefined,
+          onchange: (e) => { if (e.target.checked) f.options[k] = true; else delete f.options[k]; } }), t("opt." + k)));
+      } else {
+        const choices = (info.choices && info.choices[k]) || [v];
+        opts.push(h("label", null, t("opt." + k) + ": ", h("select", { id: "opt-" + k, onchange: (e) => {
+          if (e.target.value === v) delete f.options[k]; else f.options[k] = e.target.value; } },
+        choices.map((c) => h("option", { value: c, selected: (f.options[k] || v) === c || undefined }, t(`opt.${k}.${c}`))))));
+      }
+    }
+
+    const form = h("form", { class: "panel", id: "new-table", onsubmit: (e) => this.create(e) },
+      h("h2", null, t("new.title")),
+      h("label", { class: "field" }, h("span", null, t("new.name")), nameInput),
+      h("div", { class: "field" }, h("span", null, t("new.players")), players),
+      h("div", { class: "field" }, h("span", null, t("new.seats")), seatRows),
+      h("label", { class: "field" }, h("span", null, t("new.target")), target),
+      h("details", { open: Object.keys(f.options).length ? true : undefined }, h("summary", null, t("new.options")), h("div", { class: "opts" }, opts)),
+      h("p", { class: "error", id: "form-error", role: "alert" }, this.error),
+      h("button", { type: "submit", class: "btn primary", id: "create" }, t("new.create")));
+
+    const open = this.tables.filter((tb) => tb.free && tb.free.length);
+    const list = open.length ? h("section", { class: "panel", id: "open-tables" }, h("h2", null, t("lobby.open")),
+      h("ul", { class: "lobbylist" }, open.map((tb) => h("li", null,
+        h("span", null, t("new.players" + tb.players)),
+        h("span", null, tb.seats.filter((s) => s.taken).map((s) => seatName(tb, s.seat, null)).join(", ")),
+        h("a", { class: "btn small", href: "/?join=" + encodeURIComponent(tb.id) }, t("join.title")))))) : null;
+
+    fill(this.root, h("main", { class: "page" },
+      h("p", null, t("app.tagline")), form, list));
+  }
+}
+
+export class JoinPage {
+  constructor(root, tableId, { go }) {
+    this.root = root;
+    this.id = tableId;
+    this.go = go;
+    this.table = null;
+    this.error = "";
+    this.name = loadForm().name || "";
+  }
+
+  async start() {
+    try {
+      this.table = await api("GET", "/api/tables/" + encodeURIComponent(this.id));
+    } catch (e) {
+      this.error = e.message;
+    }
+    this.render();
+  }
+
+  stop() {}
+
+  async join(seat) {
+    const name = this.name.trim();
+    if (!name) { this.error = t("join.name_needed"); this.render(); return; }
+    try {
+      const res = await api("POST", `/api/tables/${encodeURIComponent(this.id)}/join`, { name, seat });
+      saveToken(res.table, res.token);
+      try { localStorage.setItem(FORM_KEY, JSON.stringify({ ...loadForm(), name })); } catch (e) { /* ignore */ }
+      this.go("?table=" + encodeURIComponent(res.table));
+    } catch (e) {
+      this.error = e.message;
+      this.render();
+    }
+  }
+
+  render() {
+    const tb = this.table;
+    const body = [h("h2", null, t("join.title"))];
+    if (tb) {
+      body.push(h("ul", { class: "seatlist" }, tb.seats.map((s) => h("li", null,
+        h("span", { class: "tag side" + (s.seat % 2) }, t("seat.n", { n: s.seat + 1 })),
+        h("b", null, s.kind === "bot" ? seatName(tb, s.seat, null) + " · " + s.level : s.taken ? s.name : t("wait.free")),
+        tb.players === 4 ? h("span", { class: "tag" }, t("side.n", { n: (s.seat % 2) + 1 })) : null))));
+      if (tb.free && tb.free.length && tb.status === "waiting") {
+        body.push(h("label", { class: "field" }, h("span", null, t("new.name")),
+          h("input", { type: "text", id: "join-name", value: this.name, maxlength: 24, oninput: (e) => { this.name = e.target.value; } })));
+        body.push(h("div", { class: "choices" }, tb.free.map((s) =>
+          h("button", { type: "button", class: "btn primary", dataset: { seat: String(s) }, onclick: () => this.join(s) }, t("join.take", { seat: s + 1 })))));
+      } else {
+        body.push(h("p", null, t("join.full")));
+      }
+    }
+    body.push(h("p", { class: "error", id: "join-error", role: "alert" }, this.error));
+    fill(this.root, h("main", { class: "page" }, h("section", { class: "panel", id: "join" }, body)));
+  }
+}

@@ -1,0 +1,74 @@
+// Presenting moves, names and scores as text (shared by the table and the replay viewer).
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { normCard, suitSymbol, cardRank } from "./moves.js";
+
+/** "10D" -> "10♦". */
+export function prettyCard(card) {
+  return cardRank(card) + suitSymbol(card);
+}
+
+/** Notation with suit symbols: "9D x 4H 5C" -> "9♦ × 4♥ 5♣". */
+export function prettyMove(text) {
+  if (!text) return "";
+  return String(text).split(/\s+/).map((tok) => {
+    if (tok === "x") return "×";
+    const m = /^(.+?)(G?)$/.exec(tok);
+    const c = normCard(tok);
+    if (c && /^(10|[2-9AJQK])[CDHS]$/i.test(tok)) return prettyCard(c);
+    if (m && m[2] && /^\d+$/.test(m[1])) return m[1] + "G";
+    return tok;
+  }).join(" ");
+}
+
+/** A move described in words for the chooser: "plain 8", "group of 4s", "take …". */
+export function moveLabel(mv) {
+  const cards = mv.cards.map(prettyCard).join(" ");
+  const card = mv.card ? prettyCard(mv.card) : "";
+  switch (mv.kind) {
+    case "lay": return t("mv.lay", { card });
+    case "capture": return t("mv.capture", { card, cards });
+    case "plain": return t("mv.plain", { card, cards, value: mv.value });
+    case "group": return t("mv.group", { card, cards, value: mv.value });
+    case "keep": return t("mv.keep");
+    case "redeal": return t("mv.redeal");
+    default: return mv.text;
+  }
+}
+
+/** The display name of a seat from the table summary (user text: only ever used as text). */
+export function seatName(table, seat, mySeat) {
+  if (seat === mySeat) return t("new.you");
+  const s = table && table.seats ? table.seats[seat] : null;
+  if (!s) return t("seat.n", { n: seat + 1 });
+  if (s.kind === "bot") {
+    const bots = table.seats.filter((x) => x.kind === "bot").length;
+    return bots > 1 ? t("bot.name_n", { n: seat + 1 }) : t("bot.name");
+  }
+  return s.name || t("seat.n", { n: seat + 1 });
+}
+
+/** "Us"/"Them" when seated, otherwise the players' names. */
+export function sideName(table, side, mySeat) {
+  if (mySeat !== null && mySeat !== undefined) return side === (mySeat % 2) ? t("side.us") : t("side.them");
+  if (!table || !table.seats) return t("side.n", { n: side + 1 });
+  return table.seats.filter((s) => s.seat % 2 === side).map((s) => seatName(table, s.seat, null)).join(" & ");
+}
+
+/** The round breakdown as a table (one column per side). */
+export function breakdownTable(score, names, gameScores) {
+  const rows = [
+    ["round.cards", (s) => s.cards],
+    ["round.most", (s) => s.cards_points],
+    ["round.aces", (s) => s.aces],
+    ["round.td", (s) => s.ten_of_diamonds],
+    ["round.tc", (s) => s.two_of_clubs],
+    ["round.xeri", (s) => (s.xeri ? `${s.xeri} × 10` : 0)],
+  ];
+  const body = rows.map(([k, f]) => h("tr", null, h("td", null, t(k)), score.map((s) => h("td", null, String(f(s))))));
+  body.push(h("tr", { class: "total" }, h("td", null, t("round.total")), score.map((s) => h("td", null, String(s.total)))));
+  if (gameScores) body.push(h("tr", { class: "total" }, h("td", null, t("round.game")), gameScores.map((s) => h("td", null, String(s)))));
+  return h("table", { class: "sheet breakdown" },
+    h("thead", null, h("tr", null, h("th", null, ""), names.map((n) => h("th", null, n)))),
+    h("tbody", null, body));
+}

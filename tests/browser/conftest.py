@@ -1,0 +1,230 @@
+"""Fixtures for the real-browser tests: a live server and headless Chromium.
+
+The server is the real application (``diloti.server.app.create_app`` under uvicorn,
+in a subprocess, on a free loopback port, with a temporary SQLite database). The
+browser is Debian's ``chromium`` driven by Playwright through its executable path.
+The tests are skipped when Chromium cannot be found, unless ``CI`` is set: in CI
+they must run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+SERVER_CODE = """
+import sys, uvicorn
+from diloti.server.app import create_app
+app = create_app(sys.argv[1], allow_seed=True)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+
+
+def chromium_path() -> str | None:
+    env = os.environ.get("DILOTI_CHROMIUM")
+    for cand in (env, "/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests must run in CI, but {reason} (run scripts/install-browser)")
+    pytest.skip(f"{reason}: install it with scripts/install-browser to run the browser tests")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running server (one per test session)."""
+    db = tmp_path_factory.mktemp("browser-db") / "diloti.sqlite3"
+    port = _free_port()
+    log = (db.parent / "server.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-c", SERVER_CODE, f"sqlite:///{db}", str(port)],
+                            stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {(db.parent / 'server.log').read_text()[-2000:]}")
+            with contextlib.suppress(OSError), urllib.request.urlopen(base + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    break
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer /healthz within 20 s")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    exe = chromium_path()
+    if exe is None:
+        _missing("Chromium was not found at /usr/bin/chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture()
+def new_page(browser: Any) -> Iterator[Any]:
+    """A factory of pages, each in its own browser context (own localStorage); errors fail the test."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(**ctx: Any) -> Any:
+        ctx.setdefault("viewport", {"width": 1000, "height": 820})
+        context = browser.new_context(**ctx)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+        page.on("console", lambda m: errors.append(f"console error: {m.text}") if m.type == "error" else None)
+        return page
+
+    yield make
+    for c in contexts:
+        c.close()
+    assert not errors, errors
+
+
+def shot(page: Any, name: str, full: bool = False) -> None:
+    """Save a screenshot under $DILOTI_SCREENSHOTS (docs/screenshots when making them)."""
+    out = os.environ.get("DILOTI_SCREENSHOTS")
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(out) / f"{name}.png"), full_page=full)
+
+
+@pytest.fixture()
+def screenshot() -> Any:
+    return shot
+
+
+STATUS_JS = """() => {
+  const d = document.querySelector('#dlg');
+  if (d && d.open) return 'dialog:' + (d.dataset.name || '');
+  const g = document.querySelector('#game');
+  if (!g) return document.querySelector('#waiting') ? 'waiting' : 'loading';
+  if (g.dataset.waiting === '0' && document.querySelector('#turn.mine')) return 'turn';
+  return 'other';
+}"""
+
+
+class UI:
+    """Driving the page by real clicks, as a player would."""
+
+    @staticmethod
+    def status(page: Any) -> str:
+        result: str = page.evaluate(STATUS_JS)
+        return result
+
+    @staticmethod
+    def wait_status(page: Any, wanted: tuple[str, ...], timeout: float = 15.0) -> str:
+        """Wait until the page is in one of ``wanted`` states (prefix match)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            st = UI.status(page)
+            if any(st.startswith(w) for w in wanted):
+                return st
+            if time.monotonic() > deadline:
+                raise AssertionError(f"page stuck in {st!r}, waiting for {wanted}")
+            page.wait_for_timeout(40)
+
+    @staticmethod
+    def ply(page: Any) -> int:
+        return int(page.get_attribute("#game", "data-ply"))
+
+    @staticmethod
+    def hand(page: Any) -> list[str]:
+        cards: list[str] = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+        return cards
+
+    @staticmethod
+    def play_turn(page: Any, rng: Any) -> str:
+        """Make one move by clicking: a hand card, some table cards or piles, then a move button.
+
+        Returns the notation of the move clicked.
+        """
+        ply = UI.ply(page)
+        hand = page.locator("#hand button.card:not([disabled])")
+        n = hand.count()
+        assert n > 0, "no playable card in hand on my turn"
+        hand.nth(rng.randrange(n)).click()
+        for _ in range(30):
+            choices = page.locator("#choices button[data-move]")
+            open_units = page.locator("#felt button:not([disabled])[aria-pressed=false]")
+            k, m = choices.count(), open_units.count()
+            if m and (k == 0 or rng.random() < 0.6):
+                open_units.nth(rng.randrange(m)).click()
+                continue
+            assert k, "neither a move nor a table choice is offered"
+            button = choices.nth(rng.randrange(k))
+            move: str = button.get_attribute("data-move")
+            button.click()
+            page.wait_for_function(f"() => Number(document.querySelector('#game').dataset.ply) > {ply}")
+            return move
+        raise AssertionError("could not complete a move by clicking")
+
+    @staticmethod
+    def create_table(page: Any, base: str, name: str, seats: list[str], target: int | None = None,
+                     players: int = 2) -> str:
+        """Fill and send the new-table form; returns the table id from the address."""
+        page.goto(base + "/?pace=0")
+        page.wait_for_selector("#new-table #seat-1")
+        page.fill("#name", name)
+        if players == 4:
+            page.check("input[name=players][value='4']")
+            page.wait_for_selector("#seat-3")
+        for i, kind in enumerate(seats, start=1):
+            page.select_option(f"#seat-{i}", kind)
+        if target is not None:
+            page.fill("#target", str(target))
+        page.click("#create")
+        page.wait_for_selector("#game, #waiting")
+        table: str = page.evaluate("new URLSearchParams(location.search).get('table')")
+        assert table
+        return table
+
+
+@pytest.fixture()
+def ui() -> type[UI]:
+    return UI
