@@ -112,6 +112,8 @@ def new_page(browser: Any) -> Iterator[Any]:
 
     def make(**ctx: Any) -> Any:
         ctx.setdefault("viewport", {"width": 1000, "height": 820})
+        # No animations: clicks need not wait for cards to settle.
+        ctx.setdefault("reduced_motion", "reduce")
         context = browser.new_context(**ctx)
         context.set_default_timeout(10_000)
         contexts.append(context)
@@ -147,6 +149,12 @@ STATUS_JS = """() => {
   if (g.dataset.waiting === '0' && document.querySelector('#turn.mine')) return 'turn';
   return 'other';
 }"""
+
+
+OFFER_JS = """() => ({
+  moves: [...document.querySelectorAll('#choices button[data-move]')].map(b => b.dataset.move),
+  open: [...document.querySelectorAll('#felt button:not([disabled])[aria-pressed=false]')].map(b => b.dataset.unit),
+})"""
 
 
 class UI:
@@ -185,21 +193,17 @@ class UI:
         Returns the notation of the move clicked.
         """
         ply = UI.ply(page)
-        hand = page.locator("#hand button.card:not([disabled])")
-        n = hand.count()
-        assert n > 0, "no playable card in hand on my turn"
-        hand.nth(rng.randrange(n)).click()
+        cards = page.eval_on_selector_all("#hand button.card:not([disabled])", "els => els.map(e => e.dataset.card)")
+        assert cards, "no playable card in hand on my turn"
+        page.click(f"#hand button[data-card='{rng.choice(cards)}']")
         for _ in range(30):
-            choices = page.locator("#choices button[data-move]")
-            open_units = page.locator("#felt button:not([disabled])[aria-pressed=false]")
-            k, m = choices.count(), open_units.count()
-            if m and (k == 0 or rng.random() < 0.6):
-                open_units.nth(rng.randrange(m)).click()
+            offer = page.evaluate(OFFER_JS)
+            if offer["open"] and (not offer["moves"] or rng.random() < 0.35):
+                page.click(f"#felt button[data-unit='{rng.choice(offer['open'])}']")
                 continue
-            assert k, "neither a move nor a table choice is offered"
-            button = choices.nth(rng.randrange(k))
-            move: str = button.get_attribute("data-move")
-            button.click()
+            assert offer["moves"], "neither a move nor a table choice is offered"
+            move: str = rng.choice(offer["moves"])
+            page.click(f"#choices button[data-move='{move}']")
             page.wait_for_function(f"() => Number(document.querySelector('#game').dataset.ply) > {ply}")
             return move
         raise AssertionError("could not complete a move by clicking")
