@@ -252,10 +252,14 @@ export class TableView {
       if (units[k]) this.pickUnit(units[k].id);
       return;
     }
-    if (e.key === "Enter" && tag !== "BUTTON") {
+    // Enter plays what fits the selection (Space still toggles a focused card); on a
+    // move or tool button it keeps its usual meaning.
+    if (e.key === "Enter" && !(e.target.closest && e.target.closest(".choices, .toolbar, form, a"))) {
       const f = this.current();
+      if (!f.exact.length) return;
+      e.preventDefault();
       if (f.exact.length === 1) this.send(f.exact[0]);
-      else if (f.exact.length > 1) { const b = $(".choices button"); if (b) b.focus(); }
+      else { const b = $("#choices button[data-move]"); if (b) b.focus(); }
     }
   }
 

@@ -141,7 +141,7 @@ const STRINGS = {
     "rank.A": "ace", "rank.J": "jack", "rank.Q": "queen", "rank.K": "king",
     "suit.C": "clubs", "suit.D": "diamonds", "suit.H": "hearts", "suit.S": "spades",
     "card.name": "{rank} of {suit}",
-    "keys.help": "Keys: 1–8 pick a hand card, a–z pick table cards, Enter plays, Esc clears, ? types a move.",
+    "keys.help": "Keys: 1–8 pick a hand card, a–z pick table cards, Enter plays (or opens the choice), ←→ move, Space toggles, Esc clears, ? types a move.",
   },
   el: {
     "app.title": "Δηλωτή",
@@ -282,7 +282,7 @@ const STRINGS = {
     "rank.A": "άσος", "rank.J": "βαλές", "rank.Q": "ντάμα", "rank.K": "ρήγας",
     "suit.C": "σπαθί", "suit.D": "καρό", "suit.H": "κούπα", "suit.S": "μπαστούνι",
     "card.name": "{rank} {suit}",
-    "keys.help": "Πλήκτρα: 1–8 φύλλο του χεριού, a–z φύλλα του τραπεζιού, Enter παίζει, Esc καθαρίζει, ? γράφετε κίνηση.",
+    "keys.help": "Πλήκτρα: 1–8 φύλλο του χεριού, a–z φύλλα του τραπεζιού, Enter παίζει (ή ανοίγει την επιλογή), ←→ μετακίνηση, Space επιλογή, Esc καθαρίζει, ? γράφετε κίνηση.",
   },
 };
 
