@@ -1,0 +1,71 @@
+"""The ``greedy`` level: the best immediate gain, avoiding the obvious xeri.
+
+Each legal move is scored by what it takes now (points, cards, a xeri); a
+move that leaves a table one unseen card could sweep loses a xeri's worth.
+Ties go to the seeded generator.
+
+>>> from diloti.state import State
+>>> s = State.new(seed=4)
+>>> GreedyPlayer(seed=1).choose(s.view(s.turn)) in s.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+from diloti.ai.knowledge import (
+    POINTS,
+    XERI,
+    card_worth,
+    decide_redeal,
+    move_gain,
+    move_rng,
+    sweep_values,
+    table_after,
+    unseen_by_key,
+    xeri_possible,
+)
+from diloti.cards import mask_of
+from diloti.moves import LAY, Move
+from diloti.view import View
+
+
+def no_move(view: View) -> ValueError:
+    return ValueError(f"seat {view.seat} has no move to make")
+
+
+class GreedyPlayer:
+    """Best immediate gain; never leaves a table an unseen card could sweep, if it can help it."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def scores(self, view: View) -> list[tuple[Move, float]]:
+        """Each legal move with its greedy score."""
+        worth = card_worth((mask_of(view.captured[0]), mask_of(view.captured[1])))
+        xeri_ok = xeri_possible(view)
+        counts = unseen_by_key(view)
+        out = []
+        for m in view.legal:
+            score = move_gain(m, view.table, view.piles, worth, xeri_ok)
+            if m.kind == LAY:
+                assert m.card is not None
+                score -= 0.01 + 0.1 * POINTS[m.card]
+            elif not m.is_capture:
+                score -= 0.05  # a declaration binds the declarer: only on purpose
+            loose, piles = table_after(view.table, view.piles, m, view.seat)
+            if any(counts[k] for k in sweep_values(loose, piles)):
+                score -= XERI
+            out.append((m, score))
+        return out
+
+    def choose(self, view: View) -> Move:
+        if not view.legal:
+            raise no_move(view)
+        if view.phase == 1:
+            return decide_redeal(view)
+        scored = self.scores(view)
+        top = max(s for _, s in scored)
+        best = [m for m, s in scored if s >= top - 1e-9]
+        return best[0] if len(best) == 1 else move_rng(self.seed, view, self.name).choice(best)

@@ -1,0 +1,148 @@
+"""Deal the hidden cards of a view at random, consistently with what it shows.
+
+A *determinization* is a full :class:`~diloti.state.State` that agrees with a
+view: the seat's own hand, the table, the captures and the history are as
+shown; the unseen cards (``view.unseen``: other hands and stock) are dealt at
+random in the right numbers, with
+
+- every declaration owned by another seat backed by a card of its value in
+  that seat's hand (the declarer's obligation);
+- with the dealer-peek option, the bottom card the dealer saw kept last in
+  the stock;
+- a seat still to decide on a face-card redeal holding 5 or more face cards.
+
+Deals are drawn uniformly, rejecting the ones that break a condition; after
+many rejections the conditions are met by construction instead, so sampling
+always ends.
+
+>>> import random
+>>> from diloti.state import State
+>>> s = State.new(seed=11)
+>>> v = s.view(0)
+>>> d = sample_state(v, random.Random(1))
+>>> d.hands[0] == s.hands[0], len(d.hands[1]), d.stock_size, d.loose == s.loose
+(True, 6, 36, True)
+"""
+
+from __future__ import annotations
+
+import random
+
+from diloti.cards import VALUE, Card, mask_of
+from diloti.state import State
+from diloti.view import View
+
+_TRIES = 50
+
+
+def _constraints(view: View) -> list[tuple[int, int]]:
+    """(seat, value) pairs: ``seat`` must hold a card of ``value``."""
+    return [(p.owner, p.value) for p in view.piles if p.owner != view.seat]
+
+
+def _ok(hands: list[list[Card]], need: list[tuple[int, int]], faces: tuple[int, ...]) -> bool:
+    for seat, value in need:
+        if not any(VALUE[c] == value for c in hands[seat]):
+            return False
+    return all(sum(1 for c in hands[seat] if c >= 40) >= 5 for seat in faces)
+
+
+def sample_deal(view: View, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+    """The hands (own hand as seen) and the stock (top first) of one random deal."""
+    seat = view.seat
+    unseen = list(view.unseen)
+    bottom = view.bottom if view.bottom is not None and view.bottom in unseen else None
+    if bottom is not None and view.stock_size:
+        unseen.remove(bottom)
+    else:
+        bottom = None
+    sizes = list(view.hand_sizes)
+    need = _constraints(view)
+    faces = tuple(s for s in view.pending if s != seat)
+    others = [s for s in range(view.players) if s != seat]
+    hands: list[list[Card]] = [[] for _ in range(view.players)]
+    hands[seat] = list(view.hand)
+    for attempt in range(_TRIES + 1):
+        pool = unseen.copy()
+        if attempt == _TRIES:
+            pool = _force(pool, need, faces, hands, rng)
+        else:
+            for s in others:
+                hands[s] = []
+        rng.shuffle(pool)
+        pos = 0
+        for s in others:
+            k = sizes[s] - len(hands[s])
+            hands[s] = hands[s] + pool[pos:pos + k]
+            pos += k
+        stock = pool[pos:]
+        if attempt == _TRIES or _ok(hands, need, faces):
+            break
+    if bottom is not None:
+        stock.append(bottom)
+    return hands, stock
+
+
+def _force(pool: list[Card], need: list[tuple[int, int]], faces: tuple[int, ...],
+           hands: list[list[Card]], rng: random.Random) -> list[Card]:
+    """Give each constrained seat the cards it must hold; the rest of the pool is returned."""
+    for s in range(len(hands)):
+        if any(s == n[0] for n in need) or s in faces:
+            hands[s] = []
+    for s, value in need:
+        if any(VALUE[c] == value for c in hands[s]):
+            continue
+        choices = [c for c in pool if VALUE[c] == value]
+        if choices:
+            c = rng.choice(choices)
+            pool.remove(c)
+            hands[s].append(c)
+    for s in faces:
+        while sum(1 for c in hands[s] if c >= 40) < 5:
+            choices = [c for c in pool if c >= 40]
+            if not choices:
+                break
+            c = rng.choice(choices)
+            pool.remove(c)
+            hands[s].append(c)
+    return pool
+
+
+def sample_state(view: View, rng: random.Random, check: bool = False) -> State:
+    """A full state consistent with ``view``, its hidden cards dealt at random."""
+    hands, stock = sample_deal(view, rng)
+    s = State.from_parts(
+        players=view.players, options=view.options, dealer=view.dealer, turn=view.turn,
+        hands=hands, table=view.table, piles=view.piles, stock=stock,
+        captured=view.captured, xeri=view.xeri, last_capturer=view.last_capturer,
+        plays=view.plays, seed=rng.getrandbits(62), bottom=view.bottom, check=check,
+    )
+    # from_parts infers the deal number from the stock; the view knows it.
+    s.deal_no = view.deal_no
+    return s
+
+
+def consistent(view: View, state: State) -> list[str]:
+    """Every way ``state`` contradicts ``view`` (empty if it is a possible truth)."""
+    errors = []
+    seat = view.seat
+    if tuple(state.hands[seat]) != tuple(view.hand):
+        errors.append("own hand differs")
+    if tuple(state.loose) != tuple(view.table) or tuple(state.piles) != tuple(view.piles):
+        errors.append("table differs")
+    if tuple(len(h) for h in state.hands) != view.hand_sizes:
+        errors.append("hand sizes differ")
+    if state.stock_size != view.stock_size:
+        errors.append("stock size differs")
+    hidden = mask_of(c for s, h in enumerate(state.hands) if s != seat for c in h) | mask_of(state.remaining_stock)
+    if hidden != view.unseen_mask:
+        errors.append("hidden cards are not the unseen cards")
+    for s, value in _constraints(view):
+        if not any(VALUE[c] == value for c in state.hands[s]):
+            errors.append(f"seat {s} owns a declaration of {value} without a card of {value}")
+    if view.bottom is not None and view.bottom in view.unseen and state.remaining_stock[-1:] != [view.bottom]:
+        errors.append("the bottom card is not last in the stock")
+    for s in view.pending:
+        if s != seat and sum(1 for c in state.hands[s] if c >= 40) < 5:
+            errors.append(f"seat {s} may demand a redeal without 5 face cards")
+    return errors

@@ -1,0 +1,321 @@
+"""Fair, reproducible matches between computer players.
+
+A match between players A and B plays *duplicate deals*: each game seed is
+played twice, with A on side 0 and then on side 1, so both players meet the
+same cards from the same seats (with 4 players, A partners A). The unit of a
+game is a whole game to the target (or a fixed number of rounds). Results give
+A's game win rate and A's mean points-per-round advantage, each with a 95%
+confidence interval computed over the duplicate pairs (the two games of a pair
+are not independent).
+
+Players are named by a *spec*: a level (``expert``) with optional settings
+(``expert:iterations=200,seconds=0.5``); see :func:`diloti.ai.make_player_spec`.
+
+>>> r = play_match("random", "greedy", games=2, seed=1, target=11)
+>>> r.games, r.a_wins + r.b_wins + r.draws
+(2, 2)
+>>> -30 < r.points_per_round.mean < 30
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from math import sqrt
+from typing import Any
+
+from diloti.ai import make_player_spec
+from diloti.errors import DilotiError
+from diloti.game import Game
+from diloti.options import Options
+
+
+class TournamentError(DilotiError):
+    """A bad tournament setting, or a bot that broke the rules."""
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts, the same in every process."""
+    digest = hashlib.sha256("/".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A mean with its 95% confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Interval:
+        """Normal-approximation interval of the mean of ``values``.
+
+        >>> Interval.of([1.0, 2.0, 3.0]).mean
+        2.0
+        """
+        n = len(values)
+        if n == 0:
+            return cls(0.0, 0.0, 0.0)
+        mean = sum(values) / n
+        if n == 1:
+            return cls(mean, mean, mean)
+        var = sum((x - mean) ** 2 for x in values) / (n - 1)
+        half = 1.96 * sqrt(var / n)
+        return cls(mean, mean - half, mean + half)
+
+    def __str__(self) -> str:
+        return f"{self.mean:.3f} [{self.low:.3f}, {self.high:.3f}]"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game, from A's point of view."""
+
+    index: int
+    a_side: int
+    a_points: int
+    b_points: int
+    rounds: int
+    winner: str  # "a", "b" or "draw"
+    seconds: float
+    moves: int
+
+    @property
+    def ppr(self) -> float:
+        """A's points minus B's, per round."""
+        return (self.a_points - self.b_points) / max(1, self.rounds)
+
+    @property
+    def score(self) -> float:
+        return 1.0 if self.winner == "a" else 0.5 if self.winner == "draw" else 0.0
+
+
+@dataclass
+class MatchResult:
+    """A's results against B over duplicate games."""
+
+    a: str
+    b: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    rounds_per_game: int | None
+    games: int
+    a_wins: int
+    b_wins: int
+    draws: int
+    win_rate: Interval
+    points_per_round: Interval
+    rounds: int
+    seconds: float
+    results: list[GameResult] = field(default_factory=list, repr=False)
+
+    def to_dict(self, per_game: bool = False) -> dict[str, Any]:
+        d = asdict(self)
+        if not per_game:
+            del d["results"]
+        d["moves_per_second"] = sum(r.moves for r in self.results) / max(1e-9, sum(r.seconds for r in self.results))
+        return d
+
+    def summary(self) -> str:
+        """A few lines for people."""
+        return (
+            f"{self.a} vs {self.b}: {self.games} games ({self.players} players, {self.rounds} rounds)\n"
+            f"  {self.a} wins {self.a_wins}, {self.b} wins {self.b_wins}, draws {self.draws}\n"
+            f"  {self.a} game win rate {self.win_rate.mean:.1%} "
+            f"(95% CI {self.win_rate.low:.1%} .. {self.win_rate.high:.1%})\n"
+            f"  {self.a} points per round minus {self.b}'s: {self.points_per_round}\n"
+            f"  {self.seconds:.1f} s"
+        )
+
+
+def _side_points(game: Game, side: int) -> int:
+    return sum(r.points[side] for r in game.rounds if r.score is not None)
+
+
+def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: Options | None = None,
+              rounds: int | None = None) -> GameResult:
+    """Game ``index`` of a match: pair ``index // 2``'s deals, A on side ``index % 2``.
+
+    Bots see only ``state.view(seat)``; a measurement player with a
+    ``choose_full`` method (the oracle) is given the full state instead.
+    """
+    opts = options or Options()
+    if rounds is not None:
+        opts = opts.replace(target=10**9)
+    a_side = index % 2
+    game_seed = derive_seed("game", seed, index // 2)
+    game = Game(players, opts, seed=game_seed)
+    bots = []
+    for seat in range(players):
+        spec = a if seat % 2 == a_side else b
+        bots.append(make_player_spec(spec, derive_seed("bot", seed, index, seat)))
+    start = time.perf_counter()
+    moves = 0
+    while not game.is_over:
+        st = game.state
+        seat = st.turn
+        bot = bots[seat]
+        chooser = getattr(bot, "choose_full", None)
+        move = chooser(st) if chooser is not None else bot.choose(game.view(seat))
+        if not st.is_legal(move):
+            raise TournamentError(f"player {bot.name!r} at seat {seat} chose the illegal move {move} "
+                                  f"in {st.describe()}")
+        round_no = game.round_no
+        game.push(move)
+        moves += 1
+        if rounds is not None and game.round_no != round_no and game.round_no > rounds:
+            break
+    played = sum(1 for r in game.rounds if r.score is not None)
+    pa, pb = _side_points(game, a_side), _side_points(game, 1 - a_side)
+    if game.winner is not None:
+        winner = "a" if game.winner == a_side else "b"
+    else:
+        winner = "a" if pa > pb else "b" if pb > pa else "draw"
+    return GameResult(index, a_side, pa, pb, played, winner, time.perf_counter() - start, moves)
+
+
+def _task(args: tuple[str, str, int, int, int, Options, int | None]) -> GameResult:
+    a, b, index, seed, players, options, rounds = args
+    return play_game(a, b, index, seed, players, options, rounds)
+
+
+def summarise(a: str, b: str, results: Iterable[GameResult], players: int, options: Options, seed: int,
+              rounds: int | None, seconds: float) -> MatchResult:
+    """Match statistics from game results (pairs are the independent units)."""
+    res = sorted(results, key=lambda r: r.index)
+    pairs: dict[int, list[GameResult]] = {}
+    for r in res:
+        pairs.setdefault(r.index // 2, []).append(r)
+    win = [sum(g.score for g in p) / len(p) for p in pairs.values()]
+    ppr = [sum(g.ppr for g in p) / len(p) for p in pairs.values()]
+    return MatchResult(
+        a=a, b=b, players=players, options=options.changed(), seed=seed, rounds_per_game=rounds,
+        games=len(res), a_wins=sum(r.winner == "a" for r in res), b_wins=sum(r.winner == "b" for r in res),
+        draws=sum(r.winner == "draw" for r in res), win_rate=Interval.of(win), points_per_round=Interval.of(ppr),
+        rounds=sum(r.rounds for r in res), seconds=seconds, results=res,
+    )
+
+
+Progress = Callable[[int, int], None]
+
+
+def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2, options: Options | None = None,
+               rounds: int | None = None, jobs: int = 1, target: int | None = None,
+               progress: Progress | None = None) -> MatchResult:
+    """Play ``games`` games (rounded up to an even number: duplicate pairs) of A against B."""
+    if players not in (2, 4):
+        raise TournamentError(f"invalid number of players {players!r}: expected 2 or 4")
+    if games < 1:
+        raise TournamentError(f"invalid number of games {games!r}: expected at least 1")
+    if rounds is not None and rounds < 1:
+        raise TournamentError(f"invalid number of rounds {rounds!r}: expected at least 1")
+    for spec in (a, b):
+        make_player_spec(spec, 0)  # fail early, with the spec's own error
+    opts = options or Options()
+    if target is not None:
+        opts = opts.replace(target=target)
+    games += games % 2
+    tasks = [(a, b, i, seed, players, opts, rounds) for i in range(games)]
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    if progress:
+        progress(0, games)
+    if jobs <= 1:
+        for t in tasks:
+            results.append(_task(t))
+            if progress:
+                progress(len(results), games)
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(min(jobs, games)) as pool:
+            for r in pool.imap_unordered(_task, tasks):
+                results.append(r)
+                if progress:
+                    progress(len(results), games)
+    return summarise(a, b, results, players, opts, seed, rounds, time.perf_counter() - start)
+
+
+def default_jobs() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def progress_bar(label: str, stream: Any = None) -> Progress:
+    """A progress callback that draws ``label [#####.....] done/total`` on a terminal."""
+    out = stream or sys.stderr
+    tty = hasattr(out, "isatty") and out.isatty()
+    start = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(1, total)
+        elapsed = time.perf_counter() - start
+        eta = f" eta {elapsed / done * (total - done):.0f}s" if done else ""
+        line = f"{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}{eta}"
+        if tty:
+            out.write("\r" + line + ("\n" if done == total else ""))
+        elif done == total or done % max(1, total // 10) == 0:
+            out.write(line + "\n")
+        out.flush()
+
+    return show
+
+
+def round_robin(levels: Sequence[str], games: int, **kwargs: Any) -> list[MatchResult]:
+    """Every pair of ``levels`` (the first named is A)."""
+    out = []
+    for i, a in enumerate(levels):
+        for b in levels[i + 1:]:
+            out.append(play_match(a, b, games, **kwargs))
+    return out
+
+
+def plot_ladder(results: Sequence[MatchResult], path: str) -> None:
+    """Draw the points-per-round matrix of the levels against each other as a picture."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise TournamentError("--plot needs matplotlib: pip install 'diloti[plot]'") from None
+    names: list[str] = []
+    for r in results:
+        for n in (r.a, r.b):
+            if n not in names:
+                names.append(n)
+    k = len(names)
+    grid = [[0.0] * k for _ in range(k)]
+    text = [[""] * k for _ in range(k)]
+    for r in results:
+        i, j = names.index(r.a), names.index(r.b)
+        p = r.points_per_round
+        half = (p.high - p.low) / 2
+        grid[i][j], grid[j][i] = p.mean, -p.mean
+        text[i][j] = f"{p.mean:+.2f}\n±{half:.2f}\n{r.win_rate.mean:.0%}"
+        text[j][i] = f"{-p.mean:+.2f}\n±{half:.2f}\n{1 - r.win_rate.mean:.0%}"
+    fig, ax = plt.subplots(figsize=(1.6 * k + 2, 1.4 * k + 1.5))
+    lim = max(1.0, max(abs(x) for row in grid for x in row))
+    im = ax.imshow(grid, cmap="RdYlGn", vmin=-lim, vmax=lim)
+    ax.set_xticks(range(k), names, rotation=30, ha="right")
+    ax.set_yticks(range(k), names)
+    for i in range(k):
+        for j in range(k):
+            ax.text(j, i, text[i][j] or "—", ha="center", va="center", fontsize=8)
+    ax.set_title("Points per round of the row player minus the column player\n(95% CI half-width; game win rate)")
+    fig.colorbar(im, ax=ax, label="points per round")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
