@@ -126,8 +126,11 @@ class WsConnection:
 
 
 def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
-               bot_threads: int = 2) -> FastAPI:
-    """The application on the database at ``db_url`` (migrated at start)."""
+               bot_threads: int = 2, rate: float = RATE, burst: float = BURST) -> FastAPI:
+    """The application on the database at ``db_url`` (migrated at start).
+
+    ``rate``/``burst`` limit the messages a second each websocket may send.
+    """
     holder: dict[str, TableManager] = {}
 
     @contextlib.asynccontextmanager
@@ -236,15 +239,14 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
-        await serve_socket(mgr(), ws)
+        await serve_socket(mgr(), ws, TokenBucket(rate, burst))
 
     return app
 
 
-async def serve_socket(manager: TableManager, ws: WebSocket) -> None:
+async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket) -> None:
     """Read one websocket's messages until it closes; bad input gets an error, never a crash."""
     conn = WsConnection(ws)
-    bucket = TokenBucket()
     joined: tuple[LiveTable, int] | None = None
     try:
         while not conn.closed:
@@ -254,7 +256,7 @@ async def serve_socket(manager: TableManager, ws: WebSocket) -> None:
             text = raw.get("text")
             data: str | bytes = text if text is not None else (raw.get("bytes") or b"")
             if not bucket.take():
-                conn.send(error("rate_limited", f"more than {RATE:g} messages a second; message dropped"))
+                conn.send(error("rate_limited", f"more than {bucket.rate:g} messages a second; message dropped"))
                 continue
             try:
                 msg = parse_message(data)
