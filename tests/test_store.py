@@ -1,0 +1,119 @@
+"""The database layer on SQLite, and the server on a real PostgreSQL (started by scripts/install-postgres)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, inspect, text
+
+from diloti.server import create_app
+from diloti.store import Store, StoreError
+from diloti.store.db import SeatData, TableData
+
+pytestmark = pytest.mark.timeout(120)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def sample(tid: str = "t1", status: str = "waiting") -> TableData:
+    return TableData(tid, 2, {"target": 61}, 2**63 - 1, 0, False, status,
+                     seats=[SeatData(0, "human", None, "Ann", "a" * 64), SeatData(1, "human")])
+
+
+def exercise(store: Store) -> None:
+    store.create_table(sample())
+    assert store.active_ids() == ["t1"]
+    assert store.claim_seat("t1", 1, "Bob", "b" * 64, "playing")
+    assert not store.claim_seat("t1", 1, "Eve", "e" * 64, "playing")  # taken meanwhile
+    assert not store.claim_seat("t1", 0, "Eve", "e" * 64, "playing")
+    store.add_move("t1", 0, 1, "7H")
+    store.add_move("t1", 1, 0, "7D x 7H")
+    with pytest.raises(StoreError, match="already stored"):
+        store.add_move("t1", 1, 0, "8D")
+    t = store.load("t1")
+    assert t is not None
+    assert t.moves == [(1, "7H"), (0, "7D x 7H")] and t.status == "playing" and t.seed == 2**63 - 1
+    assert [s.name for s in t.seats] == ["Ann", "Bob"] and t.seats[1].token_hash == "b" * 64
+    assert t.created.tzinfo is not None
+    store.set_status("t1", "over", 1)
+    assert store.active_ids() == [] and store.recent_ids("over") == ["t1"]
+    assert store.load("t1").winner == 1  # type: ignore[union-attr]
+    assert store.load("nope") is None
+    store.delete_table("t1")
+    assert store.load("t1") is None
+
+
+def test_sqlite_migrations_and_round_trip(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 's.sqlite3'}"
+    store = Store(url)
+    store.migrate()  # idempotent
+    eng = create_engine(url)
+    assert {"tables", "seats", "moves", "alembic_version"} <= set(inspect(eng).get_table_names())
+    with eng.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+    eng.dispose()
+    exercise(store)
+    store.close()
+
+
+def test_bad_database_urls_are_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="cannot"):
+        Store("nosuchdb://x")
+    with pytest.raises(StoreError, match="cannot open database"):
+        Store("postgresql://nobody@127.0.0.1:1/none")
+    bad = tmp_path / "not-a-db.sqlite3"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError):
+        Store(f"sqlite:///{bad}")
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    url = os.environ.get("DILOTI_TEST_POSTGRES_URL")
+    if not url:
+        try:
+            out = subprocess.run(["bash", str(ROOT / "scripts" / "install-postgres")], capture_output=True,
+                                 text=True, timeout=90, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            pytest.skip(f"PostgreSQL could not be started: {exc}")
+        if out.returncode != 0:
+            pytest.skip(f"PostgreSQL could not be started: {out.stderr.strip()[-300:]}")
+        url = out.stdout.strip().splitlines()[-1]
+    eng = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with eng.begin() as conn:
+        for name in ("moves", "seats", "tables", "alembic_version"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+    eng.dispose()
+    yield url
+
+
+def test_postgres_store(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    try:
+        exercise(store)
+    finally:
+        store.close()
+
+
+def test_postgres_server_game_survives_restart(postgres_url: str) -> None:
+    body = {"name": "Ann", "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}], "seed": 4}
+    with TestClient(create_app(postgres_url, allow_seed=True)) as client:
+        t = client.post("/api/tables", json=body).json()
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "table": t["table"], "token": t["token"]})
+            for _ in range(3):
+                while (m := ws.receive_json())["type"] != "state" or not m["your_turn"]:
+                    pass
+                ws.send_json({"type": "move", "move": m["legal"][0]["move"], "ply": m["ply"]})
+            while (m := ws.receive_json())["type"] != "state" or not m["your_turn"]:
+                pass
+        ply, hand = m["ply"], m["hand"]
+    with TestClient(create_app(postgres_url)) as client, client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": t["table"], "token": t["token"]})
+        while (m := ws.receive_json())["type"] != "state":
+            pass
+        assert m["ply"] == ply >= 6 and m["hand"] == hand and m["your_turn"]
