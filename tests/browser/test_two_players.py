@@ -81,6 +81,13 @@ def test_two_browsers_play_to_the_end(server: str, new_page: Any, ui: Any, scree
     assert ":" in first
     anna.keyboard.press("ArrowRight")
     assert anna.inner_text("#replay-move") != first
+    for _ in range(18):
+        anna.keyboard.press("ArrowRight")
+    assert anna.inner_text("#replay-step") == "Move 20 of 48"
+    screenshot(anna, "06-replay", full=True)
     anna.click("#replay-last")
     anna.wait_for_selector("#replay table.breakdown")
-    screenshot(anna, "06-replay", full=True)
+
+    # The start page lists the finished game with a link to its replay.
+    anna.goto(server + "/")
+    anna.wait_for_selector(f"#finished-games a[href='/?replay={table}']")

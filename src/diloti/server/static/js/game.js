@@ -335,7 +335,8 @@ export class TableView {
     const scorebar = h("div", { class: "scorebar", id: "scorebar" },
       sides[me % 2], sides[1 - (me % 2)],
       h("span", { class: "info" }, t("game.target", { n: target })),
-      h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })));
+      h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })),
+      h("span", { class: "info stockchip", id: "stock", title: t("game.stock") }, st.stock > 0 ? backEl() : null, t("game.stock") + " " + st.stock));
 
     // Other seats, in play order after me.
     const others = [];
@@ -352,7 +353,7 @@ export class TableView {
       return h("div", { class: ["seatbox", st.turn === s && st.phase !== "over" && "turn", info && info.kind === "human" && !info.connected && "offline"], dataset: { seat: String(s) } },
         h("span", { class: "name" }, this.name(s)),
         backs,
-        h("span", { class: "count" }, t("game.cards", { n })),
+        h("span", { class: "count" }, t(n === 1 ? "game.card1" : "game.cards", { n })),
         h("span", { class: "meta" }, meta));
     };
     const seats = h("div", { class: "seats", id: "seats" }, others.map(seatBox));
@@ -394,8 +395,6 @@ export class TableView {
       felt.appendChild(el);
     });
     if (!units.length) felt.appendChild(h("span", { class: "empty" }, t("game.table_empty")));
-    felt.appendChild(h("div", { class: "stock", id: "stock", title: t("game.stock") },
-      st.stock > 0 ? backEl() : null, h("span", null, t("game.stock") + " " + st.stock)));
 
     // What the selection allows.
     const action = h("div", { class: "action", id: "action" });
@@ -485,8 +484,8 @@ export class TableView {
     const lastRound = this.rounds.get(g.rounds);
     const body = [h("p", { class: "endtitle", id: "end-headline" }, headline),
       h("p", null, `${names[0]} ${g.scores[0]} – ${g.scores[1]} ${names[1]}`)];
-    if (lastRound) body.push(breakdownTable(lastRound.score, names, lastRound.scores));
-    body.push(this.sheetTable());
+    if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores));
+    if (this.rounds.size > 1) body.push(h("h3", null, t("game.scores")), this.sheetTable());
     showDialog(t("end.title"), body, [
       h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")),
       h("a", { class: "btn", id: "end-replay", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")),

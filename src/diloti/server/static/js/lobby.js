@@ -16,6 +16,7 @@ export class Lobby {
     this.go = go;
     this.info = null;
     this.tables = [];
+    this.finished = [];
     this.error = "";
     const saved = loadForm();
     this.form = {
@@ -39,8 +40,9 @@ export class Lobby {
     this.render();
     try {
       this.tables = (await api("GET", "/api/tables")).tables || [];
+      this.finished = (await api("GET", "/api/tables?status=over")).tables || [];
       this.render();
-    } catch (e) { /* the lobby list is optional */ }
+    } catch (e) { /* the lists are optional */ }
   }
 
   stop() {}
@@ -146,8 +148,14 @@ export class Lobby {
         h("span", null, tb.seats.filter((s) => s.taken).map((s) => seatName(tb, s.seat, null)).join(", ")),
         h("a", { class: "btn small", href: "/?join=" + encodeURIComponent(tb.id) }, t("join.title")))))) : null;
 
+    const done = this.finished.length ? h("section", { class: "panel", id: "finished-games" }, h("h2", null, t("replay.games")),
+      h("ul", { class: "lobbylist" }, this.finished.slice(0, 10).map((tb) => h("li", null,
+        h("span", null, tb.seats.map((s) => seatName(tb, s.seat, null)).join(" · ")),
+        tb.scores ? h("span", null, tb.scores.join(" – ")) : null,
+        h("a", { class: "btn small", href: "/?replay=" + encodeURIComponent(tb.id) }, t("game.replay")))))) : null;
+
     fill(this.root, h("main", { class: "page" },
-      h("p", null, t("app.tagline")), form, list));
+      h("p", null, t("app.tagline")), form, list, done));
   }
 }
 

@@ -70,11 +70,11 @@ export class ReplayView {
     const atStart = this.r === 0 && this.f === 0;
     const atEnd = this.r === d.rounds.length - 1 && this.f === frames.length - 1;
     const controls = h("div", { class: "replay-controls" }, roundSel,
-      btn("⏮ " + t("replay.first"), "replay-first", () => { this.f = 0; this.render(); }, this.f === 0),
+      btn("« " + t("replay.first"), "replay-first", () => { this.f = 0; this.render(); }, this.f === 0),
       btn("◀ " + t("replay.prev"), "replay-prev", () => this.step(-1), atStart),
       h("span", { id: "replay-step" }, t("replay.step", { n: this.f, total: frames.length - 1 })),
       btn(t("replay.next") + " ▶", "replay-next", () => this.step(1), atEnd),
-      btn(t("replay.last") + " ⏭", "replay-last", () => { this.f = frames.length - 1; this.render(); }, this.f === frames.length - 1));
+      btn(t("replay.last") + " »", "replay-last", () => { this.f = frames.length - 1; this.render(); }, this.f === frames.length - 1));
 
     const moveLine = h("div", { class: "status" }, fr.move
       ? [h("span", { class: "lastmove", id: "replay-move" }, name(fr.seat) + ": " + prettyMove(fr.move)),
@@ -86,7 +86,7 @@ export class ReplayView {
       (fr.declarations || []).map((p, i) => pileEl(p, p.kind === "group"
         ? t("pile.label.group", { value: p.value, owner: name(p.owner) }) : t("pile.label.plain", { owner: name(p.owner) }), { index: i, t })),
       fr.table.length || (fr.declarations || []).length ? null : h("span", { class: "empty" }, t("game.table_empty")),
-      h("div", { class: "stock" }, h("span", null, t("game.stock") + " " + fr.stock)));
+      null);
 
     const hands = h("div", { class: "replay-hands" }, fr.hands.map((hand, s) => h("div", { class: "replay-hand", dataset: { seat: String(s) } },
       h("span", { class: "who" }, (fr.turn === s ? "▶ " : "") + name(s)),
@@ -94,7 +94,7 @@ export class ReplayView {
       h("span", { class: "tag" }, t("game.captured", { n: fr.captured[s % 2] })))));
 
     const body = [h("h2", null, t("replay.title") + " · " + sides[0] + " " + d.scores[0] + " – " + d.scores[1] + " " + sides[1]),
-      controls, moveLine, felt, hands];
+      controls, moveLine, h("div", { class: "status" }, h("span", { class: "info", id: "replay-stock" }, t("game.stock") + " " + fr.stock)), felt, hands];
     if (this.f === frames.length - 1 && round.score) {
       body.push(h("h3", null, t("round.title", { n: round.number })), breakdownTable(round.score, sides, null));
     }
