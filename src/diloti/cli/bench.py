@@ -1,0 +1,80 @@
+"""``diloti bench``: random playouts with full move generation; actions per second.
+
+Each step is ``moves = state.legal_moves(); state.push(rng.choice(moves))``,
+over fresh seeded deals, so the figure covers move generation and play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from diloti.cli.common import (
+    add_option_flags,
+    add_players_flag,
+    add_seed_flag,
+    options_from_args,
+    positive_float,
+    positive_int,
+)
+from diloti.options import Options
+from diloti.state import State
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "bench", help="measure random-playout speed (actions per second)",
+        description="Play random rounds from fresh seeded deals, generating every legal move at every step, "
+                    "and print the actions (moves played) per second; with --repeat, the median of the runs.",
+    )
+    p.add_argument("--seconds", type=positive_float, default=2.0, help="length of each run (default 2)")
+    p.add_argument("--repeat", type=positive_int, default=3, help="runs; the median is printed (default 3)")
+    p.add_argument("--json", action="store_true", help='print {"actions_per_second": ...} as JSON')
+    add_players_flag(p)
+    add_seed_flag(p, "the deals and the random moves")
+    add_option_flags(p)
+    p.set_defaults(func=run)
+
+
+def playout_rate(players: int, options: Options, seconds: float, seed: int) -> tuple[float, int, int]:
+    """(actions per second, actions, rounds) of random playouts for about ``seconds``."""
+    rng = random.Random(seed)
+    actions = rounds = 0
+    clock = time.perf_counter
+    start = clock()
+    end = start + seconds
+    while True:
+        state = State.new(players, options, rng.randrange(players), seed=rng.randrange(2**63))
+        push, legal, choice = state.push, state.legal_moves, rng.choice
+        while not state.is_over:
+            push(choice(legal()))
+            actions += 1
+        rounds += 1
+        now = clock()
+        if now >= end:
+            return actions / (now - start), actions, rounds
+
+
+def run(args: argparse.Namespace) -> int:
+    options = options_from_args(args)
+    seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
+    rates = []
+    total_actions = total_rounds = 0
+    for i in range(args.repeat):
+        rate, actions, rounds = playout_rate(args.players, options, args.seconds, seed + i)
+        rates.append(rate)
+        total_actions += actions
+        total_rounds += rounds
+    median = statistics.median(rates)
+    if args.json:
+        print(json.dumps({"actions_per_second": round(median, 1), "runs": [round(r, 1) for r in rates],
+                          "players": args.players, "seconds": args.seconds, "seed": seed,
+                          "options": options.changed()}))
+    else:
+        runs = ", ".join(f"{r:,.0f}" for r in rates)
+        print(f"{median:,.0f} actions per second (median of {args.repeat} runs of {args.seconds:g}s: {runs}; "
+              f"{args.players} players, {total_rounds} rounds, {total_actions} actions, seed {seed})")
+    return 0

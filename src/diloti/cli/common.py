@@ -1,0 +1,117 @@
+"""Flags shared by every subcommand: rule options, players, seed, level.
+
+One flag per option of RULES.md, so ``play``, ``simulate``, ``bench``,
+``tournament`` and ``serve`` all read options the same way.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser()
+>>> add_option_flags(p)
+>>> opts = options_from_args(p.parse_args(["--target", "121", "--forced-capture",
+...                                         "--face-card-redeal", "any_deal"]))
+>>> opts.changed()
+{'target': 121, 'face_card_redeal': 'any_deal', 'forced_capture': True}
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import Any
+
+from diloti.options import FACE_REDEAL_CHOICES, Options
+
+# Help text of each boolean option (the flag is --name-with-dashes).
+_BOOL_HELP = {
+    "dealer_sees_bottom": "the dealer sees the last stock card before dealing",
+    "three_faces_stay": "three equal face cards on the first table stay; the fourth captures all three",
+    "any_rank_redeal": "three or more cards of any rank on the first table force a redeal",
+    "forced_capture": "a card that can capture must, leaving nothing it could have taken",
+    "liberal_groups": "plain declarations count as single cards inside group components",
+    "liberal_raise": "a raise may also take loose cards and plain declarations",
+    "liberal_capture": "plain declarations count as single cards in capture sums",
+    "soy": "a group of exactly two equal numerals cannot be added to",
+    "self_raise": "a player may raise their own plain declaration",
+    "no_xeri_last_card": "the last card of the round scores no xeri",
+    "xeri_first_card": "the first card of the round can score a xeri",
+}
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return v
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer >= 0."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return v
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number > 0."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return v
+
+
+def add_option_flags(parser: argparse.ArgumentParser) -> None:
+    """Add one flag per rule option (see RULES.md, "Named options")."""
+    group = parser.add_argument_group("rule options (RULES.md; all off by default)")
+    default = Options()
+    group.add_argument("--target", type=positive_int, default=default.target, metavar="N",
+                       help=f"points that win the game (default {default.target})")
+    group.add_argument("--face-card-redeal", choices=FACE_REDEAL_CHOICES, default=default.face_card_redeal,
+                       help="a player dealt 5 or 6 face cards may demand a redeal: off (default), "
+                            "in the first deal, or in any deal")
+    for f in dataclasses.fields(Options):
+        if f.name in _BOOL_HELP:
+            group.add_argument("--" + f.name.replace("_", "-"), dest=f.name, action="store_true",
+                               help=_BOOL_HELP[f.name])
+
+
+def options_from_args(args: argparse.Namespace) -> Options:
+    """The :class:`Options` the flags chose."""
+    data: dict[str, Any] = {name: getattr(args, name) for name in Options.names() if hasattr(args, name)}
+    return Options.from_dict(data)
+
+
+def add_players_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, choices=(2, 4), default=2, help="2 or 4 players (default 2)")
+
+
+def add_seed_flag(parser: argparse.ArgumentParser, what: str = "the deal") -> None:
+    parser.add_argument("--seed", type=non_negative_int, default=None,
+                        help=f"seed for {what} (default: random); the same seed gives the same games")
+
+
+def add_level_flag(parser: argparse.ArgumentParser, default: str = "random") -> None:
+    from diloti.ai import LEVELS
+
+    parser.add_argument("--level", default=default, metavar="LEVEL",
+                        help=f"computer player level: {', '.join(LEVELS)} (default {default}); "
+                             "settings as LEVEL:KEY=VALUE,... where the level takes them")
+
+
+def make_computer(spec: str, seed: int | None) -> Any:
+    """A computer player from ``--level`` (a name, or a name with settings)."""
+    import diloti.ai as ai
+
+    maker = getattr(ai, "make_player_spec", None)
+    if maker is not None and ":" in spec:
+        return maker(spec, seed=seed, measurement=False)
+    return ai.make_player(spec, seed=seed)

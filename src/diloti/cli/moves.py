@@ -1,0 +1,38 @@
+"""``diloti moves``: list the legal moves of a position in notation."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from diloti.notation import describe_move
+from diloti.position import load_position
+from diloti.state import PHASE_NAMES
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "moves", help="list the legal moves of a position",
+        description="Print the legal moves of a position (JSON interchange format or compact line; "
+                    "'-' reads it from standard input), one per line in canonical notation.",
+    )
+    p.add_argument("position", metavar="POSITION", help="the position (JSON or compact), or '-' for standard input")
+    p.add_argument("--describe", action="store_true", help="add a readable, pile-aware form of each move")
+    p.add_argument("--json", action="store_true", help="print a JSON list of the moves instead")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if args.position == "-" else args.position
+    state = load_position(text)
+    moves = state.legal_moves()
+    if args.json:
+        print(json.dumps([str(m) for m in moves]))
+        return 0
+    if not moves:
+        print(f"no legal moves (phase {PHASE_NAMES[state.phase]})", file=sys.stderr)
+        return 0
+    for m in moves:
+        print(f"{m!s:<28} {describe_move(state, m)}" if args.describe else str(m))
+    return 0

@@ -1,0 +1,75 @@
+"""``diloti replay``: step through a saved game record, validating it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from diloti.cards import NAMES
+from diloti.cli import CliError
+from diloti.cli.common import positive_int
+from diloti.notation import describe_move
+from diloti.record import GameRecord, format_score, load_record
+from diloti.state import State
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "replay", help="step through a saved game record",
+        description="Replay a game record move by move (Enter for the next move, q to stop), checking every "
+                    "move and score as it goes. Problems are reported with their line numbers; what could be "
+                    "read is still replayed. Exit status 1 if the record has problems.",
+    )
+    p.add_argument("record", metavar="RECORD", help="the record file")
+    p.add_argument("--all", action="store_true", help="print the whole game without waiting for Enter")
+    p.add_argument("--round", type=positive_int, metavar="N", help="only round N")
+    p.add_argument("--positions", action="store_true", help="print the table and every hand before each move")
+    p.set_defaults(func=run)
+
+
+def _show_state(state: State) -> None:
+    table = " ".join([NAMES[c] for c in state.loose] + [str(p) for p in state.piles]) or "-"
+    hands = " | ".join(f"s{i}: " + (" ".join(NAMES[c] for c in h) or "-") for i, h in enumerate(state.hands))
+    print(f"     table {table}; {hands}; stock {state.stock_size}")
+
+
+def run(args: argparse.Namespace) -> int:
+    rec: GameRecord = load_record(args.record)
+    for line, msg in rec.errors:
+        print(f"{args.record}:{line}: {msg}", file=sys.stderr)
+    names = rec.names or [f"seat {s}" for s in range(rec.players)]
+    print(f"{rec.headers.get('Event', 'diloti')}, {rec.headers.get('Date', '?')}: {rec.players} players "
+          f"({', '.join(names)}), options: {rec.options.changed() or 'standard'}, seed {rec.seed}")
+    indices = range(len(rec.rounds))
+    if args.round is not None:
+        if args.round > len(rec.rounds):
+            raise CliError(f"invalid --round {args.round}: the record has {len(rec.rounds)} readable rounds")
+        indices = range(args.round - 1, args.round)
+    interactive = not args.all and sys.stdin.isatty()
+    total = [0, 0]
+    for idx in indices:
+        r = rec.rounds[idx]
+        print(f"=== round {r.number}, dealer seat {r.dealer} ===")
+        final = None
+        for n, (state, seat, move) in enumerate(rec.replay(idx), 1):
+            if args.positions:
+                _show_state(state)
+            print(f"{n:3}. s{seat} {move!s:<24} {describe_move(state, move)}")
+            final = state
+            if interactive:
+                answer = input()
+                if answer.strip().lower() in ("q", "quit"):
+                    return 1 if rec.errors else 0
+        if r.score is not None:
+            print("  " + format_score(r.score))
+            total[0] += r.points[0]
+            total[1] += r.points[1]
+            print(f"  total {total[0]}-{total[1]}")
+        elif final is not None:
+            print("  (round unfinished)")
+    if args.round is None:
+        print(f"result {rec.result}, score {rec.scores[0]}-{rec.scores[1]}")
+    if rec.errors:
+        print(f"{len(rec.errors)} problem(s) in {args.record}; replayed what could be read", file=sys.stderr)
+        return 1
+    return 0

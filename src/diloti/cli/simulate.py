@@ -1,0 +1,101 @@
+"""``diloti simulate``: random self-play games and a summary of what happened."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from dataclasses import dataclass, field
+
+from diloti.cli.common import add_option_flags, add_players_flag, add_seed_flag, options_from_args, positive_int
+from diloti.game import Game
+from diloti.options import Options
+from diloti.progress import Progress
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "simulate", help="play N random self-play games and summarise them",
+        description="Play N whole games with uniformly random moves for every seat and print a summary: "
+                    "wins and points per side, rounds, xeri per round, legal moves per turn.",
+    )
+    p.add_argument("games", type=positive_int, metavar="N", help="number of games")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--progress", action="store_true", help="show a progress bar even when stderr is not a terminal")
+    add_players_flag(p)
+    add_seed_flag(p, "the games")
+    add_option_flags(p)
+    p.set_defaults(func=run)
+
+
+@dataclass
+class Summary:
+    """Totals over simulated games."""
+
+    games: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    rounds: int = 0
+    xeri: list[int] = field(default_factory=lambda: [0, 0])
+    turns: int = 0
+    legal: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        g, r, t = max(self.games, 1), max(self.rounds, 1), max(self.turns, 1)
+        return {
+            "games": self.games, "wins": self.wins, "points": self.points,
+            "points_per_game": [round(p / g, 2) for p in self.points],
+            "rounds": self.rounds, "rounds_per_game": round(self.rounds / g, 2),
+            "xeri": self.xeri, "xeri_per_round": [round(x / r, 3) for x in self.xeri],
+            "turns": self.turns, "legal_moves_per_turn": round(self.legal / t, 2),
+        }
+
+
+def simulate(games: int, players: int, options: Options, seed: int, bar: Progress | None = None) -> Summary:
+    """Play ``games`` random games; deterministic for a seed.
+
+    >>> s = simulate(2, 2, Options(target=20), seed=1)
+    >>> s.games, sum(s.wins), s.rounds >= 2
+    (2, 2, True)
+    """
+    rng = random.Random(seed)
+    out = Summary()
+    for _ in range(games):
+        game = Game(players, options, seed=rng.randrange(2**63), first_dealer=rng.randrange(players))
+        while not game.is_over:
+            moves = game.state.legal_moves()
+            out.turns += 1
+            out.legal += len(moves)
+            game.push(rng.choice(moves))
+        out.games += 1
+        out.wins[game.winner or 0] += 1
+        for side in (0, 1):
+            out.points[side] += game.scores[side]
+        out.rounds += len(game.rounds)
+        for r in game.rounds:
+            if r.score is not None:
+                out.xeri[0] += r.score[0].xeri
+                out.xeri[1] += r.score[1].xeri
+        if bar is not None:
+            bar.advance()
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    options = options_from_args(args)
+    seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
+    with Progress(args.games, "games", enabled=True if args.progress else None) as bar:
+        summary = simulate(args.games, args.players, options, seed, bar)
+    d = summary.to_dict()
+    if args.json:
+        print(json.dumps({**d, "players": args.players, "seed": seed, "options": options.changed()}))
+        return 0
+    print(f"{summary.games} games, {args.players} players, seed {seed}"
+          + (f", options: {options.changed()}" if options.changed() else ""))
+    print(f"wins:            side 0 {summary.wins[0]}, side 1 {summary.wins[1]}")
+    print(f"points:          side 0 {summary.points[0]} ({d['points_per_game'][0]}/game), "  # type: ignore[index]
+          f"side 1 {summary.points[1]} ({d['points_per_game'][1]}/game)")  # type: ignore[index]
+    print(f"rounds:          {summary.rounds} ({d['rounds_per_game']}/game)")
+    print(f"xeri per round:  side 0 {d['xeri_per_round'][0]}, side 1 {d['xeri_per_round'][1]}")  # type: ignore[index]
+    print(f"legal moves:     {d['legal_moves_per_turn']} per turn over {summary.turns} turns")
+    return 0
