@@ -188,6 +188,9 @@ class TableManager:
         self._db = ThreadPoolExecutor(1, thread_name_prefix="diloti-db")
         self._cpu = ThreadPoolExecutor(bot_threads, thread_name_prefix="diloti-bot")
         self._sweeper: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._queued: list[tuple[tuple[str, int, int, str], asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
         self.bot_errors = 0
 
     # ---------------------------------------------------------------- lifecycle
@@ -206,8 +209,49 @@ class TableManager:
                 self._kick(table)
         self._sweeper = asyncio.create_task(self._sweep_loop())
 
+    async def store_move(self, table_id: str, ply: int, seat: int, move: str) -> None:
+        """Store one move; returns once it is committed.
+
+        Moves of all tables that arrive while a commit is running share the next one
+        (group commit), so many tables cost one transaction, not one each.
+        """
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queued.append(((table_id, ply, seat, move), fut))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_moves())
+        self._wake.set()
+        await fut
+
+    async def _write_moves(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queued:
+                batch, self._queued = self._queued, []
+                try:
+                    await self.db(self.store.add_moves, [row for row, _ in batch])
+                    results: list[BaseException | None] = [None] * len(batch)
+                except Exception:
+                    # One bad row must not fail the others: store them one by one.
+                    results = []
+                    for row, _ in batch:
+                        try:
+                            await self.db(self.store.add_moves, [row])
+                            results.append(None)
+                        except Exception as exc:
+                            results.append(exc)
+                for (_, fut), exc in zip(batch, results, strict=True):
+                    if fut.done():
+                        continue
+                    if exc is None:
+                        fut.set_result(None)
+                    else:
+                        fut.set_exception(exc)
+
     async def stop(self) -> None:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        if self._writer is not None:
+            tasks.append(self._writer)
         if self._sweeper is not None:
             tasks.append(self._sweeper)
         for t in tasks:
@@ -435,7 +479,7 @@ class TableManager:
                 raise ProtocolError("illegal_move", f"illegal move {str(move)!r}: not a legal move in this position")
             try:
                 # Stored before it is announced: a restart replays exactly what players saw.
-                await self.db(self.store.add_move, table.id, table.ply, seat, str(move))
+                await self.store_move(table.id, table.ply, seat, str(move))
             except Exception as exc:
                 log.exception("cannot store move %s of %s", table.ply, table.id)
                 raise ProtocolError("server_error", f"could not store the move ({exc.__class__.__name__}); "

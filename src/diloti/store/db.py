@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, delete, event, select, update
+from sqlalchemy import Engine, bindparam, create_engine, delete, event, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -158,6 +158,23 @@ class Store:
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
         except IntegrityError:
             raise StoreError(f"move {ply} of table {table_id} is already stored") from None
+
+    def add_moves(self, moves: list[tuple[str, int, int, str]]) -> None:
+        """Store many ``(table_id, ply, seat, move)`` in one transaction (the server's group commit).
+
+        All or nothing: a duplicate ply fails the whole batch with :class:`StoreError`.
+        """
+        if not moves:
+            return
+        stamp = now()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(MoveRow), [{"table_id": t, "ply": p, "seat": s, "move": m, "created": stamp}
+                                               for t, p, s, m in moves])
+                conn.execute(update(TableRow).where(TableRow.id == bindparam("tid")).values(updated=stamp),
+                             [{"tid": t} for t in dict.fromkeys(t for t, _, _, _ in moves)])
+        except IntegrityError:
+            raise StoreError(f"a move of {len(moves)} is already stored") from None
 
     def set_status(self, table_id: str, status: str, winner: int | None = None) -> None:
         with self.session.begin() as s:
