@@ -240,13 +240,13 @@ class TableManager:
                             results.append(None)
                         except Exception as exc:
                             results.append(exc)
-                for (_, fut), exc in zip(batch, results, strict=True):
+                for (_, fut), failure in zip(batch, results, strict=True):
                     if fut.done():
                         continue
-                    if exc is None:
+                    if failure is None:
                         fut.set_result(None)
                     else:
-                        fut.set_exception(exc)
+                        fut.set_exception(failure)
 
     async def stop(self) -> None:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
