@@ -35,10 +35,11 @@ def test_the_seeded_position_is_as_described() -> None:
     assert {m.kind for m in st.legal_moves() if str(m) in CHOICES} == {MoveKind.CAPTURE, MoveKind.PLAIN, MoveKind.GROUP}
 
 
-def open_seeded(page: Any, server: str, seats: list[dict[str, str]], name: str = "Me") -> str:
-    """A table dealt from SEED with me at seat 1; the page opens it with the seat's token."""
+def open_seeded(page: Any, server: str, seats: list[dict[str, str]], name: str = "Me", seed: int = SEED,
+                options: dict[str, Any] | None = None) -> str:
+    """A table dealt from ``seed`` with me at seat 1; the page opens it with the seat's token."""
     resp = page.request.post(server + "/api/tables", data={
-        "players": 2, "seats": seats, "seat": 1, "name": name, "seed": SEED})
+        "players": 2, "seats": seats, "seat": 1, "name": name, "seed": seed, "options": options or {}})
     assert resp.status == 201, resp.text()
     data = resp.json()
     page.goto(server + "/?pace=0")
@@ -142,7 +143,7 @@ def test_typed_moves(server: str, new_page: Any, ui: Any) -> None:
     page.fill("#typed", "2h+2d=4")
     page.press("#typed", "Enter")
     page.wait_for_function("() => Number(document.querySelector('#game').dataset.ply) >= 1")
-    assert first_history_entry(page) == "You2♥ + 2♦ = 4"
+    assert first_history_entry(page) == "You: 2♥ + 2♦ = 4"
 
 
 def test_hint_from_the_expert(server: str, new_page: Any, ui: Any) -> None:
@@ -157,3 +158,61 @@ def test_hint_from_the_expert(server: str, new_page: Any, ui: Any) -> None:
     assert moves
     page.click("#choices button[data-move]")
     page.wait_for_function("() => Number(document.querySelector('#game').dataset.ply) >= 1")
+
+
+REDEAL_SEED = 813  # with the face-card redeal option seat 1 is dealt 7C JC JD JH JS QH
+
+
+def test_face_card_redeal_question(server: str, new_page: Any, ui: Any) -> None:
+    options = {"face_card_redeal": "first_deal"}
+    st = Game(2, Options.from_dict(options), REDEAL_SEED, 0).state
+    assert (st.turn, [str(m) for m in st.legal_moves()]) == (1, ["keep", "redeal"])
+    page = new_page()
+    open_seeded(page, server, [{"kind": "bot", "level": "random"}, {"kind": "human"}], seed=REDEAL_SEED,
+                options=options)
+    ui.wait_status(page, ("turn",))
+    assert page.get_attribute("#game", "data-phase") == "decide"
+    assert ui.hand(page) == ["7C", "JC", "JD", "JH", "JS", "QH"]
+    assert page.inner_text("#action .prompt") == "You were dealt 5 or more face cards."
+    assert page.locator("#hand button:not([disabled])").count() == 0
+    page.click("#action button[data-move='redeal']")
+    page.wait_for_function("() => document.querySelector('#game').dataset.phase !== 'decide'")
+    assert ui.hand(page) != ["7C", "JC", "JD", "JH", "JS", "QH"]
+    assert first_history_entry(page) == "You: redeal"
+
+
+XERI_SEED = 1  # seat 1 takes 5C 5H with 10H, then seat 0 clears the table with 7D x 3S 4H
+
+
+def click_move(page: Any, card: str, table: list[str], move: str) -> None:
+    page.click(f"#hand button[data-card='{card}']")
+    for c in table:
+        page.click(f"#felt button[data-unit='c:{c}']")
+    ply = int(page.get_attribute("#game", "data-ply"))
+    page.click(f"#choices button[data-move='{move}']")
+    page.wait_for_function(f"() => Number(document.querySelector('#game').dataset.ply) > {ply}")
+
+
+def test_xeri_is_marked(server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
+    st = Game(2, Options(), XERI_SEED, 0).state
+    st.play("10H x 5C 5H")
+    st.play("7D x 3S 4H")
+    assert st.xeri == [1, 0] and not st.loose
+    me = new_page()
+    table = open_seeded(me, server, [{"kind": "human"}, {"kind": "human"}], seed=XERI_SEED)
+    opp = new_page()
+    opp.goto(f"{server}/?pace=0&join={table}")
+    opp.fill("#join-name", "Opp")
+    opp.click("#join button[data-seat='0']")
+    ui.wait_status(me, ("turn",))
+    click_move(me, "10H", ["5C", "5H"], "10H x 5C 5H")
+    assert me.locator("#xeri").count() == 0  # a capture that leaves cards is no xeri
+    ui.wait_status(opp, ("turn",))
+    click_move(opp, "7D", ["3S", "4H"], "7D x 3S 4H")
+    for page, side in ((opp, "0"), (me, "0")):
+        page.wait_for_selector("#xeri")
+        assert page.inner_text("#xeri") == "Xeri!"
+        assert page.get_attribute(f"#scorebar .score[data-side='{side}'] .xeris", "data-xeri") == "1"
+        assert page.inner_text("#felt") == "The table is empty"
+    assert opp.inner_text("#scorebar .score[data-side='0']").startswith("Us 0")
+    screenshot(opp, "13-xeri")

@@ -330,8 +330,11 @@ export class TableView {
     const target = st.target || (tb.target ?? 61);
 
     // Score bar.
+    const counts = st.captured_counts || [0, 1].map((s) => (st.captured && st.captured[s] ? st.captured[s].length : 0));
     const sides = [0, 1].map((s) => h("span", { class: "score side" + s, dataset: { side: String(s) } },
-      sideName(tb, s, me), " ", h("b", { class: "pts" }, String(st.scores[s]))));
+      sideName(tb, s, me), " ", h("b", { class: "pts" }, String(st.scores[s])),
+      h("small", { class: "taken", title: t("game.captured", { n: counts[s] }) }, " · " + t("game.captured", { n: counts[s] })),
+      st.xeri && st.xeri[s] ? h("small", { class: "xeris", dataset: { xeri: String(st.xeri[s]) } }, " · " + t("game.xeris", { n: st.xeri[s] })) : null));
     const scorebar = h("div", { class: "scorebar", id: "scorebar" },
       sides[me % 2], sides[1 - (me % 2)],
       h("span", { class: "info" }, t("game.target", { n: target })),
@@ -523,7 +526,7 @@ export class TableView {
     for (const r of rounds) {
       body.push(h("h3", null, t("game.round", { n: r })));
       body.push(h("ol", { class: "history" }, this.moves.get(r).map(([s, m, x]) =>
-        h("li", null, h("span", { class: "who" }, this.name(s)), prettyMove(m), x ? h("span", { class: "xeri-badge" }, t("game.xeri")) : null))));
+        h("li", null, h("span", { class: "who" }, this.name(s) + ":"), " ", prettyMove(m), x ? h("span", { class: "xeri-badge" }, t("game.xeri")) : null))));
     }
     if (!body.length) body.push(h("p", null, t("history.empty")));
     showDialog(t("game.history"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "history");
