@@ -35,7 +35,7 @@ def test_the_seeded_position_is_as_described() -> None:
     assert {m.kind for m in st.legal_moves() if str(m) in CHOICES} == {MoveKind.CAPTURE, MoveKind.PLAIN, MoveKind.GROUP}
 
 
-def open_seeded(page: Any, server: str, seats: list[dict[str, str]], name: str = "Me", seed: int = SEED,
+def open_seeded(page: Any, server: str, seats: list[dict[str, str]], name: str = "Eleni", seed: int = SEED,
                 options: dict[str, Any] | None = None) -> str:
     """A table dealt from ``seed`` with me at seat 1; the page opens it with the seat's token."""
     resp = page.request.post(server + "/api/tables", data={

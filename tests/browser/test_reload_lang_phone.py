@@ -123,3 +123,17 @@ def test_four_players_with_partner(server: str, new_page: Any, ui: Any, screensh
         moves += 1
     assert st == "dialog:round-over"
     assert moves == 12  # 4 players: 48 cards dealt, 12 each
+
+
+def test_a_stale_token_leads_back_to_the_invitation(server: str, new_page: Any) -> None:
+    page = new_page()
+    resp = page.request.post(server + "/api/tables", data={"name": "Host", "seats": [{"kind": "human"}] * 2})
+    assert resp.status == 201
+    table = resp.json()["table"]
+    page.goto(server + "/?pace=0")
+    page.evaluate("t => localStorage.setItem('diloti.token.' + t, 'not-a-token')", table)
+    page.goto(f"{server}/?pace=0&table={table}")
+    page.wait_for_selector("#view .error")
+    assert "token" in page.inner_text("#view .error")
+    page.click(f"a[href='/?join={table}']")
+    page.wait_for_selector("#join button[data-seat='1']")

@@ -34,6 +34,10 @@ export function tokenFor(table) {
   try { return localStorage.getItem("diloti.token." + table); } catch (e) { return null; }
 }
 
+export function forgetToken(table) {
+  try { localStorage.removeItem("diloti.token." + table); } catch (e) { /* private mode */ }
+}
+
 export function saveToken(table, token) {
   try { localStorage.setItem("diloti.token." + table, token); } catch (e) { /* private mode */ }
 }

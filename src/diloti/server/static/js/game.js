@@ -1,5 +1,5 @@
 // The live table: waiting room, board, pointing and keyboard moves, dialogs.
-import { Connection, tokenFor } from "./api.js";
+import { Connection, forgetToken, tokenFor } from "./api.js";
 import { backEl, cardEl, pileEl } from "./cards.js";
 import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -161,6 +161,9 @@ export class TableView {
     const fatal = ["bad_token", "unknown_table", "table_closed"];
     if (fatal.includes(msg.code)) {
       if (this.conn && msg.code !== "table_closed") this.conn.close();
+      // A token the server does not know (e.g. a new database) would send the join link
+      // straight back here: forget it so the link offers the free seats again.
+      if (msg.code === "bad_token" || msg.code === "unknown_table") forgetToken(this.id);
       this.fatal = msg.message || msg.code;
     }
     this.msg = t("game.error", { text: msg.message || msg.code });
