@@ -63,3 +63,29 @@ def test_create_table_and_play_a_round_by_clicking(server: str, new_page: Any, u
     page.wait_for_selector("#dlg[open] ol.history")
     assert page.locator("#dlg ol.history").first.locator("li").count() == 48
     page.click("#dlg-foot button")
+
+
+def test_rule_options_and_target_reach_the_table(server: str, new_page: Any) -> None:
+    page = new_page()
+    page.goto(server + "/?pace=0")
+    page.wait_for_selector("#new-table #seat-1")
+    page.fill("#name", "Giorgos")
+    page.fill("#target", "121")
+    page.click("#new-table details summary")
+    # Every option of RULES.md is offered.
+    for name in ("dealer_sees_bottom", "three_faces_stay", "any_rank_redeal", "forced_capture", "liberal_groups",
+                 "liberal_raise", "liberal_capture", "soy", "self_raise", "no_xeri_last_card", "xeri_first_card"):
+        assert page.locator(f"#opt-{name}[type=checkbox]").count() == 1, name
+    page.check("#opt-forced_capture")
+    page.check("#opt-soy")
+    page.select_option("#opt-face_card_redeal", "any_deal")
+    page.check("#private")
+    page.click("#create")
+    page.wait_for_selector("#game")
+    table = page.evaluate("new URLSearchParams(location.search).get('table')")
+    info = page.request.get(f"{server}/api/tables/{table}").json()
+    opts = info["options"]
+    assert opts["target"] == 121 and opts["forced_capture"] and opts["soy"] and not opts["self_raise"]
+    assert opts["face_card_redeal"] == "any_deal"
+    assert info["private"] is True
+    assert "to 121" in page.inner_text("#scorebar")

@@ -21,6 +21,12 @@ def test_two_browsers_play_to_the_end(server: str, new_page: Any, ui: Any, scree
     assert "Anna" in anna.inner_text("#waiting .seatlist")
     screenshot(anna, "04-waiting-room")
 
+    # The start page of someone else lists the open table.
+    visitor = new_page()
+    visitor.goto(server + "/?pace=0")
+    visitor.wait_for_selector(f"#open-tables a[href='/?join={table}']")
+    assert "Anna" in visitor.inner_text("#open-tables")
+
     # The second player follows the link in another context (own storage, own seat).
     nikos = new_page()
     nikos.goto(link.replace("?join=", "?pace=0&join="))

@@ -138,6 +138,8 @@ export class Lobby {
       h("div", { class: "field" }, h("span", null, t("new.seats")), seatRows),
       h("label", { class: "field" }, h("span", null, t("new.target")), target),
       h("details", { open: Object.keys(f.options).length ? true : undefined }, h("summary", null, t("new.options")), h("div", { class: "opts" }, opts)),
+      h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "private", checked: f.private || undefined,
+        onchange: (e) => { f.private = e.target.checked; } }), " ", t("new.private")),
       h("p", { class: "error", id: "form-error", role: "alert" }, this.error),
       h("button", { type: "submit", class: "btn primary", id: "create" }, t("new.create")));
 
