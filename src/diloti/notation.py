@@ -125,6 +125,8 @@ def _read(text: str) -> _Spec:
             continue
         if lt in _DECLARE_OPS:
             _set_op(spec, "declare", text)
+            if lt == "*":  # Move.parse's group operator
+                spec.kind = GROUP
             continue
         if lt == "=":
             _set_op(spec, "declare", text, allow_same=True)

@@ -214,9 +214,11 @@ def _pile(i: int, d: Any, players: int) -> Pile:
     cards = _cards(f"{field}.cards", d.get("cards"))
     if len(cards) < 2:
         raise _bad(f"{field}.cards", f"a declaration holds at least 2 cards, got {len(cards)}")
-    value = _int(d, "value", 1, 10) if "value" in d else None
+    value = d.get("value")
     if value is None:
         raise _bad(f"{field}.value", "missing")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+        raise _bad(f"{field}.value", f"expected 1..10, got {value!r}")
     kind = d.get("kind")
     if kind not in ("plain", "group"):
         raise _bad(f"{field}.kind", f"expected \"plain\" or \"group\", got {kind!r}")
@@ -243,6 +245,7 @@ def build_state(*, players: int, options: Options, dealer: int, turn: int, hands
     matches the cards gone from the hands, and every declarer still holds a
     card of the declaration's value.
     """
+    _check_cards(players, hands, table, piles, stock, captured)
     try:
         s = State.from_parts(players=players, options=options, dealer=dealer, turn=turn, hands=hands,
                              table=table, piles=piles, stock=stock, captured=captured, xeri=xeri,
@@ -258,6 +261,43 @@ def build_state(*, players: int, options: Options, dealer: int, turn: int, hands
         s.phase = DECIDE
         s.pending = pending
     return s
+
+
+def _check_cards(players: int, hands: Sequence[Sequence[Card]], table: Sequence[Card], piles: Sequence[Pile],
+                 stock: Sequence[Card], captured: Sequence[Sequence[Card]]) -> None:
+    """Each card exactly once, and declarations that can exist, with the field at fault."""
+    where: dict[int, str] = {}
+
+    def place(field: str, cards: Sequence[int]) -> None:
+        for c in cards:
+            if c in where:
+                raise _bad(field, f"card {NAMES[c]} appears twice (also in {where[c]})")
+            where[c] = field
+
+    for i, h in enumerate(hands):
+        place(f"hands[{i}]", h)
+    place("table", table)
+    owners: dict[int, int] = {}
+    for i, p in enumerate(piles):
+        field = f"declarations[{i}]"
+        cards = cards_of(p.mask)
+        place(field, cards)
+        if any(c >= 40 for c in cards):
+            raise _bad(field, "a declaration cannot hold a face card")
+        total = sum(VALUE[c] for c in cards)
+        if p.kind == PLAIN and total != p.value:
+            raise _bad(field, f"a plain declaration's value is the sum of its cards ({total}), not {p.value}")
+        if p.kind == GROUP and (total % p.value or total // p.value < 2):
+            raise _bad(field, f"cards summing to {total} cannot form a group of {p.value}s")
+        if p.owner in owners:
+            raise _bad(field, f"seat {p.owner} already owns declarations[{owners[p.owner]}]; one at a time")
+        owners[p.owner] = i
+    place("stock", stock)
+    for i, c in enumerate(captured):
+        place(f"captured[{i}]", c)
+    if len(where) != 52:
+        missing = " ".join(NAMES[c] for c in range(52) if c not in where)
+        raise InvalidPositionError(f"invalid position: cards missing (each of the 52 must appear once): {missing}")
 
 
 def _check_flow(s: State, pending: tuple[int, ...]) -> None:
