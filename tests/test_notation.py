@@ -165,7 +165,7 @@ def test_illegal_moves_say_why() -> None:
     assert s.describe() in str(err.value)
     with pytest.raises(IllegalMoveError, match="AH is not on the table"):
         parse_move(s, "9C x AH")
-    with pytest.raises(IllegalMoveError, match="legal with 9C: 9C x 4S 5S, .*9C") as err:
+    with pytest.raises(IllegalMoveError, match=r"legal with 9C: 9C x 4S 5S, .*9C") as err:
         parse_move(s, "9C x 6D")
     assert "'9C x 6D'" in str(err.value)
     with pytest.raises(IllegalMoveError, match="no face-card redeal decision"):
@@ -180,7 +180,7 @@ def test_ambiguous_moves_list_the_candidates() -> None:
         parse_move(s, "4h + 4s")
     msg = str(err.value)
     assert "plain 8 (4H + 4S = 8) or group of 4s (4H + 4S = 4G)" in msg and s.describe() in msg
-    with pytest.raises(AmbiguousMoveError, match="capture .* or plain 8"):
+    with pytest.raises(AmbiguousMoveError, match=r"capture .* or plain 8"):
         parse_move(s, "4H 4S")
 
 

@@ -180,14 +180,14 @@ def test_card_problems() -> None:
     with pytest.raises(InvalidPositionError):
         position_from_dict(short)
     odd = edit(edit(d, ["stock"], d["stock"][:-5]), ["captured", 0], d["stock"][-5:])
-    with pytest.raises(InvalidPositionError, match="field 'stock'.*whole deals"):
+    with pytest.raises(InvalidPositionError, match=r"field 'stock'.*whole deals"):
         position_from_dict(odd)
 
 
 def test_hand_sizes_must_fit_the_turn() -> None:
     d = good()
     wrong_turn = edit(d, ["turn"], d["dealer"])
-    with pytest.raises(InvalidPositionError, match="field 'hands'.*do not fit"):
+    with pytest.raises(InvalidPositionError, match=r"field 'hands'.*do not fit"):
         position_from_dict(wrong_turn)
 
 
