@@ -142,10 +142,10 @@ async def report(stats: Stats, tables: int) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
-    ap.add_argument("--target", type=int, default=21, help="target score of each game (default 21)")
-    ap.add_argument("--think-min", type=float, default=0.2, help="shortest think time, seconds (default 0.2)")
-    ap.add_argument("--think-max", type=float, default=0.6, help="longest think time, seconds (default 0.6)")
-    ap.add_argument("--ramp", type=float, default=5.0, help="seconds over which tables start (default 5)")
+    ap.add_argument("--target", type=int, default=11, help="target score of each game (default 11: one or two rounds)")
+    ap.add_argument("--think-min", type=float, default=0.5, help="shortest think time, seconds (default 0.5)")
+    ap.add_argument("--think-max", type=float, default=2.0, help="longest think time, seconds (default 2.0)")
+    ap.add_argument("--ramp", type=float, default=10.0, help="seconds over which tables start (default 10)")
     ap.add_argument("--bots", action="store_true", help="second seat is a server-side computer player")
     ap.add_argument("--bot-level", default="random", help="level of those computer players (default random)")
     ap.add_argument("--seed", type=int, default=1)
@@ -173,10 +173,20 @@ def main() -> int:
                 print("load: the server did not start", file=sys.stderr)
                 return 2
             time.sleep(0.3)
+    def cpu(pid: int) -> float:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return float("nan")
+
+    server_cpu = 0.0
     try:
         print(f"load: {args.tables} tables, {'1 player + 1 server bot' if args.bots else '2 players'} each, "
               f"target {args.target}, think {args.think_min}-{args.think_max} s, server {url}", flush=True)
+        cpu0 = cpu(server.pid) if server else float("nan")
         stats, ids, wall = asyncio.run(run(args, url))
+        server_cpu = cpu(server.pid) - cpu0 if server else float("nan")
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)
@@ -199,6 +209,10 @@ def main() -> int:
     print(f"moves/s (players): {stats.moves / wall:.1f}{rate}")
     print(f"latency ms: p50 {pct(lat, 50):.1f}  p90 {pct(lat, 90):.1f}  p99 {pct(lat, 99):.1f}  "
           f"max {max(lat) * 1000 if lat else float('nan'):.1f}  mean {statistics.fmean(lat) * 1000 if lat else 0:.1f}")
+    client_cpu = time.process_time()
+    print(f"CPU seconds: server {server_cpu:.1f}, load client {client_cpu:.1f} "
+          f"(server {1000 * server_cpu / max(1, stored or stats.moves):.2f} ms per move); "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for e in stats.errors[:10]:
         print("  error:", e)
     return 0 if stats.finished == args.tables and not stats.errors and not lost else 1

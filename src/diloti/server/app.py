@@ -52,6 +52,28 @@ def static_dir() -> Path:
     return Path(str(resources.files("diloti.server") / "static"))
 
 
+class SecurityHeaders:
+    """Adds the security headers to every HTTP response (a plain ASGI middleware: no per-request task)."""
+
+    HEADERS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+               (b"content-security-policy", CSP.encode()))
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 class TokenBucket:
     """``rate`` events a second with bursts of ``burst``.
 
@@ -153,13 +175,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     def mgr() -> TableManager:
         return holder["m"]
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["Content-Security-Policy"] = CSP
-        return response
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:

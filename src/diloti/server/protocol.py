@@ -18,10 +18,12 @@ unknown_type unknown message type 'dance' (known: hello, move, hint, sync, ping)
 
 from __future__ import annotations
 
+import functools
 import json
 import unicodedata
 from typing import Any
 
+from diloti.cards import NAMES
 from diloti.errors import DilotiError
 from diloti.moves import Move
 from diloti.state import Side
@@ -123,11 +125,17 @@ def clean_name(name: object) -> str:
 
 
 # ------------------------------------------------------------------ server messages
+@functools.lru_cache(maxsize=65536)
+def notation(move: Move) -> str:
+    """``str(move)``, remembered: every state message repeats the round's history."""
+    return str(move)
+
+
 def move_dict(move: Move) -> dict[str, Any]:
     """A move with its notation and parts (the page matches selections on ``card`` and ``cards``)."""
     card = move.card
-    return {"move": str(move), "card": None if card is None else str(card), "kind": KIND_NAMES[move.kind],
-            "value": move.value, "cards": [str(c) for c in move.cards]}
+    return {"move": notation(move), "card": None if card is None else NAMES[card], "kind": KIND_NAMES[move.kind],
+            "value": move.value, "cards": [NAMES[c] for c in move.cards]}
 
 
 def side_dict(side: Side) -> dict[str, int]:
@@ -150,10 +158,10 @@ def state_message(view: View, *, ply: int, round_no: int, target: int, last: dic
         "turn": view.turn,
         "phase": ("play", "decide", "over")[view.phase],
         "your_turn": view.to_move,
-        "hand": [str(c) for c in view.hand],
-        "table": [str(c) for c in view.table],
+        "hand": [NAMES[c] for c in view.hand],
+        "table": [NAMES[c] for c in view.table],
         "declarations": [
-            {"cards": [str(c) for c in p.cards], "value": p.value, "kind": "group" if p.is_group else "plain",
+            {"cards": [NAMES[c] for c in p.cards], "value": p.value, "kind": "group" if p.is_group else "plain",
              "owner": p.owner}
             for p in view.piles
         ],
@@ -161,15 +169,15 @@ def state_message(view: View, *, ply: int, round_no: int, target: int, last: dic
         "stock": view.stock_size,
         "deal": view.deal_no,
         "xeri": list(view.xeri),
-        "captured": [[str(c) for c in side] for side in view.captured],
+        "captured": [[NAMES[c] for c in side] for side in view.captured],
         "captured_counts": [len(side) for side in view.captured],
         "last_capturer": view.last_capturer,
         "pending": list(view.pending),
-        "bottom": None if view.bottom is None else str(view.bottom),
+        "bottom": None if view.bottom is None else NAMES[view.bottom],
         "scores": list(view.scores),
         "target": target,
-        "history": [[seat, str(m)] for seat, m in view.history],
-        "first_table": [str(c) for c in view.first_table],
+        "history": [[seat, notation(m)] for seat, m in view.history],
+        "first_table": [NAMES[c] for c in view.first_table],
         "legal": [move_dict(m) for m in view.legal] if view.to_move else [],
         "last": last,
         "rounds": rounds,
