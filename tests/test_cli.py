@@ -1,0 +1,199 @@
+"""The command line: --help everywhere, normal runs, bad arguments, play driven by piped input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from diloti.cli import main
+from diloti.position import format_position, position_to_json
+from diloti.record import load_record
+from diloti.state import State
+
+FIXTURES = Path(__file__).parent / "fixtures"
+MINE = ["play", "moves", "perft", "replay", "simulate", "bench"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", MINE)
+def test_help(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and f"usage: diloti {command}" in out
+
+
+def test_option_flags_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("play", "simulate", "bench"):
+        _, out, _ = run(capsys, command, "--help")
+        for flag in ("--target", "--face-card-redeal", "--forced-capture", "--liberal-groups", "--soy",
+                     "--self-raise", "--no-xeri-last-card", "--xeri-first-card", "--dealer-sees-bottom",
+                     "--three-faces-stay", "--any-rank-redeal", "--liberal-raise", "--liberal-capture"):
+            assert flag in out, (command, flag)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["perft", "x", "--json", "-"], "argument DEPTH"),
+    (["perft", "2"], "one of the arguments --json --position is required"),
+    (["simulate", "0"], "expected a positive integer"),
+    (["bench", "--seconds", "-1"], "expected a positive number"),
+    (["bench", "--players", "3"], "invalid choice"),
+    (["play", "--face-card-redeal", "always"], "invalid choice"),
+    (["play", "--target", "0"], "expected a positive integer"),
+    (["replay"], "the following arguments are required"),
+])
+def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and needle in err
+    assert err.strip().splitlines()[-1].startswith(f"diloti {argv[0]}: error:")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["moves", "not a position"], "invalid position 'not a position': missing fields"),
+    (["moves", '{"players": 5}'], "field 'players'"),
+    (["perft", "1", "--json", "/nonexistent/file"], "No such file"),
+    (["replay", "/nonexistent/record"], "No such file"),
+    (["replay", str(FIXTURES / "sample_record.txt"), "--round", "9", "--all"], "invalid --round 9"),
+    (["play", "--seat", "5"], "invalid --seat 5"),
+    (["play", "--level", "grandmaster"], "unknown level 'grandmaster'"),
+])
+def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and needle in err, err
+
+
+def test_perft_counts_fixture_positions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    cases = [json.loads(line) for line in (FIXTURES / "perft.jsonl").read_text().splitlines()][:4]
+    path = tmp_path / "positions.jsonl"
+    path.write_text("\n".join(json.dumps(c["position"]) for c in cases) + "\n\n")
+    code, out, _ = run(capsys, "perft", "2", "--json", str(path))
+    assert code == 0 and out.split() == [str(c["perft"][1]) for c in cases]
+    code, out, _ = run(capsys, "perft", "0", "--json", str(path))
+    assert out.split() == ["1"] * len(cases)
+
+
+def test_perft_stdin_compact_divide_and_bad_line(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    s = State.new(2, seed=5)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(format_position(s) + "\n" + position_to_json(s) + "\n"))
+    code, out, _ = run(capsys, "perft", "1", "--json", "-")
+    assert out.split() == [str(len(s.legal_moves()))] * 2
+    code, out, _ = run(capsys, "perft", "2", "--position", format_position(s), "--divide")
+    rows = out.strip().splitlines()
+    assert rows[-1].startswith("total: ") and len(rows) == len(s.legal_moves()) + 1
+    assert sum(int(r.rsplit(":", 1)[1]) for r in rows[:-1]) == int(rows[-1].split()[1])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(format_position(s) + "\n\n{\"players\": 2}\n"))
+    code, out, err = run(capsys, "perft", "1", "--json", "-")
+    assert code == 2 and "<stdin>:3: invalid position" in err and out == ""
+
+
+def test_moves(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    s = State.new(2, seed=45)
+    code, out, _ = run(capsys, "moves", format_position(s))
+    assert code == 0 and out.split("\n")[:-1] == [str(m) for m in s.legal_moves()]
+    code, out, _ = run(capsys, "moves", position_to_json(s), "--describe")
+    assert "9C x 4S 5S" in out and "9C takes 4S+5S" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(position_to_json(s)))
+    code, out, _ = run(capsys, "moves", "-", "--json")
+    assert json.loads(out) == [str(m) for m in s.legal_moves()]
+
+
+def test_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    sample = str(FIXTURES / "sample_record.txt")
+    code, out, err = run(capsys, "replay", sample, "--all")
+    assert code == 0 and err == ""
+    assert "=== round 2" in out and "result 1-0, score 18-4" in out and "5C laid" in out
+    code, out, _ = run(capsys, "replay", sample, "--round", "2", "--all", "--positions")
+    assert "=== round 1" not in out and "table " in out and "total 10-1" in out
+    bad = next(FIXTURES.glob("bad_record_illegal_line*.txt"))
+    code, out, err = run(capsys, "replay", str(bad), "--all")
+    assert code == 1 and f"{bad}:18: round 1: illegal move '8D x 5C'" in err and "=== round 2" in out
+
+
+def test_simulate(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "2", "--seed", "3", "--target", "25", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["games"] == 2 and sum(d["wins"]) == 2 and d["options"] == {"target": 25}
+    assert d["legal_moves_per_turn"] > 1 and err == ""
+    code, out2, _ = run(capsys, "simulate", "2", "--seed", "3", "--target", "25", "--json")
+    assert out2 == out  # seeded: the same games
+    code, out, err = run(capsys, "simulate", "1", "--seed", "1", "--target", "15", "--players", "4", "--progress")
+    assert "xeri per round" in out and "1/1 games" in err
+
+
+def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "--seconds", "0.05", "--repeat", "1", "--json", "--seed", "1")
+    d = json.loads(out)
+    assert code == 0 and d["actions_per_second"] > 0
+    code, out, _ = run(capsys, "bench", "--seconds", "0.05", "--repeat", "3", "--players", "4", "--soy")
+    assert "actions per second (median of 3 runs" in out
+
+
+def play(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, text: str,
+         *argv: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    return run(capsys, "play", *argv)
+
+
+def test_play_a_round_with_a_bad_move_in_between(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rec = tmp_path / "game.txt"
+    text = "9Z\n99\nhelp\nmoves\nhistory\nscore\ntable\nhint\n" + "1\n" * 30
+    code, out, _ = play(capsys, monkeypatch, text, "--seed", "4", "--record", str(rec))
+    assert code == 0
+    assert "error: invalid move '9Z'" in out and "error: no move number 99" in out
+    assert "Commands: moves" in out and "hint:" in out and "score sheet" in out
+    assert "=== round 1 over ===" in out and "aces  10D  2C  xeri  total" in out
+    assert f"record saved to {rec}" in out
+    back = load_record(rec, strict=True)
+    assert back.rounds[0].score is not None and len(back.rounds[0].moves) == 48
+    assert back.result == "*" and back.names == ["you", "random1"]
+
+
+def test_play_four_players_to_the_end(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                      tmp_path: Path) -> None:
+    rec = tmp_path / "g4.txt"
+    code, out, _ = play(capsys, monkeypatch, "1\n" * 400, "--players", "4", "--seat", "2", "--seed", "9",
+                        "--target", "12", "--record", str(rec), "--quiet", "--forced-capture")
+    assert code == 0 and "=== game over:" in out and "options: {'target': 12, 'forced_capture': True}" in out
+    back = load_record(rec, strict=True)
+    assert back.result in ("1-0", "0-1") and back.options.forced_capture and back.players == 4
+
+
+def test_play_quit_and_interrupt_save_the_record(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rec = tmp_path / "q.txt"
+    code, out, _ = play(capsys, monkeypatch, "1\nquit\n", "--seed", "2", "--record", str(rec))
+    assert code == 0 and "record saved" in out and load_record(rec, strict=True).result == "*"
+
+    class Interrupting(io.StringIO):
+        def readline(self, *args: object) -> str:
+            raise KeyboardInterrupt
+
+    rec2 = tmp_path / "i.txt"
+    monkeypatch.setattr(sys, "stdin", Interrupting())
+    code, out, _ = run(capsys, "play", "--seed", "2", "--record", str(rec2))
+    assert code == 130 and "interrupted" in out and rec2.exists()
+
+
+def test_play_through_a_real_pipe(tmp_path: Path) -> None:
+    rec = tmp_path / "pipe.txt"
+    proc = subprocess.run([sys.executable, "-m", "diloti", "play", "--seed", "6", "--record", str(rec),
+                           "--level", "greedy"],
+                          input="5X x\n" + "1\n" * 30, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "error: invalid move '5X x'" in proc.stdout and "round 1 over" in proc.stdout
+    assert "Traceback" not in proc.stderr
+    assert load_record(rec, strict=True).rounds[0].score is not None
