@@ -89,3 +89,20 @@ def test_rule_options_and_target_reach_the_table(server: str, new_page: Any) -> 
     assert opts["face_card_redeal"] == "any_deal"
     assert info["private"] is True
     assert "to 121" in page.inner_text("#scorebar")
+
+
+def test_moves_are_shown_one_at_a_time(server: str, new_page: Any, ui: Any) -> None:
+    # With the display pace on (as for people), my move stays on screen before the computer's.
+    page = new_page()
+    page.goto(server + "/?pace=400")
+    page.wait_for_selector("#new-table #seat-1")
+    page.fill("#name", "Petros")
+    page.select_option("#seat-1", "random")
+    page.click("#create")
+    page.wait_for_selector("#game")
+    rng = random.Random(1)
+    for _ in range(2):
+        ui.wait_status(page, ("turn",))
+        ui.play_turn(page, rng)
+        page.wait_for_function("() => document.querySelector('#lastmove').textContent.startsWith('You: ')")
+        page.wait_for_function("() => document.querySelector('#lastmove').textContent.startsWith('Computer: ')")

@@ -36,6 +36,7 @@ export class TableView {
     this.waitingMove = false;
     this.queue = [];
     this.pumping = false;
+    this.shownAt = 0;
     this.gameOver = null;
     this.conn = null;
     this.keyHandler = (e) => this.onKey(e);
@@ -74,15 +75,16 @@ export class TableView {
 
   async pump() {
     this.pumping = true;
-    let afterOther = false;
     while (this.queue.length) {
-      const msg = this.queue.shift();
-      this.handle(msg);
-      if (msg.type === "played") afterOther = msg.seat !== this.seat;
-      if (msg.type === "state" && afterOther && this.queue.length && pace() > 0) {
-        afterOther = false;
-        await sleep(pace());
+      const msg = this.queue[0];
+      // Each position stays on screen at least `pace` ms before another seat's move
+      // replaces it, so computer moves can be followed one by one.
+      if (msg.type === "played" && msg.seat !== this.seat && this.shownAt) {
+        const wait = pace() - (performance.now() - this.shownAt);
+        if (wait > 0) await sleep(wait);
       }
+      this.queue.shift();
+      this.handle(msg);
     }
     this.pumping = false;
   }
@@ -142,6 +144,7 @@ export class TableView {
     if (!prev || prev.ply !== st.ply) this.clearSel(false);
     this.render();
     this.lastFresh = false;
+    this.shownAt = performance.now();
   }
 
   onHint(msg) {
