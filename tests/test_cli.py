@@ -197,3 +197,22 @@ def test_play_through_a_real_pipe(tmp_path: Path) -> None:
     assert "error: invalid move '5X x'" in proc.stdout and "round 1 over" in proc.stdout
     assert "Traceback" not in proc.stderr
     assert load_record(rec, strict=True).rounds[0].score is not None
+
+
+def test_play_saves_the_record_when_a_computer_player_fails(capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    from diloti.cli import play as play_module
+    from diloti.moves import Move
+
+    class Broken:
+        name = "broken"
+
+        def choose(self, view: object) -> Move:
+            return Move.parse("KS x QS QH")
+
+    monkeypatch.setattr(play_module, "make_computer", lambda spec, seed: Broken())
+    rec = tmp_path / "b.txt"
+    code, out, err = play(capsys, monkeypatch, "1\n" * 5, "--seed", "3", "--record", str(rec))
+    assert code == 2 and "illegal move 'KS x QH QS'" in err and len(err.strip().splitlines()) == 1
+    assert "record saved" in out and rec.exists()

@@ -264,5 +264,8 @@ def run(args: argparse.Namespace) -> int:
         session.say("\ninterrupted")
         session.save()
         return 130
+    except DilotiError:
+        session.save()  # e.g. a computer player failed: keep the game so far
+        raise
     session.save()
     return 0

@@ -57,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"{n:3}. s{seat} {move!s:<24} {describe_move(state, move)}")
             final = state
             if interactive:
-                answer = input()
+                try:
+                    answer = input()
+                except EOFError:
+                    answer = "q"
                 if answer.strip().lower() in ("q", "quit"):
                     return 1 if rec.errors else 0
         if r.score is not None:
