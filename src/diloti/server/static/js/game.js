@@ -141,7 +141,10 @@ export class TableView {
       this.moves.set(st.round, st.history.map(([s, m]) => [s, m, false]));
     }
     if (!this.last && st.last) this.last = st.last;
-    if (!prev || prev.ply !== st.ply) this.clearSel(false);
+    if (!prev || prev.ply !== st.ply) {
+      this.clearSel(false);
+      if (prev && !this.fatal) this.msg = "";  // an error about the last position no longer applies
+    }
     this.render();
     this.lastFresh = false;
     this.shownAt = performance.now();
@@ -216,7 +219,7 @@ export class TableView {
   }
 
   playTyped(text) {
-    const res = matchTyped(this.legal(), text);
+    const res = matchTyped(this.legal(), text, this.state.declarations);
     if (res.move) { this.send(res.move); return true; }
     this.msg = t(res.error === "syntax" ? "game.typed_syntax" : "game.typed_illegal", { text });
     this.render();

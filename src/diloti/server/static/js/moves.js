@@ -137,16 +137,22 @@ export function playableCards(legal) {
   return new Set(legal.filter((m) => m.card).map((m) => m.card));
 }
 
-/** Find the legal move a typed text names (order of table cards does not matter). */
-export function matchTyped(legal, text) {
+/**
+ * Find the legal move a typed text names (the order of table cards does not matter).
+ * A pile may be named by some of its cards: the rest of a pile that a named card belongs
+ * to is completed from `declarations`, nothing else is added.
+ */
+export function matchTyped(legal, text, declarations = []) {
   const mv = parseMove(text);
   if (!mv) return { error: "syntax" };
   const hit = legal.find((l) => sameMove(l, mv));
   if (hit) return { move: hit };
-  // A typed capture or raise may name a pile by some of its cards: accept when exactly
-  // one legal move with that card, kind and value covers all the named cards.
-  const cover = legal.filter((l) => l.card === mv.card && l.kind === mv.kind && l.value === mv.value
-    && mv.cards.every((c) => l.cards.includes(c)));
-  if (cover.length === 1 && mv.cards.length) return { move: cover[0] };
+  const named = new Set(mv.cards);
+  for (const p of declarations) {
+    if (p.cards.some((c) => named.has(c))) p.cards.forEach((c) => named.add(c));
+  }
+  const full = { ...mv, cards: sortCards([...named]) };
+  const completed = legal.find((l) => sameMove(l, full));
+  if (completed) return { move: completed };
   return { error: "illegal" };
 }

@@ -1,0 +1,68 @@
+"""The page's move-matching module (static/js/moves.js), run inside Chromium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(30)]
+
+LEGAL = [
+    {"text": "4D + 4C = 8", "card": "4D", "kind": "plain", "value": 8, "cards": ["4C"]},
+    {"text": "4D + 4C = 4G", "card": "4D", "kind": "group", "value": 4, "cards": ["4C"]},
+    {"text": "4D x 4C", "card": "4D", "kind": "capture", "value": 4, "cards": ["4C"]},
+    {"text": "4D", "card": "4D", "kind": "lay", "value": 4, "cards": []},
+    {"text": "9D x 4C 5H", "card": "9D", "kind": "capture", "value": 9, "cards": ["4C", "5H"]},
+    {"text": "9D x 3S 6H 4C 5H", "card": "9D", "kind": "capture", "value": 9, "cards": ["3S", "4C", "5H", "6H"]},
+    {"text": "9D x 3S 6H", "card": "9D", "kind": "capture", "value": 9, "cards": ["3S", "6H"]},
+]
+DECLS = [{"cards": ["3S", "6H"], "value": 9, "kind": "plain", "owner": 1}]
+
+
+@pytest.fixture()
+def js(server: str, new_page: Any) -> Any:
+    page = new_page()
+    page.goto(server + "/?pace=0")
+    page.wait_for_selector("#new-table")
+
+    def run(body: str, *args: Any) -> Any:
+        # Playwright compiles the function itself: the page's CSP forbids eval and new Function.
+        return page.evaluate(f"async (args) => {{ const M = await import('/static/js/moves.js'); {body} }}",
+                             list(args))
+    return run
+
+
+def test_parse_move(js: Any) -> None:
+    assert js("return M.parseMove(args[0])", "9d x 4h 5c") == {
+        "text": "9d x 4h 5c", "card": "9D", "kind": "capture", "cards": ["4H", "5C"], "value": 9}
+    assert js("return M.parseMove(args[0])", "4C+4D=4g")["kind"] == "group"
+    assert js("return M.parseMove(args[0])", "t♦")["card"] == "10D"
+    assert js("return M.parseMove(args[0])", "5S + 3C = 8")["value"] == 8
+    assert js("return M.parseMove(args[0])", "keep")["kind"] == "keep"
+    for bad in ("", "zz", "9D x", "9D + 4H", "9D + 4H = 11", "1Z"):
+        assert js("return M.parseMove(args[0])", bad) is None, bad
+
+
+def test_filter_moves_by_selection(js: Any) -> None:
+    body = """
+      const units = M.tableUnits(['4C', '5H'], args[1]);
+      const f = M.filterMoves(args[0], units, args[2], new Set(args[3]));
+      return {exact: f.exact.map(m => m.text), open: [...f.open].sort()};
+    """
+    assert js(body, LEGAL, DECLS, "4D", []) == {"exact": ["4D"], "open": ["c:4C"]}
+    assert js(body, LEGAL, DECLS, "4D", ["c:4C"]) == {"exact": ["4D + 4C = 8", "4D + 4C = 4G", "4D x 4C"], "open": []}
+    assert js(body, LEGAL, DECLS, "9D", []) == {"exact": [], "open": ["c:4C", "c:5H", "p:0"]}
+    assert js(body, LEGAL, DECLS, "9D", ["p:0"]) == {"exact": ["9D x 3S 6H"], "open": ["c:4C", "c:5H"]}
+    assert js(body, LEGAL, DECLS, "9D", ["c:5H"]) == {"exact": [], "open": ["c:4C", "p:0"]}
+    assert js(body, LEGAL, DECLS, None, []) == {"exact": [], "open": []}
+
+
+def test_typed_moves_complete_named_piles_only(js: Any) -> None:
+    body = "const r = M.matchTyped(args[0], args[2], args[1]); return r.move ? r.move.text : r.error;"
+    assert js(body, LEGAL, DECLS, "9d x 5h 4c") == "9D x 4C 5H"
+    assert js(body, LEGAL, DECLS, "9D x 6H") == "9D x 3S 6H"  # the pile named by one of its cards
+    assert js(body, LEGAL, DECLS, "9D x 4C 5H 3S") == "9D x 3S 6H 4C 5H"
+    assert js(body, LEGAL, DECLS, "9D x 4C") == "illegal"  # 5H is loose: never added silently
+    assert js(body, LEGAL, DECLS, "4d+4c=4g") == "4D + 4C = 4G"
+    assert js(body, LEGAL, DECLS, "4D + 4C") == "syntax"
