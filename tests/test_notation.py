@@ -66,7 +66,11 @@ def test_every_legal_move_round_trips(players: int, opt: int, seed: int) -> None
             assert parse_move(s, text) == m
             assert parse_move(view, text) == m
             assert parse_move(s, scramble(m, rng)) == m
-            describe_move(s, m)
+            d = describe_move(s, m)
+            if opt == 0 and m.kind == GROUP:  # standard rules: a split into components always exists
+                assert d.startswith(f"{m.card} makes a group of {m.value}s: "), d
+            if opt == 0 and m.kind == CAPTURE and m.card is not None and not m.card.is_face:
+                assert " and " not in d, d
             move_sentence(s, m, seat=s.turn)
         s.push(rng.choice(moves))
 
@@ -97,6 +101,7 @@ def test_one_card_of_a_pile_names_the_pile() -> None:
     # The readable form shows the pile as a pile.
     d = describe_move(s, m)
     assert f"[{' '.join(map(str, pile.cards))}]={pile.value}" in d and d.startswith(f"{m.card} takes")
+    assert d.endswith(f"]={pile.value}") and ", [" in d
     assert "owned by seat" in move_sentence(s, m)
 
 
@@ -220,7 +225,7 @@ def test_readable_forms() -> None:
     s = seed45()
     assert describe_move(s, parse_move(s, "9c x")) == "9C takes 4S+5S"
     assert describe_move(s, parse_move(s, "kh")) == "KH laid"
-    assert describe_move(s, parse_move(s, "4h + 4s = 4g")) == "4H builds 4S into group of 4s"
+    assert describe_move(s, parse_move(s, "4h + 4s = 4g")) == "4H makes a group of 4s: 4H, 4S"
     assert describe_move(s, parse_move(s, "4h + 4s = 8")) == "4H builds 4S into plain 8"
     assert move_sentence(s, parse_move(s, "kh"), seat=1) == "Seat 1 lays the king of hearts on the table."
     assert move_sentence(s, parse_move(s, "4h + 4s = 8")) == (

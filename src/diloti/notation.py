@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import combinations
 
-from diloti.cards import NAMES, Card, cards_of, parse_card
+from diloti.cards import NAMES, VALUE, Card, cards_of, parse_card
 from diloti.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError
 from diloti.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
 from diloti.position import format_view
@@ -269,15 +270,60 @@ def _pile_text(p: Pile) -> str:
     return f"[{cards}]={p.value}{'G' if p.kind == GROUP else ''}"
 
 
+def _split(cards: Sequence[Card], target: int) -> list[list[Card]] | None:
+    """Cards split into sets each summing to ``target``, if they can be."""
+    if not cards:
+        return []
+    first, others = cards[0], list(cards[1:])
+    need = target - VALUE[first]
+    for r in range(len(others) + 1):
+        for combo in combinations(others, r):
+            if sum(VALUE[c] for c in combo) == need:
+                rest = _split([c for c in others if c not in combo], target)
+                if rest is not None:
+                    return [[first, *combo], *rest]
+    return None
+
+
+def _parts_text(parts: list[list[Card]], piles: Sequence[Pile]) -> str:
+    return ", ".join(["+".join(NAMES[c] for c in part) for part in parts] + [_pile_text(p) for p in piles])
+
+
+def _group_text(card: Card, loose: list[Card], piles: list[Pile], g: int) -> str | None:
+    """The components of a new group (one possible split; the split has no effect)."""
+    v = VALUE[card]
+    played: list[tuple[str, list[Card], list[Pile]]] = []
+    if v == g:
+        played.append((NAMES[card], loose, piles))
+    for r in range(1, len(loose) + 1):
+        for combo in combinations(loose, r):
+            if v + sum(VALUE[c] for c in combo) == g:
+                text = "+".join(NAMES[c] for c in (card, *combo))
+                played.append((text, [c for c in loose if c not in combo], piles))
+    for p in piles:
+        if p.kind == PLAIN and p.value + v == g:
+            played.append((f"{NAMES[card]}+{_pile_text(p)}", loose, [q for q in piles if q is not p]))
+    for text, rest, others in played:
+        split = _split(rest, g)
+        if split is not None and all(q.value == g for q in others):
+            return ", ".join([text, _parts_text(split, others)]) if split or others else text
+    return None
+
+
 def describe_move(pos: Position, move: Move) -> str:
     """A short pile-aware form of ``move`` in ``pos`` (before it is played).
+
+    Captures and groups are shown in parts (one possible split, when the
+    parts are not single cards), declarations on the table in brackets.
 
     >>> from diloti.state import State
     >>> s = State.new(seed=45)
     >>> describe_move(s, parse_move(s, "9c x"))
     '9C takes 4S+5S'
     >>> describe_move(s, parse_move(s, "4h + 4s = 4g"))
-    '4H builds 4S into group of 4s'
+    '4H makes a group of 4s: 4H, 4S'
+    >>> describe_move(s, parse_move(s, "4h + 4s = 8"))
+    '4H builds 4S into plain 8'
     """
     card, kind = move.card, move.kind
     if kind == KEEP:
@@ -289,15 +335,17 @@ def describe_move(pos: Position, move: Move) -> str:
     if kind == LAY:
         return f"{name} laid"
     loose, piles = _pieces(pos, move)
-    parts = ["+".join(NAMES[c] for c in loose)] if loose else []
-    parts += [_pile_text(p) for p in piles]
-    what = " and ".join(parts)
+    flat = " and ".join((["+".join(NAMES[c] for c in loose)] if loose else []) + [_pile_text(p) for p in piles])
     if kind == CAPTURE:
-        return f"{name} takes {what}"
-    built = f"group of {move.value}s" if kind == GROUP else f"plain {move.value}"
-    if kind == PLAIN and piles and not loose:
-        return f"{name} raises {what} to {move.value}"
-    return f"{name} builds {what} into {built}"
+        split = _split(loose, VALUE[card]) if VALUE[card] else None
+        return f"{name} takes {_parts_text(split, piles) if split is not None else flat}"
+    if kind == GROUP:
+        text = _group_text(card, loose, piles, move.value)
+        return f"{name} makes a group of {move.value}s: {text}" if text else \
+            f"{name} builds {flat} into group of {move.value}s"
+    if piles and not loose:
+        return f"{name} raises {flat} to {move.value}"
+    return f"{name} builds {flat} into plain {move.value}"
 
 
 _SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
