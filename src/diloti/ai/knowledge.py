@@ -94,7 +94,7 @@ def holder_probabilities(view: View, seat: int) -> list[float]:
 
 
 @lru_cache(maxsize=65536)
-def _partitions(values: tuple[int, ...], v: int) -> tuple[int, ...]:
+def partitions(values: tuple[int, ...], v: int) -> tuple[int, ...]:
     """Every subset (bit mask over ``values``) that splits into parts each summing to ``v``."""
     n = len(values)
     # Subsets summing exactly to v, keyed by their lowest bit, to build partitions.
@@ -142,7 +142,7 @@ def best_capture(loose: Sequence[int], piles: Sequence[Pile], key: int, worth: f
     best_all = False
     values = tuple(VALUE[c] for c in nums)
     if len(values) <= 12:
-        subsets: Iterable[int] = _partitions(values, key)
+        subsets: Iterable[int] = partitions(values, key)
     else:  # pragma: no cover - huge tables are rare; take single matches only
         subsets = [BIT[i] for i, x in enumerate(values) if x == key]
     for m in subsets:
@@ -177,7 +177,7 @@ def sweep_values(loose: Sequence[int], piles: Sequence[Pile]) -> set[int]:
     if len(pile_values) > 1:
         return set()
     candidates = pile_values or set(range(1, 11))
-    return {v for v in candidates if not values or (total % v == 0 and full in _partitions(values, v))}
+    return {v for v in candidates if not values or (total % v == 0 and full in partitions(values, v))}
 
 
 def table_after(loose: Sequence[int], piles: Sequence[Pile], move: Move,

@@ -64,11 +64,10 @@ def sample_deal(view: View, rng: random.Random) -> tuple[list[list[Card]], list[
     hands[seat] = list(view.hand)
     for attempt in range(_TRIES + 1):
         pool = unseen.copy()
+        for s in others:
+            hands[s] = []
         if attempt == _TRIES:
             pool = _force(pool, need, faces, hands, rng)
-        else:
-            for s in others:
-                hands[s] = []
         rng.shuffle(pool)
         pos = 0
         for s in others:
@@ -86,9 +85,6 @@ def sample_deal(view: View, rng: random.Random) -> tuple[list[list[Card]], list[
 def _force(pool: list[Card], need: list[tuple[int, int]], faces: tuple[int, ...],
            hands: list[list[Card]], rng: random.Random) -> list[Card]:
     """Give each constrained seat the cards it must hold; the rest of the pool is returned."""
-    for s in range(len(hands)):
-        if any(s == n[0] for n in need) or s in faces:
-            hands[s] = []
     for s, value in need:
         if any(VALUE[c] == value for c in hands[s]):
             continue
@@ -119,6 +115,8 @@ def sample_state(view: View, rng: random.Random, check: bool = False) -> State:
     )
     # from_parts infers the deal number from the stock; the view knows it.
     s.deal_no = view.deal_no
+    s.history = list(view.history)
+    s.first_table = view.first_table
     return s
 
 

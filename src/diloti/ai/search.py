@@ -28,46 +28,103 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from math import erf, sqrt
 
 from diloti.ai.greedy import no_move
-from diloti.ai.knowledge import POINTS, XERI, decide_redeal, mask_points, move_rng
+from diloti.ai.heuristic import HeuristicPlayer
+from diloti.ai.knowledge import POINTS, XERI, decide_redeal, mask_points, move_rng, partitions, rank_key
 from diloti.ai.sampler import sample_state
 from diloti.cards import BIT
-from diloti.moves import CAPTURE, LAY, Move
+from diloti.moves import CAPTURE, KEEP, LAY, Move
 from diloti.state import State
 from diloti.view import View
 
-DEFAULT_ITERATIONS = 400
+DEFAULT_ITERATIONS = 300
 DEFAULT_SECONDS = 1.0
+DEFAULT_WIDTH = 5  # candidates searched, the heuristic's best
 EPSILON = 0.1
+DEFAULT_DEALS = 1  # rollouts stop at the end of the current deal
+SQRT2 = sqrt(2.0)
+
+
+@lru_cache(maxsize=200_000)
+def sweepers(keys: tuple[int, ...], pile_values: tuple[int, ...]) -> int:
+    """Bit k set when one card of key k (1..10 values, 11..13 face ranks) takes the whole table.
+
+    ``keys`` are the loose cards' keys, sorted; ``pile_values`` the piles' values.
+
+    >>> bin(sweepers((3, 5), ()))
+    '0b100000000'
+    """
+    if not keys:
+        return 1 << pile_values[0] if pile_values and len(set(pile_values)) == 1 else 0
+    if keys[-1] > 10:
+        return 1 << keys[0] if len(keys) == 1 and not pile_values else 0
+    if len(set(pile_values)) > 1:
+        return 0
+    total = sum(keys)
+    full = (1 << len(keys)) - 1
+    out = 0
+    for v in (pile_values[:1] or range(keys[-1], 11)):
+        if total % v == 0 and full in partitions(keys, v):
+            out |= 1 << v
+    return out
+
+
+KEY = tuple(rank_key(c) for c in range(52))
 
 
 def rollout_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
-    """The rollout policy's move: the best capture, else a cheap declaration or lay."""
+    """The rollout policy's move.
+
+    The most valuable capture (a xeri first); otherwise the cheapest lay or
+    declaration, where leaving a table the next player's actual hand (this is
+    one sampled world) can sweep costs a xeri.
+    """
     moves = st.legal_moves()
     if len(moves) == 1:
         return moves[0]
+    if moves[0][0] is None:
+        # A face-card redeal decision. Keep: a redeal in a world built by
+        # State.from_parts would reshuffle a stock it does not hold.
+        return moves[0] if moves[0][1] == KEEP else moves[-1]
     if rng.random() < eps:
         return moves[int(rng.random() * len(moves))]
+    loose = st.loose
+    piles = st.piles
     table = 0
-    for c in st.loose:
+    for c in loose:
         table |= BIT[c]
-    for p in st.piles:
+    for p in piles:
         table |= p.mask
     xeri_ok = st.plays > 0 or st.options.xeri_first_card
+    nxt = st.hands[(st.turn + 1) % st.players]
+    danger = 0
+    for c in nxt:
+        danger |= 1 << KEY[c]
+    keys = [KEY[c] for c in loose]
+    pvals = tuple(sorted(p.value for p in piles))
     best = moves[0]
     top = -1e9
     for m in moves:
-        card, kind, _value, mask = m
+        card, kind, value, mask = m
         assert card is not None
         if kind == CAPTURE:
             s = mask_points(mask | BIT[card]) + 0.3 * (mask.bit_count() + 1)
             if mask == table and xeri_ok:
                 s += XERI
-        elif kind == LAY:
-            s = -POINTS[card] - (2.0 if not table else 0.0)
         else:
-            s = 0.3 * mask_points(mask | BIT[card]) + 0.1 * mask.bit_count() - (2.0 if not table & ~mask else 0.0)
+            if kind == LAY:
+                s = -POINTS[card] - 0.05 * KEY[card]
+                after = tuple(sorted([*keys, KEY[card]]))
+                after_p = pvals
+            else:
+                s = 0.3 * mask_points(mask | BIT[card]) + 0.1 * mask.bit_count()
+                after = tuple(sorted(KEY[c] for c in loose if not BIT[c] & mask))
+                after_p = tuple(sorted([*(p.value for p in piles if not p.mask & mask), value]))
+            if danger and sweepers(after, after_p) & danger:
+                s -= XERI
         s += rng.random() * 0.05
         if s > top:
             top = s
@@ -75,15 +132,39 @@ def rollout_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
     return best
 
 
-def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON) -> float:
-    """Play the round out with the rollout policy; the points difference for ``side``; undone after."""
+def evaluate(st: State, side: int) -> float:
+    """The round points difference for ``side``: exact once the round is over, else expected.
+
+    Mid-round it counts the points and xeris captured so far and the 4 points
+    of the card majority as a normal approximation from the cards captured
+    and the cards still to come.
+    """
+    if st.is_over:
+        a, b = st.points()
+        return float(a - b if side == 0 else b - a)
+    c0, c1 = st.captured
+    n0, n1 = c0.bit_count(), c1.bit_count()
+    v = mask_points(c0) - mask_points(c1) + XERI * (st.xeri[0] - st.xeri[1])
+    rest = 52 - n0 - n1
+    sd = 0.65 * sqrt(rest) + 1e-9
+    p0 = 0.5 * (1.0 + erf((n0 + rest / 2 - 26.5) / (sd * SQRT2)))
+    p1 = 0.5 * (1.0 + erf((n1 + rest / 2 - 26.5) / (sd * SQRT2)))
+    v += 4.0 * (p0 - p1)
+    return v if side == 0 else -v
+
+
+def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deals: int = 1) -> float:
+    """Play on with the rollout policy until ``deals`` deal ends (or the round's end); undone after.
+
+    Returns :func:`evaluate` for ``side`` where it stopped.
+    """
     depth = 0
     push = st.push
-    while not st.is_over:
+    stop = st.deal_no + deals
+    while not st.is_over and st.deal_no < stop:
         push(rollout_move(st, rng, eps))
         depth += 1
-    a, b = st.points()
-    value = float(a - b if side == 0 else b - a)
+    value = evaluate(st, side)
     for _ in range(depth):
         st.pop()
     return value
@@ -105,7 +186,7 @@ class Estimate:
 
 def search(world: Callable[[random.Random], State], moves: Sequence[Move], side: int, rng: random.Random,
            iterations: int = DEFAULT_ITERATIONS, seconds: float | None = DEFAULT_SECONDS,
-           halving: bool = True, eps: float = EPSILON) -> list[Estimate]:
+           halving: bool = True, eps: float = EPSILON, deals: int = DEFAULT_DEALS) -> list[Estimate]:
     """Estimate ``moves`` over sampled worlds; best first.
 
     ``iterations`` is the playout budget (one playout = one move in one
@@ -128,7 +209,7 @@ def search(world: Callable[[random.Random], State], moves: Sequence[Move], side:
             seed = rng.getrandbits(64)
             for est in alive:
                 w.push(est.move)
-                est.total += playout(w, side, random.Random(seed), eps)
+                est.total += playout(w, side, random.Random(seed), eps, deals)
                 est.visits += 1
                 w.pop()
             spent += len(alive)
@@ -146,28 +227,43 @@ def search(world: Callable[[random.Random], State], moves: Sequence[Move], side:
 class ExpertPlayer:
     """Determinized Monte Carlo search over worlds sampled from the view.
 
-    ``iterations``: playouts per move (default 400); ``seconds``: a time cap
-    per move (default 1.0; None for none, which makes play fully reproducible).
+    ``iterations``: playouts per move (default 300); ``seconds``: a time cap
+    per move (default 1.0; None for none, which makes play fully reproducible);
+    ``width``: how many of the heuristic's best moves to search (0: all);
+    ``eps``: the rollouts' share of random moves.
     """
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                 seconds: float | None = DEFAULT_SECONDS, eps: float = EPSILON) -> None:
+                 seconds: float | None = DEFAULT_SECONDS, eps: float = EPSILON, width: int = DEFAULT_WIDTH,
+                 deals: int = DEFAULT_DEALS) -> None:
         self.seed = seed
+        self.width = int(width)
+        self.deals = int(deals)
         self.iterations = int(iterations)
         self.seconds = None if seconds is None else float(seconds)
         self.eps = float(eps)
         if self.iterations < 1:
             raise ValueError(f"invalid iterations {iterations!r}: expected at least 1")
 
-    def estimates(self, view: View, halving: bool = True) -> list[Estimate]:
-        """The search's estimate of each legal move, best first."""
+    def candidates(self, view: View) -> list[Move]:
+        """The moves worth searching: the heuristic's best ``width`` (0: all)."""
+        moves = list(view.legal)
+        if self.width <= 0 or len(moves) <= self.width:
+            return moves
+        scored = HeuristicPlayer(self.seed).scores(view)
+        scored.sort(key=lambda ms: -ms[1])
+        return [m for m, _ in scored[: self.width]]
+
+    def estimates(self, view: View, halving: bool = True, prune: bool = True) -> list[Estimate]:
+        """The search's estimate of each candidate move (every legal move unless ``prune``), best first."""
         if not view.legal:
             raise no_move(view)
         rng = move_rng(self.seed, view, self.name)
-        return search(lambda r: sample_state(view, r), view.legal, view.side, rng,
-                      self.iterations, self.seconds, halving, self.eps)
+        moves = self.candidates(view) if prune else list(view.legal)
+        return search(lambda r: sample_state(view, r), moves, view.side, rng,
+                      self.iterations, self.seconds, halving, self.eps, self.deals)
 
     def choose(self, view: View) -> Move:
         if not view.legal:
@@ -202,5 +298,5 @@ class OraclePlayer(ExpertPlayer):
             return view.legal[0]
         rng = move_rng(self.seed, view, self.name)
         truth = state.copy()
-        return search(lambda r: truth, view.legal, view.side, rng, self.iterations, self.seconds,
-                      True, self.eps)[0].move
+        return search(lambda r: truth, self.candidates(view), view.side, rng, self.iterations, self.seconds,
+                      True, self.eps, self.deals)[0].move

@@ -1,0 +1,168 @@
+"""Computer players: legal moves everywhere, no peeking, reproducible, consistent sampling."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from diloti.ai import LEVELS, MEASUREMENT_LEVELS, UnknownLevelError, make_player, make_player_spec, parse_spec
+from diloti.ai.heuristic import expected_best
+from diloti.ai.knowledge import best_capture, sweep_values
+from diloti.ai.sampler import consistent, sample_state
+from diloti.ai.search import OraclePlayer
+from diloti.cards import parse_cards
+from diloti.game import Game
+from diloti.moves import Move, Pile
+from diloti.options import Options
+from diloti.state import State
+
+BOOL_OPTIONS = [n for n in Options.names() if n not in ("target", "face_card_redeal")]
+FAST = {"expert": {"iterations": 6, "seconds": None}}
+
+
+def random_options(rng: random.Random) -> Options:
+    opts = {n: rng.random() < 0.3 for n in BOOL_OPTIONS}
+    return Options(face_card_redeal=rng.choice(["off", "first_deal", "any_deal"]), **opts)
+
+
+def random_positions(count: int, seed: int) -> list[State]:
+    """Positions reached by random play, with random options, 2 and 4 players."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = State.new(rng.choice([2, 4]), random_options(rng), dealer=rng.randrange(4), seed=rng.randrange(10**9))
+        depth = rng.randrange(48)
+        for _ in range(depth):
+            if s.is_over:
+                break
+            moves = s.legal_moves()
+            s.push(moves[rng.randrange(len(moves))])
+        if not s.is_over:
+            out.append(s)
+    return out
+
+
+def bot(level: str, seed: int) -> object:
+    return make_player(level, seed, **FAST.get(level, {}))
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_every_level_plays_only_legal_moves(level: str) -> None:
+    count = 150 if level == "expert" else 600
+    for i, s in enumerate(random_positions(count, seed=hash(level) % 1000)):
+        move = bot(level, i).choose(s.view(s.turn))  # type: ignore[attr-defined]
+        assert s.is_legal(move), (level, str(move), s.describe())
+
+
+def test_oracle_plays_legal_moves_from_the_state_only() -> None:
+    oracle = OraclePlayer(seed=3, iterations=6, seconds=None)
+    for s in random_positions(60, seed=5):
+        assert s.is_legal(oracle.choose_full(s))
+    with pytest.raises(ValueError, match="full state"):
+        oracle.choose(s.view(s.turn))
+    assert "oracle" not in LEVELS and "oracle" in MEASUREMENT_LEVELS
+    with pytest.raises(UnknownLevelError):
+        make_player("oracle", 1)
+    with pytest.raises(UnknownLevelError):
+        make_player_spec("oracle", 1, measurement=False)
+
+
+def test_sampler_never_contradicts_the_view() -> None:
+    rng = random.Random(7)
+    states = random_positions(250, seed=11)
+    # positions where declarations bind their owners, and the dealer-peek option
+    states += [s for s in random_positions(400, seed=12) if s.piles][:150]
+    with_piles = 0
+    for s in states:
+        for seat in range(s.players):
+            view = s.view(seat)
+            for _ in range(4):
+                world = sample_state(view, rng, check=True)  # validate(): every card exactly once
+                assert consistent(view, world) == [], (seat, s.describe(), world.describe())
+                assert world.view(seat).legal == view.legal or seat != s.turn
+        with_piles += bool(s.piles)
+    assert with_piles > 50
+
+
+def test_sampler_keeps_the_bottom_card_for_the_dealer() -> None:
+    s = State.new(2, Options(dealer_sees_bottom=True), dealer=0, seed=21)
+    view = s.view(0)
+    assert view.bottom is not None
+    rng = random.Random(1)
+    for _ in range(50):
+        world = sample_state(view, rng)
+        assert world.remaining_stock[-1] == view.bottom
+    assert s.view(1).bottom is None
+
+
+def test_sampler_gives_each_declarer_its_value() -> None:
+    # seat 1 owns a plain 9 and holds exactly one unseen 9 among many cards.
+    s = State.from_parts(
+        hands=[parse_cards("2C 3C 4C 5C 6C"), parse_cards("9D KH QH JH AH")],
+        table=parse_cards("7D"), piles=[Pile(sum(1 << c for c in parse_cards("4D 5D")), 9, Move.parse("4D").kind.PLAIN, 1)],
+        stock=[c for c in range(52) if c not in parse_cards("2C 3C 4C 5C 6C 9D KH QH JH AH 7D 4D 5D")],
+        turn=0, check=False,
+    )
+    view = s.view(0)
+    rng = random.Random(3)
+    for _ in range(200):
+        world = sample_state(view, rng)
+        assert any(c.value == 9 for c in world.hands[1])
+        assert consistent(view, world) == []
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_hidden_cards_do_not_change_the_move(level: str) -> None:
+    rng = random.Random(17)
+    for i, s in enumerate(random_positions(25 if level == "expert" else 80, seed=23)):
+        view = s.view(s.turn)
+        other = sample_state(view, rng)  # the same view over different hidden cards
+        other_view = other.view(s.turn)
+        assert other_view == view
+        a = bot(level, i).choose(view)  # type: ignore[attr-defined]
+        b = bot(level, i).choose(other_view)  # type: ignore[attr-defined]
+        assert a == b
+
+
+@pytest.mark.parametrize("level", ["greedy", "heuristic", "expert"])
+def test_same_seed_same_game(level: str) -> None:
+    def play(seed: int) -> list[tuple[int, Move]]:
+        g = Game(2, Options(target=15), seed=99)
+        bots = [bot(level, seed), bot("heuristic", seed + 1)]
+        while not g.is_over:
+            seat = g.state.turn
+            g.push(bots[seat].choose(g.view(seat)))  # type: ignore[attr-defined]
+        return [m for r in g.rounds for m in r.moves]
+
+    assert play(5) == play(5)
+
+
+def test_greedy_takes_a_xeri_and_avoids_giving_one() -> None:
+    s = State.from_parts(hands=[parse_cards("8C 3H"), parse_cards("KS 2D")], table=parse_cards("3C 5D"),
+                         stock=(), captured=[(), ()], plays=10, turn=0, check=False)
+    move = make_player("greedy", 1).choose(s.view(0))
+    assert str(move) == "8C x 3C 5D"
+
+
+def test_heuristic_prefers_a_safe_lay() -> None:
+    # Laying 5H next to a 5 would give any unseen 10 a capture; the KS is safe once all Ks are seen.
+    s = State.from_parts(hands=[parse_cards("KS 5H"), parse_cards("2D 3D")], table=parse_cards("5C"),
+                         stock=(), captured=[parse_cards("KC KD"), parse_cards("KH")], plays=10, turn=0, check=False)
+    move = make_player("heuristic", 1).choose(s.view(0))
+    assert str(move) in ("5H x 5C",)
+
+
+def test_knowledge_helpers() -> None:
+    assert sweep_values(parse_cards("AC 4D 5H 8S"), ()) == {9}
+    assert sweep_values(parse_cards("KH"), ()) == {13}
+    assert sweep_values(parse_cards("KH 2C"), ()) == set()
+    assert best_capture(parse_cards("AC 9D"), (), 10, 0.0) == 11.0  # the ace and a xeri
+    assert expected_best([0, 2, 4], [0, 1.0, 1.0]) == 4.0
+
+
+def test_specs() -> None:
+    assert parse_spec("expert:iterations=20,seconds=none") == ("expert", {"iterations": 20, "seconds": None})
+    for bad in ("nobody", "expert:iterations", "expert:iterations=x", "expert:depth=3", "expert:iterations=0"):
+        with pytest.raises(UnknownLevelError):
+            make_player_spec(bad, 1)
