@@ -56,7 +56,8 @@ def test_option_flags_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
     code, _, err = run(capsys, *argv)
     assert code == 2 and needle in err
-    assert err.strip().splitlines()[-1].startswith(f"diloti {argv[0]}: error:")
+    assert len(err.strip().splitlines()) == 1 and err.startswith(f"diloti {argv[0]}: error:"), err
+    assert f"(see 'diloti {argv[0]} --help')" in err
 
 
 @pytest.mark.parametrize("argv, needle", [

@@ -16,6 +16,7 @@ from diloti.cli.common import (
     add_option_flags,
     add_players_flag,
     add_seed_flag,
+    one_line_errors,
     options_from_args,
     positive_float,
     positive_int,
@@ -25,11 +26,11 @@ from diloti.state import State
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = one_line_errors(sub.add_parser(
         "bench", help="measure random-playout speed (actions per second)",
         description="Play random rounds from fresh seeded deals, generating every legal move at every step, "
                     "and print the actions (moves played) per second; with --repeat, the median of the runs.",
-    )
+    ))
     p.add_argument("--seconds", type=positive_float, default=2.0, help="length of each run (default 2)")
     p.add_argument("--repeat", type=positive_int, default=3, help="runs; the median is printed (default 3)")
     p.add_argument("--json", action="store_true", help='print {"actions_per_second": ...} as JSON')

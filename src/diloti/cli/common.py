@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from typing import Any
+from typing import Any, NoReturn
 
 from diloti.options import FACE_REDEAL_CHOICES, Options
 
@@ -115,3 +115,26 @@ def make_computer(spec: str, seed: int | None) -> Any:
     if maker is not None and ":" in spec:
         return maker(spec, seed=seed, measurement=False)
     return ai.make_player(spec, seed=seed)
+
+
+def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Make argument errors one line (``diloti perft: error: ... (see ...)``), exit status 2.
+
+    >>> p = one_line_errors(argparse.ArgumentParser(prog="diloti x"))
+    >>> _ = p.add_argument("n", type=int)
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     try:
+    ...         p.parse_args(["z"])
+    ...     except SystemExit as exc:
+    ...         print(exc.code)
+    2
+    >>> err.getvalue()
+    "diloti x: error: argument n: invalid int value: 'z' (see 'diloti x --help')\\n"
+    """
+    def error(message: str) -> NoReturn:
+        parser.exit(2, f"{parser.prog}: error: {message} (see '{parser.prog} --help')\n")
+
+    parser.error = error  # type: ignore[method-assign]
+    return parser

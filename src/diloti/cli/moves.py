@@ -6,17 +6,18 @@ import argparse
 import json
 import sys
 
+from diloti.cli.common import one_line_errors
 from diloti.notation import describe_move
 from diloti.position import load_position
 from diloti.state import PHASE_NAMES
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = one_line_errors(sub.add_parser(
         "moves", help="list the legal moves of a position",
         description="Print the legal moves of a position (JSON interchange format or compact line; "
                     "'-' reads it from standard input), one per line in canonical notation.",
-    )
+    ))
     p.add_argument("position", metavar="POSITION", help="the position (JSON or compact), or '-' for standard input")
     p.add_argument("--describe", action="store_true", help="add a readable, pile-aware form of each move")
     p.add_argument("--json", action="store_true", help="print a JSON list of the moves instead")

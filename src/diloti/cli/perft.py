@@ -7,7 +7,7 @@ import sys
 import time
 
 from diloti.cli import CliError
-from diloti.cli.common import non_negative_int
+from diloti.cli.common import non_negative_int, one_line_errors
 from diloti.errors import DilotiError
 from diloti.perft import divide, perft
 from diloti.position import load_position
@@ -15,13 +15,13 @@ from diloti.state import State
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = one_line_errors(sub.add_parser(
         "perft", help="count legal move sequences to a depth (checks the move generator)",
         description="perft(p, 0) = 1; perft(p, d) sums perft over every legal move's result at d-1. "
                     "Positions are JSON (the interchange format) or compact lines, one per line; "
                     "one count is printed per position, in order. A deal from the stock happens inside "
                     "the move that empties the last hand; a finished round has no moves.",
-    )
+    ))
     p.add_argument("depth", type=non_negative_int, metavar="DEPTH", help="number of moves (0 or more)")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--json", metavar="FILE", help="file of positions, one per line ('-' for standard input)")

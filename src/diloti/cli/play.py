@@ -19,6 +19,7 @@ from diloti.cli.common import (
     add_players_flag,
     add_seed_flag,
     make_computer,
+    one_line_errors,
     options_from_args,
 )
 from diloti.errors import DilotiError
@@ -38,12 +39,12 @@ Commands: moves (list legal moves), table (show the table), history (this round'
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = one_line_errors(sub.add_parser(
         "play", help="play a game in the terminal against the computer",
         description="Play Diloti against computer players: 2 players, or 4 (the other three seats are computer "
                     "players; seats 0+2 play against 1+3). Moves are typed in notation or chosen by number. "
                     "Works with input piped in.",
-    )
+    ))
     add_players_flag(p)
     add_seed_flag(p, "the game (the same seed deals the same cards)")
     add_level_flag(p)

@@ -7,19 +7,19 @@ import sys
 
 from diloti.cards import NAMES
 from diloti.cli import CliError
-from diloti.cli.common import positive_int
+from diloti.cli.common import one_line_errors, positive_int
 from diloti.notation import describe_move
 from diloti.record import GameRecord, format_score, load_record
 from diloti.state import State
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = one_line_errors(sub.add_parser(
         "replay", help="step through a saved game record",
         description="Replay a game record move by move (Enter for the next move, q to stop), checking every "
                     "move and score as it goes. Problems are reported with their line numbers; what could be "
                     "read is still replayed. Exit status 1 if the record has problems.",
-    )
+    ))
     p.add_argument("record", metavar="RECORD", help="the record file")
     p.add_argument("--all", action="store_true", help="print the whole game without waiting for Enter")
     p.add_argument("--round", type=positive_int, metavar="N", help="only round N")

@@ -7,18 +7,25 @@ import json
 import random
 from dataclasses import dataclass, field
 
-from diloti.cli.common import add_option_flags, add_players_flag, add_seed_flag, options_from_args, positive_int
+from diloti.cli.common import (
+    add_option_flags,
+    add_players_flag,
+    add_seed_flag,
+    one_line_errors,
+    options_from_args,
+    positive_int,
+)
 from diloti.game import Game
 from diloti.options import Options
 from diloti.progress import Progress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = one_line_errors(sub.add_parser(
         "simulate", help="play N random self-play games and summarise them",
         description="Play N whole games with uniformly random moves for every seat and print a summary: "
                     "wins and points per side, rounds, xeri per round, legal moves per turn.",
-    )
+    ))
     p.add_argument("games", type=positive_int, metavar="N", help="number of games")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--progress", action="store_true", help="show a progress bar even when stderr is not a terminal")
