@@ -43,6 +43,22 @@ class Stats:
     reconnects: int = 0
 
 
+PROBE = """
+import signal, sys, time
+lags = []
+def done(*_):
+    lags.sort()
+    n = len(lags)
+    print(f"{lags[n // 2] * 1000:.1f} {lags[int(n * 0.99)] * 1000:.1f} {lags[-1] * 1000:.1f}" if n else "nan nan nan")
+    sys.exit(0)
+signal.signal(signal.SIGTERM, done)
+while True:
+    t = time.perf_counter()
+    time.sleep(0.005)
+    lags.append(time.perf_counter() - t - 0.005)
+"""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -181,12 +197,18 @@ def main() -> int:
             return float("nan")
 
     server_cpu = 0.0
+    probe_out = ["nan", "nan", "nan"]
     try:
         print(f"load: {args.tables} tables, {'1 player + 1 server bot' if args.bots else '2 players'} each, "
               f"target {args.target}, think {args.think_min}-{args.think_max} s, server {url}", flush=True)
         cpu0 = cpu(server.pid) if server else float("nan")
+        # A bystander process that only sleeps 5 ms at a time: how late the machine wakes it up
+        # tells how much of the latency is the machine's scheduling (other work), not the server.
+        probe = subprocess.Popen([sys.executable, "-c", PROBE], stdout=subprocess.PIPE, text=True)
         stats, ids, wall = asyncio.run(run(args, url))
         server_cpu = cpu(server.pid) - cpu0 if server else float("nan")
+        probe.terminate()
+        probe_out = (probe.communicate(timeout=10)[0] or "nan nan nan").split()
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)
@@ -213,6 +235,8 @@ def main() -> int:
     print(f"CPU seconds: server {server_cpu:.1f}, load client {client_cpu:.1f} "
           f"(server {1000 * server_cpu / max(1, stored or stats.moves):.2f} ms per move); "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"scheduling delay of an idle bystander process, ms: p50 {probe_out[0]}  p99 {probe_out[1]}  "
+          f"max {probe_out[2]}")
     for e in stats.errors[:10]:
         print("  error:", e)
     return 0 if stats.finished == args.tables and not stats.errors and not lost else 1
