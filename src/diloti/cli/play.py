@@ -233,17 +233,27 @@ def _short(exc: Exception) -> str:
 
 
 # ----------------------------------------------------------------- hint
-# The AI developer plugs the analysis in here: ``diloti.ai.analysis.rank_moves(view, ...)``.
+# Advice comes from the AI's analysis: diloti.ai.analysis.rank_moves(view, ...).
 def hint(view: View, arg: str = "") -> str:
-    """Advice for the seat of ``view`` from the computer analysis, if installed."""
+    """The best few moves for the seat of ``view`` by the computer analysis.
+
+    ``arg`` is how many to show (default 3).
+    """
+    if not view.legal:
+        return "hint: you have no move to make now"
+    count = int(arg) if arg.isdigit() and int(arg) > 0 else 3
     try:
-        from diloti.ai import analysis  # type: ignore[attr-defined, unused-ignore]
+        from diloti.ai.analysis import rank_moves
     except ImportError:
-        return "hint: not available yet (the computer analysis module is not installed)"
-    ranked = analysis.rank_moves(view)
-    lines = ["hint (best first):"]
-    for item in list(ranked)[:3]:
-        lines.append(f"  {item}")
+        return "hint: not available (the computer analysis module is not installed)"
+    try:
+        ranked = rank_moves(view, seed=view.plays)
+    except DilotiError as exc:
+        return f"hint: {exc}"
+    lines = ["hint (best first; the estimate is the expected round points difference):"]
+    for i, (move, estimate) in enumerate(ranked[:count], 1):
+        number = view.legal.index(move) + 1
+        lines.append(f"  {i}. move {number:2}: {move!s:<24} {describe_move(view, move):<36} {estimate:+.2f}")
     return "\n".join(lines)
 
 
