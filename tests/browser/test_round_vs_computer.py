@@ -94,7 +94,7 @@ def test_rule_options_and_target_reach_the_table(server: str, new_page: Any) -> 
 def test_moves_are_shown_one_at_a_time(server: str, new_page: Any, ui: Any) -> None:
     # With the display pace on (as for people), my move stays on screen before the computer's.
     page = new_page()
-    page.goto(server + "/?pace=400")
+    page.goto(server + "/?pace=1200")
     page.wait_for_selector("#new-table #seat-1")
     page.fill("#name", "Petros")
     page.select_option("#seat-1", "random")
