@@ -301,9 +301,12 @@ def test_game_against_bot_to_the_end_with_hints(tmp_path: Path) -> None:
                     break
                 if not hinted:
                     ws.send_json({"type": "hint"})
-                    h = ws.receive_json()
-                    assert h["type"] == "hint" and h["ply"] == st["ply"]
+                    ws.send_json({"type": "hint"})  # asked twice: one search, the same answer
+                    h, h2 = ws.receive_json(), ws.receive_json()
+                    assert h["type"] == "hint" and h["ply"] == st["ply"] and h2 == h
                     assert h["moves"] and {m["move"] for m in h["moves"]} <= {m["move"] for m in st["legal"]}
+                    scores = [m["score"] for m in h["moves"]]
+                    assert scores == sorted(scores, reverse=True)
                     hinted = True
                 ws.send_json({"type": "move", "move": rng.choice(st["legal"])["move"], "ply": st["ply"]})
             assert seen_round_over and table.game.is_over

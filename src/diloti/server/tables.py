@@ -25,12 +25,14 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
 from diloti.ai import LEVELS, make_player
+from diloti.ai.analysis import rank_moves
 from diloti.errors import DilotiError
 from diloti.game import Game
 from diloti.moves import Move
 from diloti.options import Options
 from diloti.server.protocol import ProtocolError, clean_name, move_dict, side_dict, state_message
 from diloti.store.db import SeatData, Store, StoreError, TableData
+from diloti.view import View
 
 log = logging.getLogger("diloti.server")
 T = TypeVar("T")
@@ -96,6 +98,7 @@ class LiveTable:
         self.last: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
+        self.hint: tuple[int, asyncio.Future[list[dict[str, Any]]]] | None = None
         age = (datetime.now(UTC) - data.updated).total_seconds()
         self.activity = time.monotonic() - max(0.0, age)
         for seat, text in data.moves:
@@ -559,9 +562,13 @@ class TableManager:
             raise ProtocolError("hints_unavailable", "hints are offered only when every opponent is a computer")
         self._check_turn(table, seat, None)
         table.activity = time.monotonic()
-        view = table.game.view(seat)
         ply = table.ply
-        ranked = await asyncio.get_running_loop().run_in_executor(self._cpu, rank_for_hint, view, table.seed, ply)
+        # One search per position, shared by every request for it: hint floods cost nothing more.
+        if table.hint is None or table.hint[0] != ply:
+            view = table.game.view(seat)
+            fut = asyncio.get_running_loop().run_in_executor(self._cpu, rank_for_hint, view, table.seed, ply)
+            table.hint = (ply, fut)
+        ranked = await asyncio.shield(table.hint[1])
         return {"type": "hint", "ply": ply, "moves": ranked[:5]}
 
     # ---------------------------------------------------------------- idle cleanup
@@ -602,18 +609,7 @@ def _cards(mask: int) -> list[Any]:
     return list(cards_of(mask))
 
 
-def rank_for_hint(view: Any, seed: int, ply: int) -> list[dict[str, Any]]:
-    """Best moves first: the analyser's ranking if there is one, else the strongest level's choice."""
-    try:
-        from diloti.ai.analysis import rank_moves  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        rank_moves = None
-    if rank_moves is not None:
-        out = []
-        for item in rank_moves(view):
-            move, score = (item if isinstance(item, tuple) else (item, None))
-            out.append({**move_dict(move), "score": None if score is None else round(float(score), 3)})
-        return out
-    level = "expert" if "expert" in LEVELS else list(LEVELS)[-1]
-    best = make_player(level, seed=derived_seed("diloti-hint", seed, ply)).choose(view)
-    return [{**move_dict(best), "score": None}]
+def rank_for_hint(view: View, seed: int, ply: int) -> list[dict[str, Any]]:
+    """The expert's ranking of the legal moves, best first (estimates in round points)."""
+    ranked = rank_moves(view, seed=derived_seed("diloti-hint", seed, ply))
+    return [{**move_dict(move), "score": round(float(score), 3)} for move, score in ranked]
