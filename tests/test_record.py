@@ -61,9 +61,9 @@ def test_unfinished_game() -> None:
 def test_file_round_trip(tmp_path: Path) -> None:
     g = random_game(2, Options(target=20), 8)
     path = tmp_path / "game.txt"
-    GameRecord.from_game(g, names=['a "quoted" name', "b"]).save(path)
+    GameRecord.from_game(g, names=['a "quoted" name', "b; #2 \\ c"]).save(path)
     back = load_record(path, strict=True)
-    assert back.names == ['a "quoted" name', "b"] and back.scores == tuple(g.scores)
+    assert back.names == ['a "quoted" name', "b; #2 \\ c"] and back.scores == tuple(g.scores)
 
 
 def test_sample_record_fixture() -> None:

@@ -204,6 +204,8 @@ def _unquote(v: str) -> str:
 
 
 def _strip_comment(line: str) -> str:
+    if line.lstrip().startswith("["):  # a header value may hold ';' or '#'
+        return line.strip()
     for mark in (";", "#"):
         i = line.find(mark)
         if i >= 0:
