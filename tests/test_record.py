@@ -66,6 +66,12 @@ def test_file_round_trip(tmp_path: Path) -> None:
     assert back.names == ['a "quoted" name', "b; #2 \\ c"] and back.scores == tuple(g.scores)
 
 
+def test_names_with_newlines_stay_on_one_line() -> None:
+    g = random_game(2, Options(target=15), 9)
+    back = read_record(GameRecord.from_game(g, names=["a\nb", "c\td"]).dumps())
+    assert back.errors == [] and back.names == ["a b", "c d"]
+
+
 def test_sample_record_fixture() -> None:
     rec = load_record(FIXTURES / "sample_record.txt", strict=True)
     assert rec.players == 2 and rec.names == ["you", "random1"] and rec.options.target == 10

@@ -196,6 +196,8 @@ class GameRecord:
 
 
 def _quote(v: str) -> str:
+    # One header per line: control characters (a newline in a name) become spaces.
+    v = "".join(" " if ord(ch) < 32 else ch for ch in v)
     return v.replace("\\", "\\\\").replace('"', '\\"')
 
 
