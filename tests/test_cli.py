@@ -218,3 +218,16 @@ def test_play_saves_the_record_when_a_computer_player_fails(capsys: pytest.Captu
     code, out, err = play(capsys, monkeypatch, "1\n" * 5, "--seed", "3", "--record", str(rec))
     assert code == 2 and "illegal move 'KS x QH QS'" in err and len(err.strip().splitlines()) == 1
     assert "record saved" in out and rec.exists()
+
+
+def test_replay_steps_on_enter(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal("\n\nq\n"))
+    code, out, _ = run(capsys, "replay", str(FIXTURES / "sample_record.txt"))
+    assert code == 0 and "  3. s1" in out and "  4. s0" not in out  # stopped after the third move
+    monkeypatch.setattr(sys, "stdin", Terminal(""))  # end of input stops too
+    code, out, _ = run(capsys, "replay", str(FIXTURES / "sample_record.txt"))
+    assert code == 0 and "  2. s0" not in out
