@@ -11,9 +11,9 @@ from diloti.ai.heuristic import expected_best
 from diloti.ai.knowledge import best_capture, sweep_values
 from diloti.ai.sampler import consistent, sample_state
 from diloti.ai.search import OraclePlayer
-from diloti.cards import parse_cards
+from diloti.cards import mask_of, parse_cards
 from diloti.game import Game
-from diloti.moves import Move, Pile
+from diloti.moves import Move, MoveKind, Pile
 from diloti.options import Options
 from diloti.state import State
 
@@ -100,7 +100,7 @@ def test_sampler_gives_each_declarer_its_value() -> None:
     # seat 1 owns a plain 9 and holds exactly one unseen 9 among many cards.
     s = State.from_parts(
         hands=[parse_cards("2C 3C 4C 5C 6C"), parse_cards("9D KH QH JH AH")],
-        table=parse_cards("7D"), piles=[Pile(sum(1 << c for c in parse_cards("4D 5D")), 9, Move.parse("4D").kind.PLAIN, 1)],
+        table=parse_cards("7D"), piles=[Pile(mask_of(parse_cards("4D 5D")), 9, MoveKind.PLAIN, 1)],
         stock=[c for c in range(52) if c not in parse_cards("2C 3C 4C 5C 6C 9D KH QH JH AH 7D 4D 5D")],
         turn=0, check=False,
     )

@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -210,8 +209,12 @@ Progress = Callable[[int, int], None]
 
 def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2, options: Options | None = None,
                rounds: int | None = None, jobs: int = 1, target: int | None = None,
-               progress: Progress | None = None) -> MatchResult:
-    """Play ``games`` games (rounded up to an even number: duplicate pairs) of A against B."""
+               progress: Progress | None = None, first: int = 0) -> MatchResult:
+    """Play ``games`` games (rounded up to an even number: duplicate pairs) of A against B.
+
+    Games are numbered from ``first`` (even): a long match can be played in
+    chunks that together are exactly the one long match.
+    """
     if players not in (2, 4):
         raise TournamentError(f"invalid number of players {players!r}: expected 2 or 4")
     if games < 1:
@@ -224,7 +227,8 @@ def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2
     if target is not None:
         opts = opts.replace(target=target)
     games += games % 2
-    tasks = [(a, b, i, seed, players, opts, rounds) for i in range(games)]
+    first -= first % 2
+    tasks = [(a, b, i, seed, players, opts, rounds) for i in range(first, first + games)]
     start = time.perf_counter()
     results: list[GameResult] = []
     if progress:
@@ -250,27 +254,6 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
-
-
-def progress_bar(label: str, stream: Any = None) -> Progress:
-    """A progress callback that draws ``label [#####.....] done/total`` on a terminal."""
-    out = stream or sys.stderr
-    tty = hasattr(out, "isatty") and out.isatty()
-    start = time.perf_counter()
-
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // max(1, total)
-        elapsed = time.perf_counter() - start
-        eta = f" eta {elapsed / done * (total - done):.0f}s" if done else ""
-        line = f"{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}{eta}"
-        if tty:
-            out.write("\r" + line + ("\n" if done == total else ""))
-        elif done == total or done % max(1, total // 10) == 0:
-            out.write(line + "\n")
-        out.flush()
-
-    return show
 
 
 def round_robin(levels: Sequence[str], games: int, **kwargs: Any) -> list[MatchResult]:

@@ -1,0 +1,56 @@
+"""Benchmark: the strength ladder, in resumable chunks.
+
+Usage: python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--jobs J] [--players 2|4]
+                              [--out FILE.jsonl]
+
+Plays A against B on duplicate deals (games to 61), ``--chunk`` games at a
+time, appending every game's result to a JSON-lines file, and prints the
+running summary after each chunk. Rerunning continues where the file ends, so
+a long ladder survives interruptions; the games are exactly those of one
+``diloti tournament A B --games N --seed S`` run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from dataclasses import asdict
+
+from diloti.options import Options
+from diloti.tournament import GameResult, play_match, summarise
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--chunk", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--players", type=int, default=2, choices=(2, 4))
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    out = args.out or f"bench/results/{args.a}_vs_{args.b}_{args.players}p_seed{args.seed}.jsonl".replace(":", "-")
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    results: list[GameResult] = []
+    if os.path.exists(out):
+        with open(out) as f:
+            results = [GameResult(**json.loads(line)) for line in f if line.strip()]
+    opts = Options()
+    while len(results) < args.games:
+        first = len(results)
+        n = min(args.chunk, args.games - first)
+        r = play_match(args.a, args.b, n, seed=args.seed, players=args.players, jobs=args.jobs, first=first)
+        with open(out, "a") as f:
+            for g in r.results:
+                f.write(json.dumps(asdict(g)) + "\n")
+        results += r.results
+        total = summarise(args.a, args.b, results, args.players, opts, args.seed, None,
+                          sum(g.seconds for g in results))
+        print(total.summary(), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""``diloti tournament``: computer players against each other on duplicate deals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+
+from diloti.ai import MEASUREMENT_LEVELS, make_player_spec
+from diloti.cli.common import (
+    add_option_flags,
+    add_players_flag,
+    one_line_errors,
+    options_from_args,
+    positive_int,
+)
+from diloti.progress import Progress
+from diloti.tournament import MatchResult, TournamentError, default_jobs, play_match, plot_ladder
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = one_line_errors(sub.add_parser(
+        "tournament", help="computer players against each other (duplicate deals, confidence intervals)",
+        description="Play computer players against each other on duplicate deals: every deal is played twice "
+                    "with the seats swapped (with 4 players, A partners A). Two players give one match; more "
+                    "give every pair (a ladder); 'all' means every level. Prints each match's game win rate "
+                    "and points-per-round difference with 95%% confidence intervals. Levels: "
+                    f"{', '.join(MEASUREMENT_LEVELS)} (oracle sees every hand: for measurement only); "
+                    "settings as LEVEL:KEY=VALUE,... e.g. expert:iterations=100,seconds=none.",
+    ))
+    p.add_argument("levels", nargs="+", metavar="LEVEL", help="two or more players, or 'all'")
+    p.add_argument("--games", type=positive_int, default=100, metavar="N",
+                   help="games per pair (rounded up to even: duplicate pairs; default 100)")
+    p.add_argument("--rounds", type=positive_int, default=None, metavar="N",
+                   help="play N rounds per game instead of games to the target")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the players (default 0)")
+    p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
+                   help="worker processes (default: all cores)")
+    p.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON ('-' for stdout)")
+    p.add_argument("--plot", metavar="FILE.png", default=None,
+                   help="draw the points-per-round matrix of the players as a picture (needs matplotlib)")
+    p.add_argument("--per-game", action="store_true", help="include every game's result in --json")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_players_flag(p)
+    add_option_flags(p)
+    p.set_defaults(func=run)
+
+
+def expand(levels: list[str]) -> list[str]:
+    """Replace ``all`` by every level offered to people, in ladder order; check each spec."""
+    out: list[str] = []
+    for spec in levels:
+        for name in (["random", "greedy", "heuristic", "expert"] if spec == "all" else [spec]):
+            if name not in out:
+                make_player_spec(name, 0)  # a bad name or setting fails here, before any game
+                out.append(name)
+    if len(out) < 2:
+        raise TournamentError("name at least two different players (see 'diloti tournament --help')")
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    levels = expand(args.levels)
+    options = options_from_args(args)
+    jobs = args.jobs or default_jobs()
+    results: list[MatchResult] = []
+    for i, a in enumerate(levels):
+        for b in levels[i + 1:]:
+            bar = Progress(args.games + args.games % 2, f"games {a} vs {b}", enabled=False if args.quiet else None)
+            with bar:
+                r = play_match(a, b, args.games, seed=args.seed, players=args.players, options=options,
+                               rounds=args.rounds, jobs=jobs, progress=_advancer(bar))
+            results.append(r)
+            print(r.summary(), flush=True)
+    if args.json:
+        data = [r.to_dict(per_game=args.per_game) for r in results]
+        text = json.dumps(data[0] if len(data) == 1 else data, indent=2, default=str)
+        if args.json == "-":
+            sys.stdout.write(text + "\n")
+        else:
+            with open(args.json, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+    if args.plot:
+        plot_ladder(results, args.plot)
+        print(f"ladder picture written to {args.plot}")
+    return 0
+
+
+def _advancer(bar: Progress) -> Callable[[int, int], None]:
+    def advance(done: int, _total: int) -> None:
+        if done > bar.done:
+            bar.advance(done - bar.done)
+
+    return advance

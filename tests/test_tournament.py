@@ -1,0 +1,110 @@
+"""Tournaments: duplicate deals, statistics, reproducibility, and the CLI (tiny runs only)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from diloti.cli import main
+from diloti.game import Game
+from diloti.position import format_position
+from diloti.state import State
+from diloti.tournament import Interval, TournamentError, derive_seed, play_game, play_match
+
+FAST_EXPERT = "expert:iterations=8,seconds=none"
+
+
+def test_duplicate_pairs_deal_the_same_cards_with_seats_swapped() -> None:
+    a = play_game("greedy", "random", 0, seed=3, options=None, rounds=1)
+    b = play_game("greedy", "random", 1, seed=3, options=None, rounds=1)
+    assert (a.a_side, b.a_side) == (0, 1)
+    first = Game(2, seed=derive_seed("game", 3, 0)).state.deck
+    assert first == Game(2, seed=derive_seed("game", 3, 0)).state.deck
+    assert a.rounds == b.rounds == 1
+
+
+def test_match_is_reproducible_and_counts_add_up() -> None:
+    r1 = play_match("greedy", "heuristic", games=4, seed=5, target=21)
+    r2 = play_match("greedy", "heuristic", games=4, seed=5, target=21)
+    assert [(g.a_points, g.b_points, g.winner) for g in r1.results] == \
+           [(g.a_points, g.b_points, g.winner) for g in r2.results]
+    assert r1.a_wins + r1.b_wins + r1.draws == r1.games == 4
+    assert r1.win_rate.low <= r1.win_rate.mean <= r1.win_rate.high
+    assert r1.rounds == sum(g.rounds for g in r1.results)
+
+
+def test_chunks_are_the_same_games_as_one_run() -> None:
+    whole = play_match("random", "greedy", games=4, seed=9, rounds=1)
+    part = play_match("random", "greedy", games=2, seed=9, rounds=1, first=2)
+    assert [g.a_points for g in whole.results[2:]] == [g.a_points for g in part.results]
+
+
+def test_four_players_and_fixed_rounds() -> None:
+    r = play_match("heuristic", "random", games=2, seed=1, players=4, rounds=1)
+    assert r.rounds == 2 and r.players == 4
+    assert r.points_per_round.mean > 0  # heuristic partners beat random partners on these deals
+
+
+def test_oracle_and_expert_play_whole_games() -> None:
+    r = play_match(FAST_EXPERT, "oracle:iterations=8,seconds=none", games=2, seed=2, rounds=1)
+    assert r.games == 2
+
+
+def test_interval() -> None:
+    i = Interval.of([0.0, 1.0, 0.0, 1.0])
+    assert i.mean == 0.5 and i.low < 0.5 < i.high
+    assert Interval.of([]).mean == 0.0
+
+
+def test_bad_settings() -> None:
+    with pytest.raises(TournamentError):
+        play_match("random", "greedy", games=0)
+    with pytest.raises(TournamentError):
+        play_match("random", "greedy", players=3)
+    with pytest.raises(ValueError, match="unknown level"):
+        play_match("random", "grandmaster", games=2)
+
+
+def test_cli_tournament_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    png = tmp_path / "ladder.png"
+    code = main(["tournament", "random", "greedy", "heuristic", "--games", "2", "--rounds", "1", "--jobs", "1",
+                 "--seed", "4", "--quiet", "--json", str(out), "--plot", str(png)])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert [(d["a"], d["b"]) for d in data] == [("random", "greedy"), ("random", "heuristic"),
+                                                ("greedy", "heuristic")]
+    assert {"win_rate", "points_per_round", "games", "rounds"} <= set(data[0])
+    assert png.stat().st_size > 1000
+    assert "game win rate" in capsys.readouterr().out
+
+
+def test_cli_tournament_in_parallel(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "random", "greedy", "--games", "2", "--rounds", "1", "--jobs", "2", "--quiet",
+                 "--json", "-"]) == 0
+    text = capsys.readouterr().out
+    assert json.loads(text[text.index("{"):])["games"] == 2
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["tournament", "random", "nobody"], "unknown level 'nobody'"),
+    (["tournament", "random"], "at least two"),
+    (["tournament", "random", "expert:iterations=x"], "invalid setting value"),
+    (["analyse", "no such position"], "POSITION"),
+])
+def test_cli_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--seed", "3", "--iterations", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "1. " in out and "expected round points difference" in out
+    s = State.new(seed=8)
+    assert main(["analyse", format_position(s), "--iterations", "30", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sorted(m["move"] for m in data["moves"]) == sorted(str(m) for m in s.legal_moves())
