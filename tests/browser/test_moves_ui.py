@@ -146,16 +146,16 @@ def test_typed_moves(server: str, new_page: Any, ui: Any) -> None:
     assert first_history_entry(page) == "You: 2♥ + 2♦ = 4"
 
 
-def test_hint_from_the_expert(server: str, new_page: Any, ui: Any) -> None:
+def test_hint_from_the_expert(server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
     page = new_page()
     open_seeded(page, server, [{"kind": "bot", "level": "random"}, {"kind": "human"}])
     ui.wait_status(page, ("turn",))
     page.click("#hint-btn")
-    page.wait_for_selector("#hintline")
-    assert page.inner_text("#hintline").startswith("The expert suggests: ")
+    page.wait_for_function("() => document.querySelector('#hintline').textContent.startsWith('The expert suggests: ')")
     # The suggestion is selected: one press of its button plays it.
     moves = page.eval_on_selector_all("#choices button[data-move]", "els => els.map(e => e.dataset.move)")
     assert moves
+    screenshot(page, "14-hint")
     page.click("#choices button[data-move]")
     page.wait_for_function("() => Number(document.querySelector('#game').dataset.ply) >= 1")
 

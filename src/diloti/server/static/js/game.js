@@ -150,10 +150,19 @@ export class TableView {
     this.shownAt = performance.now();
   }
 
+  askHint() {
+    if (this.conn.send({ type: "hint" })) {
+      this.hint = t("game.hint_wait");
+      this.render();
+    }
+  }
+
   onHint(msg) {
     if (!this.state || msg.ply !== this.state.ply || !msg.moves || !msg.moves.length) return;
     const best = this.legal().find((m) => m.text === msg.moves[0].move);
-    this.hint = msg.moves[0].move;
+    const fmt = (m) => prettyMove(m.move) + (typeof m.score === "number" ? ` (${m.score > 0 ? "+" : ""}${m.score.toFixed(1)})` : "");
+    this.hint = t("game.hint_is", { move: fmt(msg.moves[0]) })
+      + (msg.moves.length > 1 ? " · " + t("game.hint_also", { moves: msg.moves.slice(1, 3).map(fmt).join(", ") }) : "");
     if (best && best.card) {
       // Select the suggested move so one press of Play (or Enter) makes it.
       const units = tableUnits(this.state.table, this.state.declarations);
@@ -164,6 +173,7 @@ export class TableView {
 
   onError(msg) {
     this.waitingMove = false;
+    this.hint = null;
     const fatal = ["bad_token", "unknown_table", "table_closed"];
     if (fatal.includes(msg.code)) {
       if (this.conn && msg.code !== "table_closed") this.conn.close();
@@ -426,7 +436,7 @@ export class TableView {
       if (this.sel.card) choices.appendChild(h("button", { type: "button", class: "btn ghost small", onclick: () => this.clearSel() }, t("game.clear")));
       action.appendChild(choices);
     }
-    if (this.hint) action.appendChild(h("div", { class: "hintline", id: "hintline" }, t("game.hint_is", { move: prettyMove(this.hint) })));
+    if (this.hint) action.appendChild(h("div", { class: "hintline", id: "hintline" }, this.hint));
     if (st.bottom) action.appendChild(h("div", { class: "prompt" }, t("game.bottom", { card: prettyCard(st.bottom) })));
 
     // My hand.
@@ -448,7 +458,7 @@ export class TableView {
     const typed = h("form", { class: "typed", onsubmit: (e) => { e.preventDefault(); if (typedInput.value.trim() && this.playTyped(typedInput.value.trim())) typedInput.value = ""; } },
       typedInput, h("button", { type: "submit", class: "btn small", disabled: !mine || undefined }, t("game.type_go")));
     const tools = h("div", { class: "toolbar", id: "toolbar" },
-      tb.hints && mine && st.phase === "play" ? h("button", { type: "button", class: "btn small", id: "hint-btn", onclick: () => this.conn.send({ type: "hint" }) }, t("game.hint")) : null,
+      tb.hints && mine && st.phase === "play" ? h("button", { type: "button", class: "btn small", id: "hint-btn", onclick: () => this.askHint() }, t("game.hint")) : null,
       h("button", { type: "button", class: "btn small", id: "history-btn", onclick: () => this.showHistory() }, t("game.history")),
       h("button", { type: "button", class: "btn small", id: "sheet-btn", onclick: () => this.showSheet() }, t("game.scores")),
       h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => showRules() }, t("game.rules")),
