@@ -1,0 +1,8 @@
+"""Shared test helpers: build positions from short text."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

@@ -1,0 +1,47 @@
+"""Build positions from short text, for rules tests."""
+
+from __future__ import annotations
+
+from diloti.cards import CARDS, mask_of, parse_cards
+from diloti.moves import GROUP, PLAIN, Move, Pile
+from diloti.options import Options
+from diloti.state import State
+
+
+def pile(cards: str, value: int, kind: str, owner: int) -> Pile:
+    return Pile(mask_of(parse_cards(cards)), value, GROUP if kind == "group" else PLAIN, owner)
+
+
+def make(hands: list[str], table: str = "", piles: tuple[Pile, ...] = (), *, turn: int = 0,
+         players: int | None = None, dealer: int | None = None, options: Options | None = None,
+         rest: str = "stock", plays: int = 5, last_capturer: int | None = None, **opts: object) -> State:
+    """A position; every card not named goes to the stock (or to side 0's captures)."""
+    players = players or len(hands)
+    if dealer is None:
+        dealer = (turn - 1) % players
+    options = options or Options(**opts)  # type: ignore[arg-type]
+    used = 0
+    hs = [parse_cards(h) for h in hands]
+    tb = parse_cards(table)
+    for c in [c for h in hs for c in h] + tb:
+        used |= 1 << c
+    for p in piles:
+        used |= p.mask
+    others = [c for c in CARDS if not used >> c & 1]
+    stock, captured = (others, []) if rest == "stock" else ([], others)
+    return State.from_parts(players=players, options=options, dealer=dealer, turn=turn, hands=hs, table=tb,
+                            piles=piles, stock=stock, captured=(captured, []), plays=plays,
+                            last_capturer=last_capturer)
+
+
+def moves(state: State, card: str | None = None) -> set[str]:
+    """The legal moves (of one card, if given) in canonical notation."""
+    out = set()
+    for m in state.legal_moves():
+        if card is None or (m.card is not None and str(m.card) == card):
+            out.add(str(m))
+    return out
+
+
+def mv(text: str) -> Move:
+    return Move.parse(text)
