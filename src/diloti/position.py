@@ -51,7 +51,7 @@ from diloti.view import View
 
 FIELDS = ("players", "options", "dealer", "turn", "hands", "table", "declarations", "stock",
           "captured", "xeri", "last_capturer", "plays")
-EXTRA_FIELDS = ("seed", "bottom", "pending")
+EXTRA_FIELDS = ("seed", "shuffles", "bottom", "pending")
 
 _CARD_RE = re.compile(r"(10|[2-9AJQKT])([CDHS])", re.IGNORECASE)
 
@@ -89,6 +89,8 @@ def position_to_dict(state: State) -> dict[str, Any]:
     }
     if state.seed:
         d["seed"] = state.seed
+    if state.shuffles != 1:
+        d["shuffles"] = state.shuffles
     if state.bottom is not None:
         d["bottom"] = NAMES[state.bottom]
     if state.phase == DECIDE:
@@ -190,6 +192,7 @@ def position_from_dict(data: Any) -> State:
         raise _bad("last_capturer", f"expected null or a seat 0..{players - 1}, got {last!r}")
     plays = _int(data, "plays", 0, 48)
     seed = _int(data, "seed", 0, None, default=0)
+    shuffles = _int(data, "shuffles", 0, None, default=1)
     bottom = None
     if data.get("bottom") is not None:
         bottom = _cards("bottom", [data["bottom"]])[0]
@@ -201,7 +204,7 @@ def position_from_dict(data: Any) -> State:
     return build_state(players=players, options=options, dealer=dealer, turn=turn, hands=hands, table=table,
                        piles=piles, stock=stock, captured=captured, xeri=(xeri[0], xeri[1]),
                        last_capturer=last, plays=plays, seed=seed, bottom=bottom,
-                       pending=tuple(pending) if pending else ())
+                       pending=tuple(pending) if pending else (), shuffles=shuffles)
 
 
 def _pile(i: int, d: Any, players: int) -> Pile:
@@ -236,7 +239,8 @@ def _pile(i: int, d: Any, players: int) -> Pile:
 def build_state(*, players: int, options: Options, dealer: int, turn: int, hands: Sequence[Sequence[Card]],
                 table: Sequence[Card], piles: Sequence[Pile], stock: Sequence[Card],
                 captured: Sequence[Sequence[Card]], xeri: tuple[int, int], last_capturer: int | None,
-                plays: int, seed: int = 0, bottom: Card | None = None, pending: tuple[int, ...] = ()) -> State:
+                plays: int, seed: int = 0, bottom: Card | None = None, pending: tuple[int, ...] = (),
+                shuffles: int = 1) -> State:
     """Build a position from parts and check it can arise in a round.
 
     Beyond :meth:`State.validate` (each card exactly once, declaration values
@@ -250,7 +254,7 @@ def build_state(*, players: int, options: Options, dealer: int, turn: int, hands
         s = State.from_parts(players=players, options=options, dealer=dealer, turn=turn, hands=hands,
                              table=table, piles=piles, stock=stock, captured=captured, xeri=xeri,
                              last_capturer=last_capturer, plays=plays, seed=seed, bottom=bottom,
-                             check=False)
+                             shuffles=shuffles, check=False)
         s.validate()
     except InvalidPositionError:
         raise
@@ -376,6 +380,8 @@ def format_position(state: State) -> str:
     fields += _fmt_options(s.options)
     if s.seed:
         fields.append(f"seed={s.seed}")
+    if s.shuffles != 1:
+        fields.append(f"shuffles={s.shuffles}")
     if s.bottom is not None:
         fields.append(f"bottom={NAMES[s.bottom]}")
     if s.phase == DECIDE:
@@ -500,6 +506,7 @@ def _parse_compact(parts: list[str]) -> State:
     plays = _parse_int("plays", parts[10])
     opts: dict[str, Any] = {}
     seed = 0
+    shuffles = 1
     bottom = None
     pending: tuple[int, ...] = ()
     bools = {name for name in Options.names() if name not in ("target", "face_card_redeal")}
@@ -507,6 +514,8 @@ def _parse_compact(parts: list[str]) -> State:
         key, eq, val = extra.partition("=")
         if key == "seed":
             seed = _parse_int("seed", val)
+        elif key == "shuffles":
+            shuffles = _parse_int("shuffles", val)
         elif key == "bottom":
             bottom = _parse_cards("bottom", val)[0] if val else None
             if bottom is None or len(_parse_cards("bottom", val)) != 1:
@@ -524,14 +533,15 @@ def _parse_compact(parts: list[str]) -> State:
         elif key in bools and not eq:
             opts[key] = True
         else:
-            raise _bad(extra, f"unknown option (known: {', '.join(Options.names())}, seed, bottom, pending)")
+            raise _bad(extra, f"unknown option (known: {', '.join(Options.names())}, seed, shuffles, bottom, pending)")
     try:
         options = Options.from_dict(opts)
     except DilotiError as exc:
         raise _bad("options", str(exc)) from None
     return build_state(players=players, options=options, dealer=dealer, turn=turn, hands=hands, table=table,
                        piles=piles, stock=stock, captured=captured, xeri=(int(xm.group(1)), int(xm.group(2))),
-                       last_capturer=last, plays=plays, seed=seed, bottom=bottom, pending=pending)
+                       last_capturer=last, plays=plays, seed=seed, bottom=bottom, pending=pending,
+                       shuffles=shuffles)
 
 
 def load_position(text: str) -> State:

@@ -584,8 +584,13 @@ class State:
                    stock: Iterable[int] = (), captured: Sequence[Iterable[int]] = ((), ()),
                    xeri: Sequence[int] = (0, 0), last_capturer: int | None = None,
                    plays: int = 0, seed: int = 0, bottom: int | None = None,
-                   check: bool = True) -> State:
-        """Build a position from its parts (used by the JSON reader and tests)."""
+                   pending: Sequence[int] = (), shuffles: int = 1, check: bool = True) -> State:
+        """Build a position from its parts (used by the JSON reader and tests).
+
+        ``pending`` lists the seats still to decide on a face-card redeal (the
+        first one is to move); ``shuffles`` counts the shuffles already drawn
+        from ``seed``, so that a later redeal shuffles as the original game did.
+        """
         s = cls(players, options, dealer)
         s.turn = (dealer + 1) % players if turn is None else turn
         if len(hands) != players:
@@ -600,12 +605,17 @@ class State:
         s.last_capturer = last_capturer
         s.plays = plays
         s.seed = seed
+        s.shuffles = shuffles
         s.bottom = Card(int(bottom)) if bottom is not None else None
         s.first_table = tuple(s.loose) if plays == 0 else ()
         dealt = (52 - 4 - len(s.stock)) // (HAND_SIZE * players)
         s.deal_no = max(1, dealt)
         if all(not h for h in s.hands) and not s.stock:
             s.phase = OVER
+        if pending:
+            s.pending = tuple(pending)
+            s.phase = DECIDE
+            s.turn = s.pending[0]
         if check:
             s.validate()
         return s
