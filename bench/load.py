@@ -165,6 +165,9 @@ def main() -> int:
     ap.add_argument("--bots", action="store_true", help="second seat is a server-side computer player")
     ap.add_argument("--bot-level", default="random", help="level of those computer players (default random)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--nice", type=int, default=0,
+                    help="run the server and this client at this niceness (negative needs root; a control on a "
+                         "shared machine: shows the latency when the other work on it does not delay us)")
     ap.add_argument("--url", default=None, help="use a running server (http://HOST:PORT) instead of starting one")
     args = ap.parse_args()
 
@@ -175,6 +178,8 @@ def main() -> int:
         port = free_port()
         db_path = Path(tempfile.mkdtemp(prefix="diloti-load-")) / "load.sqlite3"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        if args.nice:
+            os.nice(args.nice)  # the server inherits it
         server = subprocess.Popen([sys.executable, "-m", "diloti", "serve", "--port", str(port), "--db",
                                    f"sqlite:///{db_path}", "--log-level", "warning"], env=env)
         url = f"http://127.0.0.1:{port}"

@@ -232,7 +232,11 @@ class TableManager:
             while self._queued:
                 batch, self._queued = self._queued, []
                 try:
+                    t0 = time.perf_counter()
                     await self.db(self.store.add_moves, [row for row, _ in batch])
+                    took = time.perf_counter() - t0
+                    if took > 0.2:
+                        log.warning("storing %d moves took %.0f ms", len(batch), took * 1000)
                     results: list[BaseException | None] = [None] * len(batch)
                 except Exception:
                     # One bad row must not fail the others: store them one by one.
