@@ -157,7 +157,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store = await asyncio.to_thread(Store, db_url)
+        store = await asyncio.to_thread(Store, db_url, True, True)
         manager = TableManager(store, idle_minutes=idle_minutes, bot_delay=bot_delay, allow_seed=allow_seed,
                                bot_threads=bot_threads)
         holder["m"] = manager

@@ -5,8 +5,9 @@ stored seed, options and moves. The :class:`TableManager` owns every live
 table; it stores each move before announcing it, runs computer players in a
 thread pool (never on the event loop) and closes tables left idle.
 
-Database calls go through one worker thread, so SQLite sees a single writer and
-the event loop never waits on the disk.
+SQLite calls run on the event loop (each is short: WAL mode, no fsync per commit),
+with checkpoints on a worker thread; other databases' calls run on that worker
+thread. Moves of all tables are written in shared transactions (group commit).
 """
 
 from __future__ import annotations
@@ -192,13 +193,28 @@ class TableManager:
         self._cpu = ThreadPoolExecutor(bot_threads, thread_name_prefix="diloti-bot")
         self._sweeper: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
         self._queued: list[tuple[tuple[str, int, int, str], asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self.bot_errors = 0
 
     # ---------------------------------------------------------------- lifecycle
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        if self.store.is_sqlite:
+            # SQLite calls are short (a commit writes to the log, no fsync; checkpoints run on the
+            # worker thread). Handing each to a thread costs more: under load the busy event loop
+            # holds the GIL and the worker waits for it at every step of a commit.
+            return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def _checkpoint_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(2.0)
+            try:
+                await loop.run_in_executor(self._db, self.store.checkpoint)
+            except Exception:
+                log.exception("checkpoint failed")
 
     async def start(self) -> None:
         """Resume every unfinished table (computer seats to move play on) and start the sweeper."""
@@ -211,6 +227,8 @@ class TableManager:
             if table is not None:
                 self._kick(table)
         self._sweeper = asyncio.create_task(self._sweep_loop())
+        if self.store.is_sqlite:
+            self._checkpointer = asyncio.create_task(self._checkpoint_loop())
 
     async def store_move(self, table_id: str, ply: int, seat: int, move: str) -> None:
         """Store one move; returns once it is committed.
@@ -261,6 +279,8 @@ class TableManager:
             tasks.append(self._writer)
         if self._sweeper is not None:
             tasks.append(self._sweeper)
+        if self._checkpointer is not None:
+            tasks.append(self._checkpointer)
         for t in tasks:
             t.cancel()
         for t in tasks:

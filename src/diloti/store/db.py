@@ -76,13 +76,19 @@ class TableData:
     moves: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    # WAL + NORMAL: a commit per move stays cheap and survives a process crash.
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.close()
+def _sqlite_pragmas(manual_checkpoints: bool) -> Any:
+    def on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # WAL + NORMAL: a commit is a write to the log, no fsync; it survives a process crash.
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=10000")
+        if manual_checkpoints:  # the owner calls checkpoint() off its hot path instead
+            cur.execute("PRAGMA wal_autocheckpoint=0")
+        cur.close()
+
+    return on_connect
 
 
 def _aware(dt: datetime) -> datetime:
@@ -93,14 +99,14 @@ def _aware(dt: datetime) -> datetime:
 class Store:
     """Tables, seats and moves in a database given by URL; migrates it to the newest schema."""
 
-    def __init__(self, url: str, migrate: bool = True) -> None:
+    def __init__(self, url: str, migrate: bool = True, manual_checkpoints: bool = False) -> None:
         self.url = normalize_url(url)
         try:
             self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
         except (SQLAlchemyError, ValueError, ImportError) as exc:
             raise StoreError(f"cannot use database {url!r}: {exc}") from None
         if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", _sqlite_pragmas(manual_checkpoints))
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         if migrate:
             self.migrate()
@@ -120,7 +126,19 @@ class Store:
             raise StoreError(f"cannot open database {self.url!r}: {exc.__class__.__name__}: "
                              f"{str(exc).splitlines()[0]}") from None
 
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    def checkpoint(self) -> None:
+        """Copy the SQLite write-ahead log into the database file (PASSIVE: writers go on)."""
+        if self.is_sqlite:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
     def close(self) -> None:
+        if self.is_sqlite:
+            self.checkpoint()
         self.engine.dispose()
 
     # ------------------------------------------------------------ writing
