@@ -74,7 +74,7 @@ class TableInfo:
     __slots__ = (
         "n", "values", "piles", "opts", "plain_bits", "_sub", "_lib_sub",
         "_caps", "_forced", "_plains", "_raises", "_groups", "_raw", "basic", "_others",
-        "part_values", "played_values",
+        "part_values", "played_values", "_sums", "_sums_lib",
     )
 
     def __init__(self, sig: tuple[object, ...], opts: Options) -> None:
@@ -99,6 +99,8 @@ class TableInfo:
         self._raises: dict[int, list[tuple[int, int, int]]] = {}
         self._groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self._others: dict[int, list[int]] = {}
+        self._sums: dict[int, list[int]] | None = None
+        self._sums_lib: dict[int, list[int]] | None = None
         # Bit s of part_values: something on the table could be a component of a
         # group of s; bit d of played_values: a played card could be raised by d.
         gsub = self._lib_sub if opts.liberal_groups else self._sub
@@ -160,13 +162,27 @@ class TableInfo:
         return out
 
     # -- captures ---------------------------------------------------------
-    def _capture_parts(self, v: int) -> list[int]:
-        sub = self._lib_sub if self.opts.liberal_capture else self._sub
-        parts = {m for m, s in sub if s == v}
+    def _by_sum(self, total: int, liberal: bool = False) -> list[int]:
+        """Masks of the loose numerals (and, if ``liberal``, plain piles) summing to ``total``."""
+        index = self._sums_lib if liberal else self._sums
+        if index is None:
+            index = {}
+            for m, t in (self._lib_sub if liberal else self._sub):
+                index.setdefault(t, []).append(m)
+            if liberal:
+                self._sums_lib = index
+            else:
+                self._sums = index
+        return index.get(total, [])
+
+    def _plain_parts(self, g: int) -> list[int]:
         n = self.n
-        for j, (pv, _, _) in enumerate(self.piles):
-            if pv == v:
-                parts.add(1 << (n + j))
+        return self._by_sum(g) + [1 << (n + j) for j, (pv, _, _) in enumerate(self.piles) if pv == g]
+
+    def _capture_parts(self, v: int) -> list[int]:
+        n = self.n
+        parts = set(self._by_sum(v, self.opts.liberal_capture))
+        parts.update(1 << (n + j) for j, (pv, _, _) in enumerate(self.piles) if pv == v)
         return sorted(parts)
 
     def captures(self, v: int) -> list[int]:
@@ -229,47 +245,47 @@ class TableInfo:
         if res is not None:
             return res
         res = []
-        others = self._others.get(g)
         opts = self.opts
-        n = self.n
-        sub = self._lib_sub if opts.liberal_groups else self._sub
+        others = self._others.get(g)
         if others is None:
-            parts = {m for m, s in sub if s == g}
-            for j, (pv, _, soy) in enumerate(self.piles):
-                if pv == g and not (soy and opts.soy):
-                    parts.add(1 << (n + j))
-            others = self._others[g] = _closure(sorted(parts))
-        if c <= g and others:
-            played: dict[int, int] = {}  # component mask -> requirement (0 = none)
-
-            def add(mask: int, req: int) -> None:
-                old = played.get(mask)
-                played[mask] = req if old is None else (0 if (old == 0 or req == 0) else old | req)
-
-            if c == g:
-                add(0, 0)
+            if opts.liberal_groups or (opts.soy and any(soy for _, _, soy in self.piles)):
+                parts = set(self._by_sum(g, opts.liberal_groups))
+                n = self.n
+                for j, (pv, _, soy) in enumerate(self.piles):
+                    if pv == g and not (soy and opts.soy):
+                        parts.add(1 << (n + j))
+                others = _closure(sorted(parts))
             else:
-                need = g - c
-                for m, s in sub:
-                    if s == need:
-                        add(m, 0)
-                for j, (pv, kind, _) in enumerate(self.piles):
-                    if kind != 2:
-                        continue
-                    bit = 1 << (n + j)
-                    if pv == need:
-                        add(bit, bit)
-                    if opts.liberal_raise and pv < need:
-                        for m, s in self._lib_sub:
-                            if not m & bit and pv + s == need:
-                                add(m | bit, (m | bit) & self.plain_bits)
+                others = self.captures(g) if not opts.liberal_capture else _closure(self._plain_parts(g))
+            self._others[g] = others
+        if c == g:
+            res = [(u, 0) for u in others]
+        elif c < g and others:
+            need = g - c
             found: dict[int, int] = {}
-            for pc, req in played.items():
+            # The played card with loose numerals (or, liberally, plain piles) summing to g.
+            for pc in self._by_sum(need, opts.liberal_groups):
                 for u in others:
                     if not u & pc:
-                        m = u | pc
-                        old = found.get(m)
-                        found[m] = req if old is None else (0 if (old == 0 or req == 0) else old | req)
+                        found[u | pc] = 0
+            # The played card raising a plain pile to g: the pile must be raisable.
+            n = self.n
+            for j, (pv, kind, _) in enumerate(self.piles):
+                if kind != 2:
+                    continue
+                bit = 1 << (n + j)
+                pcs = []
+                if pv == need:
+                    pcs.append((bit, bit))
+                if opts.liberal_raise and pv < need:
+                    pcs += [(m | bit, (m | bit) & self.plain_bits) for m, t in self._lib_sub
+                            if not m & bit and pv + t == need]
+                for pc, req in pcs:
+                    for u in others:
+                        if not u & pc:
+                            m = u | pc
+                            old = found.get(m)
+                            found[m] = req if old is None else (0 if old == 0 else old | req)
             res = sorted(found.items())
         self._groups[key] = res
         return res
