@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from diloti import __version__
 from diloti.errors import DilotiError
@@ -39,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Diloti (Δηλωτή), the Greek fishing card game: play, analyse, benchmark, serve.",
     )
     parser.add_argument("--version", action="version", version=f"diloti {__version__}")
+
+    def error(message: str) -> NoReturn:
+        parser.exit(2, f"diloti: error: {message} (see 'diloti --help')\n")
+
+    parser.error = error  # type: ignore[method-assign]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
