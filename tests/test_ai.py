@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 
 import pytest
 
@@ -26,10 +27,11 @@ def random_options(rng: random.Random) -> Options:
     return Options(face_card_redeal=rng.choice(["off", "first_deal", "any_deal"]), **opts)
 
 
+@cache
 def random_positions(count: int, seed: int) -> list[State]:
-    """Positions reached by random play, with random options, 2 and 4 players."""
+    """Positions reached by random play, with random options, 2 and 4 players (shared: don't modify)."""
     rng = random.Random(seed)
-    out = []
+    out: list[State] = []
     while len(out) < count:
         s = State.new(rng.choice([2, 4]), random_options(rng), dealer=rng.randrange(4), seed=rng.randrange(10**9))
         depth = rng.randrange(48)
@@ -49,8 +51,8 @@ def bot(level: str, seed: int) -> object:
 
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_every_level_plays_only_legal_moves(level: str) -> None:
-    count = 150 if level == "expert" else 600
-    for i, s in enumerate(random_positions(count, seed=hash(level) % 1000)):
+    positions = random_positions(1000, seed=1)
+    for i, s in enumerate(positions[:150] if level == "expert" else positions):
         move = bot(level, i).choose(s.view(s.turn))  # type: ignore[attr-defined]
         assert s.is_legal(move), (level, str(move), s.describe())
 
@@ -145,12 +147,39 @@ def test_greedy_takes_a_xeri_and_avoids_giving_one() -> None:
     assert str(move) == "8C x 3C 5D"
 
 
-def test_heuristic_prefers_a_safe_lay() -> None:
-    # Laying 5H next to a 5 would give any unseen 10 a capture; the KS is safe once all Ks are seen.
-    s = State.from_parts(hands=[parse_cards("KS 5H"), parse_cards("2D 3D")], table=parse_cards("5C"),
-                         stock=(), captured=[parse_cards("KC KD"), parse_cards("KH")], plays=10, turn=0, check=False)
-    move = make_player("heuristic", 1).choose(s.view(0))
-    assert str(move) in ("5H x 5C",)
+def position(hand: str, other: str, table: str, captured: tuple[str, str] = ("", "")) -> State:
+    """Seat 0 to move late in a round, the stock empty, everything else captured by side 1."""
+    used = parse_cards(f"{hand} {other} {table} {captured[0]} {captured[1]}")
+    rest = [c for c in range(52) if c not in used]
+    return State.from_parts(hands=[parse_cards(hand), parse_cards(other)], table=parse_cards(table), stock=(),
+                            captured=[parse_cards(captured[0]), [*parse_cards(captured[1]), *rest]],
+                            plays=30, turn=0, check=True)
+
+
+def test_rule_players_do_not_offer_a_xeri() -> None:
+    # Laying 7D next to 3C offers the 10 in the other hand a xeri; KS cannot be swept with the 3C.
+    s = position("7D KS", "10H 2D", "3C")
+    for level in ("greedy", "heuristic"):
+        assert str(make_player(level, 1).choose(s.view(0))) == "KS"
+
+
+def test_heuristic_declares_what_the_opponent_cannot_take() -> None:
+    # Every other 8 is captured: 5H + 3C = 8 is safe, and the 8D will take the pile next turn.
+    s = position("5H 8D", "KH 2D", "3C", ("8C 8H 8S", ""))
+    assert str(make_player("heuristic", 1).choose(s.view(0))) == "5H + 3C = 8"
+
+
+def test_rank_moves_is_reproducible_and_ranks_every_move() -> None:
+    from diloti.ai.analysis import AnalysisError, rank_moves
+
+    s = State.new(seed=31)
+    view = s.view(s.turn)
+    a = rank_moves(view, seed=2, iterations=60, seconds=None)
+    assert a == rank_moves(view, seed=2, iterations=60, seconds=None)
+    assert sorted(m for m, _ in a) == sorted(view.legal)
+    assert [v for _, v in a] == sorted((v for _, v in a), reverse=True)
+    with pytest.raises(AnalysisError):
+        rank_moves(s.view(1 - s.turn))
 
 
 def test_knowledge_helpers() -> None:

@@ -54,11 +54,13 @@ class Interval:
     high: float
 
     @classmethod
-    def of(cls, values: Sequence[float]) -> Interval:
-        """Normal-approximation interval of the mean of ``values``.
+    def of(cls, values: Sequence[float], lo: float = float("-inf"), hi: float = float("inf")) -> Interval:
+        """Normal-approximation interval of the mean of ``values``, clipped to ``[lo, hi]``.
 
         >>> Interval.of([1.0, 2.0, 3.0]).mean
         2.0
+        >>> Interval.of([1.0, 1.0, 0.5], 0.0, 1.0).high
+        1.0
         """
         n = len(values)
         if n == 0:
@@ -68,7 +70,7 @@ class Interval:
             return cls(mean, mean, mean)
         var = sum((x - mean) ** 2 for x in values) / (n - 1)
         half = 1.96 * sqrt(var / n)
-        return cls(mean, mean - half, mean + half)
+        return cls(mean, max(lo, mean - half), min(hi, mean + half))
 
     def __str__(self) -> str:
         return f"{self.mean:.3f} [{self.low:.3f}, {self.high:.3f}]"
@@ -199,7 +201,8 @@ def summarise(a: str, b: str, results: Iterable[GameResult], players: int, optio
     return MatchResult(
         a=a, b=b, players=players, options=options.changed(), seed=seed, rounds_per_game=rounds,
         games=len(res), a_wins=sum(r.winner == "a" for r in res), b_wins=sum(r.winner == "b" for r in res),
-        draws=sum(r.winner == "draw" for r in res), win_rate=Interval.of(win), points_per_round=Interval.of(ppr),
+        draws=sum(r.winner == "draw" for r in res), win_rate=Interval.of(win, 0.0, 1.0),
+        points_per_round=Interval.of(ppr),
         rounds=sum(r.rounds for r in res), seconds=seconds, results=res,
     )
 

@@ -1,0 +1,58 @@
+"""Summarise the ladder results in bench/results/*.jsonl: a Markdown table and the ladder picture.
+
+Usage: python bench/report.py [--plot docs/ladder.png] [FILES...]
+
+Each file holds one pair's games (written by bench/ladder.py); the table gives
+games, A's game win rate and A's points-per-round advantage with 95%
+confidence intervals over duplicate pairs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import re
+
+from diloti.options import Options
+from diloti.tournament import GameResult, MatchResult, plot_ladder, summarise
+
+NAME = re.compile(r"(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[24])p_seed(?P<seed>\d+)\.jsonl$")
+
+
+def load(path: str) -> MatchResult | None:
+    m = NAME.search(path)
+    if not m:
+        return None
+    with open(path) as f:
+        games = [GameResult(**json.loads(line)) for line in f if line.strip()]
+    # only whole duplicate pairs count
+    pairs: dict[int, list[GameResult]] = {}
+    for g in games:
+        pairs.setdefault(g.index // 2, []).append(g)
+    games = [g for p in pairs.values() if len(p) == 2 for g in p]
+    if not games:
+        return None
+    return summarise(m["a"], m["b"], games, int(m["p"]), Options(), int(m["seed"]), None,
+                     sum(g.seconds for g in games))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--plot", default=None, help="write the 2-player ladder picture here")
+    args = ap.parse_args()
+    results = [r for f in sorted(args.files or glob.glob("bench/results/*.jsonl")) if (r := load(f))]
+    print("| A vs B | players | games | rounds | A game win rate (95% CI) | A points/round − B (95% CI) |")
+    print("|---|---|---|---|---|---|")
+    for r in results:
+        w, p = r.win_rate, r.points_per_round
+        print(f"| {r.a} vs {r.b} | {r.players} | {r.games} | {r.rounds} | {w.mean:.1%} ({w.low:.1%} .. {w.high:.1%}) "
+              f"| {p.mean:+.2f} ({p.low:+.2f} .. {p.high:+.2f}) |")
+    if args.plot:
+        plot_ladder([r for r in results if r.players == 2], args.plot)
+        print(f"\nladder picture: {args.plot}")
+
+
+if __name__ == "__main__":
+    main()
