@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Play computer players against each other on duplicate deals: every deal is played twice "
                     "with the seats swapped (with 4 players, A partners A). Two players give one match; more "
                     "give every pair (a ladder); 'all' means every level. Prints each match's game win rate "
-                    "and points-per-round difference with 95%% confidence intervals. Levels: "
+                    "and points-per-round difference with 95% confidence intervals. Levels: "
                     f"{', '.join(MEASUREMENT_LEVELS)} (oracle sees every hand: for measurement only); "
                     "settings as LEVEL:KEY=VALUE,... e.g. expert:iterations=100,seconds=none.",
     ))
