@@ -542,3 +542,16 @@ def test_names_are_sent_raw_and_quoted_in_records(tmp_path: Path) -> None:
         assert s["seats"][0]["name"] == name[:24]
         assert client.get("/").text.count("onerror") == 0
 
+
+
+def test_serve_command_rejects_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from diloti.cli import main
+
+    assert main(["serve", "--db", str(tmp_path / "no" / "such" / "dir.sqlite3")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["serve", "--db", "mysql://x/y"]) == 2
+    assert "expected sqlite" in capsys.readouterr().err
+    assert main(["serve", "--port", "0"]) == 2
+    assert main(["serve", "--idle-minutes", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--port" in err and "--idle-minutes" in err and "Traceback" not in err
