@@ -20,8 +20,11 @@ def test_duplicate_pairs_deal_the_same_cards_with_seats_swapped() -> None:
     a = play_game("greedy", "random", 0, seed=3, options=None, rounds=1)
     b = play_game("greedy", "random", 1, seed=3, options=None, rounds=1)
     assert (a.a_side, b.a_side) == (0, 1)
-    first = Game(2, seed=derive_seed("game", 3, 0)).state.deck
-    assert first == Game(2, seed=derive_seed("game", 3, 0)).state.deck
+    assert a.game_seed == b.game_seed == derive_seed("game", 3, 0)
+    c = play_game("greedy", "random", 2, seed=3, options=None, rounds=1)
+    assert c.game_seed != a.game_seed
+    # the same game seed deals the same cards to the same seats: only the players swap
+    assert Game(2, seed=a.game_seed).state.hands == Game(2, seed=b.game_seed).state.hands
     assert a.rounds == b.rounds == 1
 
 

@@ -88,6 +88,7 @@ class GameResult:
     winner: str  # "a", "b" or "draw"
     seconds: float
     moves: int
+    game_seed: int = 0  # both games of a duplicate pair share it: Game(players, options, seed=game_seed)
 
     @property
     def ppr(self) -> float:
@@ -181,7 +182,7 @@ def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: 
         winner = "a" if game.winner == a_side else "b"
     else:
         winner = "a" if pa > pb else "b" if pb > pa else "draw"
-    return GameResult(index, a_side, pa, pb, played, winner, time.perf_counter() - start, moves)
+    return GameResult(index, a_side, pa, pb, played, winner, time.perf_counter() - start, moves, game_seed)
 
 
 def _task(args: tuple[str, str, int, int, int, Options, int | None]) -> GameResult:
