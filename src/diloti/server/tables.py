@@ -6,7 +6,7 @@ table; it stores each move before announcing it, runs computer players in a
 thread pool (never on the event loop) and closes tables left idle.
 
 Database calls run on one worker thread (SQLite sees one writer; the event loop
-never waits on the disk), SQLite checkpoints too, every 2 s. Moves of all tables
+never waits on the disk); SQLite checkpoints run every 2 s on a thread of their own. Moves of all tables
 are written in shared transactions (group commit).
 """
 
@@ -191,6 +191,7 @@ class TableManager:
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="diloti-db")
         self._cpu = ThreadPoolExecutor(bot_threads, thread_name_prefix="diloti-bot")
+        self._ckpt = ThreadPoolExecutor(1, thread_name_prefix="diloti-checkpoint")
         self._sweeper: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
@@ -209,7 +210,8 @@ class TableManager:
         while True:
             await asyncio.sleep(2.0)
             try:
-                await loop.run_in_executor(self._db, self.store.checkpoint)
+                # Its own thread: a checkpoint fsyncs, and commits must not queue behind that.
+                await loop.run_in_executor(self._ckpt, self.store.checkpoint)
             except Exception:
                 log.exception("checkpoint failed")
 
@@ -284,6 +286,7 @@ class TableManager:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         self._cpu.shutdown(wait=True, cancel_futures=True)
+        self._ckpt.shutdown(wait=True)
         self._db.shutdown(wait=True)
 
     async def get(self, table_id: str) -> LiveTable | None:
