@@ -2,7 +2,8 @@
 
 Usage: python bench/report.py [--plot docs/ladder.png] [FILES...]
 
-Each file holds one pair's games (written by bench/ladder.py); the table gives
+Each .jsonl file holds one pair's games (written by bench/ladder.py), each .json
+file the output of ``diloti tournament --json``; the table gives
 games, A's game win rate and A's points-per-round advantage with 95%
 confidence intervals over duplicate pairs.
 """
@@ -15,7 +16,7 @@ import json
 import re
 
 from diloti.options import Options
-from diloti.tournament import GameResult, MatchResult, plot_ladder, summarise
+from diloti.tournament import GameResult, Interval, MatchResult, plot_ladder, summarise
 
 NAME = re.compile(r"(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[24])p_seed(?P<seed>\d+)\.jsonl$")
 
@@ -37,12 +38,33 @@ def load(path: str) -> MatchResult | None:
                      sum(g.seconds for g in games))
 
 
+def load_json(path: str) -> list[MatchResult]:
+    """Matches written by ``diloti tournament --json``."""
+    with open(path) as f:
+        data = json.load(f)
+    out = []
+    for d in data if isinstance(data, list) else [data]:
+        d = {k: v for k, v in d.items() if k != "moves_per_second"}
+        w = d["win_rate"]  # files written before the interval was clipped to [0, 1]
+        d["win_rate"] = Interval(w["mean"], max(0.0, w["low"]), min(1.0, w["high"]))
+        d["points_per_round"] = Interval(**d["points_per_round"])
+        d["results"] = []
+        out.append(MatchResult(**d))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*")
     ap.add_argument("--plot", default=None, help="write the 2-player ladder picture here")
     args = ap.parse_args()
-    results = [r for f in sorted(args.files or glob.glob("bench/results/*.jsonl")) if (r := load(f))]
+    files = sorted(args.files or glob.glob("bench/results/*.jsonl") + glob.glob("bench/results/*.json"))
+    results: list[MatchResult] = []
+    for f in files:
+        if f.endswith(".json"):
+            results += load_json(f)
+        elif r := load(f):
+            results.append(r)
     print("| A vs B | players | games | rounds | A game win rate (95% CI) | A points/round − B (95% CI) |")
     print("|---|---|---|---|---|---|")
     for r in results:
