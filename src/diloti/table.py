@@ -65,7 +65,7 @@ def _closure(parts: list[int]) -> list[int]:
     for p in parts:
         reach.update([m | p for m in reach if not m & p])
     reach.discard(0)
-    return sorted(reach)
+    return list(reach)
 
 
 class TableInfo:
@@ -183,7 +183,7 @@ class TableInfo:
         n = self.n
         parts = set(self._by_sum(v, self.opts.liberal_capture))
         parts.update(1 << (n + j) for j, (pv, _, _) in enumerate(self.piles) if pv == v)
-        return sorted(parts)
+        return list(parts)
 
     def captures(self, v: int) -> list[int]:
         """Item masks a numeral of value ``v`` may capture."""
@@ -224,7 +224,7 @@ class TableInfo:
                     for m, s in self._lib_sub:
                         if not m & bit and pv + c + s <= 10:
                             found[m | bit] = pv + c + s
-                res = [(m, s, m & self.plain_bits) for m, s in sorted(found.items())]
+                res = [(m, s, m & self.plain_bits) for m, s in found.items()]
             else:
                 for j, (pv, kind, _) in enumerate(self.piles):
                     if kind == 2 and pv + c <= 10:
@@ -254,7 +254,7 @@ class TableInfo:
                 for j, (pv, _, soy) in enumerate(self.piles):
                     if pv == g and not (soy and opts.soy):
                         parts.add(1 << (n + j))
-                others = _closure(sorted(parts))
+                others = _closure(list(parts))
             else:
                 others = self.captures(g) if not opts.liberal_capture else _closure(self._plain_parts(g))
             self._others[g] = others
@@ -286,6 +286,6 @@ class TableInfo:
                             m = u | pc
                             old = found.get(m)
                             found[m] = req if old is None else (0 if old == 0 else old | req)
-            res = sorted(found.items())
+            res = list(found.items())
         self._groups[key] = res
         return res
