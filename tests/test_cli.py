@@ -161,7 +161,7 @@ def test_play_a_round_with_a_bad_move_in_between(capsys: pytest.CaptureFixture[s
     assert f"record saved to {rec}" in out
     back = load_record(rec, strict=True)
     assert back.rounds[0].score is not None and len(back.rounds[0].moves) == 48
-    assert back.result == "*" and back.names == ["you", "random1"]
+    assert back.result == "*" and back.names == ["you", "heuristic1"]
 
 
 def test_play_four_players_to_the_end(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ))
     add_players_flag(p)
     add_seed_flag(p, "the game (the same seed deals the same cards)")
-    add_level_flag(p)
+    add_level_flag(p, default="heuristic")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0; seat 1 leads the first deal)")
     p.add_argument("--name", default="you", help="your name in the record (default 'you')")
     p.add_argument("--record", metavar="FILE", help="save the game record here (at the end, and on quit)")
