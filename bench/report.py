@@ -65,12 +65,12 @@ def main() -> None:
             results += load_json(f)
         elif r := load(f):
             results.append(r)
-    print("| A vs B | players | games | rounds | A game win rate (95% CI) | A points/round − B (95% CI) |")
-    print("|---|---|---|---|---|---|")
+    print("| A vs B | players | seed | games | rounds | A game win rate (95% CI) | A points/round − B (95% CI) |")
+    print("|---|---|---|---|---|---|---|")
     for r in results:
         w, p = r.win_rate, r.points_per_round
-        print(f"| {r.a} vs {r.b} | {r.players} | {r.games} | {r.rounds} | {w.mean:.1%} ({w.low:.1%} .. {w.high:.1%}) "
-              f"| {p.mean:+.2f} ({p.low:+.2f} .. {p.high:+.2f}) |")
+        print(f"| {r.a} vs {r.b} | {r.players} | {r.seed} | {r.games} | {r.rounds} "
+              f"| {w.mean:.1%} ({w.low:.1%} .. {w.high:.1%}) | {p.mean:+.2f} ({p.low:+.2f} .. {p.high:+.2f}) |")
     if args.plot:
         plot_ladder([r for r in results if r.players == 2], args.plot)
         print(f"\nladder picture: {args.plot}")
