@@ -185,9 +185,8 @@ def reference_moves(state: State) -> set[Move]:
             own_in = own is not None and ("pile", own) in s
             if not s:
                 continue
-            if _is_capture(s, card, state):
-                if own is None or own_in or holds(own.value):
-                    caps.append((s, Move(card, CAPTURE, v, m)))
+            if _is_capture(s, card, state) and (own is None or own_in or holds(own.value)):
+                caps.append((s, Move(card, CAPTURE, v, m)))
             if v == 0:
                 continue
             numerals = all(_is_numeral(x) for x in s)
@@ -196,9 +195,8 @@ def reference_moves(state: State) -> set[Move]:
                 if holds(total):
                     decl.append(Move(card, PLAIN, total, m))
             r = _raise_value(s, card, state)
-            if r is not None and holds(r):
-                if own is None or (own_in and own.kind == PLAIN and opts.self_raise):
-                    decl.append(Move(card, PLAIN, r, m))
+            if r is not None and holds(r) and (own is None or (own_in and own.kind == PLAIN and opts.self_raise)):
+                decl.append(Move(card, PLAIN, r, m))
             for g in _group_values(s, card, state):
                 if holds(g) and (own is None or own_in):
                     decl.append(Move(card, GROUP, g, m))

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from helpers import make, mv, pile
 
 from diloti.cards import Card, parse_cards
 from diloti.errors import IllegalMoveError, InvalidPositionError
 from diloti.moves import CAPTURE, GROUP, LAY, PLAIN, Move
 from diloti.options import Options
 from diloti.state import DECIDE, OVER, PLAY, State
+from helpers import make, mv, pile
 
 
 def of(state: State, card: str) -> set[Move]:

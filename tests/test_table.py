@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from reference import reference_moves
 
 from diloti.options import Options
 from diloti.state import State
+from reference import reference_moves
 
 FLAGS = ["three_faces_stay", "any_rank_redeal", "forced_capture", "liberal_groups", "liberal_raise",
          "liberal_capture", "soy", "self_raise", "no_xeri_last_card", "xeri_first_card", "dealer_sees_bottom"]

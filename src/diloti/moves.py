@@ -214,4 +214,4 @@ class Pile(NamedTuple):
         return f"[{cards}]={self.value}{'G' if self.kind == GROUP else ''}@{self.owner}"
 
 
-__all__ = ["CARDS", "CAPTURE", "GROUP", "KEEP", "LAY", "PLAIN", "REDEAL", "Move", "MoveKind", "Pile"]
+__all__ = ["CAPTURE", "CARDS", "GROUP", "KEEP", "LAY", "PLAIN", "REDEAL", "Move", "MoveKind", "Pile"]

@@ -85,10 +85,32 @@ class State:
     """
 
     __slots__ = (
-        "players", "options", "dealer", "turn", "hands", "loose", "piles", "stock",
-        "stock_pos", "captured", "xeri", "last_capturer", "plays", "phase", "pending",
-        "deal_no", "bottom", "seed", "shuffles", "swept", "history", "_stack", "_legal",
-        "first_table", "_tcache", "deck",
+        "_legal",
+        "_stack",
+        "_tcache",
+        "bottom",
+        "captured",
+        "deal_no",
+        "dealer",
+        "deck",
+        "first_table",
+        "hands",
+        "history",
+        "last_capturer",
+        "loose",
+        "options",
+        "pending",
+        "phase",
+        "piles",
+        "players",
+        "plays",
+        "seed",
+        "shuffles",
+        "stock",
+        "stock_pos",
+        "swept",
+        "turn",
+        "xeri",
     )
 
     def __init__(self, players: int = 2, options: Options | None = None, dealer: int = 0) -> None:
@@ -410,7 +432,7 @@ class State:
                         xeri = self.xeri = self.xeri.copy()
                         xeri[side] += 1
             else:
-                self.piles = piles + [Pile(mask | BIT[card], value, kind, turn)]
+                self.piles = [*piles, Pile(mask | BIT[card], value, kind, turn)]
         if not hand and turn == self.dealer:
             self._end_of_deal()
         else:
@@ -451,8 +473,8 @@ class State:
             return
         # A redeal also changes the stock and the shuffle counter: keep them for pop().
         frame = self._stack.pop()
-        self._stack.append(frame[:-1] + ((list(self.stock), self.shuffles, self.first_table, self.bottom,
-                                          self.plays),))
+        self._stack.append((*frame[:-1], (list(self.stock), self.shuffles, self.first_table, self.bottom,
+                                          self.plays)))
         self.pending = ()
         if self.deal_no == 1:
             deck = list(CARDS)

@@ -72,9 +72,25 @@ class TableInfo:
     """Moves of one table shape, by played value, in item bits."""
 
     __slots__ = (
-        "n", "values", "piles", "opts", "plain_bits", "_sub", "_lib_sub",
-        "_caps", "_forced", "_plains", "_raises", "_groups", "_raw", "basic", "_others",
-        "part_values", "played_values", "_sums", "_sums_lib",
+        "_caps",
+        "_forced",
+        "_groups",
+        "_lib_sub",
+        "_others",
+        "_plains",
+        "_raises",
+        "_raw",
+        "_sub",
+        "_sums",
+        "_sums_lib",
+        "basic",
+        "n",
+        "opts",
+        "part_values",
+        "piles",
+        "plain_bits",
+        "played_values",
+        "values",
     )
 
     def __init__(self, sig: tuple[object, ...], opts: Options) -> None:
