@@ -25,7 +25,7 @@ from diloti.cards import BIT, CARDS, NAMES, VALUE, Card, cards_of, mask_of
 from diloti.errors import IllegalMoveError, InvalidPositionError
 from diloti.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
 from diloti.options import Options
-from diloti.table import cache_for, make_info
+from diloti.table import BasicUse, Use, cache_for, fill
 
 if TYPE_CHECKING:
     from diloti.view import View
@@ -58,8 +58,7 @@ class Side:
         return self.cards_points + self.aces + self.ten_of_diamonds + self.two_of_clubs + 10 * self.xeri
 
 
-def _filter_uses(raw: list[tuple[MoveKind, int, int, int, int]], own_bit: int, raisable: int,
-                 w: int) -> list[tuple[MoveKind, int, int, int]]:
+def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> list[BasicUse]:
     """The uses of a numeral open to a mover who owns a pile or may raise one."""
     out = []
     for kind, val, im, need, req in raw:
@@ -307,7 +306,7 @@ class State:
             for j, p in enumerate(piles):
                 items.append(p.mask)
                 kind = p.kind
-                psig.append((p.value, kind, soy_opt and kind == GROUP and p.mask.bit_count() == 2))
+                psig.append((p.value, int(kind), soy_opt and kind == GROUP and p.mask.bit_count() == 2))
                 owner = p.owner
                 if owner == turn:
                     own_bit = 1 << (n + j)
@@ -318,7 +317,7 @@ class State:
             sig: tuple[object, ...] = (tuple([VALUE[c] for c in loose[:n]]), tuple(psig))
         else:
             sig = (tuple([VALUE[c] for c in loose[:n]]), ())
-        info = self._tcache.get(sig) or make_info(sig, self.options)
+        entry = self._tcache.get(sig)
         cnt = [0] * 11
         held = 1 << 11  # "need 11": no condition
         for c in hand:
@@ -341,12 +340,15 @@ class State:
             tpl = done.get(v)
             if tpl is None:
                 h = held if cnt[v] > 1 else held ^ (1 << v)
-                if own_bit or raisable:
-                    uses = _filter_uses(info.raw(v), own_bit, raisable, w)
-                else:
-                    uses = info.basic[v] or info.basic_uses(v)
+                slot = v if own_bit or raisable else 11 + v
+                uses: Any = entry[slot] if entry is not None else None
+                if uses is None:
+                    entry = fill(sig, v, self.options)
+                    uses = entry[slot]
+                if slot == v:
+                    uses = _filter_uses(uses, own_bit, raisable, w)
                 tpl = []
-                for kind, val, im, need in uses:
+                for k, val, im, need in uses:
                     if h >> need & 1:
                         r = memo.get(im)
                         if r is None:
@@ -357,7 +359,7 @@ class State:
                                 r |= items[low.bit_length() - 1]
                                 x ^= low
                             memo[im] = r
-                        tpl.append((kind, val, r))
+                        tpl.append((KINDS[k], val, r))
                 done[v] = tpl
             out += [_new_move(Move, (card, k, val, r)) for k, val, r in tpl]
         return out

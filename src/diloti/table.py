@@ -12,20 +12,30 @@ nearly every position is a dictionary hit.
 
 from __future__ import annotations
 
-from diloti.moves import CAPTURE, GROUP, LAY, PLAIN, MoveKind
+from diloti.moves import CAPTURE, GROUP, LAY, PLAIN
 from diloti.options import Options
 
-_CACHES: dict[tuple[bool, ...], dict[tuple[object, ...], TableInfo]] = {}
+# A use of a numeral: (kind, value, item mask, need, req) as plain ints (see TableInfo.raw);
+# a basic use leaves out req.
+Use = tuple[int, int, int, int, int]
+BasicUse = tuple[int, int, int, int]
+# What the move generator keeps per shape: slot v holds raw(v), slot 11 + v the basic uses of v
+# (for a mover who owns nothing and can raise nothing), None until first needed. Only tuples of
+# ints and None: the garbage collector stops tracking them after one pass, so a cache of a
+# hundred thousand shapes costs the collector nothing (a cache of objects and lists made its full
+# collections take a second and halved the engine's speed).
+Entry = tuple[tuple[Use, ...] | tuple[BasicUse, ...] | None, ...]
+_NO_ENTRY: Entry = (None,) * 22
+
+_CACHES: dict[tuple[bool, ...], dict[tuple[object, ...], Entry]] = {}
 _CACHE_LIMIT = 250_000
+# The intermediate results of recently analysed shapes, to fill their other slots cheaply.
+_WORK: dict[tuple[bool, ...], dict[tuple[object, ...], TableInfo]] = {}
+_WORK_LIMIT = 64
 
 
-def table_info(sig: tuple[object, ...], options: Options) -> TableInfo:
-    """The (cached) analysis of a table shape under some options."""
-    return cache_for(options).get(sig) or make_info(sig, options)
-
-
-def cache_for(options: Options) -> dict[tuple[object, ...], TableInfo]:
-    """The cache dict of one set of rule options (shared by equal options)."""
+def cache_for(options: Options) -> dict[tuple[object, ...], Entry]:
+    """The per-shape cache of one set of rule options (shared by equal options)."""
     key = options.key
     cache = _CACHES.get(key)
     if cache is None:
@@ -33,29 +43,56 @@ def cache_for(options: Options) -> dict[tuple[object, ...], TableInfo]:
     return cache
 
 
-def make_info(sig: tuple[object, ...], options: Options) -> TableInfo:
-    cache = cache_for(options)
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    info = cache[sig] = TableInfo(sig, options)
+def table_info(sig: tuple[object, ...], options: Options) -> TableInfo:
+    """The analysis of a table shape under some options (recent ones are kept)."""
+    work = _WORK.get(options.key)
+    if work is None:
+        work = _WORK[options.key] = {}
+    info = work.get(sig)
+    if info is None:
+        if len(work) >= _WORK_LIMIT:
+            work.clear()
+        info = work[sig] = TableInfo(sig, options)
     return info
+
+
+def fill(sig: tuple[object, ...], v: int, options: Options) -> Entry:
+    """Work out a numeral ``v``'s slots of a shape's cache entry (raw and basic); the new entry."""
+    cache = cache_for(options)
+    entry = cache.get(sig)
+    if entry is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        entry = _NO_ENTRY
+    raw = table_info(sig, options).raw(v)
+    basic = tuple([(k, val, im, need) for k, val, im, need, req in raw if req <= 0])
+    entry = cache[sig] = (*entry[:v], raw, *entry[v + 1:11 + v], basic, *entry[12 + v:])
+    return entry
+
+
+_LAY, _CAPTURE, _PLAIN, _GROUP = int(LAY), int(CAPTURE), int(PLAIN), int(GROUP)
 
 
 def _subsets(pool: list[tuple[int, int]], limit: int) -> list[tuple[int, int]]:
     """Every non-empty subset of ``pool`` (bit, value) with sum <= limit."""
+    # Iterative on purpose: a recursive closure is a reference cycle, and one per table shape
+    # left the cyclic garbage collector most of the engine's time in random playouts.
+    # Depth-first preorder, as the recursion gave: the order of legal moves stays the same.
     out: list[tuple[int, int]] = []
     n = len(pool)
-
-    def rec(start: int, mask: int, total: int) -> None:
-        for i in range(start, n):
+    stack = [(0, 0, 0)]
+    while stack:
+        i, mask, total = stack.pop()
+        while i < n:
             bit, v = pool[i]
             t = total + v
+            i += 1
             if t <= limit:
                 m = mask | bit
                 out.append((m, t))
-                rec(i + 1, m, t)
-
-    rec(0, 0, 0)
+                stack.append((i, mask, total))  # the later siblings, after this one's subtree
+                stack.append((i, m, t))
+                break
     return out
 
 
@@ -133,11 +170,10 @@ class TableInfo:
                     pl |= (1 << 11) - 1 << v
         self.part_values = pv
         self.played_values = pl
-        self._raw: list[list[tuple[MoveKind, int, int, int, int]] | None] = [None] * 11
-        self.basic: list[list[tuple[MoveKind, int, int, int]] | None] = [None] * 11
+        self._raw: list[tuple[Use, ...] | None] = [None] * 11
 
     # -- everything a numeral may do ----------------------------------------
-    def raw(self, v: int) -> list[tuple[MoveKind, int, int, int, int]]:
+    def raw(self, v: int) -> tuple[Use, ...]:
         """(kind, value, item mask, need, req) of every use of a numeral ``v``.
 
         A use is legal when the mover still holds a card of value ``need``
@@ -148,33 +184,26 @@ class TableInfo:
         """
         res = self._raw[v]
         if res is None:
-            res = self._raw[v] = self._make_raw(v)
+            res = self._raw[v] = tuple(self._make_raw(v))
         return res
 
-    def basic_uses(self, v: int) -> list[tuple[MoveKind, int, int, int]]:
-        """``raw(v)`` for a mover who owns nothing and can raise nothing."""
-        res = self.basic[v]
-        if res is None:
-            res = self.basic[v] = [(k, val, im, need) for k, val, im, need, req in self.raw(v) if req <= 0]
-        return res
-
-    def _make_raw(self, v: int) -> list[tuple[MoveKind, int, int, int, int]]:
+    def _make_raw(self, v: int) -> list[Use]:
         forced = self.opts.forced_capture
         caps = self.forced_captures(v) if forced else self.captures(v)
-        out: list[tuple[MoveKind, int, int, int, int]] = [(CAPTURE, v, im, 11, 0) for im in caps]
+        out: list[Use] = [(_CAPTURE, v, im, 11, 0) for im in caps]
         if forced and caps:
             return out
         add = out.append
         for im, s in self.plains(v):
-            add((PLAIN, s, im, s, -1))
+            add((_PLAIN, s, im, s, -1))
         for im, s, req in self.raises(v):
-            add((PLAIN, s, im, s, req))
+            add((_PLAIN, s, im, s, req))
         pv, pl = self.part_values, self.played_values
         for g in range(v, 11):
             if pv >> g & 1 and (g == v or pl >> (g - v) & 1):
                 for im, req in self.groups(v, g):
-                    add((GROUP, g, im, g, req))
-        add((LAY, v, 0, 11, -1))
+                    add((_GROUP, g, im, g, req))
+        add((_LAY, v, 0, 11, -1))
         return out
 
     # -- captures ---------------------------------------------------------
