@@ -74,25 +74,15 @@ _LAY, _CAPTURE, _PLAIN, _GROUP = int(LAY), int(CAPTURE), int(PLAIN), int(GROUP)
 
 
 def _subsets(pool: list[tuple[int, int]], limit: int) -> list[tuple[int, int]]:
-    """Every non-empty subset of ``pool`` (bit, value) with sum <= limit."""
-    # Iterative on purpose: a recursive closure is a reference cycle, and one per table shape
-    # left the cyclic garbage collector most of the engine's time in random playouts.
-    # Depth-first preorder, as the recursion gave: the order of legal moves stays the same.
+    """Every non-empty subset of ``pool`` (bit, value) with sum <= limit, as (mask, sum)."""
+    # Grown an item at a time with list comprehensions: several times faster than a search,
+    # and no recursive closure (a reference cycle per shape kept the garbage collector busy).
     out: list[tuple[int, int]] = []
-    n = len(pool)
-    stack = [(0, 0, 0)]
-    while stack:
-        i, mask, total = stack.pop()
-        while i < n:
-            bit, v = pool[i]
-            t = total + v
-            i += 1
-            if t <= limit:
-                m = mask | bit
-                out.append((m, t))
-                stack.append((i, mask, total))  # the later siblings, after this one's subtree
-                stack.append((i, m, t))
-                break
+    for bit, v in pool:
+        if v <= limit:
+            room = limit - v
+            out += [(m | bit, t + v) for m, t in out if t <= room]
+            out.append((bit, v))
     return out
 
 
@@ -120,7 +110,6 @@ class TableInfo:
         "_sub",
         "_sums",
         "_sums_lib",
-        "basic",
         "n",
         "opts",
         "part_values",
@@ -225,10 +214,11 @@ class TableInfo:
         return self._by_sum(g) + [1 << (n + j) for j, (pv, _, _) in enumerate(self.piles) if pv == g]
 
     def _capture_parts(self, v: int) -> list[int]:
-        n = self.n
-        parts = set(self._by_sum(v, self.opts.liberal_capture))
-        parts.update(1 << (n + j) for j, (pv, _, _) in enumerate(self.piles) if pv == v)
-        return list(parts)
+        parts = self._by_sum(v, self.opts.liberal_capture)
+        if self.piles:
+            n = self.n
+            parts = parts + [1 << (n + j) for j, (pv, _, _) in enumerate(self.piles) if pv == v]
+        return parts
 
     def captures(self, v: int) -> list[int]:
         """Item masks a numeral of value ``v`` may capture."""
