@@ -63,8 +63,11 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], need
 @pytest.mark.parametrize("argv, needle", [
     (["moves", "not a position"], "invalid position 'not a position': missing fields"),
     (["moves", '{"players": 5}'], "field 'players'"),
-    (["perft", "1", "--json", "/nonexistent/file"], "No such file"),
-    (["replay", "/nonexistent/record"], "No such file"),
+    (["perft", "1", "--json", "/nonexistent/file"], "cannot read '/nonexistent/file': No such file"),
+    (["replay", "/nonexistent/record"], "'/nonexistent/record': No such file"),
+    (["tournament", "random", "greedy", "--games", "2", "--json", "/nonexistent/out.json"],
+     "--json '/nonexistent/out.json': cannot write there"),
+    (["tournament", "random", "greedy", "--games", "2", "--plot", "/"], "--plot '/': cannot write there"),
     (["replay", str(FIXTURES / "sample_record.txt"), "--round", "9", "--all"], "invalid --round 9"),
     (["play", "--seat", "5"], "invalid --seat 5"),
     (["play", "--level", "grandmaster"], "unknown level 'grandmaster'"),

@@ -70,8 +70,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except (DilotiError, OSError) as exc:
+    except DilotiError as exc:
         print(f"diloti {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f"{exc.filename!r}: " if exc.filename else ""
+        print(f"diloti {args.command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     return int(result or 0)
 

@@ -43,6 +43,8 @@ def read_positions(source: str) -> list[State]:
                 text = f.read()
         except UnicodeDecodeError:
             raise CliError(f"{source}: not a text file of positions") from None
+        except OSError as exc:
+            raise CliError(f"cannot read {source!r}: {exc.strerror or exc}") from None
         name = source
     out = []
     for i, line in enumerate(text.splitlines(), 1):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 
@@ -60,9 +61,20 @@ def expand(levels: list[str]) -> list[str]:
     return out
 
 
+def _check_writable(path: str | None, flag: str) -> None:
+    """Refuse an output path that cannot be written before hours of games, not after them."""
+    if not path or path == "-":
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise TournamentError(f"{flag} {path!r}: cannot write there (no such folder, a folder, or no permission)")
+
+
 def run(args: argparse.Namespace) -> int:
     levels = expand(args.levels)
     options = options_from_args(args)
+    _check_writable(args.json, "--json")
+    _check_writable(args.plot, "--plot")
     jobs = args.jobs or default_jobs()
     results: list[MatchResult] = []
     for i, a in enumerate(levels):
