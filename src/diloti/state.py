@@ -532,6 +532,41 @@ class State:
         s._legal = None
         return s
 
+    def with_hidden(self, hands: list[list[Card]], stock: list[Card], seed: int) -> State:
+        """A fresh state like this one but with other hands and stock (top first), unchecked.
+
+        For samplers of hidden information: the hands must have this state's
+        sizes (each is sorted here). The copy has no move history to ``pop``.
+        """
+        s = State.__new__(State)
+        s.players = self.players
+        s.options = self.options
+        s.dealer = self.dealer
+        s.turn = self.turn
+        s.hands = [sorted(h) for h in hands]
+        s.loose = self.loose.copy()
+        s.piles = self.piles.copy()
+        s.stock = stock
+        s.stock_pos = 0
+        s.captured = self.captured.copy()
+        s.xeri = self.xeri.copy()
+        s.last_capturer = self.last_capturer
+        s.plays = self.plays
+        s.phase = self.phase
+        s.pending = self.pending
+        s.deal_no = self.deal_no
+        s.bottom = self.bottom
+        s.seed = seed
+        s.shuffles = self.shuffles
+        s.swept = self.swept
+        s.history = self.history.copy()
+        s._stack = []
+        s._legal = None
+        s.first_table = self.first_table
+        s._tcache = self._tcache
+        s.deck = self.deck
+        return s
+
     # --------------------------------------------------------------- scoring
     def score(self) -> tuple[Side, Side]:
         """The round's score per side (meaningful once the round is over)."""

@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from diloti.ai.knowledge import move_rng
-from diloti.ai.sampler import sample_state
+from diloti.ai.sampler import Worlds
 from diloti.ai.search import DEFAULT_DEALS, EPSILON, search
 from diloti.errors import DilotiError
 from diloti.moves import REDEAL, Move
@@ -50,7 +50,7 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
     if view.phase == 1:
         return sorted(((m, 0.0) for m in view.legal), key=lambda ms: ms[0].kind != REDEAL)
     rng = move_rng(seed, view, "analysis")
-    stats = search(lambda r: sample_state(view, r), view.legal, view.side, rng, iterations, seconds,
+    stats = search(Worlds(view).sample, view.legal, view.side, rng, iterations, seconds,
                    halving=False, eps=EPSILON, deals=DEFAULT_DEALS)
     if len(stats) == 1:
         return [(stats[0].move, 0.0)]
