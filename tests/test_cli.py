@@ -49,6 +49,8 @@ def test_option_flags_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
     (["simulate", "0"], "expected a positive integer"),
     (["bench", "--seconds", "-1"], "expected a positive number"),
     (["bench", "--players", "3"], "invalid choice"),
+    (["bench", "--warmup", "-2"], "expected a number of 0 or more, got '-2'"),
+    (["bench", "--warmup", "nan"], "expected a number of 0 or more, got 'nan'"),
     (["play", "--face-card-redeal", "always"], "invalid choice"),
     (["play", "--target", "0"], "expected a positive integer"),
     (["replay"], "the following arguments are required"),
@@ -138,9 +140,10 @@ def test_simulate(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "bench", "--seconds", "0.05", "--repeat", "1", "--json", "--seed", "1")
+    code, out, _ = run(capsys, "bench", "--seconds", "0.05", "--repeat", "1", "--json", "--seed", "1",
+                       "--warmup", "0.05")
     d = json.loads(out)
-    assert code == 0 and d["actions_per_second"] > 0
+    assert code == 0 and d["actions_per_second"] > 0 and d["warmup"] == 0.05
     code, out, _ = run(capsys, "bench", "--seconds", "0.05", "--repeat", "3", "--players", "4", "--soy")
     assert "actions per second (median of 3 runs" in out
 

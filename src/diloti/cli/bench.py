@@ -2,6 +2,10 @@
 
 Each step is ``moves = state.legal_moves(); state.push(rng.choice(moves))``,
 over fresh seeded deals, so the figure covers move generation and play.
+
+Move generation caches what each table shape allows, so a fresh process is
+slower than one that has played a while; ``--warmup`` plays (other) random
+rounds first, to measure the sustained speed of a long search.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from diloti.cli.common import (
     add_option_flags,
     add_players_flag,
     add_seed_flag,
+    non_negative_float,
     one_line_errors,
     options_from_args,
     positive_float,
@@ -33,6 +38,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ))
     p.add_argument("--seconds", type=positive_float, default=2.0, help="length of each run (default 2)")
     p.add_argument("--repeat", type=positive_int, default=3, help="runs; the median is printed (default 3)")
+    p.add_argument("--warmup", type=non_negative_float, default=0.0, metavar="SECONDS",
+                   help="play other random rounds this long first, unmeasured (default 0: a cold start)")
     p.add_argument("--json", action="store_true", help='print {"actions_per_second": ...} as JSON')
     add_players_flag(p)
     add_seed_flag(p, "the deals and the random moves")
@@ -62,6 +69,8 @@ def playout_rate(players: int, options: Options, seconds: float, seed: int) -> t
 def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
+    if args.warmup:
+        playout_rate(args.players, options, args.warmup, seed + 1_000_003)  # other deals than the runs
     rates = []
     total_actions = total_rounds = 0
     for i in range(args.repeat):
@@ -72,10 +81,11 @@ def run(args: argparse.Namespace) -> int:
     median = statistics.median(rates)
     if args.json:
         print(json.dumps({"actions_per_second": round(median, 1), "runs": [round(r, 1) for r in rates],
-                          "players": args.players, "seconds": args.seconds, "seed": seed,
+                          "players": args.players, "seconds": args.seconds, "warmup": args.warmup, "seed": seed,
                           "options": options.changed()}))
     else:
         runs = ", ".join(f"{r:,.0f}" for r in rates)
         print(f"{median:,.0f} actions per second (median of {args.repeat} runs of {args.seconds:g}s: {runs}; "
-              f"{args.players} players, {total_rounds} rounds, {total_actions} actions, seed {seed})")
+              f"{args.players} players, {total_rounds} rounds, {total_actions} actions, seed {seed}"
+              f"{f', after {args.warmup:g}s of warm-up' if args.warmup else ''})")
     return 0

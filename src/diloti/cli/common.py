@@ -58,6 +58,17 @@ def non_negative_int(text: str) -> int:
     return v
 
 
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number >= 0."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of 0 or more, got {text!r}") from None
+    if not 0 <= v < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of 0 or more, got {text!r}")
+    return v
+
+
 def positive_float(text: str) -> float:
     """An argparse type: a number > 0."""
     try:
