@@ -99,7 +99,10 @@ class TableInfo:
     """Moves of one table shape, by played value, in item bits."""
 
     __slots__ = (
+        "_bysum",
         "_caps",
+        "_clos",
+        "_fast",
         "_forced",
         "_groups",
         "_lib_sub",
@@ -126,6 +129,13 @@ class TableInfo:
         self.piles: tuple[tuple[int, int, bool], ...] = piles
         self.n = len(values)
         self.opts = opts
+        self._raw: list[tuple[Use, ...] | None] = [None] * 11
+        # The standard rules (no liberal option, no forced capture, no soy) have a direct path.
+        self._fast = not (opts.liberal_groups or opts.liberal_capture or opts.liberal_raise
+                          or opts.forced_capture or opts.soy)
+        if self._fast:
+            self._init_standard()
+            return
         n = self.n
         self.plain_bits = 0
         for j, (_, kind, _) in enumerate(piles):
@@ -159,7 +169,30 @@ class TableInfo:
                     pl |= (1 << 11) - 1 << v
         self.part_values = pv
         self.played_values = pl
-        self._raw: list[tuple[Use, ...] | None] = [None] * 11
+
+    def _init_standard(self) -> None:
+        n = self.n
+        self._sub = _subsets([(1 << i, v) for i, v in enumerate(self.values)], 10)
+        # _bysum[t]: the masks of loose numerals summing to t; _clos[t]: every capture a card of
+        # value t can make (unions of disjoint parts: those masks and the piles of value t), which
+        # are also the other components of a group of t.
+        bysum: list[list[int]] = [[] for _ in range(11)]
+        for m, t in self._sub:
+            bysum[t].append(m)
+        self._bysum = bysum
+        piles = self.piles
+        self.plain_bits = 0
+        if piles:
+            for j, (pv, kind, _) in enumerate(piles):
+                bit = 1 << (n + j)
+                bysum_pv = bysum[pv] = [*bysum[pv]]  # keep the loose-only lists apart
+                bysum_pv.append(bit)
+                if kind == 2:
+                    self.plain_bits |= bit
+            self._clos = [_closure(parts) if parts else parts for parts in bysum]
+            self._bysum = [[m for m in ms if m < (1 << n)] for ms in bysum]
+        else:
+            self._clos = [_closure(parts) if parts else parts for parts in bysum]
 
     # -- everything a numeral may do ----------------------------------------
     def raw(self, v: int) -> tuple[Use, ...]:
@@ -173,8 +206,44 @@ class TableInfo:
         """
         res = self._raw[v]
         if res is None:
-            res = self._raw[v] = tuple(self._make_raw(v))
+            res = self._raw[v] = tuple(self._make_raw_standard(v) if self._fast else self._make_raw(v))
         return res
+
+    def _make_raw_standard(self, v: int) -> list[Use]:
+        """``_make_raw`` for the standard rules, in one pass (the same uses in the same order)."""
+        clos = self._clos
+        caps = clos[v]
+        out: list[Use] = [(_CAPTURE, v, im, 11, 0) for im in caps]
+        room = 10 - v
+        out += [(_PLAIN, v + s, m, v + s, -1) for m, s in self._sub if s <= room]
+        n = self.n
+        raisable = [(1 << (n + j), pv) for j, (pv, kind, _) in enumerate(self.piles) if kind == 2]
+        for bit, pv in raisable:
+            if pv <= room:
+                out.append((_PLAIN, pv + v, bit, pv + v, bit))
+        out += [(_GROUP, v, u, v, 0) for u in caps]  # a group of v's: the card and what it could capture
+        bysum = self._bysum
+        for g in range(v + 1, 11):
+            others = clos[g]
+            need = g - v
+            pcs = bysum[need]
+            if not others or not (pcs or raisable):
+                continue
+            found: dict[int, int] = {}
+            for pc in pcs:
+                for u in others:
+                    if not u & pc:
+                        found[u | pc] = 0
+            for bit, pv in raisable:  # the card raises a plain pile to g
+                if pv == need:
+                    for u in others:
+                        if not u & bit:
+                            m = u | bit
+                            old = found.get(m)
+                            found[m] = bit if old is None else (0 if old == 0 else old | bit)
+            out += [(_GROUP, g, m, g, req) for m, req in found.items()]
+        out.append((_LAY, v, 0, 11, -1))
+        return out
 
     def _make_raw(self, v: int) -> list[Use]:
         forced = self.opts.forced_capture
