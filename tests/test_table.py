@@ -63,3 +63,17 @@ def test_generator_matches_reference_on_declaration_heavy_games() -> None:
             decl = [m for m in fast if m.is_declaration]
             s.push(rng.choice(decl if decl and rng.random() < 0.7 else fast))
     assert checked > 30
+
+
+def test_standard_path_matches_the_general_one() -> None:
+    """The direct path for the standard rules lists the same uses, in the same order."""
+    from diloti.table import TableInfo
+
+    rng = random.Random(5)
+    standard, general = Options(), Options(soy=True)  # soy changes nothing without a soy pile
+    for _ in range(3000):
+        values = tuple(sorted(rng.randint(1, 10) for _ in range(rng.randint(0, 9))))
+        piles = tuple((rng.randint(1, 10), rng.choice((2, 3)), False) for _ in range(rng.randint(0, 3)))
+        fast, slow = TableInfo((values, piles), standard), TableInfo((values, piles), general)
+        for v in range(1, 11):
+            assert fast.raw(v) == slow.raw(v), (values, piles, v)
