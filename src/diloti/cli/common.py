@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 from diloti.options import FACE_REDEAL_CHOICES, Options
+
+N = TypeVar("N", int, float)
 
 # Help text of each boolean option (the flag is --name-with-dashes).
 _BOOL_HELP = {
@@ -36,48 +39,27 @@ _BOOL_HELP = {
 }
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: an integer >= 1."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return v
+def _number_type(convert: Callable[[str], N], ok: Callable[[N], bool], what: str) -> Callable[[str], N]:
+    """An argparse type that reads ``convert(text)`` and accepts it when ``ok``; else says ``what`` it wants."""
+
+    def parse(text: str) -> N:
+        try:
+            v = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not ok(v):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return v
+
+    parse.__name__ = what  # argparse names the type by it in a few messages
+    return parse
 
 
-def non_negative_int(text: str) -> int:
-    """An argparse type: an integer >= 0."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return v
-
-
-def non_negative_float(text: str) -> float:
-    """An argparse type: a finite number >= 0."""
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of 0 or more, got {text!r}") from None
-    if not 0 <= v < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of 0 or more, got {text!r}")
-    return v
-
-
-def positive_float(text: str) -> float:
-    """An argparse type: a number > 0."""
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-    if not v > 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return v
+_INF = float("inf")
+positive_int = _number_type(int, lambda v: v >= 1, "a positive integer")
+non_negative_int = _number_type(int, lambda v: v >= 0, "a non-negative integer")
+positive_float = _number_type(float, lambda v: 0 < v < _INF, "a positive number")  # nan fails both
+non_negative_float = _number_type(float, lambda v: 0 <= v < _INF, "a number of 0 or more")
 
 
 def add_option_flags(parser: argparse.ArgumentParser) -> None:
