@@ -36,7 +36,7 @@ def check_round_end(s: State) -> None:
         assert a.total + b.total == base + 10 * (a.xeri + b.xeri)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**40), players=st.sampled_from([2, 4]), options=options_st)
 def test_round_invariants_every_option_mix(seed: int, players: int, options: Options) -> None:
     rng = random.Random(seed)
