@@ -166,6 +166,18 @@ def test_standard_raise_takes_no_loose_cards() -> None:
     assert mv("AH + 2D 4D 3S = 10") in s.legal_moves()  # seed 000 example c
 
 
+def test_a_declarer_cannot_raise_its_own_pile_in_through_a_liberal_raise() -> None:
+    # Seat 0 owns 5 = AC 4H; raising the opponent's 4 = 2C 2S with AS and taking its own pile in
+    # is a plain declaration by a declarer: only self-raise allows it (found by a long cross-check).
+    own, theirs = pile("AC 4H", 5, "plain", 0), pile("2C 2S", 4, "plain", 1)
+    move = mv("AS + AC 2C 2S 4H = 10")
+    s = make(["AS 3S 5D 10C KD", "4C 4S 9H 10D JD"], "5C 9D", (own, theirs), liberal_raise=True)
+    assert move not in s.legal_moves()
+    assert all(m.kind != PLAIN for m in s.legal_moves())
+    s = make(["AS 3S 5D 10C KD", "4C 4S 9H 10D JD"], "5C 9D", (own, theirs), liberal_raise=True, self_raise=True)
+    assert move in s.legal_moves()
+
+
 # ------------------------------------------------------------------ group declarations
 def test_group_of_two_fives() -> None:
     s = make(["5H 5C", "KC"], "5D")

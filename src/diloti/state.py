@@ -68,6 +68,10 @@ def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> l
                     need = w  # the declarer keeps a card for the declaration
             elif req < 0 or not im & own_bit or (req and not req & raisable):
                 continue
+            elif kind == PLAIN and not raisable & own_bit:
+                # A declarer may not raise (a liberal raise could take its own pile in) unless
+                # self-raise lets it raise its own plain pile.
+                continue
         elif req > 0 and not req & raisable:
             continue
         out.append((kind, val, im, need))
