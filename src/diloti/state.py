@@ -25,7 +25,7 @@ from diloti.cards import BIT, CARDS, NAMES, VALUE, Card, cards_of, mask_of
 from diloti.errors import IllegalMoveError, InvalidPositionError
 from diloti.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
 from diloti.options import Options
-from diloti.table import BasicUse, Use, cache_for, fill
+from diloti.table import Use, cache_for, fill
 
 if TYPE_CHECKING:
     from diloti.view import View
@@ -58,7 +58,7 @@ class Side:
         return self.cards_points + self.aces + self.ten_of_diamonds + self.two_of_clubs + 10 * self.xeri
 
 
-def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> list[BasicUse]:
+def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> list[Use]:
     """The uses of a numeral open to a mover who owns a pile or may raise one."""
     out = []
     for kind, val, im, need, req in raw:
@@ -74,7 +74,7 @@ def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> l
                 continue
         elif req > 0 and not req & raisable:
             continue
-        out.append((kind, val, im, need))
+        out.append((kind, val, im, need, req))
     return out
 
 
@@ -352,7 +352,7 @@ class State:
                 if slot == v:
                     uses = _filter_uses(uses, own_bit, raisable, w)
                 tpl = []
-                for k, val, im, need in uses:
+                for k, val, im, need, _ in uses:
                     if h >> need & 1:
                         r = memo.get(im)
                         if r is None:

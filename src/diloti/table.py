@@ -15,20 +15,19 @@ from __future__ import annotations
 from diloti.moves import CAPTURE, GROUP, LAY, PLAIN
 from diloti.options import Options
 
-# A use of a numeral: (kind, value, item mask, need, req) as plain ints (see TableInfo.raw);
-# a basic use leaves out req.
+# A use of a numeral: (kind, value, item mask, need, req) as plain ints (see TableInfo.raw).
 Use = tuple[int, int, int, int, int]
-BasicUse = tuple[int, int, int, int]
-# What the move generator keeps per shape: slot v holds raw(v), slot 11 + v the basic uses of v
-# (for a mover who owns nothing and can raise nothing), None until first needed. Only tuples of
+# What the move generator keeps per shape: slot v holds raw(v), slot 11 + v the uses of v open to a
+# mover who owns nothing and can raise nothing (the same tuples), None until first needed. Only tuples of
 # ints and None: the garbage collector stops tracking them after one pass, so a cache of a
 # hundred thousand shapes costs the collector nothing (a cache of objects and lists made its full
 # collections take a second and halved the engine's speed).
-Entry = tuple[tuple[Use, ...] | tuple[BasicUse, ...] | None, ...]
+Entry = tuple[tuple[Use, ...] | None, ...]
 _NO_ENTRY: Entry = (None,) * 22
 
 _CACHES: dict[tuple[bool, ...], dict[tuple[object, ...], Entry]] = {}
-_CACHE_LIMIT = 250_000
+# Random play averages about 8 KB a shape (some tables allow thousands of moves): ~0.8 GB at most.
+_CACHE_LIMIT = 100_000
 # The intermediate results of recently analysed shapes, to fill their other slots cheaply.
 _WORK: dict[tuple[bool, ...], dict[tuple[object, ...], TableInfo]] = {}
 _WORK_LIMIT = 64
@@ -65,7 +64,7 @@ def fill(sig: tuple[object, ...], v: int, options: Options) -> Entry:
             cache.clear()
         entry = _NO_ENTRY
     raw = table_info(sig, options).raw(v)
-    basic = tuple([(k, val, im, need) for k, val, im, need, req in raw if req <= 0])
+    basic = tuple([u for u in raw if u[4] <= 0])
     entry = cache[sig] = (*entry[:v], raw, *entry[v + 1:11 + v], basic, *entry[12 + v:])
     return entry
 
