@@ -69,8 +69,13 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for r in results:
         w, p = r.win_rate, r.points_per_round
+        if r.a_wins == r.games:
+            # The normal interval collapses; the exact one-sided bound for "all n won" is 0.05^(1/n).
+            rate = f"100.0% (all {r.games} won; exact bound {0.05 ** (1 / r.games):.1%})"
+        else:
+            rate = f"{w.mean:.1%} ({w.low:.1%} .. {w.high:.1%})"
         print(f"| {r.a} vs {r.b} | {r.players} | {r.seed} | {r.games} | {r.rounds} "
-              f"| {w.mean:.1%} ({w.low:.1%} .. {w.high:.1%}) | {p.mean:+.2f} ({p.low:+.2f} .. {p.high:+.2f}) |")
+              f"| {rate} | {p.mean:+.2f} ({p.low:+.2f} .. {p.high:+.2f}) |")
     if args.plot:
         plot_ladder([r for r in results if r.players == 2], args.plot)
         print(f"\nladder picture: {args.plot}")
