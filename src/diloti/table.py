@@ -6,8 +6,14 @@ of each pile. For one shape this module works out, in terms of item bits
 (bit ``i`` for the i-th loose numeral, bit ``n + j`` for the j-th pile), every
 capture, plain declaration, raise and group that any played value could make.
 The state then maps item bits to cards and applies what depends on who moves
-(who owns what, what the mover still holds). Shapes repeat a great deal, so
-nearly every position is a dictionary hit.
+(who owns what, what the mover still holds).
+
+Two caches: per shape, the finished uses of each played value (``fill``, read
+by the state's generator with one dictionary look-up per position), and, for
+a few recent shapes, the :class:`TableInfo` intermediate results from which
+further values are worked out. In play and in the computer players' searches
+shapes repeat a great deal, so nearly every position is a hit; random playouts
+lay many cards and meet new shapes more often.
 """
 
 from __future__ import annotations
