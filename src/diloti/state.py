@@ -540,7 +540,7 @@ class State:
         """A fresh state like this one but with other hands and stock (top first), unchecked.
 
         For samplers of hidden information: the hands must have this state's
-        sizes (each is sorted here). The copy has no move history to ``pop``.
+        sizes (each is sorted here). The copy keeps the history but cannot ``pop`` what came before.
         """
         s = State.__new__(State)
         s.players = self.players
