@@ -77,7 +77,12 @@ def main() -> None:
         print(f"| {r.a} vs {r.b} | {r.players} | {r.seed} | {r.games} | {r.rounds} "
               f"| {rate} | {p.mean:+.2f} ({p.low:+.2f} .. {p.high:+.2f}) |")
     if args.plot:
-        plot_ladder([r for r in results if r.players == 2], args.plot)
+        # One result a pair in the picture: the one with the most games.
+        best: dict[tuple[str, str], MatchResult] = {}
+        for r in results:
+            if r.players == 2 and ((r.a, r.b) not in best or r.games > best[r.a, r.b].games):
+                best[r.a, r.b] = r
+        plot_ladder(list(best.values()), args.plot)
         print(f"\nladder picture: {args.plot}")
 
 
