@@ -115,11 +115,6 @@ class Worlds:
         return self.template.with_hidden(hands, stock, rng.getrandbits(62))
 
 
-def sample_deal(view: View, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
-    """The hands (own hand as seen) and the stock (top first) of one random deal."""
-    return Worlds(view).deal(rng)
-
-
 def _force(pool: list[Card], need: list[tuple[int, int]], faces: tuple[int, ...],
            hands: list[list[Card]], rng: random.Random) -> list[Card]:
     """Give each constrained seat the cards it must hold; the rest of the pool is returned."""
