@@ -1,13 +1,15 @@
 """Benchmark: the strength ladder, in resumable chunks.
 
 Usage: python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--jobs J] [--players 2|4]
-                              [--out FILE.jsonl]
+                              [--out FILE.jsonl] [--first K]
 
 Plays A against B on duplicate deals (games to 61), ``--chunk`` games at a
 time, appending every game's result to a JSON-lines file, and prints the
 running summary after each chunk. Rerunning continues where the file ends, so
 a long ladder survives interruptions; the games are exactly those of one
-``diloti tournament A B --games N --seed S`` run.
+``diloti tournament A B --games N --seed S`` run. ``--first K`` with its own
+``--out`` plays only games K .. N-1, so a long pair can be split across cores
+and the files concatenated in order afterwards.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--players", type=int, default=2, choices=(2, 4))
     ap.add_argument("--out", default=None)
+    ap.add_argument("--first", type=int, default=0, help="index of the first game this file holds")
     args = ap.parse_args()
     out = args.out or f"bench/results/{args.a}_vs_{args.b}_{args.players}p_seed{args.seed}.jsonl".replace(":", "-")
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
@@ -39,8 +42,8 @@ def main() -> None:
         with open(out) as f:
             results = [GameResult(**json.loads(line)) for line in f if line.strip()]
     opts = Options()
-    while len(results) < args.games:
-        first = len(results)
+    while args.first + len(results) < args.games:
+        first = args.first + len(results)
         n = min(args.chunk, args.games - first)
         r = play_match(args.a, args.b, n, seed=args.seed, players=args.players, jobs=args.jobs, first=first)
         with open(out, "a") as f:
