@@ -18,6 +18,8 @@ lay many cards and meet new shapes more often.
 
 from __future__ import annotations
 
+from typing import Any
+
 from diloti.moves import CAPTURE, GROUP, LAY, PLAIN
 from diloti.options import Options
 
@@ -29,35 +31,48 @@ Use = tuple[int, int, int, int, int]
 # hundred thousand shapes costs the collector nothing (a cache of objects and lists made its full
 # collections take a second and halved the engine's speed).
 Entry = tuple[tuple[Use, ...] | None, ...]
-_NO_ENTRY: Entry = (None,) * 22
+_NO_ENTRY: Entry = (None,) * 23  # slot 22: a shape's Analysis under the standard rules
 
-_CACHES: dict[tuple[bool, ...], dict[tuple[object, ...], Entry]] = {}
+# Each cache has two generations: when the young one is full it becomes the old one, and a shape
+# found in the old one moves back to the young one. Shapes still in use survive a turnover, where
+# clearing the whole cache made a long search pay again for every shape it had just seen.
 # Random play averages about 8 KB a shape (some tables allow thousands of moves): ~0.8 GB at most.
-_CACHE_LIMIT = 100_000
+_CACHE_LIMIT = 50_000
+_CACHES: dict[tuple[bool, ...], dict[tuple[object, ...], Entry]] = {}  # the young generations
+_OLD: dict[tuple[bool, ...], dict[tuple[object, ...], Entry]] = {}
 # The intermediate results of recently analysed shapes, to fill their other slots cheaply.
-_WORK: dict[tuple[bool, ...], dict[tuple[object, ...], TableInfo]] = {}
-_WORK_LIMIT = 64
+_WORK_LIMIT = 64  # TableInfo holds lists, which the garbage collector must keep walking
+_WORK: dict[tuple[bool, ...], list[dict[tuple[object, ...], TableInfo]]] = {}
 
 
 def cache_for(options: Options) -> dict[tuple[object, ...], Entry]:
-    """The per-shape cache of one set of rule options (shared by equal options)."""
+    """The per-shape cache of one set of rule options (shared by equal options).
+
+    The dictionary object stays the same for the life of the process, so a state may keep it.
+    """
     key = options.key
     cache = _CACHES.get(key)
     if cache is None:
         cache = _CACHES[key] = {}
+        _OLD[key] = {}
     return cache
 
 
 def table_info(sig: tuple[object, ...], options: Options) -> TableInfo:
     """The analysis of a table shape under some options (recent ones are kept)."""
-    work = _WORK.get(options.key)
-    if work is None:
-        work = _WORK[options.key] = {}
-    info = work.get(sig)
+    gens = _WORK.get(options.key)
+    if gens is None:
+        gens = _WORK[options.key] = [{}, {}]
+    young = gens[0]
+    info = young.get(sig)
     if info is None:
-        if len(work) >= _WORK_LIMIT:
-            work.clear()
-        info = work[sig] = TableInfo(sig, options)
+        info = gens[1].get(sig)
+        if info is None:
+            info = TableInfo(sig, options)
+        if len(young) >= _WORK_LIMIT:
+            gens[1] = young
+            young = gens[0] = {}
+        young[sig] = info
     return info
 
 
@@ -66,9 +81,26 @@ def fill(sig: tuple[object, ...], v: int, options: Options) -> Entry:
     cache = cache_for(options)
     entry = cache.get(sig)
     if entry is None:
+        old = _OLD[options.key]
+        entry = old.pop(sig, None)
         if len(cache) >= _CACHE_LIMIT:
+            old.clear()
+            old.update(cache)
             cache.clear()
-        entry = _NO_ENTRY
+        if entry is None:
+            entry = _NO_ENTRY
+        elif entry[v] is not None:
+            cache[sig] = entry
+            return entry
+    if not (options.liberal_groups or options.liberal_capture or options.liberal_raise
+            or options.forced_capture or options.soy):
+        ana: Any = entry[22]
+        if ana is None:
+            ana = analyse_standard(sig)
+        raw = tuple(raw_standard(v, ana))
+        basic = tuple([u for u in raw if u[4] <= 0])
+        entry = cache[sig] = (*entry[:v], raw, *entry[v + 1:11 + v], basic, *entry[12 + v:22], ana)
+        return entry
     raw = table_info(sig, options).raw(v)
     basic = tuple([u for u in raw if u[4] <= 0])
     entry = cache[sig] = (*entry[:v], raw, *entry[v + 1:11 + v], basic, *entry[12 + v:])
@@ -91,22 +123,93 @@ def _subsets(pool: list[tuple[int, int]], limit: int) -> list[tuple[int, int]]:
     return out
 
 
-def _closure(parts: list[int]) -> list[int]:
+def _closure(parts: list[int]) -> tuple[int, ...]:
     """Every non-empty union of pairwise disjoint parts."""
+    if len(parts) == 1:  # most often
+        return (parts[0],)
     reach = {0}
     for p in parts:
         reach.update([m | p for m in reach if not m & p])
     reach.discard(0)
-    return list(reach)
+    return tuple(reach)
+
+
+# The standard rules' analysis of a shape: (subsets, by_sum, closures, raisable), tuples of ints
+# only, so it can live in the cache entry without costing the garbage collector anything.
+# subsets: (mask, sum) of every set of loose numerals summing to at most 10; by_sum[t]: the masks
+# of those summing to t; closures[t]: every capture a card of value t can make (unions of disjoint
+# parts: those masks and the piles of value t), which are also the other components of a group of
+# t; raisable: (bit, value) of each plain pile.
+Analysis = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
+                 tuple[tuple[int, int], ...]]
+
+
+def analyse_standard(sig: tuple[object, ...]) -> Analysis:
+    """The standard rules' :data:`Analysis` of a table shape."""
+    values, piles = sig
+    assert isinstance(values, tuple) and isinstance(piles, tuple)
+    n = len(values)
+    sub = _subsets([(1 << i, v) for i, v in enumerate(values)], 10)
+    bysum: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
+    for m, t in sub:
+        bysum[t].append(m)
+    loose = tuple([tuple(ms) for ms in bysum])
+    raisable = []
+    if piles:
+        for j, (pv, kind, _) in enumerate(piles):
+            bit = 1 << (n + j)
+            bysum[pv].append(bit)
+            if kind == 2:
+                raisable.append((bit, pv))
+    clos = tuple([_closure(parts) if parts else () for parts in bysum])
+    return tuple(sub), loose, clos, tuple(raisable)
+
+
+def raw_standard(v: int, ana: Analysis) -> list[Use]:
+    """:meth:`TableInfo.raw` for the standard rules, in one pass (the same uses in the same order)."""
+    sub, bysum, clos, raisable = ana
+    caps = clos[v]
+    out: list[Use] = [(_CAPTURE, v, im, 11, 0) for im in caps]
+    room = 10 - v
+    out += [(_PLAIN, v + s, m, v + s, -1) for m, s in sub if s <= room]
+    for bit, pv in raisable:
+        if pv <= room:
+            out.append((_PLAIN, pv + v, bit, pv + v, bit))
+    out += [(_GROUP, v, u, v, 0) for u in caps]  # a group of v's: the card and what it could capture
+    for g in range(v + 1, 11):
+        others = clos[g]
+        if not others:
+            continue
+        need = g - v
+        pcs = bysum[need]
+        if pcs:
+            found: dict[int, int] = {}
+            for pc in pcs:
+                for u in others:
+                    if not u & pc:
+                        found[u | pc] = 0
+        elif raisable:
+            found = {}
+        else:
+            continue
+        for bit, pv in raisable:  # the card raises a plain pile to g
+            if pv == need:
+                for u in others:
+                    if not u & bit:
+                        m = u | bit
+                        old = found.get(m)
+                        found[m] = bit if old is None else (0 if old == 0 else old | bit)
+        out += [(_GROUP, g, m, g, req) for m, req in found.items()]
+    out.append((_LAY, v, 0, 11, -1))
+    return out
 
 
 class TableInfo:
     """Moves of one table shape, by played value, in item bits."""
 
     __slots__ = (
-        "_bysum",
+        "_ana",
         "_caps",
-        "_clos",
         "_fast",
         "_forced",
         "_groups",
@@ -139,7 +242,7 @@ class TableInfo:
         self._fast = not (opts.liberal_groups or opts.liberal_capture or opts.liberal_raise
                           or opts.forced_capture or opts.soy)
         if self._fast:
-            self._init_standard()
+            self._ana = analyse_standard(sig)
             return
         n = self.n
         self.plain_bits = 0
@@ -150,12 +253,12 @@ class TableInfo:
         self._sub = _subsets(numerals, 10)
         plains = [(1 << (n + j), v) for j, (v, k, _) in enumerate(piles) if k == 2]
         self._lib_sub = _subsets(numerals + plains, 10) if plains else self._sub
-        self._caps: dict[int, list[int]] = {}
+        self._caps: dict[int, tuple[int, ...]] = {}
         self._forced: dict[int, list[int]] = {}
         self._plains: dict[int, list[tuple[int, int]]] = {}
         self._raises: dict[int, list[tuple[int, int, int]]] = {}
         self._groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        self._others: dict[int, list[int]] = {}
+        self._others: dict[int, tuple[int, ...]] = {}
         self._sums: dict[int, list[int]] | None = None
         self._sums_lib: dict[int, list[int]] | None = None
         # Bit s of part_values: something on the table could be a component of a
@@ -175,30 +278,6 @@ class TableInfo:
         self.part_values = pv
         self.played_values = pl
 
-    def _init_standard(self) -> None:
-        n = self.n
-        self._sub = _subsets([(1 << i, v) for i, v in enumerate(self.values)], 10)
-        # _bysum[t]: the masks of loose numerals summing to t; _clos[t]: every capture a card of
-        # value t can make (unions of disjoint parts: those masks and the piles of value t), which
-        # are also the other components of a group of t.
-        bysum: list[list[int]] = [[] for _ in range(11)]
-        for m, t in self._sub:
-            bysum[t].append(m)
-        self._bysum = bysum
-        piles = self.piles
-        self.plain_bits = 0
-        if piles:
-            for j, (pv, kind, _) in enumerate(piles):
-                bit = 1 << (n + j)
-                bysum_pv = bysum[pv] = [*bysum[pv]]  # keep the loose-only lists apart
-                bysum_pv.append(bit)
-                if kind == 2:
-                    self.plain_bits |= bit
-            self._clos = [_closure(parts) if parts else parts for parts in bysum]
-            self._bysum = [[m for m in ms if m < (1 << n)] for ms in bysum]
-        else:
-            self._clos = [_closure(parts) if parts else parts for parts in bysum]
-
     # -- everything a numeral may do ----------------------------------------
     def raw(self, v: int) -> tuple[Use, ...]:
         """(kind, value, item mask, need, req) of every use of a numeral ``v``.
@@ -211,44 +290,8 @@ class TableInfo:
         """
         res = self._raw[v]
         if res is None:
-            res = self._raw[v] = tuple(self._make_raw_standard(v) if self._fast else self._make_raw(v))
+            res = self._raw[v] = tuple(raw_standard(v, self._ana) if self._fast else self._make_raw(v))
         return res
-
-    def _make_raw_standard(self, v: int) -> list[Use]:
-        """``_make_raw`` for the standard rules, in one pass (the same uses in the same order)."""
-        clos = self._clos
-        caps = clos[v]
-        out: list[Use] = [(_CAPTURE, v, im, 11, 0) for im in caps]
-        room = 10 - v
-        out += [(_PLAIN, v + s, m, v + s, -1) for m, s in self._sub if s <= room]
-        n = self.n
-        raisable = [(1 << (n + j), pv) for j, (pv, kind, _) in enumerate(self.piles) if kind == 2]
-        for bit, pv in raisable:
-            if pv <= room:
-                out.append((_PLAIN, pv + v, bit, pv + v, bit))
-        out += [(_GROUP, v, u, v, 0) for u in caps]  # a group of v's: the card and what it could capture
-        bysum = self._bysum
-        for g in range(v + 1, 11):
-            others = clos[g]
-            need = g - v
-            pcs = bysum[need]
-            if not others or not (pcs or raisable):
-                continue
-            found: dict[int, int] = {}
-            for pc in pcs:
-                for u in others:
-                    if not u & pc:
-                        found[u | pc] = 0
-            for bit, pv in raisable:  # the card raises a plain pile to g
-                if pv == need:
-                    for u in others:
-                        if not u & bit:
-                            m = u | bit
-                            old = found.get(m)
-                            found[m] = bit if old is None else (0 if old == 0 else old | bit)
-            out += [(_GROUP, g, m, g, req) for m, req in found.items()]
-        out.append((_LAY, v, 0, 11, -1))
-        return out
 
     def _make_raw(self, v: int) -> list[Use]:
         forced = self.opts.forced_capture
@@ -294,7 +337,7 @@ class TableInfo:
             parts = parts + [1 << (n + j) for j, (pv, _, _) in enumerate(self.piles) if pv == v]
         return parts
 
-    def captures(self, v: int) -> list[int]:
+    def captures(self, v: int) -> tuple[int, ...]:
         """Item masks a numeral of value ``v`` may capture."""
         caps = self._caps.get(v)
         if caps is None:
