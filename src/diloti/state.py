@@ -25,7 +25,7 @@ from diloti.cards import BIT, CARDS, NAMES, VALUE, Card, cards_of, mask_of
 from diloti.errors import IllegalMoveError, InvalidPositionError
 from diloti.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
 from diloti.options import Options
-from diloti.table import Use, cache_for, fill
+from diloti.table import Use, cache_for
 
 if TYPE_CHECKING:
     from diloti.view import View
@@ -89,8 +89,8 @@ class State:
 
     __slots__ = (
         "_legal",
+        "_shapes",
         "_stack",
-        "_tcache",
         "bottom",
         "captured",
         "deal_no",
@@ -143,7 +143,7 @@ class State:
         self._stack: list[tuple[Any, ...]] = []
         self._legal: list[Move] | None = None
         self.first_table: tuple[Card, ...] = ()
-        self._tcache = cache_for(self.options)
+        self._shapes = cache_for(self.options)
         self.deck: tuple[Card, ...] = ()
 
     # ------------------------------------------------------------------ dealing
@@ -321,7 +321,7 @@ class State:
             sig: tuple[object, ...] = (tuple([VALUE[c] for c in loose[:n]]), tuple(psig))
         else:
             sig = (tuple([VALUE[c] for c in loose[:n]]), ())
-        entry = self._tcache.get(sig)
+        entry = self._shapes.young.get(sig)
         cnt = [0] * 11
         held = 1 << 11  # "need 11": no condition
         for c in hand:
@@ -330,7 +330,8 @@ class State:
             held |= 1 << v
         memo: dict[int, int] = {0: 0}
         out: list[Move] = []
-        done: dict[int, list[tuple[MoveKind, int, int]]] = {}
+        append = out.append
+        done: dict[int, list[Move]] = {}  # a value's moves, when the hand holds it twice or more
         faces = loose[n:]
         w = piles[own_bit.bit_length() - 1 - n].value if own_bit else 0
         for card in hand:
@@ -339,33 +340,35 @@ class State:
                 if faces:
                     self._face_moves(card, own_bit, out)
                 elif not own_bit:
-                    out.append(_new_move(Move, (card, LAY, 0, 0)))
+                    append(_new_move(Move, (card, LAY, 0, 0)))
                 continue
-            tpl = done.get(v)
-            if tpl is None:
-                h = held if cnt[v] > 1 else held ^ (1 << v)
-                slot = v if own_bit or raisable else 11 + v
-                uses: Any = entry[slot] if entry is not None else None
-                if uses is None:
-                    entry = fill(sig, v, self.options)
-                    uses = entry[slot]
-                if slot == v:
-                    uses = _filter_uses(uses, own_bit, raisable, w)
-                tpl = []
-                for k, val, im, need, _ in uses:
-                    if h >> need & 1:
-                        r = memo.get(im)
-                        if r is None:
-                            r = 0
-                            x = im
-                            while x:
-                                low = x & -x
-                                r |= items[low.bit_length() - 1]
-                                x ^= low
-                            memo[im] = r
-                        tpl.append((KINDS[k], val, r))
-                done[v] = tpl
-            out += [_new_move(Move, (card, k, val, r)) for k, val, r in tpl]
+            twin = done.get(v)
+            if twin is not None:
+                out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
+                continue
+            h = held if cnt[v] > 1 else held ^ 1 << v
+            slot = v if own_bit or raisable else 11 + v
+            uses: Any = entry[slot] if entry is not None else None
+            if uses is None:
+                entry = self._shapes.fill(sig, v)
+                uses = entry[slot]
+            if slot == v:
+                uses = _filter_uses(uses, own_bit, raisable, w)
+            start = len(out)
+            for k, val, im, need, _ in uses:
+                if h >> need & 1:
+                    r = memo.get(im)
+                    if r is None:
+                        r = 0
+                        x = im
+                        while x:
+                            low = x & -x
+                            r |= items[low.bit_length() - 1]
+                            x ^= low
+                        memo[im] = r
+                    append(_new_move(Move, (card, KINDS[k], val, r)))
+            if cnt[v] > 1:
+                done[v] = out[start:]
         return out
 
     def _face_moves(self, card: Card, own_bit: int, out: list[Move]) -> None:
@@ -567,7 +570,7 @@ class State:
         s._stack = []
         s._legal = None
         s.first_table = self.first_table
-        s._tcache = self._tcache
+        s._shapes = self._shapes
         s.deck = self.deck
         return s
 

@@ -8,7 +8,7 @@ capture, plain declaration, raise and group that any played value could make.
 The state then maps item bits to cards and applies what depends on who moves
 (who owns what, what the mover still holds).
 
-Two caches: per shape, the finished uses of each played value (``fill``, read
+Two caches: per shape, the finished uses of each played value (``ShapeCache``, read
 by the state's generator with one dictionary look-up per position), and, for
 a few recent shapes, the :class:`TableInfo` intermediate results from which
 further values are worked out. In play and in the computer players' searches
@@ -33,28 +33,87 @@ Use = tuple[int, int, int, int, int]
 Entry = tuple[tuple[Use, ...] | None, ...]
 _NO_ENTRY: Entry = (None,) * 23  # slot 22: a shape's Analysis under the standard rules
 
-# Each cache has two generations: when the young one is full it becomes the old one, and a shape
+# The cache has two generations: when the young one is full it becomes the old one, and a shape
 # found in the old one moves back to the young one. Shapes still in use survive a turnover, where
 # clearing the whole cache made a long search pay again for every shape it had just seen.
 # Random play averages about 8 KB a shape (some tables allow thousands of moves): ~0.8 GB at most.
 _CACHE_LIMIT = 50_000
-_CACHES: dict[tuple[bool, ...], dict[tuple[object, ...], Entry]] = {}  # the young generations
-_OLD: dict[tuple[bool, ...], dict[tuple[object, ...], Entry]] = {}
 # The intermediate results of recently analysed shapes, to fill their other slots cheaply.
 _WORK_LIMIT = 64  # TableInfo holds lists, which the garbage collector must keep walking
 _WORK: dict[tuple[bool, ...], list[dict[tuple[object, ...], TableInfo]]] = {}
 
 
-def cache_for(options: Options) -> dict[tuple[object, ...], Entry]:
-    """The per-shape cache of one set of rule options (shared by equal options).
+class ShapeCache:
+    """What the move generator knows per table shape, for one set of rule options.
 
-    The dictionary object stays the same for the life of the process, so a state may keep it.
+    ``young.get(sig)`` is the state's look-up; :meth:`fill` works out a missing slot.
     """
+
+    __slots__ = ("old", "options", "standard", "young")
+
+    def __init__(self, options: Options) -> None:
+        self.young: dict[tuple[object, ...], Entry] = {}
+        self.old: dict[tuple[object, ...], Entry] = {}
+        self.options = options
+        # The standard rules (no liberal option, no forced capture, no soy) have a direct path.
+        self.standard = not (options.liberal_groups or options.liberal_capture or options.liberal_raise
+                             or options.forced_capture or options.soy)
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)
+
+    def clear(self) -> None:
+        self.young = {}
+        self.old = {}
+
+    def fill(self, sig: tuple[object, ...], v: int) -> Entry:
+        """Work out a numeral ``v``'s slots of a shape's entry (raw and basic); the new entry."""
+        young = self.young
+        entry = young.get(sig)
+        if entry is None:
+            entry = self.old.pop(sig, None)
+            if len(young) >= _CACHE_LIMIT:
+                self.old = young
+                young = self.young = {}
+            if entry is None:
+                entry = _NO_ENTRY
+            elif entry[v] is not None:
+                young[sig] = entry
+                return entry
+        if self.standard:
+            ana: Any = entry[22]
+            if ana is None:
+                ana = analyse_standard(sig)
+            raw = tuple(raw_standard(v, ana))
+            e = list(entry)
+            e[22] = ana
+        else:
+            raw = table_info(sig, self.options).raw(v)
+            e = list(entry)
+        if len(_USES) > _USES_LIMIT:
+            _USES.clear()
+        intern = _USES.setdefault
+        e[v] = raw = tuple([intern(u, u) for u in raw])
+        e[11 + v] = tuple([u for u in raw if u[4] <= 0])
+        entry = young[sig] = tuple(e)
+        return entry
+
+
+_CACHES: dict[tuple[bool, ...], ShapeCache] = {}
+# Every cached use, once: the cache holds a million uses after a few thousand random rounds but only
+# about ten thousand different ones. Sharing them saves most of the cache's memory and the garbage
+# collector's time (new tuples stay tracked for a collection or two, and a full collection has to
+# walk them all).
+_USES: dict[Use, Use] = {}
+_USES_LIMIT = 500_000
+
+
+def cache_for(options: Options) -> ShapeCache:
+    """The per-shape cache of one set of rule options (shared by equal options)."""
     key = options.key
     cache = _CACHES.get(key)
     if cache is None:
-        cache = _CACHES[key] = {}
-        _OLD[key] = {}
+        cache = _CACHES[key] = ShapeCache(options)
     return cache
 
 
@@ -74,37 +133,6 @@ def table_info(sig: tuple[object, ...], options: Options) -> TableInfo:
             young = gens[0] = {}
         young[sig] = info
     return info
-
-
-def fill(sig: tuple[object, ...], v: int, options: Options) -> Entry:
-    """Work out a numeral ``v``'s slots of a shape's cache entry (raw and basic); the new entry."""
-    cache = cache_for(options)
-    entry = cache.get(sig)
-    if entry is None:
-        old = _OLD[options.key]
-        entry = old.pop(sig, None)
-        if len(cache) >= _CACHE_LIMIT:
-            old.clear()
-            old.update(cache)
-            cache.clear()
-        if entry is None:
-            entry = _NO_ENTRY
-        elif entry[v] is not None:
-            cache[sig] = entry
-            return entry
-    if not (options.liberal_groups or options.liberal_capture or options.liberal_raise
-            or options.forced_capture or options.soy):
-        ana: Any = entry[22]
-        if ana is None:
-            ana = analyse_standard(sig)
-        raw = tuple(raw_standard(v, ana))
-        basic = tuple([u for u in raw if u[4] <= 0])
-        entry = cache[sig] = (*entry[:v], raw, *entry[v + 1:11 + v], basic, *entry[12 + v:22], ana)
-        return entry
-    raw = table_info(sig, options).raw(v)
-    basic = tuple([u for u in raw if u[4] <= 0])
-    entry = cache[sig] = (*entry[:v], raw, *entry[v + 1:11 + v], basic, *entry[12 + v:])
-    return entry
 
 
 _LAY, _CAPTURE, _PLAIN, _GROUP = int(LAY), int(CAPTURE), int(PLAIN), int(GROUP)
