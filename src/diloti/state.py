@@ -35,6 +35,8 @@ PHASE_NAMES = ("play", "decide", "over")
 HAND_SIZE = 6
 KINDS = tuple(MoveKind)
 _new_move = tuple.__new__
+_BIT_OF = BIT.__getitem__
+_VALUE_OF = VALUE.__getitem__
 
 
 def _rng(seed: int, n: int) -> random.Random:
@@ -300,7 +302,8 @@ class State:
         loose = self.loose
         piles = self.piles
         n = bisect_left(loose, 40)
-        items = [BIT[c] for c in loose[:n]]
+        numerals = loose[:n]
+        items = list(map(_BIT_OF, numerals))
         own_bit = 0
         raisable = 0
         if piles:
@@ -318,16 +321,17 @@ class State:
                         raisable |= own_bit
                 elif kind == PLAIN and (owner - turn) & 1:
                     raisable |= 1 << (n + j)
-            sig: tuple[object, ...] = (tuple([VALUE[c] for c in loose[:n]]), tuple(psig))
+            sig: tuple[object, ...] = (tuple(map(_VALUE_OF, numerals)), tuple(psig))
         else:
-            sig = (tuple([VALUE[c] for c in loose[:n]]), ())
+            sig = (tuple(map(_VALUE_OF, numerals)), ())
         entry = self._shapes.young.get(sig)
-        cnt = [0] * 11
         held = 1 << 11  # "need 11": no condition
+        twice = 0  # values the hand holds twice or more
         for c in hand:
-            v = VALUE[c]
-            cnt[v] += 1
-            held |= 1 << v
+            b = 1 << VALUE[c]
+            if held & b:
+                twice |= b
+            held |= b
         memo: dict[int, int] = {0: 0}
         out: list[Move] = []
         append = out.append
@@ -346,11 +350,11 @@ class State:
             if twin is not None:
                 out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
                 continue
-            h = held if cnt[v] > 1 else held ^ 1 << v
+            h = held if twice >> v & 1 else held ^ 1 << v
             slot = v if own_bit or raisable else 11 + v
             uses: Any = entry[slot] if entry is not None else None
             if uses is None:
-                entry = self._shapes.fill(sig, v)
+                entry = self._shapes.fill(sig, v, entry)
                 uses = entry[slot]
             if slot == v:
                 uses = _filter_uses(uses, own_bit, raisable, w)
@@ -367,7 +371,7 @@ class State:
                             x ^= low
                         memo[im] = r
                     append(_new_move(Move, (card, KINDS[k], val, r)))
-            if cnt[v] > 1:
+            if twice >> v & 1:
                 done[v] = out[start:]
         return out
 
@@ -400,10 +404,11 @@ class State:
         """Play a legal move without checking it (fast; for search)."""
         card, kind, value, mask = move
         turn = self.turn
+        # captured, xeri, hands, loose and piles are copied before any change, so the frame can keep
+        # the objects themselves.
         self._stack.append((
-            turn, self.hands, self.loose, self.piles, self.captured[0], self.captured[1],
-            self.xeri[0], self.xeri[1], self.last_capturer, self.phase, self.pending,
-            self.stock_pos, self.deal_no, self.swept, None,
+            turn, self.hands, self.loose, self.piles, self.captured, self.xeri, self.last_capturer,
+            self.phase, self.pending, self.stock_pos, self.deal_no, self.swept, None,
         ))
         self.history.append((turn, move))
         self._legal = None
@@ -423,7 +428,13 @@ class State:
         else:
             loose = self.loose
             piles = self.piles
-            lmask = mask & ~self._pile_mask()
+            if piles:
+                in_piles = 0
+                for p in piles:
+                    in_piles |= p[0]
+                lmask = mask & ~in_piles
+            else:
+                lmask = mask
             if lmask:
                 loose = self.loose = [c for c in loose if not BIT[c] & lmask]
             if mask != lmask:
@@ -503,11 +514,8 @@ class State:
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        (turn, self.hands, self.loose, self.piles, c0, c1, x0, x1, self.last_capturer,
+        (self.turn, self.hands, self.loose, self.piles, self.captured, self.xeri, self.last_capturer,
          self.phase, self.pending, self.stock_pos, self.deal_no, self.swept, extra) = self._stack.pop()
-        self.captured = [c0, c1]
-        self.xeri = [x0, x1]
-        self.turn = turn
         self._legal = None
         _, move = self.history.pop()
         if extra is not None:

@@ -18,7 +18,8 @@ lay many cards and meet new shapes more often.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from diloti.moves import CAPTURE, GROUP, LAY, PLAIN
 from diloti.options import Options
@@ -30,7 +31,8 @@ Use = tuple[int, int, int, int, int]
 # ints and None: the garbage collector stops tracking them after one pass, so a cache of a
 # hundred thousand shapes costs the collector nothing (a cache of objects and lists made its full
 # collections take a second and halved the engine's speed).
-Entry = tuple[tuple[Use, ...] | None, ...]
+Entry = tuple[Any, ...]  # slots 0-21: tuple[Use, ...] | None; slot 22: Analysis | None
+_LOOK = object()  # fill's "look the entry up yourself"
 _NO_ENTRY: Entry = (None,) * 23  # slot 22: a shape's Analysis under the standard rules
 
 # The cache has two generations: when the young one is full it becomes the old one, and a shape
@@ -66,10 +68,13 @@ class ShapeCache:
         self.young = {}
         self.old = {}
 
-    def fill(self, sig: tuple[object, ...], v: int) -> Entry:
-        """Work out a numeral ``v``'s slots of a shape's entry (raw and basic); the new entry."""
+    def fill(self, sig: tuple[object, ...], v: int, known: object = _LOOK) -> Entry:
+        """Work out a numeral ``v``'s slots of a shape's entry (raw and basic); the new entry.
+
+        ``known``: what ``young.get(sig)`` gave, if the caller has looked (saves hashing the shape again).
+        """
         young = self.young
-        entry = young.get(sig)
+        entry = young.get(sig) if known is _LOOK else cast("Entry | None", known)
         if entry is None:
             entry = self.old.pop(sig, None)
             if len(young) >= _CACHE_LIMIT:
@@ -80,21 +85,20 @@ class ShapeCache:
             elif entry[v] is not None:
                 young[sig] = entry
                 return entry
-        if self.standard:
-            ana: Any = entry[22]
-            if ana is None:
-                ana = analyse_standard(sig)
-            raw = tuple(raw_standard(v, ana))
-            e = list(entry)
-            e[22] = ana
-        else:
-            raw = table_info(sig, self.options).raw(v)
-            e = list(entry)
         if len(_USES) > _USES_LIMIT:
             _USES.clear()
         intern = _USES.setdefault
-        e[v] = raw = tuple([intern(u, u) for u in raw])
-        e[11 + v] = tuple([u for u in raw if u[4] <= 0])
+        e = list(entry)
+        if self.standard:
+            ana: Any = entry[22]
+            if ana is None:
+                ana = e[22] = analyse_standard(sig)
+            e[v] = raw = tuple([intern(u, u) for u in raw_standard(v, ana)])
+            # Only a raise has a requirement (req > 0), and only a plain pile can be raised.
+            e[11 + v] = tuple([u for u in raw if u[4] <= 0]) if ana[3] else raw
+        else:
+            e[v] = raw = tuple([intern(u, u) for u in table_info(sig, self.options).raw(v)])
+            e[11 + v] = tuple([u for u in raw if u[4] <= 0])
         entry = young[sig] = tuple(e)
         return entry
 
@@ -151,7 +155,7 @@ def _subsets(pool: list[tuple[int, int]], limit: int) -> list[tuple[int, int]]:
     return out
 
 
-def _closure(parts: list[int]) -> tuple[int, ...]:
+def _closure(parts: Sequence[int]) -> tuple[int, ...]:
     """Every non-empty union of pairwise disjoint parts."""
     if len(parts) == 1:  # most often
         return (parts[0],)
@@ -182,14 +186,16 @@ def analyse_standard(sig: tuple[object, ...]) -> Analysis:
     for m, t in sub:
         bysum[t].append(m)
     loose = tuple([tuple(ms) for ms in bysum])
+    if not piles:
+        # A single part is its own closure (the usual case): no call for it.
+        return tuple(sub), loose, tuple([ms if len(ms) < 2 else _closure(ms) for ms in loose]), ()
     raisable = []
-    if piles:
-        for j, (pv, kind, _) in enumerate(piles):
-            bit = 1 << (n + j)
-            bysum[pv].append(bit)
-            if kind == 2:
-                raisable.append((bit, pv))
-    clos = tuple([_closure(parts) if parts else () for parts in bysum])
+    for j, (pv, kind, _) in enumerate(piles):
+        bit = 1 << (n + j)
+        bysum[pv].append(bit)
+        if kind == 2:
+            raisable.append((bit, pv))
+    clos = tuple([(ms[0],) if len(ms) == 1 else (_closure(ms) if ms else ()) for ms in bysum])
     return tuple(sub), loose, clos, tuple(raisable)
 
 
