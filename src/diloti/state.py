@@ -354,7 +354,7 @@ class State:
             slot = v if own_bit or raisable else 11 + v
             uses: Any = entry[slot] if entry is not None else None
             if uses is None:
-                entry = self._shapes.fill(sig, v, entry)
+                entry = self._shapes.fill(sig, held, entry)  # every value of the hand at once
                 uses = entry[slot]
             if slot == v:
                 uses = _filter_uses(uses, own_bit, raisable, w)

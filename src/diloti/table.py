@@ -68,8 +68,9 @@ class ShapeCache:
         self.young = {}
         self.old = {}
 
-    def fill(self, sig: tuple[object, ...], v: int, known: object = _LOOK) -> Entry:
-        """Work out a numeral ``v``'s slots of a shape's entry (raw and basic); the new entry.
+    def fill(self, sig: tuple[object, ...], values: int, known: object = _LOOK) -> Entry:
+        """Work out the slots (raw and basic) of every numeral in ``values`` (a set of bits: bit v for
+        value v) that a shape's entry lacks; the new entry.
 
         ``known``: what ``young.get(sig)`` gave, if the caller has looked (saves hashing the shape again).
         """
@@ -82,23 +83,26 @@ class ShapeCache:
                 young = self.young = {}
             if entry is None:
                 entry = _NO_ENTRY
-            elif entry[v] is not None:
-                young[sig] = entry
-                return entry
         if len(_USES) > _USES_LIMIT:
             _USES.clear()
         intern = _USES.setdefault
         e = list(entry)
-        if self.standard:
+        standard = self.standard
+        if standard:
             ana: Any = entry[22]
             if ana is None:
                 ana = e[22] = analyse_standard(sig)
-            e[v] = raw = tuple([intern(u, u) for u in raw_standard(v, ana)])
-            # Only a raise has a requirement (req > 0), and only a plain pile can be raised.
-            e[11 + v] = tuple([u for u in raw if u[4] <= 0]) if ana[3] else raw
-        else:
-            e[v] = raw = tuple([intern(u, u) for u in table_info(sig, self.options).raw(v)])
-            e[11 + v] = tuple([u for u in raw if u[4] <= 0])
+            raisable = ana[3]
+        for v in range(1, 11):
+            if not values >> v & 1 or e[v] is not None:
+                continue
+            if standard:
+                e[v] = raw = tuple([intern(u, u) for u in raw_standard(v, ana)])
+                # Only a raise has a requirement (req > 0), and only a plain pile can be raised.
+                e[11 + v] = tuple([u for u in raw if u[4] <= 0]) if raisable else raw
+            else:
+                e[v] = raw = tuple([intern(u, u) for u in table_info(sig, self.options).raw(v)])
+                e[11 + v] = tuple([u for u in raw if u[4] <= 0])
         entry = young[sig] = tuple(e)
         return entry
 
@@ -201,31 +205,47 @@ def analyse_standard(sig: tuple[object, ...]) -> Analysis:
 
 def raw_standard(v: int, ana: Analysis) -> list[Use]:
     """:meth:`TableInfo.raw` for the standard rules, in one pass (the same uses in the same order)."""
+    # Loops rather than comprehensions: the lists are short, and a comprehension is a call.
     sub, bysum, clos, raisable = ana
     caps = clos[v]
-    out: list[Use] = [(_CAPTURE, v, im, 11, 0) for im in caps]
+    out: list[Use] = []
+    add = out.append
+    for im in caps:
+        add((_CAPTURE, v, im, 11, 0))
     room = 10 - v
-    out += [(_PLAIN, v + s, m, v + s, -1) for m, s in sub if s <= room]
+    for m, s in sub:
+        if s <= room:
+            add((_PLAIN, v + s, m, v + s, -1))
     for bit, pv in raisable:
         if pv <= room:
-            out.append((_PLAIN, pv + v, bit, pv + v, bit))
-    out += [(_GROUP, v, u, v, 0) for u in caps]  # a group of v's: the card and what it could capture
-    for g in range(v + 1, 11):
-        others = clos[g]
+            add((_PLAIN, pv + v, bit, pv + v, bit))
+    for u in caps:  # a group of v's: the card and what it could capture
+        add((_GROUP, v, u, v, 0))
+    g = v
+    for others in clos[v + 1:]:  # groups of g > v: the card with loose cards summing to g - v
+        g += 1
         if not others:
             continue
         need = g - v
         pcs = bysum[need]
-        if pcs:
-            found: dict[int, int] = {}
-            for pc in pcs:
-                for u in others:
-                    if not u & pc:
-                        found[u | pc] = 0
-        elif raisable:
-            found = {}
-        else:
+        if not raisable:
+            if not pcs:
+                continue
+            if len(pcs) == 1 and len(others) == 1:  # the usual case: nothing to deduplicate
+                pc = pcs[0]
+                u = others[0]
+                if not u & pc:
+                    add((_GROUP, g, u | pc, g, 0))
+                continue
+            plain_found = {u | pc: 0 for pc in pcs for u in others if not u & pc}
+            for m in plain_found:
+                add((_GROUP, g, m, g, 0))
             continue
+        found: dict[int, int] = {}
+        for pc in pcs:
+            for u in others:
+                if not u & pc:
+                    found[u | pc] = 0
         for bit, pv in raisable:  # the card raises a plain pile to g
             if pv == need:
                 for u in others:
@@ -233,8 +253,9 @@ def raw_standard(v: int, ana: Analysis) -> list[Use]:
                         m = u | bit
                         old = found.get(m)
                         found[m] = bit if old is None else (0 if old == 0 else old | bit)
-        out += [(_GROUP, g, m, g, req) for m, req in found.items()]
-    out.append((_LAY, v, 0, 11, -1))
+        for m, req in found.items():
+            add((_GROUP, g, m, g, req))
+    add((_LAY, v, 0, 11, -1))
     return out
 
 
