@@ -341,10 +341,17 @@ class State:
         for card in hand:
             v = VALUE[card]
             if not v:
-                if faces:
-                    self._face_moves(card, own_bit, out)
-                elif not own_bit:
-                    append(_new_move(Move, (card, LAY, 0, 0)))
+                # Face cards match only their rank, and the table's are sorted: a slice holds them.
+                first = bisect_left(faces, card & ~3) if faces else 0
+                last = bisect_left(faces, (card | 3) + 1, first) if faces else 0
+                if first == last:
+                    if not own_bit:
+                        append(_new_move(Move, (card, LAY, 0, 0)))
+                elif last - first == 3 and self.options.three_faces_stay:
+                    append(_new_move(Move, (card, CAPTURE, 0, mask_of(faces[first:last]))))
+                else:
+                    for c in faces[first:last]:
+                        append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
                 continue
             twin = done.get(v)
             if twin is not None:
@@ -374,19 +381,6 @@ class State:
             if twice >> v & 1:
                 done[v] = out[start:]
         return out
-
-    def _face_moves(self, card: Card, own_bit: int, out: list[Move]) -> None:
-        rank = card >> 2
-        same = [c for c in self.loose if c >> 2 == rank]
-        if not same:
-            if not own_bit:
-                out.append(_new_move(Move, (card, LAY, 0, 0)))
-            return
-        if len(same) == 3 and self.options.three_faces_stay:
-            out.append(_new_move(Move, (card, CAPTURE, 0, mask_of(same))))
-            return
-        for c in same:
-            out.append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
 
     # ------------------------------------------------------------- push / pop
     def play(self, move: Move | str) -> Move:
