@@ -83,8 +83,10 @@ class ShapeCache:
                 young = self.young = {}
             if entry is None:
                 entry = _NO_ENTRY
-        if len(_USES) > _USES_LIMIT:
+        if len(_USES) + len(_PAIRS) + len(_MASKS) > _INTERN_LIMIT:
             _USES.clear()
+            _PAIRS.clear()
+            _MASKS.clear()
         intern = _USES.setdefault
         e = list(entry)
         standard = self.standard
@@ -113,7 +115,14 @@ _CACHES: dict[tuple[bool, ...], ShapeCache] = {}
 # collector's time (new tuples stay tracked for a collection or two, and a full collection has to
 # walk them all).
 _USES: dict[Use, Use] = {}
-_USES_LIMIT = 500_000
+_INTERN_LIMIT = 1_000_000
+_PAIRS: dict[tuple[int, int], tuple[int, int]] = {}  # the same for the analysis's (mask, sum) pairs
+_MASKS: dict[tuple[int, ...], tuple[int, ...]] = {}  # and its lists of masks
+
+
+def _intern_masks(ms: list[int]) -> tuple[int, ...]:
+    t = tuple(ms)
+    return _MASKS.setdefault(t, t)
 
 
 def cache_for(options: Options) -> ShapeCache:
@@ -185,11 +194,13 @@ def analyse_standard(sig: tuple[object, ...]) -> Analysis:
     values, piles = sig
     assert isinstance(values, tuple) and isinstance(piles, tuple)
     n = len(values)
-    sub = _subsets([(1 << i, v) for i, v in enumerate(values)], 10)
+    intern = _PAIRS.setdefault
+    intern_masks = _intern_masks
+    sub = [intern(p, p) for p in _subsets([(1 << i, v) for i, v in enumerate(values)], 10)]
     bysum: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
     for m, t in sub:
         bysum[t].append(m)
-    loose = tuple([tuple(ms) for ms in bysum])
+    loose = tuple([intern_masks(ms) if ms else () for ms in bysum])
     if not piles:
         # A single part is its own closure (the usual case): no call for it.
         return tuple(sub), loose, tuple([ms if len(ms) < 2 else _closure(ms) for ms in loose]), ()
@@ -199,7 +210,7 @@ def analyse_standard(sig: tuple[object, ...]) -> Analysis:
         bysum[pv].append(bit)
         if kind == 2:
             raisable.append((bit, pv))
-    clos = tuple([(ms[0],) if len(ms) == 1 else (_closure(ms) if ms else ()) for ms in bysum])
+    clos = tuple([intern_masks(ms) if len(ms) == 1 else (_closure(ms) if ms else ()) for ms in bysum])
     return tuple(sub), loose, clos, tuple(raisable)
 
 
