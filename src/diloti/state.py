@@ -310,11 +310,9 @@ class State:
             opts = self.options
             psig = []
             soy_opt = opts.soy
-            for j, p in enumerate(piles):
-                items.append(p.mask)
-                kind = p.kind
-                psig.append((p.value, int(kind), soy_opt and kind == GROUP and p.mask.bit_count() == 2))
-                owner = p.owner
+            for j, (pmask, pvalue, kind, owner) in enumerate(piles):
+                items.append(pmask)
+                psig.append((pvalue, int(kind), soy_opt and kind == GROUP and pmask.bit_count() == 2))
                 if owner == turn:
                     own_bit = 1 << (n + j)
                     if kind == PLAIN and opts.self_raise:
@@ -353,11 +351,14 @@ class State:
                     for c in faces[first:last]:
                         append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
                 continue
-            twin = done.get(v)
-            if twin is not None:
-                out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
-                continue
-            h = held if twice >> v & 1 else held ^ 1 << v
+            if twice >> v & 1:
+                twin = done.get(v)
+                if twin is not None:
+                    out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
+                    continue
+                h = held
+            else:
+                h = held ^ 1 << v
             slot = v if own_bit or raisable else 11 + v
             uses: Any = entry[slot] if entry is not None else None
             if uses is None:
