@@ -8,10 +8,11 @@ capture, plain declaration, raise and group that any played value could make.
 The state then maps item bits to cards and applies what depends on who moves
 (who owns what, what the mover still holds).
 
-Two caches: per shape, the finished uses of each played value (``ShapeCache``, read
-by the state's generator with one dictionary look-up per position), and, for
-a few recent shapes, the :class:`TableInfo` intermediate results from which
-further values are worked out. In play and in the computer players' searches
+Per shape, a :class:`ShapeCache` keeps the finished uses of each played value
+(read by the state's generator with one dictionary look-up per position) and,
+under the standard rules, the shape's analysis, from which further values are
+worked out; other option mixes keep :class:`TableInfo` objects for a few
+recent shapes instead. In play and in the computer players' searches
 shapes repeat a great deal, so nearly every position is a hit; random playouts
 lay many cards and meet new shapes more often.
 """
@@ -38,7 +39,8 @@ _NO_ENTRY: Entry = (None,) * 23  # slot 22: a shape's Analysis under the standar
 # The cache has two generations: when the young one is full it becomes the old one, and a shape
 # found in the old one moves back to the young one. Shapes still in use survive a turnover, where
 # clearing the whole cache made a long search pay again for every shape it had just seen.
-# Random play averages about 8 KB a shape (some tables allow thousands of moves): ~0.8 GB at most.
+# With the uses shared (see _USES), a minute of random playouts, which turns the cache over, leaves
+# the process at about 0.2 GB.
 _CACHE_LIMIT = 50_000
 # The intermediate results of recently analysed shapes, to fill their other slots cheaply.
 _WORK_LIMIT = 64  # TableInfo holds lists, which the garbage collector must keep walking
