@@ -77,3 +77,31 @@ def test_standard_path_matches_the_general_one() -> None:
         fast, slow = TableInfo((values, piles), standard), TableInfo((values, piles), general)
         for v in range(1, 11):
             assert fast.raw(v) == slow.raw(v), (values, piles, v)
+
+
+@pytest.mark.parametrize("options", [Options(), Options(liberal_raise=True, soy=True, self_raise=True)],
+                         ids=["standard", "liberal"])
+def test_cache_turnover_keeps_every_move(options: Options, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tiny cache turns over every few positions (young to old, old shapes promoted back, shared
+    uses cleared): the moves, and their order, are those of a cache that never turns over."""
+    import diloti.table as table
+
+    def every_list() -> list[list[object]]:
+        rng = random.Random(3)
+        out: list[list[object]] = []
+        for k in range(12):
+            s = State.new(2 + 2 * (k % 3 == 0), options, k % 2, seed=k)
+            while not s.is_over:
+                moves = s.legal_moves()
+                out.append(list(moves))
+                s.push(rng.choice(moves))
+        return out
+
+    monkeypatch.setattr(table, "_CACHES", {})
+    expected = every_list()
+    monkeypatch.setattr(table, "_CACHES", {})
+    monkeypatch.setattr(table, "_CACHE_LIMIT", 3)
+    monkeypatch.setattr(table, "_INTERN_LIMIT", 50)
+    assert every_list() == expected
+    cache = table.cache_for(options)
+    assert len(cache.young) <= 3 and cache.old  # it did turn over
