@@ -28,13 +28,13 @@ from diloti.options import Options
 # A use of a numeral: (kind, value, item mask, need, req) as plain ints (see TableInfo.raw).
 Use = tuple[int, int, int, int, int]
 # What the move generator keeps per shape: slot v holds raw(v), slot 11 + v the uses of v open to a
-# mover who owns nothing and can raise nothing (the same tuples), None until first needed. Only tuples of
-# ints and None: the garbage collector stops tracking them after one pass, so a cache of a
-# hundred thousand shapes costs the collector nothing (a cache of objects and lists made its full
-# collections take a second and halved the engine's speed).
-Entry = tuple[Any, ...]  # slots 0-21: tuple[Use, ...] | None; slot 22: Analysis | None
+# mover who owns nothing and can raise nothing (the same tuples), None until first needed; slot 22
+# the shape's Analysis under the standard rules. Only tuples of ints and None: the garbage collector
+# stops tracking them after a pass or two, so a large cache costs the collector little (a cache of
+# objects and lists made its full collections take a second and halved the engine's speed).
+Entry = tuple[Any, ...]
 _LOOK = object()  # fill's "look the entry up yourself"
-_NO_ENTRY: Entry = (None,) * 23  # slot 22: a shape's Analysis under the standard rules
+_NO_ENTRY: Entry = (None,) * 23
 
 # The cache has two generations: when the young one is full it becomes the old one, and a shape
 # found in the old one moves back to the young one. Shapes still in use survive a turnover, where
