@@ -22,10 +22,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 from diloti.moves import LAY
-from diloti.options import FACE_REDEAL_CHOICES, Options
 from diloti.state import State
 from reference import reference_moves
-from test_table import FLAGS
+from test_table import random_options
 
 
 def main() -> int:
@@ -40,9 +39,7 @@ def main() -> int:
     seed = args.seed
     while time.time() < end:
         rng = random.Random(seed)
-        kw: dict[str, object] = {f: rng.random() < 0.5 for f in FLAGS}
-        kw["face_card_redeal"] = rng.choice(FACE_REDEAL_CHOICES)
-        opts = Options(**kw)  # type: ignore[arg-type]
+        opts = random_options(rng, 0.5)
         s = State.new(rng.choice([2, 4]), opts, dealer=rng.randrange(2), seed=seed)
         policy = rng.choice(["random", "declare", "lay"])
         while not s.is_over:

@@ -19,8 +19,9 @@ FLAGS = ["three_faces_stay", "any_rank_redeal", "forced_capture", "liberal_group
          "liberal_capture", "soy", "self_raise", "no_xeri_last_card", "xeri_first_card", "dealer_sees_bottom"]
 
 
-def random_options(rng: random.Random) -> Options:
-    kw: dict[str, object] = {f: rng.random() < 0.4 for f in FLAGS}
+def random_options(rng: random.Random, p: float = 0.4) -> Options:
+    """Each flag on with probability ``p``, and a random face-card redeal rule."""
+    kw: dict[str, object] = {f: rng.random() < p for f in FLAGS}
     kw["face_card_redeal"] = rng.choice(["off", "first_deal", "any_deal"])
     return Options(**kw)  # type: ignore[arg-type]
 
@@ -101,7 +102,7 @@ def test_cache_turnover_keeps_every_move(options: Options, monkeypatch: pytest.M
     expected = every_list()
     monkeypatch.setattr(table, "_CACHES", {})
     monkeypatch.setattr(table, "_CACHE_LIMIT", 3)
-    monkeypatch.setattr(table, "_INTERN_LIMIT", 50)
+    monkeypatch.setattr(table, "_SHARED_LIMIT", 50)
     assert every_list() == expected
     cache = table.cache_for(options)
     assert len(cache.young) <= 3 and cache.old  # it did turn over

@@ -340,8 +340,10 @@ class State:
             v = VALUE[card]
             if not v:
                 # Face cards match only their rank, and the table's are sorted: a slice holds them.
-                first = bisect_left(faces, card & ~3) if faces else 0
-                last = bisect_left(faces, (card | 3) + 1, first) if faces else 0
+                first = last = 0
+                if faces:
+                    first = bisect_left(faces, card & ~3)
+                    last = bisect_left(faces, (card | 3) + 1, first)
                 if first == last:
                     if not own_bit:
                         append(_new_move(Move, (card, LAY, 0, 0)))
@@ -351,7 +353,8 @@ class State:
                     for c in faces[first:last]:
                         append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
                 continue
-            if twice >> v & 1:
+            dup = twice >> v & 1
+            if dup:
                 twin = done.get(v)
                 if twin is not None:
                     out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
@@ -379,7 +382,7 @@ class State:
                             x ^= low
                         memo[im] = r
                     append(_new_move(Move, (card, KINDS[k], val, r)))
-            if twice >> v & 1:
+            if dup:
                 done[v] = out[start:]
         return out
 
@@ -423,13 +426,7 @@ class State:
         else:
             loose = self.loose
             piles = self.piles
-            if piles:
-                in_piles = 0
-                for p in piles:
-                    in_piles |= p[0]
-                lmask = mask & ~in_piles
-            else:
-                lmask = mask
+            lmask = mask & ~self._pile_mask() if piles else mask
             if lmask:
                 loose = self.loose = [c for c in loose if not BIT[c] & lmask]
             if mask != lmask:

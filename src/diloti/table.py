@@ -20,7 +20,7 @@ lay many cards and meet new shapes more often.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from diloti.moves import CAPTURE, GROUP, LAY, PLAIN
 from diloti.options import Options
@@ -33,24 +33,33 @@ Use = tuple[int, int, int, int, int]
 # stops tracking them after a pass or two, so a large cache costs the collector little (a cache of
 # objects and lists made its full collections take a second and halved the engine's speed).
 Entry = tuple[Any, ...]
-_LOOK = object()  # fill's "look the entry up yourself"
 _NO_ENTRY: Entry = (None,) * 23
 
 # The cache has two generations: when the young one is full it becomes the old one, and a shape
 # found in the old one moves back to the young one. Shapes still in use survive a turnover, where
 # clearing the whole cache made a long search pay again for every shape it had just seen.
-# With the uses shared (see _USES), a minute of random playouts, which turns the cache over, leaves
+# With tuples shared (see _SHARED), a minute of random playouts, which turns the cache over, leaves
 # the process at about 0.2 GB.
 _CACHE_LIMIT = 50_000
-# The intermediate results of recently analysed shapes, to fill their other slots cheaply.
-_WORK_LIMIT = 64  # TableInfo holds lists, which the garbage collector must keep walking
-_WORK: dict[tuple[bool, ...], list[dict[tuple[object, ...], TableInfo]]] = {}
+# The intermediate results of recently analysed shapes under other options than the standard ones,
+# to fill their other slots cheaply. TableInfo holds lists, which the garbage collector must keep
+# walking, so only a few are kept.
+_WORK: dict[tuple[bool, ...], dict[tuple[object, ...], TableInfo]] = {}
+_WORK_LIMIT = 64
+
+# Every cached tuple of ints, once: the cache holds a million uses after a few thousand random
+# rounds but only about ten thousand different ones (and the analyses repeat their (mask, sum) pairs
+# and lists of masks likewise). Sharing them saves most of the cache's memory and the garbage
+# collector's time (new tuples stay tracked for a collection or two, and a full collection has to
+# walk them all). Equal tuples of ints are interchangeable, so one dictionary serves every kind.
+_SHARED: dict[Any, Any] = {}  # each tuple maps to itself (typed Any so it keeps its own type)
+_SHARED_LIMIT = 1_000_000
 
 
 class ShapeCache:
     """What the move generator knows per table shape, for one set of rule options.
 
-    ``young.get(sig)`` is the state's look-up; :meth:`fill` works out a missing slot.
+    ``young.get(sig)`` is the state's look-up; :meth:`fill` works out what it lacks.
     """
 
     __slots__ = ("old", "options", "standard", "young")
@@ -63,21 +72,13 @@ class ShapeCache:
         self.standard = not (options.liberal_groups or options.liberal_capture or options.liberal_raise
                              or options.forced_capture or options.soy)
 
-    def __len__(self) -> int:
-        return len(self.young) + len(self.old)
-
-    def clear(self) -> None:
-        self.young = {}
-        self.old = {}
-
-    def fill(self, sig: tuple[object, ...], values: int, known: object = _LOOK) -> Entry:
+    def fill(self, sig: tuple[object, ...], values: int, entry: Entry | None) -> Entry:
         """Work out the slots (raw and basic) of every numeral in ``values`` (a set of bits: bit v for
         value v) that a shape's entry lacks; the new entry.
 
-        ``known``: what ``young.get(sig)`` gave, if the caller has looked (saves hashing the shape again).
+        ``entry`` is what ``young.get(sig)`` gave the caller (passed on to save hashing the shape again).
         """
         young = self.young
-        entry = young.get(sig) if known is _LOOK else cast("Entry | None", known)
         if entry is None:
             entry = self.old.pop(sig, None)
             if len(young) >= _CACHE_LIMIT:
@@ -85,46 +86,33 @@ class ShapeCache:
                 young = self.young = {}
             if entry is None:
                 entry = _NO_ENTRY
-        if len(_USES) + len(_PAIRS) + len(_MASKS) > _INTERN_LIMIT:
-            _USES.clear()
-            _PAIRS.clear()
-            _MASKS.clear()
-        intern = _USES.setdefault
+        if len(_SHARED) > _SHARED_LIMIT:
+            _SHARED.clear()
+        share = _SHARED.setdefault
         e = list(entry)
-        standard = self.standard
-        if standard:
-            ana: Any = entry[22]
-            if ana is None:
-                ana = e[22] = analyse_standard(sig)
-            raisable = ana[3]
+        ana: Any = entry[22]
+        if self.standard and ana is None:
+            ana = e[22] = analyse_standard(sig)
+        # Only a raise has a requirement (req > 0), and under the standard rules only a plain pile
+        # can be raised: without one, the basic uses are all the uses.
+        all_basic = self.standard and not ana[3]
         for v in range(1, 11):
             if not values >> v & 1 or e[v] is not None:
                 continue
-            if standard:
-                e[v] = raw = tuple([intern(u, u) for u in raw_standard(v, ana)])
-                # Only a raise has a requirement (req > 0), and only a plain pile can be raised.
-                e[11 + v] = tuple([u for u in raw if u[4] <= 0]) if raisable else raw
-            else:
-                e[v] = raw = tuple([intern(u, u) for u in table_info(sig, self.options).raw(v)])
-                e[11 + v] = tuple([u for u in raw if u[4] <= 0])
+            uses = raw_standard(v, ana) if self.standard else table_info(sig, self.options).raw(v)
+            e[v] = raw = tuple([share(u, u) for u in uses])
+            e[11 + v] = raw if all_basic else tuple([u for u in raw if u[4] <= 0])
         entry = young[sig] = tuple(e)
         return entry
 
 
 _CACHES: dict[tuple[bool, ...], ShapeCache] = {}
-# Every cached use, once: the cache holds a million uses after a few thousand random rounds but only
-# about ten thousand different ones. Sharing them saves most of the cache's memory and the garbage
-# collector's time (new tuples stay tracked for a collection or two, and a full collection has to
-# walk them all).
-_USES: dict[Use, Use] = {}
-_INTERN_LIMIT = 1_000_000
-_PAIRS: dict[tuple[int, int], tuple[int, int]] = {}  # the same for the analysis's (mask, sum) pairs
-_MASKS: dict[tuple[int, ...], tuple[int, ...]] = {}  # and its lists of masks
 
 
-def _intern_masks(ms: list[int]) -> tuple[int, ...]:
+def _shared(ms: list[int]) -> tuple[int, ...]:
     t = tuple(ms)
-    return _MASKS.setdefault(t, t)
+    shared: tuple[int, ...] = _SHARED.setdefault(t, t)
+    return shared
 
 
 def cache_for(options: Options) -> ShapeCache:
@@ -138,19 +126,14 @@ def cache_for(options: Options) -> ShapeCache:
 
 def table_info(sig: tuple[object, ...], options: Options) -> TableInfo:
     """The analysis of a table shape under some options (recent ones are kept)."""
-    gens = _WORK.get(options.key)
-    if gens is None:
-        gens = _WORK[options.key] = [{}, {}]
-    young = gens[0]
-    info = young.get(sig)
+    work = _WORK.get(options.key)
+    if work is None:
+        work = _WORK[options.key] = {}
+    info = work.get(sig)
     if info is None:
-        info = gens[1].get(sig)
-        if info is None:
-            info = TableInfo(sig, options)
-        if len(young) >= _WORK_LIMIT:
-            gens[1] = young
-            young = gens[0] = {}
-        young[sig] = info
+        if len(work) >= _WORK_LIMIT:
+            work.clear()
+        info = work[sig] = TableInfo(sig, options)
     return info
 
 
@@ -196,23 +179,23 @@ def analyse_standard(sig: tuple[object, ...]) -> Analysis:
     values, piles = sig
     assert isinstance(values, tuple) and isinstance(piles, tuple)
     n = len(values)
-    intern = _PAIRS.setdefault
-    intern_masks = _intern_masks
-    sub = [intern(p, p) for p in _subsets([(1 << i, v) for i, v in enumerate(values)], 10)]
+    share = _SHARED.setdefault
+    sub = [share(p, p) for p in _subsets([(1 << i, v) for i, v in enumerate(values)], 10)]
     bysum: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
     for m, t in sub:
         bysum[t].append(m)
-    loose = tuple([intern_masks(ms) if ms else () for ms in bysum])
-    if not piles:
-        # A single part is its own closure (the usual case): no call for it.
-        return tuple(sub), loose, tuple([ms if len(ms) < 2 else _closure(ms) for ms in loose]), ()
+    loose = tuple([_shared(ms) if ms else () for ms in bysum])
+    parts = loose
     raisable = []
-    for j, (pv, kind, _) in enumerate(piles):
-        bit = 1 << (n + j)
-        bysum[pv].append(bit)
-        if kind == 2:
-            raisable.append((bit, pv))
-    clos = tuple([intern_masks(ms) if len(ms) == 1 else (_closure(ms) if ms else ()) for ms in bysum])
+    if piles:
+        for j, (pv, kind, _) in enumerate(piles):
+            bit = 1 << (n + j)
+            bysum[pv].append(bit)
+            if kind == 2:
+                raisable.append((bit, pv))
+        parts = tuple([_shared(ms) if ms else () for ms in bysum])
+    # A single part is its own closure (the usual case): no call for it.
+    clos = tuple([ms if len(ms) < 2 else _closure(ms) for ms in parts])
     return tuple(sub), loose, clos, tuple(raisable)
 
 
@@ -245,20 +228,10 @@ def raw_standard(v: int, ana: Analysis) -> list[Use]:
             if not pcs:
                 continue
             if len(pcs) == 1 and len(others) == 1:  # the usual case: nothing to deduplicate
-                pc = pcs[0]
-                u = others[0]
-                if not u & pc:
-                    add((_GROUP, g, u | pc, g, 0))
+                if not others[0] & pcs[0]:
+                    add((_GROUP, g, others[0] | pcs[0], g, 0))
                 continue
-            plain_found = {u | pc: 0 for pc in pcs for u in others if not u & pc}
-            for m in plain_found:
-                add((_GROUP, g, m, g, 0))
-            continue
-        found: dict[int, int] = {}
-        for pc in pcs:
-            for u in others:
-                if not u & pc:
-                    found[u | pc] = 0
+        found = {u | pc: 0 for pc in pcs for u in others if not u & pc}
         for bit, pv in raisable:  # the card raises a plain pile to g
             if pv == need:
                 for u in others:
