@@ -35,6 +35,8 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     ap.add_argument("--first", type=int, default=0, help="index of the first game this file holds")
     args = ap.parse_args()
+    if not 0 <= args.first < args.games:
+        ap.error(f"--first {args.first}: expected 0 <= K < --games ({args.games})")
     out = args.out or f"bench/results/{args.a}_vs_{args.b}_{args.players}p_seed{args.seed}.jsonl".replace(":", "-")
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     results: list[GameResult] = []
