@@ -19,8 +19,8 @@ import json
 import os
 from dataclasses import asdict
 
-from diloti.options import Options
-from diloti.tournament import GameResult, play_match, summarise
+from diloti.core.options import Options
+from diloti.match.tournament import GameResult, play_match, summarise
 
 
 def main() -> None:

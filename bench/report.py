@@ -15,8 +15,8 @@ import glob
 import json
 import re
 
-from diloti.options import Options
-from diloti.tournament import GameResult, Interval, MatchResult, plot_ladder, summarise
+from diloti.core.options import Options
+from diloti.match.tournament import GameResult, Interval, MatchResult, plot_ladder, summarise
 
 NAME = re.compile(r"(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[24])p_seed(?P<seed>\d+)\.jsonl$")
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from diloti.cards import CARDS, mask_of, parse_cards
-from diloti.moves import GROUP, PLAIN, Move, Pile
-from diloti.options import Options
-from diloti.state import State
+from diloti.core.cards import CARDS, mask_of, parse_cards
+from diloti.core.moves import GROUP, PLAIN, Move, Pile
+from diloti.core.options import Options
+from diloti.core.state import State
 
 
 def pile(cards: str, value: int, kind: str, owner: int) -> Pile:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from diloti.cards import BIT, VALUE
-from diloti.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move
-from diloti.state import DECIDE, OVER, State
+from diloti.core.cards import BIT, VALUE
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move
+from diloti.core.state import DECIDE, OVER, State
 
 # An item is ("card", card) for a loose card or ("pile", pile).
 Item = tuple[str, object]

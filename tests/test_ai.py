@@ -12,11 +12,11 @@ from diloti.ai.heuristic import expected_best
 from diloti.ai.knowledge import best_capture, sweep_values
 from diloti.ai.sampler import consistent, sample_state
 from diloti.ai.search import OraclePlayer
-from diloti.cards import mask_of, parse_cards
-from diloti.game import Game
-from diloti.moves import Move, MoveKind, Pile
-from diloti.options import Options
-from diloti.state import State
+from diloti.core.cards import mask_of, parse_cards
+from diloti.core.game import Game
+from diloti.core.moves import Move, MoveKind, Pile
+from diloti.core.options import Options
+from diloti.core.state import State
 
 BOOL_OPTIONS = [n for n in Options.names() if n not in ("target", "face_card_redeal")]
 FAST = {"expert": {"iterations": 6, "seconds": None}}

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from diloti.cli import main
-from diloti.position import format_position, position_to_json
-from diloti.record import load_record
-from diloti.state import State
+from diloti.core.state import State
+from diloti.formats.position import format_position, position_to_json
+from diloti.formats.record import load_record
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINE = ["play", "moves", "perft", "replay", "simulate", "bench"]
@@ -211,7 +211,7 @@ def test_play_saves_the_record_when_a_computer_player_fails(capsys: pytest.Captu
                                                              monkeypatch: pytest.MonkeyPatch,
                                                              tmp_path: Path) -> None:
     from diloti.cli import play as play_module
-    from diloti.moves import Move
+    from diloti.core.moves import Move
 
     class Broken:
         name = "broken"

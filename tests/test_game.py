@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from diloti.errors import DilotiError
-from diloti.game import Game
-from diloti.options import Options
+from diloti.core.errors import DilotiError
+from diloti.core.game import Game
+from diloti.core.options import Options
 
 
 def finish_round(g: Game, rng: random.Random) -> None:

@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diloti.cards import NAMES, SUIT_SYMBOLS, Card
-from diloti.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from diloti.moves import CAPTURE, GROUP, LAY, PLAIN, Move
-from diloti.notation import card_words, describe_move, format_move, move_sentence, parse_move
-from diloti.options import Options
-from diloti.position import parse_position
-from diloti.state import State
+from diloti.core.cards import NAMES, SUIT_SYMBOLS, Card
+from diloti.core.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from diloti.core.moves import CAPTURE, GROUP, LAY, PLAIN, Move
+from diloti.core.options import Options
+from diloti.core.state import State
+from diloti.formats.notation import card_words, describe_move, format_move, move_sentence, parse_move
+from diloti.formats.position import parse_position
 
 OPTION_MIXES = [
     Options(),
@@ -253,7 +253,7 @@ def test_raise_is_described_as_a_raise() -> None:
 
 def test_parse_position_then_move() -> None:
     s = seed45()
-    from diloti.position import format_position
+    from diloti.formats.position import format_position
 
     back = parse_position(format_position(s))
     assert back.play("9c x") == Move.parse("9C x 4S 5S")

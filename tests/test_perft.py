@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from diloti.perft import divide, perft
-from diloti.position import position_from_dict
-from diloti.state import State
+from diloti.core.perft import divide, perft
+from diloti.core.state import State
+from diloti.formats.position import position_from_dict
 
 FIXTURE = Path(__file__).parent / "fixtures" / "perft.jsonl"
 

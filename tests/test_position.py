@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diloti.cards import Card
-from diloti.errors import InvalidPositionError
-from diloti.options import Options
-from diloti.position import (
+from diloti.core.cards import Card
+from diloti.core.errors import InvalidPositionError
+from diloti.core.options import Options
+from diloti.core.state import State
+from diloti.formats.position import (
     format_position,
     format_view,
     load_position,
@@ -24,7 +25,6 @@ from diloti.position import (
     position_to_json,
     same_position,
 )
-from diloti.state import State
 
 OPTION_MIXES = [
     Options(),

@@ -8,11 +8,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diloti.cards import ALL_MASK, NAMES, cards_of, mask_of
-from diloti.game import Game
-from diloti.moves import Move
-from diloti.options import Options
-from diloti.state import State
+from diloti.core.cards import ALL_MASK, NAMES, cards_of, mask_of
+from diloti.core.game import Game
+from diloti.core.moves import Move
+from diloti.core.options import Options
+from diloti.core.state import State
 
 options_st = st.builds(
     Options,

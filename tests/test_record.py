@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from diloti.errors import RecordError
-from diloti.game import Game
-from diloti.options import Options
-from diloti.record import GameRecord, load_record, parse_options_text, read_record
+from diloti.core.errors import RecordError
+from diloti.core.game import Game
+from diloti.core.options import Options
+from diloti.formats.record import GameRecord, load_record, parse_options_text, read_record
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

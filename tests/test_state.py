@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from diloti.cards import Card, parse_cards
-from diloti.errors import IllegalMoveError, InvalidPositionError
-from diloti.moves import CAPTURE, GROUP, LAY, PLAIN, Move
-from diloti.options import Options
-from diloti.state import DECIDE, OVER, PLAY, State
+from diloti.core.cards import Card, parse_cards
+from diloti.core.errors import IllegalMoveError, InvalidPositionError
+from diloti.core.moves import CAPTURE, GROUP, LAY, PLAIN, Move
+from diloti.core.options import Options
+from diloti.core.state import DECIDE, OVER, PLAY, State
 from helpers import make, mv, pile
 
 

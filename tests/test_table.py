@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from diloti.options import Options
-from diloti.state import State
+from diloti.core.options import Options
+from diloti.core.state import State
 from reference import reference_moves
 
 FLAGS = ["three_faces_stay", "any_rank_redeal", "forced_capture", "liberal_groups", "liberal_raise",
@@ -68,7 +68,7 @@ def test_generator_matches_reference_on_declaration_heavy_games() -> None:
 
 def test_standard_path_matches_the_general_one() -> None:
     """The direct path for the standard rules lists the same uses, in the same order."""
-    from diloti.table import TableInfo
+    from diloti.core.table import TableInfo
 
     rng = random.Random(5)
     standard, general = Options(), Options(soy=True)  # soy changes nothing without a soy pile
@@ -85,7 +85,7 @@ def test_standard_path_matches_the_general_one() -> None:
 def test_cache_turnover_keeps_every_move(options: Options, monkeypatch: pytest.MonkeyPatch) -> None:
     """A tiny cache turns over every few positions (young to old, old shapes promoted back, shared
     uses cleared): the moves, and their order, are those of a cache that never turns over."""
-    import diloti.table as table
+    import diloti.core.table as table
 
     def every_list() -> list[list[object]]:
         rng = random.Random(3)

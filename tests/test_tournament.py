@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from diloti.cli import main
-from diloti.game import Game
-from diloti.position import format_position
-from diloti.state import State
-from diloti.tournament import Interval, TournamentError, derive_seed, play_game, play_match
+from diloti.core.game import Game
+from diloti.core.state import State
+from diloti.formats.position import format_position
+from diloti.match.tournament import Interval, TournamentError, derive_seed, play_game, play_match
 
 FAST_EXPERT = "expert:iterations=8,seconds=none"
 

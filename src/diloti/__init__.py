@@ -1,8 +1,8 @@
 """diloti: the Greek fishing card game Diloti (Δηλωτή).
 
-A small, typed, dependency-free rules core (:mod:`diloti.cards`,
-:mod:`diloti.moves`, :mod:`diloti.state`, :mod:`diloti.game`,
-:mod:`diloti.options`, :mod:`diloti.view`) and everything else built on it.
+A small, typed, dependency-free rules core (:mod:`diloti.core.cards`,
+:mod:`diloti.core.moves`, :mod:`diloti.core.state`, :mod:`diloti.core.game`,
+:mod:`diloti.core.options`, :mod:`diloti.core.view`) and everything else built on it.
 
 >>> from diloti import State
 >>> s = State.new(seed=1)
@@ -10,8 +10,8 @@ A small, typed, dependency-free rules core (:mod:`diloti.cards`,
 >>> s.push(m)
 """
 
-from diloti.cards import CARDS, Card, parse_card, parse_cards
-from diloti.errors import (
+from diloti.core.cards import CARDS, Card, parse_card, parse_cards
+from diloti.core.errors import (
     AmbiguousMoveError,
     DilotiError,
     IllegalMoveError,
@@ -21,11 +21,11 @@ from diloti.errors import (
     OptionsError,
     RecordError,
 )
-from diloti.game import Game, RoundRecord
-from diloti.moves import Move, MoveKind, Pile
-from diloti.options import Options
-from diloti.state import Side, State
-from diloti.view import View
+from diloti.core.game import Game, RoundRecord
+from diloti.core.moves import Move, MoveKind, Pile
+from diloti.core.options import Options
+from diloti.core.state import Side, State
+from diloti.core.view import View
 
 __version__ = "0.1.0"
 

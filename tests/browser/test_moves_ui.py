@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from diloti.game import Game
-from diloti.moves import MoveKind
-from diloti.options import Options
+from diloti.core.game import Game
+from diloti.core.moves import MoveKind
+from diloti.core.options import Options
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
 

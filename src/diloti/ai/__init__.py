@@ -22,7 +22,7 @@ from diloti.ai.base import Player, RandomPlayer
 from diloti.ai.greedy import GreedyPlayer
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.search import ExpertPlayer, OraclePlayer
-from diloti.errors import DilotiError
+from diloti.core.errors import DilotiError
 
 # level name -> factory(seed, **options). Only these are offered to people.
 LEVELS: dict[str, Callable[..., Player]] = {

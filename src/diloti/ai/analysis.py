@@ -8,7 +8,7 @@ of diamonds, 2 of clubs, 10 per xeri) that the move leads to, as the search
 sees it: exact where a rollout reaches the end of the round, otherwise the
 points captured so far plus the expected card-majority points.
 
->>> from diloti.state import State
+>>> from diloti.core.state import State
 >>> s = State.new(seed=3)
 >>> ranked = rank_moves(s.view(s.turn), seed=1, iterations=40, seconds=None)
 >>> sorted(m for m, _ in ranked) == sorted(s.legal_moves())
@@ -22,9 +22,9 @@ from __future__ import annotations
 from diloti.ai.knowledge import move_rng
 from diloti.ai.sampler import Worlds
 from diloti.ai.search import DEFAULT_DEALS, EPSILON, search
-from diloti.errors import DilotiError
-from diloti.moves import REDEAL, Move
-from diloti.view import View
+from diloti.core.errors import DilotiError
+from diloti.core.moves import REDEAL, Move
+from diloti.core.view import View
 
 DEFAULT_ANALYSIS_ITERATIONS = 800
 DEFAULT_ANALYSIS_SECONDS = 2.0

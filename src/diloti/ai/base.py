@@ -1,7 +1,7 @@
 """The one interface every computer player implements.
 
 A player is built with its own seeded random generator and, on each turn,
-receives only the per-seat :class:`~diloti.view.View`; it returns a legal move.
+receives only the per-seat :class:`~diloti.core.view.View`; it returns a legal move.
 The same seed and the same views give the same moves.
 
 >>> from diloti import State
@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from diloti.moves import Move
-from diloti.view import View
+from diloti.core.moves import Move
+from diloti.core.view import View
 
 
 @runtime_checkable

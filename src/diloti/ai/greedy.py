@@ -4,7 +4,7 @@ Each legal move is scored by what it takes now (points, cards, a xeri); a
 move that leaves a table one unseen card could sweep loses a xeri's worth.
 Ties go to the seeded generator.
 
->>> from diloti.state import State
+>>> from diloti.core.state import State
 >>> s = State.new(seed=4)
 >>> GreedyPlayer(seed=1).choose(s.view(s.turn)) in s.legal_moves()
 True
@@ -24,9 +24,9 @@ from diloti.ai.knowledge import (
     unseen_by_key,
     xeri_possible,
 )
-from diloti.cards import mask_of
-from diloti.moves import LAY, Move
-from diloti.view import View
+from diloti.core.cards import mask_of
+from diloti.core.moves import LAY, Move
+from diloti.core.view import View
 
 
 def no_move(view: View) -> ValueError:

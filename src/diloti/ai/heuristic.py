@@ -16,7 +16,7 @@ For each legal move it weighs
   frees them of their obligation; when an opponent is bound, they certainly
   hold its value, which the reply model uses.
 
->>> from diloti.state import State
+>>> from diloti.core.state import State
 >>> s = State.new(seed=9)
 >>> HeuristicPlayer(seed=1).choose(s.view(s.turn)) in s.legal_moves()
 True
@@ -39,9 +39,9 @@ from diloti.ai.knowledge import (
     table_after,
     xeri_possible,
 )
-from diloti.cards import BIT, mask_of
-from diloti.moves import CAPTURE, LAY, Move, Pile
-from diloti.view import View
+from diloti.core.cards import BIT, mask_of
+from diloti.core.moves import CAPTURE, LAY, Move, Pile
+from diloti.core.view import View
 
 
 def expected_best(gains: Sequence[float], probs: Sequence[float]) -> float:

@@ -1,10 +1,10 @@
 """What a player can work out from its view: card values, card counting, tables.
 
 Shared by the rule-based players (greedy, heuristic) and the search's rollout
-policy. Everything here reads only a :class:`~diloti.view.View` or plain
+policy. Everything here reads only a :class:`~diloti.core.view.View` or plain
 cards, never a hidden hand.
 
->>> from diloti.cards import Card
+>>> from diloti.core.cards import Card
 >>> POINTS[Card("AS")], POINTS[Card("10D")], POINTS[Card("2C")], POINTS[Card("2D")]
 (1, 2, 1, 0)
 >>> sorted(sweep_values([Card("3C"), Card("5D")], ()))
@@ -22,9 +22,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from math import comb
 
-from diloti.cards import BIT, VALUE, cards_of
-from diloti.moves import CAPTURE, LAY, REDEAL, Move, Pile
-from diloti.view import View
+from diloti.core.cards import BIT, VALUE, cards_of
+from diloti.core.moves import CAPTURE, LAY, REDEAL, Move, Pile
+from diloti.core.view import View
 
 # Round points a card carries for its side: aces, the 10 of diamonds, the 2 of clubs.
 POINTS: tuple[int, ...] = tuple(1 if c < 4 else 2 if c == 37 else 1 if c == 4 else 0 for c in range(52))

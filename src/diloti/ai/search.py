@@ -15,7 +15,7 @@ The rollout policy takes the most valuable capture (a xeri first), else
 declares or lays cheaply, with a little randomness. Everything is played with
 ``push``/``pop`` on the sampled state: no copies in the inner loop.
 
->>> from diloti.state import State
+>>> from diloti.core.state import State
 >>> s = State.new(seed=2)
 >>> bot = ExpertPlayer(seed=1, iterations=60)
 >>> bot.choose(s.view(s.turn)) in s.legal_moves()
@@ -36,10 +36,10 @@ from diloti.ai.greedy import no_move
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.knowledge import POINTS, XERI, decide_redeal, mask_points, move_rng, partitions, rank_key
 from diloti.ai.sampler import Worlds
-from diloti.cards import BIT
-from diloti.moves import CAPTURE, KEEP, LAY, Move
-from diloti.state import State
-from diloti.view import View
+from diloti.core.cards import BIT
+from diloti.core.moves import CAPTURE, KEEP, LAY, Move
+from diloti.core.state import State
+from diloti.core.view import View
 
 DEFAULT_ITERATIONS = 300
 DEFAULT_SECONDS = 1.0

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from diloti import __version__
-from diloti.errors import DilotiError
+from diloti.core.errors import DilotiError
 
 # Subcommand modules, in the order --help lists them.
 COMMANDS = [

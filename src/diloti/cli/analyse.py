@@ -17,8 +17,8 @@ from diloti.cli.common import (
     positive_float,
     positive_int,
 )
-from diloti.errors import InvalidPositionError
-from diloti.state import State
+from diloti.core.errors import InvalidPositionError
+from diloti.core.state import State
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def load_position(arg: str) -> State:
     """A position from a JSON file, '-' (stdin) or compact text."""
-    from diloti.position import parse_position, position_from_json
+    from diloti.formats.position import parse_position, position_from_json
 
     if arg == "-":
         return position_from_json(sys.stdin.read())

@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
-from diloti.options import FACE_REDEAL_CHOICES, Options
+from diloti.core.options import FACE_REDEAL_CHOICES, Options
 
 N = TypeVar("N", int, float)
 

@@ -7,9 +7,9 @@ import json
 import sys
 
 from diloti.cli.common import one_line_errors
-from diloti.notation import describe_move
-from diloti.position import load_position
-from diloti.state import PHASE_NAMES
+from diloti.core.state import PHASE_NAMES
+from diloti.formats.notation import describe_move
+from diloti.formats.position import load_position
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -8,10 +8,10 @@ import time
 
 from diloti.cli import CliError
 from diloti.cli.common import non_negative_int, one_line_errors
-from diloti.errors import DilotiError
-from diloti.perft import divide, perft
-from diloti.position import load_position
-from diloti.state import State
+from diloti.core.errors import DilotiError
+from diloti.core.perft import divide, perft
+from diloti.core.state import State
+from diloti.formats.position import load_position
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

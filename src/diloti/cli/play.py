@@ -11,7 +11,6 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from diloti.cards import NAMES, cards_of
 from diloti.cli import CliError
 from diloti.cli.common import (
     add_level_flag,
@@ -22,12 +21,13 @@ from diloti.cli.common import (
     one_line_errors,
     options_from_args,
 )
-from diloti.errors import DilotiError
-from diloti.game import Game, RoundRecord
-from diloti.moves import GROUP, Move
-from diloti.notation import describe_move, parse_move
-from diloti.record import GameRecord
-from diloti.view import View
+from diloti.core.cards import NAMES, cards_of
+from diloti.core.errors import DilotiError
+from diloti.core.game import Game, RoundRecord
+from diloti.core.moves import GROUP, Move
+from diloti.core.view import View
+from diloti.formats.notation import describe_move, parse_move
+from diloti.formats.record import GameRecord
 
 HELP = """\
 Enter a move by its number in the list, or in notation (any order, any case, T or 10, suits C D H S or symbols):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from diloti.cards import NAMES
 from diloti.cli import CliError
 from diloti.cli.common import one_line_errors, positive_int
-from diloti.notation import describe_move
-from diloti.record import GameRecord, format_score, load_record
-from diloti.state import State
+from diloti.core.cards import NAMES
+from diloti.core.state import State
+from diloti.formats.notation import describe_move
+from diloti.formats.record import GameRecord, format_score, load_record
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

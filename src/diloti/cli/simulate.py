@@ -15,9 +15,9 @@ from diloti.cli.common import (
     options_from_args,
     positive_int,
 )
-from diloti.game import Game
-from diloti.options import Options
-from diloti.progress import Progress
+from diloti.core.game import Game
+from diloti.core.options import Options
+from diloti.match.progress import Progress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -16,8 +16,8 @@ from diloti.cli.common import (
     options_from_args,
     positive_int,
 )
-from diloti.progress import Progress
-from diloti.tournament import MatchResult, TournamentError, default_jobs, play_match, plot_ladder
+from diloti.match.progress import Progress
+from diloti.match.tournament import MatchResult, TournamentError, default_jobs, play_match, plot_ladder
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -31,7 +31,7 @@ from starlette.websockets import WebSocketState
 
 from diloti import __version__
 from diloti.ai import LEVELS
-from diloti.options import FACE_REDEAL_CHOICES, Options
+from diloti.core.options import FACE_REDEAL_CHOICES, Options
 from diloti.server.protocol import MAX_MESSAGE, NAME_MAX, ProtocolError, error, parse_message
 from diloti.server.replay import record_text, replay_data
 from diloti.server.tables import LiveTable, TableManager

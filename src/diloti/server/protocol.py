@@ -2,7 +2,7 @@
 
 Every client message is checked field by field; anything wrong becomes a
 :class:`ProtocolError` with a stable ``code`` and a message naming the input.
-Server messages are built only from a seat's :class:`~diloti.view.View` and
+Server messages are built only from a seat's :class:`~diloti.core.view.View` and
 public facts, so nothing here can reveal another hand or the stock.
 
 >>> parse_message('{"type": "move", "move": "7H", "ply": 3}')
@@ -23,11 +23,11 @@ import json
 import unicodedata
 from typing import Any
 
-from diloti.cards import NAMES
-from diloti.errors import DilotiError
-from diloti.moves import Move
-from diloti.state import Side
-from diloti.view import View
+from diloti.core.cards import NAMES
+from diloti.core.errors import DilotiError
+from diloti.core.moves import Move
+from diloti.core.state import Side
+from diloti.core.view import View
 
 MAX_MESSAGE = 4096
 NAME_MAX = 24

@@ -1,6 +1,6 @@
 """Finished games for download and for the replay viewer (everything is public once a game is over).
 
->>> from diloti.game import Game
+>>> from diloti.core.game import Game
 >>> g = Game(seed=5)
 >>> while not g.is_over:
 ...     g.push(g.state.legal_moves()[0])
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from diloti.game import Game
-from diloti.record import GameRecord
+from diloti.core.game import Game
+from diloti.core.state import State
+from diloti.formats.record import GameRecord
 from diloti.server.protocol import move_dict, side_dict
-from diloti.state import State
 
 if TYPE_CHECKING:
     from diloti.server.tables import LiveTable
@@ -27,7 +27,7 @@ def seat_names(table: LiveTable) -> list[str]:
 
 
 def record_text(table: LiveTable) -> str:
-    """The game record (``diloti.record`` format) of a finished table."""
+    """The game record (``diloti.formats.record`` format) of a finished table."""
     date = table.created.strftime("%Y.%m.%d")
     rec = GameRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
                                site=f"table {table.id}")

@@ -1,6 +1,6 @@
 """Live tables: seats, connections, moves checked by the engine, computer seats, idle cleanup.
 
-A :class:`LiveTable` holds one :class:`~diloti.game.Game` rebuilt from the
+A :class:`LiveTable` holds one :class:`~diloti.core.game.Game` rebuilt from the
 stored seed, options and moves. The :class:`TableManager` owns every live
 table; it stores each move before announcing it, runs computer players in a
 thread pool (never on the event loop) and closes tables left idle.
@@ -27,13 +27,13 @@ from typing import Any, Protocol, TypeVar
 
 from diloti.ai import LEVELS, make_player
 from diloti.ai.analysis import rank_moves
-from diloti.errors import DilotiError
-from diloti.game import Game
-from diloti.moves import Move
-from diloti.options import Options
+from diloti.core.errors import DilotiError
+from diloti.core.game import Game
+from diloti.core.moves import Move
+from diloti.core.options import Options
+from diloti.core.view import View
 from diloti.server.protocol import ProtocolError, clean_name, move_dict, side_dict, state_message
 from diloti.store.db import SeatData, Store, StoreError, TableData
-from diloti.view import View
 
 log = logging.getLogger("diloti.server")
 T = TypeVar("T")
@@ -628,7 +628,7 @@ class TableManager:
 
 
 def _cards(mask: int) -> list[Any]:
-    from diloti.cards import cards_of
+    from diloti.core.cards import cards_of
 
     return list(cards_of(mask))
 

@@ -27,7 +27,7 @@ from sqlalchemy import Engine, bindparam, create_engine, delete, event, insert, 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from diloti.errors import DilotiError
+from diloti.core.errors import DilotiError
 from diloti.store.models import MoveRow, SeatRow, TableRow
 
 

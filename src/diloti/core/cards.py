@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from diloti.errors import InvalidCardError
+from diloti.core.errors import InvalidCardError
 
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"

@@ -30,9 +30,9 @@ from math import sqrt
 from typing import Any
 
 from diloti.ai import make_player_spec
-from diloti.errors import DilotiError
-from diloti.game import Game
-from diloti.options import Options
+from diloti.core.errors import DilotiError
+from diloti.core.game import Game
+from diloti.core.options import Options
 
 
 class TournamentError(DilotiError):

@@ -12,7 +12,7 @@ type, given the position:
 - ``9D 4H 5C`` (no operator) fits any move of the 9D with those cards;
 - ``= 8`` gives the value; ``G``/``group`` or ``plain`` fix the kind.
 
->>> from diloti.state import State
+>>> from diloti.core.state import State
 >>> s = State.new(seed=45)
 >>> " ".join(map(str, s.hands[s.turn])), " ".join(map(str, s.loose))
 ('4C 4H 8D 9C 10H KH', '4S 5S 6D JC')
@@ -23,29 +23,23 @@ type, given the position:
 >>> parse_move(s, "4h + 4s")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-diloti.errors.AmbiguousMoveError: ambiguous move '4h + 4s': fits plain 8 (4H + 4S = 8) or group of 4s ... in [play, ...]
+diloti.core.errors.AmbiguousMoveError: ambiguous move '4h + 4s': fits plain 8 (4H + 4S = 8) or group of 4s ...
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from itertools import combinations
 
-from diloti.cards import NAMES, VALUE, Card, cards_of, parse_card
-from diloti.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError
-from diloti.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
-from diloti.position import format_view
-from diloti.state import State
-from diloti.view import View
+from diloti.core.cards import NAMES, VALUE, Card, cards_of
+from diloti.core.errors import InvalidMoveError
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, Pile
+from diloti.core.reading import read_move
+from diloti.core.state import State
+from diloti.core.view import View
+from diloti.formats.position import format_view
 
 Position = State | View
-
-_VALUE_WORDS = {"a": 1, "t": 10, **{str(i): i for i in range(1, 11)}}
-_CAPTURE_OPS = ("x", ":", "×", "takes", "take", "capture", "captures")
-_DECLARE_OPS = ("+", "*", "on", "builds", "build", "declare", "declares", "raise", "raises")
-_KIND_WORDS = {"g": GROUP, "group": GROUP, "s": GROUP, "*": GROUP, "plain": PLAIN, "p": PLAIN}
-
 
 # ----------------------------------------------------------- the position
 def _parts(pos: Position) -> tuple[list[Move], tuple[Card, ...], tuple[Pile, ...], tuple[Card, ...], str]:
@@ -55,117 +49,6 @@ def _parts(pos: Position) -> tuple[list[Move], tuple[Card, ...], tuple[Pile, ...
                 pos.describe())
     hand = pos.hand if pos.turn == pos.seat else ()
     return list(pos.legal), pos.table, pos.piles, hand, f"[{format_view(pos)}]"
-
-
-def _pile_of(piles: Sequence[Pile], card: Card) -> Pile | None:
-    for p in piles:
-        if p.mask >> card & 1:
-            return p
-    return None
-
-
-# ----------------------------------------------------------------- reading
-_TOKEN_RE = re.compile(r"\s*(\[|\]|=|\+|\*|×|:|,|[^\s\[\]=+*×:,]+)")
-
-
-def _tokens(text: str) -> list[str]:
-    out = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN_RE.match(text, pos)
-        if not m:
-            break
-        if m.group(1):
-            out.append(m.group(1))
-        pos = m.end()
-    return out
-
-
-class _Spec:
-    """What a move string says, before it meets the position."""
-
-    def __init__(self) -> None:
-        self.card: Card | None = None
-        self.op: str | None = None  # "capture", "declare" or None
-        self.named: list[Card] = []
-        self.value: int | None = None
-        self.kind: MoveKind | None = None
-        self.special: MoveKind | None = None
-
-
-def _read(text: str) -> _Spec:
-    spec = _Spec()
-    low = text.strip().lower()
-    if low in ("keep", "k"):
-        spec.special = KEEP
-        return spec
-    if low in ("redeal", "r"):
-        spec.special = REDEAL
-        return spec
-    toks = _tokens(text.strip())
-    if not toks:
-        raise InvalidMoveError(f"invalid move {text!r}: empty")
-    after_eq = False
-    for tok in toks:
-        lt = tok.lower()
-        if lt in (",", "[", "]", "and", "&"):
-            continue
-        if after_eq:
-            m = re.fullmatch(r"(10|[1-9]|a|t)(g|s|\*|group|plain|p)?", lt)
-            if m and spec.value is None:
-                spec.value = _VALUE_WORDS[m.group(1)]
-                if m.group(2):
-                    spec.kind = _KIND_WORDS[m.group(2)]
-                continue
-            if lt in _KIND_WORDS and spec.kind is None:
-                spec.kind = _KIND_WORDS[lt]
-                continue
-            raise InvalidMoveError(f"invalid move {text!r}: cannot read {tok!r} after '='")
-        if lt in _CAPTURE_OPS:
-            _set_op(spec, "capture", text)
-            continue
-        if lt in _DECLARE_OPS:
-            _set_op(spec, "declare", text)
-            if lt == "*":  # Move.parse's group operator
-                spec.kind = GROUP
-            continue
-        if lt == "=":
-            _set_op(spec, "declare", text, allow_same=True)
-            after_eq = True
-            continue
-        if lt in ("group", "plain"):
-            _set_op(spec, "declare", text, allow_same=True)
-            spec.kind = _KIND_WORDS[lt]
-            continue
-        if spec.card is not None and lt in ("lay", "lays"):
-            raise InvalidMoveError(f"invalid move {text!r}: 'lay' comes before the card, or write the card alone")
-        if spec.card is None and lt in ("lay", "lays", "play", "plays"):
-            continue
-        try:
-            card = parse_card(tok)
-        except InvalidCardError:
-            raise InvalidMoveError(
-                f"invalid move {text!r}: cannot read {tok!r} (expected a card like 9D, 10♦, TD, "
-                "or x / + / = VALUE [G])") from None
-        if spec.card is None:
-            spec.card = card
-        elif card == spec.card or card in spec.named:
-            raise InvalidMoveError(f"invalid move {text!r}: card {NAMES[card]} is named twice")
-        else:
-            spec.named.append(card)
-    if spec.card is None:
-        raise InvalidMoveError(f"invalid move {text!r}: it names no card to play")
-    if after_eq and spec.value is None:
-        raise InvalidMoveError(f"invalid move {text!r}: '=' must be followed by a value (1..10, optional G)")
-    return spec
-
-
-def _set_op(spec: _Spec, op: str, text: str, allow_same: bool = False) -> None:
-    if spec.card is None:
-        raise InvalidMoveError(f"invalid move {text!r}: start with the card played")
-    if spec.op is not None and not (allow_same and spec.op == op):
-        raise InvalidMoveError(f"invalid move {text!r}: a move is either a capture (x) or a declaration (+ ... =)")
-    spec.op = op
 
 
 def parse_move(pos: Position, text: str) -> Move:
@@ -178,75 +61,9 @@ def parse_move(pos: Position, text: str) -> Move:
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"invalid move {text!r}: expected text")
-    legal, loose, piles, hand, where = _parts(pos)
-    spec = _read(text)
-    if spec.special is not None:
-        for m in legal:
-            if m.kind == spec.special:
-                return m
-        raise IllegalMoveError(f"illegal move {text!r}: no face-card redeal decision is due in {where}")
-    card = spec.card
-    assert card is not None
-    if not legal:
-        raise IllegalMoveError(f"illegal move {text!r}: no move can be made now in {where}")
-    with_card = [m for m in legal if m.card == card]
-    if not with_card:
-        if hand and card not in hand:
-            held = " ".join(NAMES[c] for c in hand)
-            raise IllegalMoveError(f"illegal move {text!r}: {NAMES[card]} is not in the hand ({held}) in {where}")
-        raise IllegalMoveError(f"illegal move {text!r}: {NAMES[card]} has no legal move in {where}")
-    mask = 0
-    on_table = {c for c in loose}
-    for c in spec.named:
-        if c in on_table:
-            mask |= 1 << c
-            continue
-        p = _pile_of(piles, c)
-        if p is None:
-            raise IllegalMoveError(f"illegal move {text!r}: {NAMES[c]} is not on the table in {where}")
-        mask |= p.mask
-    cands = with_card
-    if spec.op == "capture":
-        cands = [m for m in cands if m.kind == CAPTURE]
-    elif spec.op == "declare":
-        cands = [m for m in cands if m.kind in (PLAIN, GROUP)]
-    if spec.named:
-        cands = [m for m in cands if m.mask == mask]
-    elif spec.op is None:
-        lay = [m for m in cands if m.kind == LAY]
-        if lay:
-            return lay[0]
-    elif spec.op == "declare" and spec.value is None:
-        raise InvalidMoveError(f"invalid move {text!r}: a declaration names the table cards it uses")
-    if spec.value is not None:
-        cands = [m for m in cands if m.value == spec.value]
-    if spec.kind is not None:
-        cands = [m for m in cands if m.kind == spec.kind]
-    if len(cands) == 1:
-        return cands[0]
-    if not cands:
-        some = ", ".join(str(m) for m in with_card[:6])
-        more = f" (and {len(with_card) - 6} more)" if len(with_card) > 6 else ""
-        raise IllegalMoveError(
-            f"illegal move {text!r}: no legal move fits; legal with {NAMES[card]}: {some}{more} in {where}")
-    names = " or ".join(f"{_kind_phrase(m)} ({m})" for m in cands[:8])
-    more = f" or {len(cands) - 8} more" if len(cands) > 8 else ""
-    raise AmbiguousMoveError(f"ambiguous move {text!r}: fits {names}{more} in {where}")
+    return read_move(text, *_parts(pos))
 
 
-def _kind_phrase(m: Move) -> str:
-    if m.kind == CAPTURE:
-        return "capture"
-    if m.kind == PLAIN:
-        return f"plain {m.value}"
-    if m.kind == GROUP:
-        return f"group of {m.value}s"
-    if m.kind == LAY:
-        return "lay"
-    return str(m)
-
-
-# ----------------------------------------------------------------- writing
 def format_move(move: Move) -> str:
     """The canonical, position-free form (``str(move)``).
 
@@ -316,7 +133,7 @@ def describe_move(pos: Position, move: Move) -> str:
     Captures and groups are shown in parts (one possible split, when the
     parts are not single cards), declarations on the table in brackets.
 
-    >>> from diloti.state import State
+    >>> from diloti.core.state import State
     >>> s = State.new(seed=45)
     >>> describe_move(s, parse_move(s, "9c x"))
     '9C takes 4S+5S'
@@ -364,7 +181,7 @@ def card_words(card: Card) -> str:
 def move_sentence(pos: Position, move: Move, seat: int | None = None) -> str:
     """A full English sentence for user interfaces.
 
-    >>> from diloti.state import State
+    >>> from diloti.core.state import State
     >>> s = State.new(seed=45)
     >>> move_sentence(s, parse_move(s, "9c x"), seat=1)
     'Seat 1 plays the 9 of clubs and captures the 4 of spades and the 5 of spades.'

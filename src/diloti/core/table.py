@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from diloti.moves import CAPTURE, GROUP, LAY, PLAIN
-from diloti.options import Options
+from diloti.core.moves import CAPTURE, GROUP, LAY, PLAIN
+from diloti.core.options import Options
 
 # A use of a numeral: (kind, value, item mask, need, req) as plain ints (see TableInfo.raw).
 Use = tuple[int, int, int, int, int]

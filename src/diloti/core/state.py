@@ -10,7 +10,7 @@
 (True, 0)
 
 The state holds hidden information (every hand, the stock order). Players,
-bots and user interfaces get a :class:`diloti.view.View` instead.
+bots and user interfaces get a :class:`diloti.core.view.View` instead.
 """
 
 from __future__ import annotations
@@ -19,16 +19,15 @@ import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from diloti.cards import BIT, CARDS, NAMES, VALUE, Card, cards_of, mask_of
-from diloti.errors import IllegalMoveError, InvalidPositionError
-from diloti.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
-from diloti.options import Options
-from diloti.table import Use, cache_for
-
-if TYPE_CHECKING:
-    from diloti.view import View
+from diloti.core.cards import BIT, CARDS, NAMES, VALUE, Card, cards_of, mask_of
+from diloti.core.errors import IllegalMoveError, InvalidPositionError
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
+from diloti.core.options import Options
+from diloti.core.reading import read_move
+from diloti.core.table import Use, cache_for
+from diloti.core.view import View
 
 PLAY, DECIDE, OVER = 0, 1, 2
 PHASE_NAMES = ("play", "decide", "over")
@@ -390,9 +389,8 @@ class State:
     def play(self, move: Move | str) -> Move:
         """Play a move after checking it (a :class:`Move` or notation)."""
         if isinstance(move, str):
-            from diloti.notation import parse_move  # notation builds on the core
-
-            move = parse_move(self, move)
+            move = read_move(move, self.legal_moves(), self.loose, self.piles, self.hands[self.turn],
+                             self.describe())
         elif not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {str(move)!r} in {self.describe()}")
         self.push(move)
@@ -598,9 +596,7 @@ class State:
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int, scores: tuple[int, int] = (0, 0)) -> View:
-        """What ``seat`` may know (see :class:`diloti.view.View`)."""
-        from diloti.view import View
-
+        """What ``seat`` may know (see :class:`diloti.core.view.View`)."""
         if not 0 <= seat < self.players:
             raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
         return View(

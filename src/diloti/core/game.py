@@ -15,12 +15,12 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 
-from diloti.cards import Card
-from diloti.errors import DilotiError
-from diloti.moves import Move
-from diloti.options import Options
-from diloti.state import Side, State
-from diloti.view import View
+from diloti.core.cards import Card
+from diloti.core.errors import DilotiError
+from diloti.core.moves import Move
+from diloti.core.options import Options
+from diloti.core.state import Side, State
+from diloti.core.view import View
 
 
 def round_seed(game_seed: int, round_no: int) -> int:

@@ -1,11 +1,11 @@
 """What one seat may know: the per-seat view of a round.
 
-A :class:`View` is built from a :class:`~diloti.state.State` and holds only
+A :class:`View` is built from a :class:`~diloti.core.state.State` and holds only
 copies of public information plus the seat's own hand. It keeps no reference
 to the state, so nothing reached from a view can reveal another hand or the
 stock order.
 
->>> from diloti.state import State
+>>> from diloti.core.state import State
 >>> s = State.new(seed=3)
 >>> v = s.view(0)
 >>> len(v.hand), v.hand_sizes, v.stock_size
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from diloti.cards import ALL_MASK, BIT, Card, cards_of, mask_of
-from diloti.moves import Move, Pile
-from diloti.options import Options
+from diloti.core.cards import ALL_MASK, BIT, Card, cards_of, mask_of
+from diloti.core.moves import Move, Pile
+from diloti.core.options import Options
 
 
 @dataclass(frozen=True)

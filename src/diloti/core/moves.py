@@ -20,8 +20,8 @@ import re
 from enum import IntEnum
 from typing import NamedTuple
 
-from diloti.cards import CARDS, NAMES, VALUE, Card, cards_of, mask_of, parse_card
-from diloti.errors import InvalidCardError, InvalidMoveError
+from diloti.core.cards import CARDS, NAMES, VALUE, Card, cards_of, mask_of, parse_card
+from diloti.core.errors import InvalidCardError, InvalidMoveError
 
 
 class MoveKind(IntEnum):
@@ -137,7 +137,7 @@ class Move(tuple[Card | None, MoveKind, int, int]):
         Grammar: ``CARD`` (lay), ``CARD x CARDS`` (capture),
         ``CARD + CARDS = V`` (plain declaration or raise), ``CARD + CARDS = VG``
         (group of V), ``keep``, ``redeal``. Table cards may come in any order.
-        Every card of a pile must be named; :func:`diloti.notation.parse_move`
+        Every card of a pile must be named; :func:`diloti.formats.notation.parse_move`
         is the forgiving reader that completes piles from the position.
         """
         if not isinstance(text, str):

@@ -28,7 +28,7 @@ it is legal and made by the seat to move, and that each score line matches
 the replay. It never raises on a bad line: it collects ``(line number,
 message)`` in :attr:`GameRecord.errors` and keeps everything it could read.
 
->>> from diloti.game import Game
+>>> from diloti.core.game import Game
 >>> g = Game(seed=3)
 >>> while not g.is_over:
 ...     g.push(g.state.legal_moves()[0])
@@ -49,13 +49,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from diloti.cards import NAMES, Card, parse_cards
-from diloti.errors import DilotiError, RecordError
-from diloti.game import Game, RoundRecord
-from diloti.moves import Move
-from diloti.notation import parse_move
-from diloti.options import FACE_REDEAL_CHOICES, Options
-from diloti.state import Side, State
+from diloti.core.cards import NAMES, Card, parse_cards
+from diloti.core.errors import DilotiError, RecordError
+from diloti.core.game import Game, RoundRecord
+from diloti.core.moves import Move
+from diloti.core.options import FACE_REDEAL_CHOICES, Options
+from diloti.core.state import Side, State
+from diloti.formats.notation import parse_move
 
 _HEADER_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 _ROUND_RE = re.compile(r"^round\s+(\d+)\s+dealer\s+(\d+)\s+seed\s+(\d+)$", re.IGNORECASE)
@@ -65,7 +65,7 @@ _MOVE_RE = re.compile(r"^s(\d)\s+(.+)$", re.IGNORECASE)
 def format_score(score: tuple[Side, Side]) -> str:
     """The score line of a round.
 
-    >>> from diloti.state import Side
+    >>> from diloti.core.state import Side
     >>> format_score((Side(27, 4, 2, 2, 0, 1), Side(25, 0, 2, 0, 1, 0)))
     'score 0: cards 27 +4 aces 2 10D 2 2C 0 xeri 1 = 18 | 1: cards 25 +0 aces 2 10D 0 2C 1 xeri 0 = 3'
     """

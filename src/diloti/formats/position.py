@@ -24,7 +24,7 @@ list; ``DECLARATIONS`` are ``CARDS=VALUE@OWNER`` (plain) or
 ``-``. The per-seat form (:func:`format_view`) starts with ``@SEAT`` and shows
 hidden hands as ``?COUNT`` and the stock as ``?SIZE``.
 
->>> from diloti.state import State
+>>> from diloti.core.state import State
 >>> s = State.new(seed=7)
 >>> text = format_position(s)
 >>> parse_position(text).key()[:13] == s.key()[:13]
@@ -42,12 +42,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from diloti.cards import NAMES, VALUE, Card, cards_of, parse_card
-from diloti.errors import DilotiError, InvalidCardError, InvalidPositionError
-from diloti.moves import GROUP, PLAIN, Pile
-from diloti.options import FACE_REDEAL_CHOICES, Options
-from diloti.state import DECIDE, HAND_SIZE, OVER, State
-from diloti.view import View
+from diloti.core.cards import NAMES, VALUE, Card, cards_of, parse_card
+from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionError
+from diloti.core.moves import GROUP, PLAIN, Pile
+from diloti.core.options import FACE_REDEAL_CHOICES, Options
+from diloti.core.state import DECIDE, HAND_SIZE, OVER, State
+from diloti.core.view import View
 
 FIELDS = ("players", "options", "dealer", "turn", "hands", "table", "declarations", "stock",
           "captured", "xeri", "last_capturer", "plays")
@@ -64,7 +64,7 @@ def _bad(field: str, reason: str) -> InvalidPositionError:
 def position_to_dict(state: State) -> dict[str, Any]:
     """The JSON-ready interchange dict of a full position.
 
-    >>> from diloti.state import State
+    >>> from diloti.core.state import State
     >>> d = position_to_dict(State.new(seed=1))
     >>> list(d)[:4], len(d["hands"][0]), len(d["stock"])
     (['players', 'options', 'dealer', 'turn'], 6, 36)
@@ -109,7 +109,7 @@ def position_from_json(text: str) -> State:
     >>> position_from_json('{"players": 3}')
     Traceback (most recent call last):
     ...
-    diloti.errors.InvalidPositionError: invalid position: field 'players': expected 2 or 4, got 3
+    diloti.core.errors.InvalidPositionError: invalid position: field 'players': expected 2 or 4, got 3
     """
     try:
         data = json.loads(text)
@@ -156,7 +156,7 @@ def position_from_dict(data: Any) -> State:
 
     A missing option key takes its default; unknown keys are errors.
 
-    >>> from diloti.state import State
+    >>> from diloti.core.state import State
     >>> s = State.new(players=4, seed=2)
     >>> position_from_dict(position_to_dict(s)) == position_from_dict(position_to_dict(s))
     True
@@ -361,7 +361,7 @@ def _fmt_options(options: Options) -> list[str]:
 def format_position(state: State) -> str:
     """The full position as one line (see the module docstring).
 
-    >>> from diloti.state import State
+    >>> from diloti.core.state import State
     >>> format_position(State.new(seed=3)).split()[:3]
     ['2', '0', '1']
     """
@@ -393,7 +393,7 @@ def format_view(view: View) -> str:
     """What one seat may know, as one line: ``@SEAT`` then the full fields
     with the other hands as ``?COUNT`` and the stock as ``?SIZE``.
 
-    >>> from diloti.state import State
+    >>> from diloti.core.state import State
     >>> format_view(State.new(seed=3).view(1)).split()[:5]
     ['@1', '2', '0', '1', '?6/3C9D10C10SQDKS']
     """
@@ -447,7 +447,7 @@ def parse_position(text: str) -> State:
     >>> parse_position("@0 2 0 1 AS/?6")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    diloti.errors.InvalidPositionError: invalid position '@0 2 0 1 AS/?6': this is a per-seat view with hidden...
+    diloti.core.errors.InvalidPositionError: invalid position '@0 2 0 1 AS/?6': this is a per-seat view with hidden...
     """
     if not isinstance(text, str):
         raise InvalidPositionError(f"invalid position {text!r}: expected text")
@@ -547,7 +547,7 @@ def _parse_compact(parts: list[str]) -> State:
 def load_position(text: str) -> State:
     """Read a position in either form: JSON (starts with ``{``) or compact.
 
-    >>> from diloti.state import State
+    >>> from diloti.core.state import State
     >>> s = State.new(seed=9)
     >>> load_position(position_to_json(s)) == load_position(format_position(s))
     True

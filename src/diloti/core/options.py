@@ -8,7 +8,7 @@
 >>> Options.from_dict({"sooy": True})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-diloti.errors.OptionsError: unknown option 'sooy' (known: target, dealer_sees_bottom, ...)
+diloti.core.errors.OptionsError: unknown option 'sooy' (known: target, dealer_sees_bottom, ...)
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from diloti.errors import OptionsError
+from diloti.core.errors import OptionsError
 
 FACE_REDEAL_CHOICES = ("off", "first_deal", "any_deal")
 

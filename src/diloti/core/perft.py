@@ -5,7 +5,7 @@ legal move at ``d - 1``. A deal from the stock happens inside the move that
 empties the last hand, and a finished round has no moves (so it counts 0 at
 any depth above 0). The walk uses ``push``/``pop`` on one state.
 
->>> from diloti.state import State
+>>> from diloti.core.state import State
 >>> s = State.new(seed=1)
 >>> perft(s, 0), perft(s, 1) == len(s.legal_moves())
 (1, True)
@@ -15,8 +15,8 @@ True
 
 from __future__ import annotations
 
-from diloti.moves import Move
-from diloti.state import State
+from diloti.core.moves import Move
+from diloti.core.state import State
 
 
 def perft(state: State, depth: int) -> int:

@@ -1,0 +1,1 @@
+"""Text formats built on the rules core: move notation, positions (JSON and compact), game records."""

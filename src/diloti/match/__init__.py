@@ -1,0 +1,1 @@
+"""Matches between players: duplicate-deal tournaments and their statistics."""
