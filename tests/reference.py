@@ -198,7 +198,8 @@ def reference_moves(state: State) -> set[Move]:
             if r is not None and holds(r) and (own is None or (own_in and own.kind == PLAIN and opts.self_raise)):
                 decl.append(Move(card, PLAIN, r, m))
             for g in _group_values(s, card, state):
-                if holds(g) and (own is None or own_in):
+                # The declarer's obligation: a group move of the owned value that includes the pile.
+                if holds(g) and (own is None or (own_in and g == own.value)):
                     decl.append(Move(card, GROUP, g, m))
         if opts.forced_capture and caps and v:  # a face card takes exactly one card anyway
             parts_left: list[Move] = []

@@ -213,6 +213,23 @@ def test_adding_to_own_plain_declaration_makes_a_group() -> None:
     assert mv("6H + 2C 4C = 6G") in s.legal_moves()
 
 
+def test_an_owner_cannot_group_its_declaration_into_another_value() -> None:
+    # Found on a hidden position (liberal groups + liberal raise): seat 1 owns a plain 5 of 2C 3C and
+    # was offered a group of 6s swallowing it. RULES.md, the declarer's obligation: an owner's group
+    # move has the owned value and includes the owned declaration.
+    five = pile("2C 3C", 5, "plain", 1)
+    s = make(["KC 9H", "AC 5H 6S"], "2D 4D", (five,), turn=1, liberal_groups=True, liberal_raise=True)
+    legal = s.legal_moves()
+    assert mv("AC + 2C 2D 3C 4D = 6G") not in legal
+    assert all(m.value == 5 for m in legal if m.kind == GROUP)
+    # A group of the owned value that takes the pile in stays legal.
+    s = make(["KC 9H", "AC 4S 5H"], "2D 4D", (five,), turn=1, liberal_groups=True, liberal_raise=True)
+    assert mv("4S + 2C 3C = 5G") not in s.legal_moves()  # 4S + 5 is 9, not a group of 5s
+    assert mv("AC + 2C 2D 3C 4D = 5G") not in s.legal_moves()  # 12 is no multiple of 5
+    s = make(["KC 9H", "AC 5H 5S"], "4D", (five,), turn=1, liberal_groups=True, liberal_raise=True)
+    assert mv("AC + 2C 3C 4D = 5G") in s.legal_moves()
+
+
 def test_german_group_of_four_tens() -> None:
     s = make(["3C 10C", "KC"], "7D 10D 10S AH 9H")
     assert mv("3C + 7D 10D 10S AH 9H = 10G") in of(s, "3C")

@@ -99,8 +99,10 @@ def test_cache_turnover_keeps_every_move(options: Options, monkeypatch: pytest.M
         return out
 
     monkeypatch.setattr(table, "_CACHES", {})
+    monkeypatch.setattr(table, "_BY_ID", {})
     expected = every_list()
     monkeypatch.setattr(table, "_CACHES", {})
+    monkeypatch.setattr(table, "_BY_ID", {})
     monkeypatch.setattr(table, "_CACHE_LIMIT", 3)
     monkeypatch.setattr(table, "_SHARED_LIMIT", 50)
     assert every_list() == expected

@@ -24,6 +24,7 @@ from diloti.ai.sampler import Worlds
 from diloti.ai.search import DEFAULT_DEALS, EPSILON, search
 from diloti.core.errors import DilotiError
 from diloti.core.moves import REDEAL, Move
+from diloti.core.phase import Phase
 from diloti.core.view import View
 
 DEFAULT_ANALYSIS_ITERATIONS = 800
@@ -47,7 +48,7 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
         raise AnalysisError(f"seat {view.seat} has no move to make in this position")
     if iterations < 1:
         raise AnalysisError(f"invalid iterations {iterations!r}: expected at least 1")
-    if view.phase == 1:
+    if view.phase == Phase.DECIDE:
         return sorted(((m, 0.0) for m in view.legal), key=lambda ms: ms[0].kind != REDEAL)
     rng = move_rng(seed, view, "analysis")
     stats = search(Worlds(view).sample, view.legal, view.side, rng, iterations, seconds,

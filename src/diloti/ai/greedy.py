@@ -26,6 +26,7 @@ from diloti.ai.knowledge import (
 )
 from diloti.core.cards import mask_of
 from diloti.core.moves import LAY, Move
+from diloti.core.phase import Phase
 from diloti.core.view import View
 
 
@@ -63,7 +64,7 @@ class GreedyPlayer:
     def choose(self, view: View) -> Move:
         if not view.legal:
             raise no_move(view)
-        if view.phase == 1:
+        if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         scored = self.scores(view)
         top = max(s for _, s in scored)

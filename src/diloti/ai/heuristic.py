@@ -41,6 +41,7 @@ from diloti.ai.knowledge import (
 )
 from diloti.core.cards import BIT, mask_of
 from diloti.core.moves import CAPTURE, LAY, Move, Pile
+from diloti.core.phase import Phase
 from diloti.core.view import View
 
 
@@ -103,7 +104,7 @@ class HeuristicPlayer:
     def choose(self, view: View) -> Move:
         if not view.legal:
             raise no_move(view)
-        if view.phase == 1:
+        if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         scored = self.scores(view)
         top = max(s for _, s in scored)

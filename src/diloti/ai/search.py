@@ -38,6 +38,7 @@ from diloti.ai.knowledge import POINTS, XERI, decide_redeal, mask_points, move_r
 from diloti.ai.sampler import Worlds
 from diloti.core.cards import BIT
 from diloti.core.moves import CAPTURE, KEEP, LAY, Move
+from diloti.core.phase import Phase
 from diloti.core.state import State
 from diloti.core.view import View
 
@@ -272,7 +273,7 @@ class ExpertPlayer:
     def choose(self, view: View) -> Move:
         if not view.legal:
             raise no_move(view)
-        if view.phase == 1:
+        if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         if len(view.legal) == 1:
             return view.legal[0]
@@ -296,7 +297,7 @@ class OraclePlayer(ExpertPlayer):
         view = state.view(state.turn)
         if not view.legal:
             raise no_move(view)
-        if view.phase == 1:
+        if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         if len(view.legal) == 1:
             return view.legal[0]

@@ -7,7 +7,7 @@ import json
 import sys
 
 from diloti.cli.common import one_line_errors
-from diloti.core.state import PHASE_NAMES
+from diloti.core.phase import Phase
 from diloti.formats.notation import describe_move
 from diloti.formats.position import load_position
 
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([str(m) for m in moves]))
         return 0
     if not moves:
-        print(f"no legal moves (phase {PHASE_NAMES[state.phase]})", file=sys.stderr)
+        print(f"no legal moves (phase {Phase(state.phase).label})", file=sys.stderr)
         return 0
     for m in moves:
         print(f"{m!s:<28} {describe_move(state, m)}" if args.describe else str(m))

@@ -10,6 +10,9 @@ playing that leave the same table are the same :class:`Move`.
 (True, Card('9D'), (Card('4H'), Card('5C')))
 >>> str(m), eval(repr(m)) == m
 ('9D x 4H 5C', True)
+>>> import copy, pickle
+>>> pickle.loads(pickle.dumps(m)) == m == copy.deepcopy(m)
+True
 >>> str(Move.parse("4c + 4d = 4g")), str(Move.parse("4C+4D=8"))
 ('4C + 4D = 4G', '4C + 4D = 8')
 """
@@ -58,6 +61,16 @@ class Move(tuple[Card | None, MoveKind, int, int]):
 
     def __new__(cls, card: Card | None, kind: MoveKind, value: int = 0, mask: int = 0) -> Move:
         return tuple.__new__(cls, (card, kind, value, mask))
+
+    def __getnewargs__(self) -> tuple[Card | None, MoveKind, int, int]:
+        # pickle and copy call cls.__new__(cls, *these): the four fields, not the tuple as one argument.
+        return (self[0], self[1], self[2], self[3])
+
+    def __copy__(self) -> Move:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Move:
+        return self
 
     @property
     def card(self) -> Card | None:

@@ -25,12 +25,12 @@ from diloti.core.cards import BIT, CARDS, NAMES, VALUE, Card, cards_of, mask_of
 from diloti.core.errors import IllegalMoveError, InvalidPositionError
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
 from diloti.core.options import Options
+from diloti.core.phase import Phase
 from diloti.core.reading import read_move
-from diloti.core.table import Use, cache_for
+from diloti.core.table import Use, shapes_of
 from diloti.core.view import View
 
-PLAY, DECIDE, OVER = 0, 1, 2
-PHASE_NAMES = ("play", "decide", "over")
+PLAY, DECIDE, OVER, CHANCE = Phase.PLAY, Phase.DECIDE, Phase.OVER, Phase.CHANCE
 HAND_SIZE = 6
 KINDS = tuple(MoveKind)
 _new_move = tuple.__new__
@@ -69,6 +69,8 @@ def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> l
                     need = w  # the declarer keeps a card for the declaration
             elif req < 0 or not im & own_bit or (req and not req & raisable):
                 continue
+            elif kind == GROUP and val != w:
+                continue  # the owned pile can never end up inside a group of another value
             elif kind == PLAIN and not raisable & own_bit:
                 # A declarer may not raise (a liberal raise could take its own pile in) unless
                 # self-raise lets it raise its own plain pile.
@@ -90,7 +92,6 @@ class State:
 
     __slots__ = (
         "_legal",
-        "_shapes",
         "_stack",
         "bottom",
         "captured",
@@ -144,7 +145,6 @@ class State:
         self._stack: list[tuple[Any, ...]] = []
         self._legal: list[Move] | None = None
         self.first_table: tuple[Card, ...] = ()
-        self._shapes = cache_for(self.options)
         self.deck: tuple[Card, ...] = ()
 
     # ------------------------------------------------------------------ dealing
@@ -321,7 +321,8 @@ class State:
             sig: tuple[object, ...] = (tuple(map(_VALUE_OF, numerals)), tuple(psig))
         else:
             sig = (tuple(map(_VALUE_OF, numerals)), ())
-        entry = self._shapes.young.get(sig)
+        shapes = shapes_of(self.options)
+        entry = shapes.young.get(sig)
         held = 1 << 11  # "need 11": no condition
         twice = 0  # values the hand holds twice or more
         for c in hand:
@@ -364,7 +365,7 @@ class State:
             slot = v if own_bit or raisable else 11 + v
             uses: Any = entry[slot] if entry is not None else None
             if uses is None:
-                entry = self._shapes.fill(sig, held, entry)  # every value of the hand at once
+                entry = shapes.fill(sig, held, entry)  # every value of the hand at once
                 uses = entry[slot]
             if slot == v:
                 uses = _filter_uses(uses, own_bit, raisable, w)
@@ -537,6 +538,23 @@ class State:
         s._legal = None
         return s
 
+    def __copy__(self) -> State:
+        return self.copy(stack=True)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        # Cards, moves, declarations and options are immutable and the lists kept in the undo frames
+        # are never changed after a push (push copies before it changes), so copy() is a deep copy.
+        return self.copy(stack=True)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The legal-move list is a cache: it is worked out again after loading.
+        return {name: getattr(self, name) for name in State.__slots__ if name != "_legal"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+        self._legal = None
+
     def with_hidden(self, hands: list[list[Card]], stock: list[Card], seed: int) -> State:
         """A fresh state like this one but with other hands and stock (top first), unchecked.
 
@@ -568,7 +586,6 @@ class State:
         s._stack = []
         s._legal = None
         s.first_table = self.first_table
-        s._shapes = self._shapes
         s.deck = self.deck
         return s
 
@@ -632,7 +649,7 @@ class State:
         """A compact one-line description for error messages."""
         hands = " | ".join(" ".join(NAMES[c] for c in h) or "-" for h in self.hands)
         table = " ".join([NAMES[c] for c in self.loose] + [str(p) for p in self.piles]) or "-"
-        return (f"[{PHASE_NAMES[self.phase]}, seat {self.turn} to play; table: {table}; "
+        return (f"[{Phase(self.phase).label}, seat {self.turn} to play; table: {table}; "
                 f"hands: {hands}; stock {self.stock_size}]")
 
     def __repr__(self) -> str:

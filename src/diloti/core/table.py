@@ -124,6 +124,25 @@ def cache_for(options: Options) -> ShapeCache:
     return cache
 
 
+# id(options) -> (options, cache): the move generator's look-up from a state's options object to its
+# cache, without hashing the options (a frozen dataclass hashes all its fields each time). The options
+# object is kept in the value, so its id cannot be reused while the entry stands.
+_BY_ID: dict[int, tuple[Options, ShapeCache]] = {}
+_BY_ID_LIMIT = 4096
+
+
+def shapes_of(options: Options) -> ShapeCache:
+    """The shared shape cache for ``options`` (by identity first, then by the options' key)."""
+    hit = _BY_ID.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    if len(_BY_ID) >= _BY_ID_LIMIT:
+        _BY_ID.clear()
+    cache = cache_for(options)
+    _BY_ID[id(options)] = (options, cache)
+    return cache
+
+
 def table_info(sig: tuple[object, ...], options: Options) -> TableInfo:
     """The analysis of a table shape under some options (recent ones are kept)."""
     work = _WORK.get(options.key)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from diloti.core.cards import ALL_MASK, BIT, Card, cards_of, mask_of
 from diloti.core.moves import Move, Pile
 from diloti.core.options import Options
+from diloti.core.phase import Phase
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class View:
     options: Options
     dealer: int
     turn: int
-    phase: int
+    phase: Phase
     hand: tuple[Card, ...]
     table: tuple[Card, ...]
     piles: tuple[Pile, ...]
@@ -58,11 +59,11 @@ class View:
 
     @property
     def to_move(self) -> bool:
-        return self.turn == self.seat and self.phase != 2
+        return self.turn == self.seat and self.phase != Phase.OVER
 
     @property
     def is_over(self) -> bool:
-        return self.phase == 2
+        return self.phase == Phase.OVER
 
     @property
     def side(self) -> int:
@@ -106,7 +107,7 @@ class View:
             "options": self.options.to_dict(),
             "dealer": self.dealer,
             "turn": self.turn,
-            "phase": ("play", "decide", "over")[self.phase],
+            "phase": Phase(self.phase).label,
             "hand": [str(c) for c in self.hand],
             "table": [str(c) for c in self.table],
             "declarations": [

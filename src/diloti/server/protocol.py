@@ -26,6 +26,7 @@ from typing import Any
 from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
+from diloti.core.phase import Phase
 from diloti.core.state import Side
 from diloti.core.view import View
 
@@ -156,7 +157,7 @@ def state_message(view: View, *, ply: int, round_no: int, target: int, last: dic
         "players": view.players,
         "dealer": view.dealer,
         "turn": view.turn,
-        "phase": ("play", "decide", "over")[view.phase],
+        "phase": Phase(view.phase).label,
         "your_turn": view.to_move,
         "hand": [NAMES[c] for c in view.hand],
         "table": [NAMES[c] for c in view.table],

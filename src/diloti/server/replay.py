@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from diloti.core.game import Game
+from diloti.core.phase import Phase
 from diloti.core.state import State
 from diloti.formats.record import GameRecord
 from diloti.server.protocol import move_dict, side_dict
@@ -43,7 +44,7 @@ def _frame(st: State, ply: int, seat: int | None, move: dict[str, Any] | None) -
                           "kind": "group" if p.is_group else "plain", "owner": p.owner} for p in st.piles],
         "stock": st.stock_size,
         "captured": [st.captured[0].bit_count(), st.captured[1].bit_count()],
-        "xeri": list(st.xeri), "turn": st.turn, "phase": ("play", "decide", "over")[st.phase],
+        "xeri": list(st.xeri), "turn": st.turn, "phase": Phase(st.phase).label,
     }
 
 
