@@ -44,7 +44,7 @@ def main() -> int:
         policy = rng.choice(["random", "declare", "lay"])
         while not s.is_over:
             fast = s.legal_moves()
-            if len(s.loose) + len(s.piles) <= args.max_items:
+            if len(s.table) + len(s.declarations) <= args.max_items:
                 ref = reference_moves(s)
                 checked += 1
                 if len(fast) != len(set(fast)) or set(fast) != ref:

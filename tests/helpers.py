@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from diloti.core.cards import CARDS, mask_of, parse_cards
-from diloti.core.moves import GROUP, PLAIN, Move, Pile
+from diloti.core.moves import GROUP, PLAIN, Declaration, Move
 from diloti.core.options import Options
 from diloti.core.state import State
 
 
-def pile(cards: str, value: int, kind: str, owner: int) -> Pile:
-    return Pile(mask_of(parse_cards(cards)), value, GROUP if kind == "group" else PLAIN, owner)
+def pile(cards: str, value: int, kind: str, owner: int) -> Declaration:
+    return Declaration(mask_of(parse_cards(cards)), value, GROUP if kind == "group" else PLAIN, owner)
 
 
-def make(hands: list[str], table: str = "", piles: tuple[Pile, ...] = (), *, turn: int = 0,
+def make(hands: list[str], table: str = "", declarations: tuple[Declaration, ...] = (), *, turn: int = 0,
          players: int | None = None, dealer: int | None = None, options: Options | None = None,
          rest: str = "stock", plays: int = 5, last_capturer: int | None = None, **opts: object) -> State:
     """A position; every card not named goes to the stock (or to side 0's captures)."""
@@ -25,12 +25,12 @@ def make(hands: list[str], table: str = "", piles: tuple[Pile, ...] = (), *, tur
     tb = parse_cards(table)
     for c in [c for h in hs for c in h] + tb:
         used |= 1 << c
-    for p in piles:
+    for p in declarations:
         used |= p.mask
     others = [c for c in CARDS if not used >> c & 1]
     stock, captured = (others, []) if rest == "stock" else ([], others)
     return State.from_parts(players=players, options=options, dealer=dealer, turn=turn, hands=hs, table=tb,
-                            piles=piles, stock=stock, captured=(captured, []), plays=plays,
+                            declarations=declarations, stock=stock, captured=(captured, []), plays=plays,
                             last_capturer=last_capturer)
 
 

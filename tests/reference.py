@@ -115,7 +115,7 @@ def _is_capture(s: tuple[Item, ...], card: int, state: State) -> bool:
     if v == 0:
         if any(kind != "card" or x >> 2 != card >> 2 for kind, x in s):  # type: ignore[operator]
             return False
-        same = [c for c in state.loose if c >> 2 == card >> 2]
+        same = [c for c in state.table if c >> 2 == card >> 2]
         if state.options.three_faces_stay and len(same) == 3:
             return len(s) == 3
         return len(s) == 1
@@ -168,8 +168,8 @@ def reference_moves(state: State) -> set[Move]:
     opts = state.options
     turn = state.turn
     hand = state.hands[turn]
-    items: tuple[Item, ...] = tuple([("card", c) for c in state.loose] + [("pile", p) for p in state.piles])
-    own = state.owner_pile(turn)
+    items: tuple[Item, ...] = tuple([("card", c) for c in state.table] + [("pile", p) for p in state.declarations])
+    own = state.declaration_of(turn)
     moves: set[Move] = set()
     for card in hand:
         v = VALUE[card]
@@ -216,7 +216,7 @@ def reference_moves(state: State) -> set[Move]:
         moves.update(mv for _, mv in caps)
         moves.update(decl)
         if own is None:
-            if v == 0 and any(c >> 2 == card >> 2 for c in state.loose):
+            if v == 0 and any(c >> 2 == card >> 2 for c in state.table):
                 continue
             moves.add(Move(card, LAY, v, 0))
     return moves

@@ -14,7 +14,7 @@ from diloti.ai.sampler import consistent, sample_state
 from diloti.ai.search import OraclePlayer
 from diloti.core.cards import mask_of, parse_cards
 from diloti.core.game import Game
-from diloti.core.moves import Move, MoveKind, Pile
+from diloti.core.moves import Declaration, Move, MoveKind
 from diloti.core.options import Options
 from diloti.core.state import State
 
@@ -74,7 +74,7 @@ def test_sampler_never_contradicts_the_view() -> None:
     rng = random.Random(7)
     states = random_positions(250, seed=11)
     # positions where declarations bind their owners, and the dealer-peek option
-    states += [s for s in random_positions(400, seed=12) if s.piles][:150]
+    states += [s for s in random_positions(400, seed=12) if s.declarations][:150]
     with_piles = 0
     for s in states:
         for seat in range(s.players):
@@ -83,7 +83,7 @@ def test_sampler_never_contradicts_the_view() -> None:
                 world = sample_state(view, rng, check=True)  # validate(): every card exactly once
                 assert consistent(view, world) == [], (seat, s.describe(), world.describe())
                 assert world.view(seat).legal == view.legal or seat != s.turn
-        with_piles += bool(s.piles)
+        with_piles += bool(s.declarations)
     assert with_piles > 50
 
 
@@ -102,7 +102,7 @@ def test_sampler_gives_each_declarer_its_value() -> None:
     # seat 1 owns a plain 9 and holds exactly one unseen 9 among many cards.
     s = State.from_parts(
         hands=[parse_cards("2C 3C 4C 5C 6C"), parse_cards("9D KH QH JH AH")],
-        table=parse_cards("7D"), piles=[Pile(mask_of(parse_cards("4D 5D")), 9, MoveKind.PLAIN, 1)],
+        table=parse_cards("7D"), declarations=[Declaration(mask_of(parse_cards("4D 5D")), 9, MoveKind.PLAIN, 1)],
         stock=[c for c in range(52) if c not in parse_cards("2C 3C 4C 5C 6C 9D KH QH JH AH 7D 4D 5D")],
         turn=0, check=False,
     )

@@ -82,8 +82,9 @@ def position_with_pile() -> State:
         s = State.new(2, seed=seed)
         while not s.is_over:
             for m in s.legal_moves():
-                piles = [p for p in s.piles if p.mask & m.mask]
-                if m.kind == CAPTURE and piles and m.mask != piles[0].mask and piles[0].mask.bit_count() >= 2:
+                declarations = [p for p in s.declarations if p.mask & m.mask]
+                first = declarations[0] if declarations else None
+                if m.kind == CAPTURE and first and m.mask != first.mask and first.mask.bit_count() >= 2:
                     return s
             s.push(rng.choice(s.legal_moves()))
     raise AssertionError("no such position")
@@ -91,12 +92,12 @@ def position_with_pile() -> State:
 
 def test_one_card_of_a_pile_names_the_pile() -> None:
     s = position_with_pile()
-    m = next(m for m in s.legal_moves() if m.kind == CAPTURE and any(p.mask & m.mask for p in s.piles)
-             and any(not any(p.mask >> c & 1 for p in s.piles) for c in m.cards))
-    pile = next(p for p in s.piles if p.mask & m.mask)
-    loose = [c for c in m.cards if not pile.mask >> c & 1]
+    m = next(m for m in s.legal_moves() if m.kind == CAPTURE and any(p.mask & m.mask for p in s.declarations)
+             and any(not any(p.mask >> c & 1 for p in s.declarations) for c in m.cards))
+    pile = next(p for p in s.declarations if p.mask & m.mask)
+    table = [c for c in m.cards if not pile.mask >> c & 1]
     one = pile.cards[-1]
-    text = f"{m.card} x {' '.join(map(str, loose))} {one}"
+    text = f"{m.card} x {' '.join(map(str, table))} {one}"
     assert parse_move(s, text) == m
     # The readable form shows the pile as a pile.
     d = describe_move(s, m)
@@ -239,9 +240,9 @@ def test_raise_is_described_as_a_raise() -> None:
         s = State.new(2, seed=seed)
         while not s.is_over:
             for m in s.legal_moves():
-                piles = [p for p in s.piles if p.mask & m.mask]
-                if m.kind == PLAIN and piles and m.mask == piles[0].mask:
-                    p = piles[0]
+                declarations = [p for p in s.declarations if p.mask & m.mask]
+                if m.kind == PLAIN and declarations and m.mask == declarations[0].mask:
+                    p = declarations[0]
                     assert describe_move(s, m) == (
                         f"{m.card} raises [{' '.join(map(str, p.cards))}]={p.value} to {m.value}")
                     assert "raises the plain declaration" in move_sentence(s, m)

@@ -109,7 +109,7 @@ def good() -> dict[str, Any]:
 def with_pile() -> dict[str, Any]:
     """A position with one declaration owned by seat 0."""
     for s in playout_states(2, Options(), 5):
-        if len(s.piles) == 1:
+        if len(s.declarations) == 1:
             return position_to_dict(s)
     raise AssertionError("no declaration in the playout")
 

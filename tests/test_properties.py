@@ -25,9 +25,9 @@ options_st = st.builds(
 
 def check_round_end(s: State) -> None:
     assert s.is_over and s.legal_moves() == []
-    assert not s.piles, "a declaration survived the round"
+    assert not s.declarations, "a declaration survived the round"
     assert all(not h for h in s.hands) and s.stock_size == 0
-    total = s.captured[0] | s.captured[1] | mask_of(s.loose)
+    total = s.captured[0] | s.captured[1] | mask_of(s.table)
     assert total == ALL_MASK and not s.captured[0] & s.captured[1]
     a, b = s.score()
     base = 7 if a.cards == b.cards == 26 else 11
@@ -46,17 +46,17 @@ def test_round_invariants_every_option_mix(seed: int, players: int, options: Opt
         assert moves and len(moves) == len(set(moves))
         # Each card on the table, in hands and in the stock is in exactly one place.
         seen = 0
-        for part in [*s.hands, s.loose, s.remaining_stock]:
+        for part in [*s.hands, s.table, s.remaining_stock]:
             for c in part:
                 assert not seen >> c & 1
                 seen |= 1 << c
-        for p in s.piles:
+        for p in s.declarations:
             assert not seen & p.mask
             seen |= p.mask
         assert seen | s.captured[0] | s.captured[1] == ALL_MASK
-        owners = [p.owner for p in s.piles]
+        owners = [p.owner for p in s.declarations]
         assert len(owners) == len(set(owners))
-        for p in s.piles:  # the declarer's obligation holds between moves
+        for p in s.declarations:  # the declarer's obligation holds between moves
             if p.owner != s.turn or s.phase != 0:
                 assert any(c.value == p.value for c in s.hands[p.owner]) or not s.hands[p.owner]
         s.push(rng.choice(moves))

@@ -133,7 +133,7 @@ def test_raise_opponents_declaration() -> None:
     s = make(["5H 9C", "KC"], "", (four,))
     assert mv("5H + AD 3D = 9") in of(s, "5H")
     s.push(mv("5H + AD 3D = 9"))
-    assert s.piles[0].owner == 0 and s.piles[0].value == 9 and s.piles[0].kind == PLAIN
+    assert s.declarations[0].owner == 0 and s.declarations[0].value == 9 and s.declarations[0].kind == PLAIN
 
 
 def test_no_raise_of_own_or_partners_declaration() -> None:
@@ -258,9 +258,9 @@ def test_extreme_case_sequence() -> None:
     s.play("KC") if False else s.push(mv("KC"))
     s.play("8D + AC AH 2C 2D 3C 4C 4H 7C 8C = 8G")
     s.push(mv("QC"))
-    assert len(s.piles) == 1 and s.piles[0].mask.bit_count() == 10 and s.piles[0].value == 8
+    assert len(s.declarations) == 1 and s.declarations[0].mask.bit_count() == 10 and s.declarations[0].value == 8
     s.play("8H x AC AH 2C 2D 3C 4C 4H 7C 8C 8D")
-    assert not s.piles and s.captured[0].bit_count() == 11
+    assert not s.declarations and s.captured[0].bit_count() == 11
 
 
 def test_liberal_groups_examples() -> None:
@@ -350,7 +350,7 @@ def test_partner_may_add_to_declaration_and_takes_it_over() -> None:
     partner = pile("3D 5D", 8, "plain", 2)
     s = make(["8C 8S 2H", "KC", "2C", "KD"], "", (partner,))
     s.play("8C + 3D 5D = 8G")
-    assert s.piles[0].owner == 0 and s.piles[0].kind == GROUP
+    assert s.declarations[0].owner == 0 and s.declarations[0].kind == GROUP
 
 
 # --------------------------------------------------------------------------------- xeri
@@ -409,7 +409,7 @@ def test_end_of_round_sweep_is_no_xeri_and_goes_to_last_capturer() -> None:
 # ---------------------------------------------------------------------------- deal
 def test_two_player_deal_and_four_deals() -> None:
     s = State.new(2, dealer=1, seed=11)
-    assert s.turn == 0 and [len(h) for h in s.hands] == [6, 6] and len(s.loose) == 4
+    assert s.turn == 0 and [len(h) for h in s.hands] == [6, 6] and len(s.table) == 4
     assert s.stock_size == 36
     deck = s.deck
     assert list(s.hands[0]) == sorted(deck[:6]) and list(s.hands[1]) == sorted(deck[6:12])
@@ -454,8 +454,8 @@ def _deck_with_table(table: str, seed: int = 0) -> list[Card]:
 def test_first_table_redeal(table: str, opts: dict[str, bool], redealt: bool) -> None:
     deck = _deck_with_table(table)
     s = State.new(2, Options(**opts), deck=deck, seed=3)  # type: ignore[arg-type]
-    assert (sorted(s.loose) != sorted(parse_cards(table))) == redealt
-    assert s.stock_size == 36 and sorted(s.loose + s.hands[0] + s.hands[1] + s.remaining_stock) == list(
+    assert (sorted(s.table) != sorted(parse_cards(table))) == redealt
+    assert s.stock_size == 36 and sorted(s.table + s.hands[0] + s.hands[1] + s.remaining_stock) == list(
         map(Card, range(52)))
 
 

@@ -37,7 +37,7 @@ def test_generator_matches_reference(block: int) -> None:
         while not s.is_over:
             fast = s.legal_moves()
             assert fast, s.describe()
-            if len(s.loose) + len(s.piles) <= 6:
+            if len(s.table) + len(s.declarations) <= 6:
                 ref = reference_moves(s)
                 assert len(fast) == len(set(fast)), f"duplicate moves in {s.describe()}"
                 assert set(fast) == ref, (
@@ -57,7 +57,7 @@ def test_generator_matches_reference_on_declaration_heavy_games() -> None:
         s = State.new(rng.choice([2, 4]), opts, seed=seed)
         while not s.is_over:
             fast = s.legal_moves()
-            if len(s.loose) + len(s.piles) <= 6 and s.piles:
+            if len(s.table) + len(s.declarations) <= 6 and s.declarations:
                 assert set(fast) == reference_moves(s), s.describe()
                 assert len(fast) == len(set(fast))
                 checked += 1
@@ -74,10 +74,10 @@ def test_standard_path_matches_the_general_one() -> None:
     standard, general = Options(), Options(soy=True)  # soy changes nothing without a soy pile
     for _ in range(3000):
         values = tuple(sorted(rng.randint(1, 10) for _ in range(rng.randint(0, 9))))
-        piles = tuple((rng.randint(1, 10), rng.choice((2, 3)), False) for _ in range(rng.randint(0, 3)))
-        fast, slow = TableInfo((values, piles), standard), TableInfo((values, piles), general)
+        declarations = tuple((rng.randint(1, 10), rng.choice((2, 3)), False) for _ in range(rng.randint(0, 3)))
+        fast, slow = TableInfo((values, declarations), standard), TableInfo((values, declarations), general)
         for v in range(1, 11):
-            assert fast.raw(v) == slow.raw(v), (values, piles, v)
+            assert fast.raw(v) == slow.raw(v), (values, declarations, v)
 
 
 @pytest.mark.parametrize("options", [Options(), Options(liberal_raise=True, soy=True, self_raise=True)],

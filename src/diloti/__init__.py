@@ -22,7 +22,7 @@ from diloti.core.errors import (
     RecordError,
 )
 from diloti.core.game import Game, RoundRecord
-from diloti.core.moves import Move, MoveKind, Pile
+from diloti.core.moves import Declaration, Move, MoveKind, Pile
 from diloti.core.options import Options
 from diloti.core.state import Side, State
 from diloti.core.view import View
@@ -30,7 +30,7 @@ from diloti.core.view import View
 __version__ = "0.1.0"
 
 __all__ = [
-    "CARDS", "AmbiguousMoveError", "Card", "DilotiError", "Game", "IllegalMoveError",
+    "CARDS", "AmbiguousMoveError", "Card", "Declaration", "DilotiError", "Game", "IllegalMoveError",
     "InvalidCardError", "InvalidMoveError", "InvalidPositionError", "Move", "MoveKind", "Options",
     "OptionsError", "Pile", "RecordError", "RoundRecord", "Side", "State", "View", "parse_card",
     "parse_cards",

@@ -27,7 +27,7 @@ def test_the_seeded_position_is_as_described() -> None:
     st = Game(2, Options(), SEED, 0).state
     assert st.turn == 1
     assert [str(c) for c in st.hands[1]] == ["2H", "2S", "4C", "5S", "6H", "7C"]
-    assert [str(c) for c in st.loose] == ["2D", "3C", "8H", "JC"]
+    assert [str(c) for c in st.table] == ["2D", "3C", "8H", "JC"]
     fits = defaultdict(set)
     for m in st.legal_moves():
         fits[(str(m.card), m.mask)].add(str(m))
@@ -197,7 +197,7 @@ def test_xeri_is_marked(server: str, new_page: Any, ui: Any, screenshot: Any) ->
     st = Game(2, Options(), XERI_SEED, 0).state
     st.play("10H x 5C 5H")
     st.play("7D x 3S 4H")
-    assert st.xeri == [1, 0] and not st.loose
+    assert st.xeri == [1, 0] and not st.table
     me = new_page()
     table = open_seeded(me, server, [{"kind": "human"}, {"kind": "human"}], seed=XERI_SEED)
     opp = new_page()

@@ -49,14 +49,14 @@ class GreedyPlayer:
         counts = unseen_by_key(view)
         out = []
         for m in view.legal:
-            score = move_gain(m, view.table, view.piles, worth, xeri_ok)
+            score = move_gain(m, view.table, view.declarations, worth, xeri_ok)
             if m.kind == LAY:
                 assert m.card is not None
                 score -= 0.01 + 0.1 * POINTS[m.card]
             elif not m.is_capture:
                 score -= 0.05  # a declaration binds the declarer: only on purpose
-            loose, piles = table_after(view.table, view.piles, m, view.seat)
-            if any(counts[k] for k in sweep_values(loose, piles)):
+            table, declarations = table_after(view.table, view.declarations, m, view.seat)
+            if any(counts[k] for k in sweep_values(table, declarations)):
                 score -= XERI
             out.append((m, score))
         return out

@@ -40,7 +40,7 @@ from diloti.ai.knowledge import (
     xeri_possible,
 )
 from diloti.core.cards import BIT, mask_of
-from diloti.core.moves import CAPTURE, LAY, Move, Pile
+from diloti.core.moves import CAPTURE, LAY, Declaration, Move
 from diloti.core.phase import Phase
 from diloti.core.view import View
 
@@ -62,9 +62,10 @@ def expected_best(gains: Sequence[float], probs: Sequence[float]) -> float:
     return total
 
 
-def reply_value(loose: Sequence[int], piles: Sequence[Pile], probs: Sequence[float], worth: float) -> float:
+def reply_value(table: Sequence[int], declarations: Sequence[Declaration], probs: Sequence[float],
+                worth: float) -> float:
     """What the next player can expect to take from this table."""
-    gains = [0.0] + [best_capture(loose, piles, k, worth) if probs[k] > 0 else 0.0 for k in range(1, 14)]
+    gains = [0.0] + [best_capture(table, declarations, k, worth) if probs[k] > 0 else 0.0 for k in range(1, 14)]
     return expected_best(gains, probs)
 
 
@@ -87,8 +88,8 @@ class HeuristicPlayer:
         for m in view.legal:
             card, kind, value, mask = m
             assert card is not None
-            score = move_gain(m, view.table, view.piles, worth, xeri_ok)
-            loose, piles = table_after(view.table, view.piles, m, view.seat)
+            score = move_gain(m, view.table, view.declarations, worth, xeri_ok)
+            table, declarations = table_after(view.table, view.declarations, m, view.seat)
             if kind == LAY:
                 # Point cards kept in hand can still be used; laid, they are offered.
                 score -= 0.01 + 0.2 * POINTS[card]
@@ -97,7 +98,7 @@ class HeuristicPlayer:
                 take = mask_points(pile) + worth * (pile.bit_count() + 1)
                 score += (1.0 - probs[value]) * take
             if not last_card and sum(view.hand_sizes) > 1:
-                score -= reply_value(loose, piles, probs, worth)
+                score -= reply_value(table, declarations, probs, worth)
             out.append((m, score))
         return out
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 from math import comb
 
 from diloti.core.cards import BIT, VALUE, cards_of
-from diloti.core.moves import CAPTURE, LAY, REDEAL, Move, Pile
+from diloti.core.moves import CAPTURE, LAY, REDEAL, Declaration, Move
 from diloti.core.view import View
 
 # Round points a card carries for its side: aces, the 10 of diamonds, the 2 of clubs.
@@ -87,7 +87,7 @@ def holder_probabilities(view: View, seat: int) -> list[float]:
     if hand == 0 and view.stock_size:
         hand = 6
     out = [p_holds(counts[k], unseen, hand) for k in range(14)]
-    for p in view.piles:
+    for p in view.declarations:
         if p.owner == seat and counts[p.value]:
             out[p.value] = 1.0
     return out
@@ -114,26 +114,26 @@ def partitions(values: tuple[int, ...], v: int) -> tuple[int, ...]:
     return tuple(sorted(ok))
 
 
-def best_capture(loose: Sequence[int], piles: Sequence[Pile], key: int, worth: float,
+def best_capture(table: Sequence[int], declarations: Sequence[Declaration], key: int, worth: float,
                  xeri_ok: bool = True) -> float:
     """The most a card of ``key`` can gain on this table (points, cards, xeri), 0 if nothing.
 
     The played card itself counts as a captured card. A face card takes one
     loose face card of its rank. Approximate under the liberal options.
     """
-    nums = [c for c in loose if c < 40]
-    faces = [c for c in loose if c >= 40]
+    nums = [c for c in table if c < 40]
+    faces = [c for c in table if c >= 40]
     if key > 10:
         same = [c for c in faces if rank_key(c) == key]
         if not same:
             return 0.0
         best = max(POINTS[c] for c in same) + 2 * worth
-        if xeri_ok and len(loose) == 1 and not piles:
+        if xeri_ok and len(table) == 1 and not declarations:
             best += XERI
         return best
     pile_mask = 0
     other_piles = 0
-    for p in piles:
+    for p in declarations:
         if p.value == key:
             pile_mask |= p.mask
         else:
@@ -161,41 +161,41 @@ def best_capture(loose: Sequence[int], piles: Sequence[Pile], key: int, worth: f
     return gain
 
 
-def sweep_values(loose: Sequence[int], piles: Sequence[Pile]) -> set[int]:
+def sweep_values(table: Sequence[int], declarations: Sequence[Declaration]) -> set[int]:
     """The keys (1..10, 11..13 for faces) of a single card that would take the whole table."""
-    if not loose and not piles:
+    if not table and not declarations:
         return set()
-    faces = [c for c in loose if c >= 40]
+    faces = [c for c in table if c >= 40]
     if faces:
-        if len(faces) == 1 and len(loose) == 1 and not piles:
+        if len(faces) == 1 and len(table) == 1 and not declarations:
             return {rank_key(faces[0])}
         return set()
-    values = tuple(VALUE[c] for c in loose)
+    values = tuple(VALUE[c] for c in table)
     full = (1 << len(values)) - 1
     total = sum(values)
-    pile_values = {p.value for p in piles}
+    pile_values = {p.value for p in declarations}
     if len(pile_values) > 1:
         return set()
     candidates = pile_values or set(range(1, 11))
     return {v for v in candidates if not values or (total % v == 0 and full in partitions(values, v))}
 
 
-def table_after(loose: Sequence[int], piles: Sequence[Pile], move: Move,
-                seat: int) -> tuple[list[int], list[Pile]]:
+def table_after(table: Sequence[int], declarations: Sequence[Declaration], move: Move,
+                seat: int) -> tuple[list[int], list[Declaration]]:
     """The loose cards and piles after ``move`` by ``seat`` (what every seat sees)."""
     card, kind, value, mask = move
     if kind == LAY:
         assert card is not None
-        return sorted([*loose, card]), list(piles)
-    new_loose = [c for c in loose if not BIT[c] & mask]
-    new_piles = [p for p in piles if not p.mask & mask]
+        return sorted([*table, card]), list(declarations)
+    new_loose = [c for c in table if not BIT[c] & mask]
+    new_piles = [p for p in declarations if not p.mask & mask]
     if kind != CAPTURE:
         assert card is not None
-        new_piles.append(Pile(mask | BIT[card], value, kind, seat))
+        new_piles.append(Declaration(mask | BIT[card], value, kind, seat))
     return new_loose, new_piles
 
 
-def move_gain(move: Move, loose: Sequence[int], piles: Sequence[Pile], worth: float,
+def move_gain(move: Move, table: Sequence[int], declarations: Sequence[Declaration], worth: float,
               xeri_ok: bool) -> float:
     """The immediate gain of a move: points and cards taken, and a xeri."""
     card, kind, _value, mask = move
@@ -204,12 +204,12 @@ def move_gain(move: Move, loose: Sequence[int], piles: Sequence[Pile], worth: fl
     assert card is not None
     gain = mask_points(mask | BIT[card]) + worth * (mask.bit_count() + 1)
     if xeri_ok:
-        table = 0
-        for c in loose:
-            table |= BIT[c]
-        for p in piles:
-            table |= p.mask
-        if mask == table:
+        whole = 0
+        for c in table:
+            whole |= BIT[c]
+        for p in declarations:
+            whole |= p.mask
+        if mask == whole:
             gain += XERI
     return gain
 
@@ -234,7 +234,7 @@ def move_rng(seed: int | None, view: View, salt: str = "") -> random.Random:
     whatever came before, and hidden cards cannot leak into it.
     """
     key = (seed, salt, view.seat, view.plays, view.deal_no, view.hand, view.table,
-           tuple(tuple(p) for p in view.piles), view.hand_sizes, view.stock_size, view.captured)
+           tuple(tuple(p) for p in view.declarations), view.hand_sizes, view.stock_size, view.captured)
     return random.Random(repr(key))
 
 

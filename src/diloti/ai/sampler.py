@@ -20,7 +20,7 @@ always ends.
 >>> s = State.new(seed=11)
 >>> v = s.view(0)
 >>> d = sample_state(v, random.Random(1))
->>> d.hands[0] == s.hands[0], len(d.hands[1]), d.stock_size, d.loose == s.loose
+>>> d.hands[0] == s.hands[0], len(d.hands[1]), d.stock_size, d.table == s.table
 (True, 6, 36, True)
 """
 
@@ -37,7 +37,7 @@ _TRIES = 50
 
 def _constraints(view: View) -> list[tuple[int, int]]:
     """(seat, value) pairs: ``seat`` must hold a card of ``value``."""
-    return [(p.owner, p.value) for p in view.piles if p.owner != view.seat]
+    return [(p.owner, p.value) for p in view.declarations if p.owner != view.seat]
 
 
 def _ok(hands: list[list[Card]], need: list[tuple[int, int]], faces: tuple[int, ...]) -> bool:
@@ -73,7 +73,7 @@ class Worlds:
         self.hand = list(view.hand)
         t = State.from_parts(
             players=view.players, options=view.options, dealer=view.dealer, turn=view.turn,
-            hands=[[] for _ in range(view.players)], table=view.table, piles=view.piles,
+            hands=[[] for _ in range(view.players)], table=view.table, declarations=view.declarations,
             captured=view.captured, xeri=view.xeri, last_capturer=view.last_capturer,
             plays=view.plays, bottom=view.bottom, check=False,
         )
@@ -154,7 +154,7 @@ def consistent(view: View, state: State) -> list[str]:
     seat = view.seat
     if tuple(state.hands[seat]) != tuple(view.hand):
         errors.append("own hand differs")
-    if tuple(state.loose) != tuple(view.table) or tuple(state.piles) != tuple(view.piles):
+    if tuple(state.table) != tuple(view.table) or tuple(state.declarations) != tuple(view.declarations):
         errors.append("table differs")
     if tuple(len(h) for h in state.hands) != view.hand_sizes:
         errors.append("hand sizes differ")

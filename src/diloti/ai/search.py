@@ -93,20 +93,20 @@ def rollout_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
         return moves[0] if moves[0][1] == KEEP else moves[-1]
     if rng.random() < eps:
         return moves[int(rng.random() * len(moves))]
-    loose = st.loose
-    piles = st.piles
-    table = 0
-    for c in loose:
-        table |= BIT[c]
-    for p in piles:
-        table |= p.mask
+    table = st.table
+    declarations = st.declarations
+    whole = 0
+    for c in table:
+        whole |= BIT[c]
+    for p in declarations:
+        whole |= p.mask
     xeri_ok = st.plays > 0 or st.options.xeri_first_card
     nxt = st.hands[(st.turn + 1) % st.players]
     danger = 0
     for c in nxt:
         danger |= 1 << KEY[c]
-    keys = [KEY[c] for c in loose]
-    pvals = tuple(sorted(p.value for p in piles))
+    keys = [KEY[c] for c in table]
+    pvals = tuple(sorted(p.value for p in declarations))
     best = moves[0]
     top = -1e9
     for m in moves:
@@ -114,7 +114,7 @@ def rollout_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
         assert card is not None
         if kind == CAPTURE:
             s = mask_points(mask | BIT[card]) + 0.3 * (mask.bit_count() + 1)
-            if mask == table and xeri_ok:
+            if mask == whole and xeri_ok:
                 s += XERI
         else:
             # The loose cards are sorted by card, so their keys are sorted already.
@@ -126,8 +126,8 @@ def rollout_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
                 after_p = pvals
             else:
                 s = 0.3 * mask_points(mask | BIT[card]) + 0.1 * mask.bit_count()
-                after = tuple([KEY[c] for c in loose if not BIT[c] & mask])
-                after_p = tuple(sorted([*(p.value for p in piles if not p.mask & mask), value]))
+                after = tuple([KEY[c] for c in table if not BIT[c] & mask])
+                after_p = tuple(sorted([*(p.value for p in declarations if not p.mask & mask), value]))
             if danger and sweepers(after, after_p) & danger:
                 s -= XERI
         s += rng.random() * 0.05

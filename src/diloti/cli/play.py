@@ -87,7 +87,7 @@ class Session:
         self.say(f"--- round {g.round_no}, deal {view.deal_no}; dealer: {self.who(view.dealer)}; "
                  f"score {g.scores[0]}-{g.scores[1]} (target {g.options.target})")
         self.say("table:        " + (" ".join(NAMES[c] for c in view.table) or "(no loose cards)"))
-        for p in view.piles:
+        for p in view.declarations:
             kind = f"group of {p.value}s" if p.kind == GROUP else f"plain {p.value}"
             rel = "yours" if p.owner == self.seat else (
                 "partner's" if (p.owner - self.seat) % 2 == 0 else "opponent's")

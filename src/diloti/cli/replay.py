@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _show_state(state: State) -> None:
-    table = " ".join([NAMES[c] for c in state.loose] + [str(p) for p in state.piles]) or "-"
+    table = " ".join([NAMES[c] for c in state.table] + [str(p) for p in state.declarations]) or "-"
     hands = " | ".join(f"s{i}: " + (" ".join(NAMES[c] for c in h) or "-") for i, h in enumerate(state.hands))
     print(f"     table {table}; {hands}; stock {state.stock_size}")
 

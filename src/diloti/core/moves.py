@@ -201,7 +201,7 @@ def _cards(text: str, part: str) -> list[Card]:
     return out
 
 
-class Pile(NamedTuple):
+class Declaration(NamedTuple):
     """A declaration on the table: its cards (a mask), value, kind and owner seat."""
 
     mask: int
@@ -222,9 +222,22 @@ class Pile(NamedTuple):
         """A group of exactly two equal numerals."""
         return self.kind == GROUP and self.mask.bit_count() == 2
 
+    def to_dict(self) -> dict[str, object]:
+        """The declaration in JSON (positions, views, messages, replays); read back by
+        :func:`diloti.formats.position.position_from_dict`.
+
+        >>> Declaration(0b11 << 8, 6, PLAIN, 1).to_dict()
+        {'cards': ['3C', '3D'], 'value': 6, 'kind': 'plain', 'owner': 1}
+        """
+        return {"cards": [NAMES[c] for c in cards_of(self.mask)], "value": self.value,
+                "kind": "group" if self.kind == GROUP else "plain", "owner": self.owner}
+
     def __str__(self) -> str:
         cards = " ".join(NAMES[c] for c in cards_of(self.mask))
         return f"[{cards}]={self.value}{'G' if self.kind == GROUP else ''}@{self.owner}"
 
 
-__all__ = ["CAPTURE", "CARDS", "GROUP", "KEEP", "LAY", "PLAIN", "REDEAL", "Move", "MoveKind", "Pile"]
+# The name before 0.2; kept so that code importing it goes on working.
+Pile = Declaration
+
+__all__ = ["CAPTURE", "CARDS", "GROUP", "KEEP", "LAY", "PLAIN", "REDEAL", "Declaration", "Move", "MoveKind", "Pile"]

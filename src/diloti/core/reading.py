@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from diloti.core.cards import NAMES, Card, parse_card
 from diloti.core.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError
-from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
 
 _VALUE_WORDS = {"a": 1, "t": 10, **{str(i): i for i in range(1, 11)}}
 _CAPTURE_OPS = ("x", ":", "×", "takes", "take", "capture", "captures")
@@ -27,8 +27,8 @@ _KIND_WORDS = {"g": GROUP, "group": GROUP, "s": GROUP, "*": GROUP, "plain": PLAI
 
 
 
-def _pile_of(piles: Sequence[Pile], card: Card) -> Pile | None:
-    for p in piles:
+def _pile_of(declarations: Sequence[Declaration], card: Card) -> Declaration | None:
+    for p in declarations:
         if p.mask >> card & 1:
             return p
     return None
@@ -138,7 +138,7 @@ def _set_op(spec: _Spec, op: str, text: str, allow_same: bool = False) -> None:
     spec.op = op
 
 
-def read_move(text: str, legal: Sequence[Move], loose: Sequence[Card], piles: Sequence[Pile],
+def read_move(text: str, legal: Sequence[Move], table: Sequence[Card], declarations: Sequence[Declaration],
               hand: Sequence[Card], where: str) -> Move:
     """The one move of ``legal`` that ``text`` describes.
 
@@ -166,12 +166,12 @@ def read_move(text: str, legal: Sequence[Move], loose: Sequence[Card], piles: Se
             raise IllegalMoveError(f"illegal move {text!r}: {NAMES[card]} is not in the hand ({held}) in {where}")
         raise IllegalMoveError(f"illegal move {text!r}: {NAMES[card]} has no legal move in {where}")
     mask = 0
-    on_table = {c for c in loose}
+    on_table = {c for c in table}
     for c in spec.named:
         if c in on_table:
             mask |= 1 << c
             continue
-        p = _pile_of(piles, c)
+        p = _pile_of(declarations, c)
         if p is None:
             raise IllegalMoveError(f"illegal move {text!r}: {NAMES[c]} is not on the table in {where}")
         mask |= p.mask

@@ -1,7 +1,7 @@
 """The full state of one round, with move generation, push and undo.
 
 >>> s = State.new(seed=7)
->>> len(s.hands[0]), len(s.hands[1]), len(s.loose), s.stock_size
+>>> len(s.hands[0]), len(s.hands[1]), len(s.table), s.stock_size
 (6, 6, 4, 36)
 >>> moves = s.legal_moves()
 >>> s.push(moves[0]); s.plays
@@ -23,7 +23,7 @@ from typing import Any
 
 from diloti.core.cards import BIT, CARDS, NAMES, VALUE, Card, cards_of, mask_of
 from diloti.core.errors import IllegalMoveError, InvalidPositionError
-from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, MoveKind, Pile
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
 from diloti.core.options import Options
 from diloti.core.phase import Phase
 from diloti.core.reading import read_move
@@ -98,15 +98,14 @@ class State:
         "deal_no",
         "dealer",
         "deck",
+        "declarations",
         "first_table",
         "hands",
         "history",
         "last_capturer",
-        "loose",
         "options",
         "pending",
         "phase",
-        "piles",
         "players",
         "plays",
         "seed",
@@ -114,6 +113,7 @@ class State:
         "stock",
         "stock_pos",
         "swept",
+        "table",
         "turn",
         "xeri",
     )
@@ -126,8 +126,8 @@ class State:
         self.dealer = dealer % players
         self.turn = (dealer + 1) % players
         self.hands: list[list[Card]] = [[] for _ in range(players)]
-        self.loose: list[Card] = []
-        self.piles: list[Pile] = []
+        self.table: list[Card] = []
+        self.declarations: list[Declaration] = []
         self.stock: list[Card] = []
         self.stock_pos = 0
         self.captured = [0, 0]  # per side, 52-bit masks
@@ -197,9 +197,9 @@ class State:
             self._shuffle(rest, keep_bottom=opts.dealer_sees_bottom)
             self.stock[self.stock_pos:] = rest
         self.stock_pos += 4
-        self.loose = sorted(table)
-        self.first_table = tuple(self.loose)
-        self.piles = []
+        self.table = sorted(table)
+        self.first_table = tuple(self.table)
+        self.declarations = []
         self.captured = [0, 0]
         self.xeri = [0, 0]
         self.last_capturer = None
@@ -260,16 +260,16 @@ class State:
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def owner_pile(self, seat: int) -> Pile | None:
+    def declaration_of(self, seat: int) -> Declaration | None:
         """The declaration ``seat`` owns, if any."""
-        for p in self.piles:
+        for p in self.declarations:
             if p.owner == seat:
                 return p
         return None
 
     def table_mask(self) -> int:
-        m = mask_of(self.loose)
-        for p in self.piles:
+        m = mask_of(self.table)
+        for p in self.declarations:
             m |= p.mask
         return m
 
@@ -298,18 +298,18 @@ class State:
             return []
         turn = self.turn
         hand = self.hands[turn]
-        loose = self.loose
-        piles = self.piles
-        n = bisect_left(loose, 40)
-        numerals = loose[:n]
+        table = self.table
+        declarations = self.declarations
+        n = bisect_left(table, 40)
+        numerals = table[:n]
         items = list(map(_BIT_OF, numerals))
         own_bit = 0
         raisable = 0
-        if piles:
+        if declarations:
             opts = self.options
             psig = []
             soy_opt = opts.soy
-            for j, (pmask, pvalue, kind, owner) in enumerate(piles):
+            for j, (pmask, pvalue, kind, owner) in enumerate(declarations):
                 items.append(pmask)
                 psig.append((pvalue, int(kind), soy_opt and kind == GROUP and pmask.bit_count() == 2))
                 if owner == turn:
@@ -334,8 +334,8 @@ class State:
         out: list[Move] = []
         append = out.append
         done: dict[int, list[Move]] = {}  # a value's moves, when the hand holds it twice or more
-        faces = loose[n:]
-        w = piles[own_bit.bit_length() - 1 - n].value if own_bit else 0
+        faces = table[n:]
+        w = declarations[own_bit.bit_length() - 1 - n].value if own_bit else 0
         for card in hand:
             v = VALUE[card]
             if not v:
@@ -390,7 +390,7 @@ class State:
     def play(self, move: Move | str) -> Move:
         """Play a move after checking it (a :class:`Move` or notation)."""
         if isinstance(move, str):
-            move = read_move(move, self.legal_moves(), self.loose, self.piles, self.hands[self.turn],
+            move = read_move(move, self.legal_moves(), self.table, self.declarations, self.hands[self.turn],
                              self.describe())
         elif not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {str(move)!r} in {self.describe()}")
@@ -404,7 +404,7 @@ class State:
         # captured, xeri, hands, loose and piles are copied before any change, so the frame can keep
         # the objects themselves.
         self._stack.append((
-            turn, self.hands, self.loose, self.piles, self.captured, self.xeri, self.last_capturer,
+            turn, self.hands, self.table, self.declarations, self.captured, self.xeri, self.last_capturer,
             self.phase, self.pending, self.stock_pos, self.deal_no, self.swept, None,
         ))
         self.history.append((turn, move))
@@ -420,30 +420,30 @@ class State:
         plays_before = self.plays
         self.plays = plays_before + 1
         if kind == LAY:
-            loose = self.loose = self.loose.copy()
-            insort(loose, card)
+            table = self.table = self.table.copy()
+            insort(table, card)
         else:
-            loose = self.loose
-            piles = self.piles
-            lmask = mask & ~self._pile_mask() if piles else mask
+            table = self.table
+            declarations = self.declarations
+            lmask = mask & ~self._pile_mask() if declarations else mask
             if lmask:
-                loose = self.loose = [c for c in loose if not BIT[c] & lmask]
+                table = self.table = [c for c in table if not BIT[c] & lmask]
             if mask != lmask:
-                piles = [p for p in piles if not p.mask & mask]
+                declarations = [p for p in declarations if not p.mask & mask]
             if kind == CAPTURE:
-                self.piles = piles
+                self.declarations = declarations
                 side = turn & 1
                 cap = self.captured = self.captured.copy()
                 cap[side] |= mask | BIT[card]
                 self.last_capturer = turn
-                if not loose and not piles:
+                if not table and not declarations:
                     last = not hand and turn == self.dealer and self.stock_pos == len(self.stock)
                     opts = self.options
                     if (plays_before or opts.xeri_first_card) and not (last and opts.no_xeri_last_card):
                         xeri = self.xeri = self.xeri.copy()
                         xeri[side] += 1
             else:
-                self.piles = [*piles, Pile(mask | BIT[card], value, kind, turn)]
+                self.declarations = [*declarations, Declaration(mask | BIT[card], value, kind, turn)]
         if not hand and turn == self.dealer:
             self._end_of_deal()
         else:
@@ -451,7 +451,7 @@ class State:
 
     def _pile_mask(self) -> int:
         m = 0
-        for p in self.piles:
+        for p in self.declarations:
             m |= p.mask
         return m
 
@@ -468,8 +468,8 @@ class State:
             cap = self.captured = self.captured.copy()
             cap[self.last_capturer & 1] |= rest
             self.swept = rest
-            self.loose = []
-            self.piles = []
+            self.table = []
+            self.declarations = []
         self.phase = OVER
         self.turn = (self.dealer + 1) % n
 
@@ -505,7 +505,7 @@ class State:
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        (self.turn, self.hands, self.loose, self.piles, self.captured, self.xeri, self.last_capturer,
+        (self.turn, self.hands, self.table, self.declarations, self.captured, self.xeri, self.last_capturer,
          self.phase, self.pending, self.stock_pos, self.deal_no, self.swept, extra) = self._stack.pop()
         self._legal = None
         _, move = self.history.pop()
@@ -528,8 +528,8 @@ class State:
         for name in State.__slots__:
             setattr(s, name, getattr(self, name))
         s.hands = [h.copy() for h in self.hands]
-        s.loose = self.loose.copy()
-        s.piles = self.piles.copy()
+        s.table = self.table.copy()
+        s.declarations = self.declarations.copy()
         s.stock = self.stock.copy()
         s.captured = self.captured.copy()
         s.xeri = self.xeri.copy()
@@ -567,8 +567,8 @@ class State:
         s.dealer = self.dealer
         s.turn = self.turn
         s.hands = [sorted(h) for h in hands]
-        s.loose = self.loose.copy()
-        s.piles = self.piles.copy()
+        s.table = self.table.copy()
+        s.declarations = self.declarations.copy()
         s.stock = stock
         s.stock_pos = 0
         s.captured = self.captured.copy()
@@ -618,8 +618,8 @@ class State:
             raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
         return View(
             seat=seat, players=self.players, options=self.options, dealer=self.dealer,
-            turn=self.turn, phase=self.phase, hand=tuple(self.hands[seat]), table=tuple(self.loose),
-            piles=tuple(self.piles), hand_sizes=tuple(len(h) for h in self.hands),
+            turn=self.turn, phase=self.phase, hand=tuple(self.hands[seat]), table=tuple(self.table),
+            declarations=tuple(self.declarations), hand_sizes=tuple(len(h) for h in self.hands),
             stock_size=self.stock_size, plays=self.plays, deal_no=self.deal_no,
             xeri=(self.xeri[0], self.xeri[1]),
             captured=(cards_of(self.captured[0]), cards_of(self.captured[1])),
@@ -635,7 +635,7 @@ class State:
         """Everything that defines the position (for equality and tests)."""
         return (
             self.players, self.options, self.dealer, self.turn, tuple(tuple(h) for h in self.hands),
-            tuple(self.loose), tuple(self.piles), tuple(self.stock[self.stock_pos:]),
+            tuple(self.table), tuple(self.declarations), tuple(self.stock[self.stock_pos:]),
             tuple(self.captured), tuple(self.xeri), self.last_capturer, self.plays, self.phase,
             self.pending, self.deal_no, self.bottom, self.seed, self.shuffles, self.swept,
         )
@@ -648,7 +648,7 @@ class State:
     def describe(self) -> str:
         """A compact one-line description for error messages."""
         hands = " | ".join(" ".join(NAMES[c] for c in h) or "-" for h in self.hands)
-        table = " ".join([NAMES[c] for c in self.loose] + [str(p) for p in self.piles]) or "-"
+        table = " ".join([NAMES[c] for c in self.table] + [str(p) for p in self.declarations]) or "-"
         return (f"[{Phase(self.phase).label}, seat {self.turn} to play; table: {table}; "
                 f"hands: {hands}; stock {self.stock_size}]")
 
@@ -659,7 +659,7 @@ class State:
     @classmethod
     def from_parts(cls, *, players: int = 2, options: Options | None = None, dealer: int = 0,
                    turn: int | None = None, hands: Sequence[Iterable[int]],
-                   table: Iterable[int] = (), piles: Iterable[Pile] = (),
+                   table: Iterable[int] = (), declarations: Iterable[Declaration] = (),
                    stock: Iterable[int] = (), captured: Sequence[Iterable[int]] = ((), ()),
                    xeri: Sequence[int] = (0, 0), last_capturer: int | None = None,
                    plays: int = 0, seed: int = 0, bottom: int | None = None,
@@ -675,8 +675,8 @@ class State:
         if len(hands) != players:
             raise InvalidPositionError(f"invalid position: {len(hands)} hands for {players} players")
         s.hands = [sorted(Card(int(c)) for c in h) for h in hands]
-        s.loose = sorted(Card(int(c)) for c in table)
-        s.piles = list(piles)
+        s.table = sorted(Card(int(c)) for c in table)
+        s.declarations = list(declarations)
         s.stock = [Card(int(c)) for c in stock]
         s.stock_pos = 0
         s.captured = [mask_of(Card(int(c)) for c in captured[0]), mask_of(Card(int(c)) for c in captured[1])]
@@ -686,7 +686,7 @@ class State:
         s.seed = seed
         s.shuffles = shuffles
         s.bottom = Card(int(bottom)) if bottom is not None else None
-        s.first_table = tuple(s.loose) if plays == 0 else ()
+        s.first_table = tuple(s.table) if plays == 0 else ()
         dealt = (52 - 4 - len(s.stock)) // (HAND_SIZE * players)
         s.deal_no = max(1, dealt)
         if all(not h for h in s.hands) and not s.stock:
@@ -703,13 +703,13 @@ class State:
         """Raise :class:`InvalidPositionError` if the position is impossible."""
         where = self.describe()
         seen = 0
-        groups = [("hand", h) for h in self.hands] + [("table", self.loose), ("stock", self.remaining_stock)]
+        groups = [("hand", h) for h in self.hands] + [("table", self.table), ("stock", self.remaining_stock)]
         for name, cards in groups:
             for c in cards:
                 if seen & BIT[c]:
                     raise InvalidPositionError(f"invalid position: card {NAMES[c]} appears twice ({name}) in {where}")
                 seen |= BIT[c]
-        for p in self.piles:
+        for p in self.declarations:
             if p.mask & seen:
                 raise InvalidPositionError(f"invalid position: declaration {p} reuses a card in {where}")
             if p.mask & mask_of(range(40, 52)):
@@ -728,7 +728,7 @@ class State:
         if seen != (1 << 52) - 1:
             missing = " ".join(NAMES[c] for c in cards_of(((1 << 52) - 1) & ~seen))
             raise InvalidPositionError(f"invalid position: cards missing: {missing} in {where}")
-        owners = [p.owner for p in self.piles]
+        owners = [p.owner for p in self.declarations]
         if len(set(owners)) != len(owners):
             raise InvalidPositionError(f"invalid position: a player owns two declarations in {where}")
         if not 0 <= self.turn < self.players or not 0 <= self.dealer < self.players:

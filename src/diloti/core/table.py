@@ -195,19 +195,19 @@ Analysis = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], tuple
 
 def analyse_standard(sig: tuple[object, ...]) -> Analysis:
     """The standard rules' :data:`Analysis` of a table shape."""
-    values, piles = sig
-    assert isinstance(values, tuple) and isinstance(piles, tuple)
+    values, declarations = sig
+    assert isinstance(values, tuple) and isinstance(declarations, tuple)
     n = len(values)
     share = _SHARED.setdefault
     sub = [share(p, p) for p in _subsets([(1 << i, v) for i, v in enumerate(values)], 10)]
     bysum: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
     for m, t in sub:
         bysum[t].append(m)
-    loose = tuple([_shared(ms) if ms else () for ms in bysum])
-    parts = loose
+    table = tuple([_shared(ms) if ms else () for ms in bysum])
+    parts = table
     raisable = []
-    if piles:
-        for j, (pv, kind, _) in enumerate(piles):
+    if declarations:
+        for j, (pv, kind, _) in enumerate(declarations):
             bit = 1 << (n + j)
             bysum[pv].append(bit)
             if kind == 2:
@@ -215,7 +215,7 @@ def analyse_standard(sig: tuple[object, ...]) -> Analysis:
         parts = tuple([_shared(ms) if ms else () for ms in bysum])
     # A single part is its own closure (the usual case): no call for it.
     clos = tuple([ms if len(ms) < 2 else _closure(ms) for ms in parts])
-    return tuple(sub), loose, clos, tuple(raisable)
+    return tuple(sub), table, clos, tuple(raisable)
 
 
 def raw_standard(v: int, ana: Analysis) -> list[Use]:
@@ -281,20 +281,20 @@ class TableInfo:
         "_sub",
         "_sums",
         "_sums_lib",
+        "declarations",
         "n",
         "opts",
         "part_values",
-        "piles",
         "plain_bits",
         "played_values",
         "values",
     )
 
     def __init__(self, sig: tuple[object, ...], opts: Options) -> None:
-        values, piles = sig
-        assert isinstance(values, tuple) and isinstance(piles, tuple)
+        values, declarations = sig
+        assert isinstance(values, tuple) and isinstance(declarations, tuple)
         self.values: tuple[int, ...] = values
-        self.piles: tuple[tuple[int, int, bool], ...] = piles
+        self.declarations: tuple[tuple[int, int, bool], ...] = declarations
         self.n = len(values)
         self.opts = opts
         self._raw: list[tuple[Use, ...] | None] = [None] * 11
@@ -306,12 +306,12 @@ class TableInfo:
             return
         n = self.n
         self.plain_bits = 0
-        for j, (_, kind, _) in enumerate(piles):
+        for j, (_, kind, _) in enumerate(declarations):
             if kind == 2:
                 self.plain_bits |= 1 << (n + j)
         numerals = [(1 << i, v) for i, v in enumerate(values)]
         self._sub = _subsets(numerals, 10)
-        plains = [(1 << (n + j), v) for j, (v, k, _) in enumerate(piles) if k == 2]
+        plains = [(1 << (n + j), v) for j, (v, k, _) in enumerate(declarations) if k == 2]
         self._lib_sub = _subsets(numerals + plains, 10) if plains else self._sub
         self._caps: dict[int, tuple[int, ...]] = {}
         self._forced: dict[int, list[int]] = {}
@@ -328,7 +328,7 @@ class TableInfo:
         for _, t in gsub:
             pv |= 1 << t
         pl = pv
-        for v, kind, soy in piles:
+        for v, kind, soy in declarations:
             if not (soy and opts.soy):
                 pv |= 1 << v
             if kind == 2:
@@ -388,13 +388,13 @@ class TableInfo:
 
     def _plain_parts(self, g: int) -> list[int]:
         n = self.n
-        return self._by_sum(g) + [1 << (n + j) for j, (pv, _, _) in enumerate(self.piles) if pv == g]
+        return self._by_sum(g) + [1 << (n + j) for j, (pv, _, _) in enumerate(self.declarations) if pv == g]
 
     def _capture_parts(self, v: int) -> list[int]:
         parts = self._by_sum(v, self.opts.liberal_capture)
-        if self.piles:
+        if self.declarations:
             n = self.n
-            parts = parts + [1 << (n + j) for j, (pv, _, _) in enumerate(self.piles) if pv == v]
+            parts = parts + [1 << (n + j) for j, (pv, _, _) in enumerate(self.declarations) if pv == v]
         return parts
 
     def captures(self, v: int) -> tuple[int, ...]:
@@ -428,7 +428,7 @@ class TableInfo:
             n = self.n
             if self.opts.liberal_raise:
                 found: dict[int, int] = {}
-                for j, (pv, kind, _) in enumerate(self.piles):
+                for j, (pv, kind, _) in enumerate(self.declarations):
                     if kind != 2 or pv + c > 10:
                         continue
                     bit = 1 << (n + j)
@@ -438,7 +438,7 @@ class TableInfo:
                             found[m | bit] = pv + c + s
                 res = [(m, s, m & self.plain_bits) for m, s in found.items()]
             else:
-                for j, (pv, kind, _) in enumerate(self.piles):
+                for j, (pv, kind, _) in enumerate(self.declarations):
                     if kind == 2 and pv + c <= 10:
                         bit = 1 << (n + j)
                         res.append((bit, pv + c, bit))
@@ -460,10 +460,10 @@ class TableInfo:
         opts = self.opts
         others = self._others.get(g)
         if others is None:
-            if opts.liberal_groups or (opts.soy and any(soy for _, _, soy in self.piles)):
+            if opts.liberal_groups or (opts.soy and any(soy for _, _, soy in self.declarations)):
                 parts = set(self._by_sum(g, opts.liberal_groups))
                 n = self.n
-                for j, (pv, _, soy) in enumerate(self.piles):
+                for j, (pv, _, soy) in enumerate(self.declarations):
                     if pv == g and not (soy and opts.soy):
                         parts.add(1 << (n + j))
                 others = _closure(list(parts))
@@ -482,7 +482,7 @@ class TableInfo:
                         found[u | pc] = 0
             # The played card raising a plain pile to g: the pile must be raisable.
             n = self.n
-            for j, (pv, kind, _) in enumerate(self.piles):
+            for j, (pv, kind, _) in enumerate(self.declarations):
                 if kind != 2:
                     continue
                 bit = 1 << (n + j)

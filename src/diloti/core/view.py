@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from diloti.core.cards import ALL_MASK, BIT, Card, cards_of, mask_of
-from diloti.core.moves import Move, Pile
+from diloti.core.moves import Declaration, Move
 from diloti.core.options import Options
 from diloti.core.phase import Phase
 
@@ -42,7 +42,7 @@ class View:
     phase: Phase
     hand: tuple[Card, ...]
     table: tuple[Card, ...]
-    piles: tuple[Pile, ...]
+    declarations: tuple[Declaration, ...]
     hand_sizes: tuple[int, ...]
     stock_size: int
     plays: int
@@ -69,9 +69,12 @@ class View:
     def side(self) -> int:
         return self.seat & 1
 
-    def own_pile(self) -> Pile | None:
-        for p in self.piles:
-            if p.owner == self.seat:
+    def declaration_of(self, seat: int | None = None) -> Declaration | None:
+        """The declaration ``seat`` (by default this view's seat) owns, if any."""
+        if seat is None:
+            seat = self.seat
+        for p in self.declarations:
+            if p.owner == seat:
                 return p
         return None
 
@@ -79,7 +82,7 @@ class View:
     def seen_mask(self) -> int:
         """Cards whose place this seat knows: its hand, the table, the captures."""
         m = mask_of(self.hand) | mask_of(self.table) | mask_of(self.captured[0]) | mask_of(self.captured[1])
-        for p in self.piles:
+        for p in self.declarations:
             m |= p.mask
         return m
 
@@ -110,11 +113,7 @@ class View:
             "phase": Phase(self.phase).label,
             "hand": [str(c) for c in self.hand],
             "table": [str(c) for c in self.table],
-            "declarations": [
-                {"cards": [str(c) for c in p.cards], "value": p.value,
-                 "kind": "group" if p.is_group else "plain", "owner": p.owner}
-                for p in self.piles
-            ],
+            "declarations": [p.to_dict() for p in self.declarations],
             "hand_sizes": list(self.hand_sizes),
             "stock": self.stock_size,
             "plays": self.plays,

@@ -14,7 +14,7 @@ type, given the position:
 
 >>> from diloti.core.state import State
 >>> s = State.new(seed=45)
->>> " ".join(map(str, s.hands[s.turn])), " ".join(map(str, s.loose))
+>>> " ".join(map(str, s.hands[s.turn])), " ".join(map(str, s.table))
 ('4C 4H 8D 9C 10H KH', '4S 5S 6D JC')
 >>> str(parse_move(s, "9c x")), str(parse_move(s, "9♣ takes 5s 4S")), str(parse_move(s, "tH x"))
 ('9C x 4S 5S', '9C x 4S 5S', '10H x 4S 6D')
@@ -33,7 +33,7 @@ from itertools import combinations
 
 from diloti.core.cards import NAMES, VALUE, Card, cards_of
 from diloti.core.errors import InvalidMoveError
-from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move, Pile
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move
 from diloti.core.reading import read_move
 from diloti.core.state import State
 from diloti.core.view import View
@@ -42,13 +42,13 @@ from diloti.formats.position import format_view
 Position = State | View
 
 # ----------------------------------------------------------- the position
-def _parts(pos: Position) -> tuple[list[Move], tuple[Card, ...], tuple[Pile, ...], tuple[Card, ...], str]:
+def _parts(pos: Position) -> tuple[list[Move], tuple[Card, ...], tuple[Declaration, ...], tuple[Card, ...], str]:
     """(legal moves, loose cards, piles, hand of the mover, description)."""
     if isinstance(pos, State):
-        return (pos.legal_moves(), tuple(pos.loose), tuple(pos.piles), tuple(pos.hands[pos.turn]),
+        return (pos.legal_moves(), tuple(pos.table), tuple(pos.declarations), tuple(pos.hands[pos.turn]),
                 pos.describe())
     hand = pos.hand if pos.turn == pos.seat else ()
-    return list(pos.legal), pos.table, pos.piles, hand, f"[{format_view(pos)}]"
+    return list(pos.legal), pos.table, pos.declarations, hand, f"[{format_view(pos)}]"
 
 
 def parse_move(pos: Position, text: str) -> Move:
@@ -73,16 +73,16 @@ def format_move(move: Move) -> str:
     return str(move)
 
 
-def _pieces(pos: Position, move: Move) -> tuple[list[Card], list[Pile]]:
-    _, _, piles, _, _ = _parts(pos)
-    used = [p for p in piles if p.mask & move.mask]
+def _pieces(pos: Position, move: Move) -> tuple[list[Card], list[Declaration]]:
+    _, _, declarations, _, _ = _parts(pos)
+    used = [p for p in declarations if p.mask & move.mask]
     pile_mask = 0
     for p in used:
         pile_mask |= p.mask
     return list(cards_of(move.mask & ~pile_mask)), used
 
 
-def _pile_text(p: Pile) -> str:
+def _pile_text(p: Declaration) -> str:
     cards = " ".join(NAMES[c] for c in p.cards)
     return f"[{cards}]={p.value}{'G' if p.kind == GROUP else ''}"
 
@@ -102,24 +102,24 @@ def _split(cards: Sequence[Card], target: int) -> list[list[Card]] | None:
     return None
 
 
-def _parts_text(parts: list[list[Card]], piles: Sequence[Pile]) -> str:
-    return ", ".join(["+".join(NAMES[c] for c in part) for part in parts] + [_pile_text(p) for p in piles])
+def _parts_text(parts: list[list[Card]], declarations: Sequence[Declaration]) -> str:
+    return ", ".join(["+".join(NAMES[c] for c in part) for part in parts] + [_pile_text(p) for p in declarations])
 
 
-def _group_text(card: Card, loose: list[Card], piles: list[Pile], g: int) -> str | None:
+def _group_text(card: Card, table: list[Card], declarations: list[Declaration], g: int) -> str | None:
     """The components of a new group (one possible split; the split has no effect)."""
     v = VALUE[card]
-    played: list[tuple[str, list[Card], list[Pile]]] = []
+    played: list[tuple[str, list[Card], list[Declaration]]] = []
     if v == g:
-        played.append((NAMES[card], loose, piles))
-    for r in range(1, len(loose) + 1):
-        for combo in combinations(loose, r):
+        played.append((NAMES[card], table, declarations))
+    for r in range(1, len(table) + 1):
+        for combo in combinations(table, r):
             if v + sum(VALUE[c] for c in combo) == g:
                 text = "+".join(NAMES[c] for c in (card, *combo))
-                played.append((text, [c for c in loose if c not in combo], piles))
-    for p in piles:
+                played.append((text, [c for c in table if c not in combo], declarations))
+    for p in declarations:
         if p.kind == PLAIN and p.value + v == g:
-            played.append((f"{NAMES[card]}+{_pile_text(p)}", loose, [q for q in piles if q is not p]))
+            played.append((f"{NAMES[card]}+{_pile_text(p)}", table, [q for q in declarations if q is not p]))
     for text, rest, others in played:
         split = _split(rest, g)
         if split is not None and all(q.value == g for q in others):
@@ -151,16 +151,16 @@ def describe_move(pos: Position, move: Move) -> str:
     name = NAMES[card]
     if kind == LAY:
         return f"{name} laid"
-    loose, piles = _pieces(pos, move)
-    flat = " and ".join((["+".join(NAMES[c] for c in loose)] if loose else []) + [_pile_text(p) for p in piles])
+    table, declarations = _pieces(pos, move)
+    flat = " and ".join((["+".join(NAMES[c] for c in table)] if table else []) + [_pile_text(p) for p in declarations])
     if kind == CAPTURE:
-        split = _split(loose, VALUE[card]) if VALUE[card] else None
-        return f"{name} takes {_parts_text(split, piles) if split is not None else flat}"
+        split = _split(table, VALUE[card]) if VALUE[card] else None
+        return f"{name} takes {_parts_text(split, declarations) if split is not None else flat}"
     if kind == GROUP:
-        text = _group_text(card, loose, piles, move.value)
+        text = _group_text(card, table, declarations, move.value)
         return f"{name} makes a group of {move.value}s: {text}" if text else \
             f"{name} builds {flat} into group of {move.value}s"
-    if piles and not loose:
+    if declarations and not table:
         return f"{name} raises {flat} to {move.value}"
     return f"{name} builds {flat} into plain {move.value}"
 
@@ -196,14 +196,14 @@ def move_sentence(pos: Position, move: Move, seat: int | None = None) -> str:
     played = card_words(card)
     if move.kind == LAY:
         return f"{who} lays {played} on the table."
-    loose, piles = _pieces(pos, move)
-    items = [card_words(c) for c in loose]
+    table, declarations = _pieces(pos, move)
+    items = [card_words(c) for c in table]
     items += [f"the {'group' if p.kind == GROUP else 'plain declaration'} of {p.value} "
-              f"({' '.join(NAMES[c] for c in p.cards)}) owned by seat {p.owner}" for p in piles]
+              f"({' '.join(NAMES[c] for c in p.cards)}) owned by seat {p.owner}" for p in declarations]
     what = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
     if move.kind == CAPTURE:
         return f"{who} plays {played} and captures {what}."
-    if move.kind == PLAIN and piles and not loose:
+    if move.kind == PLAIN and declarations and not table:
         return f"{who} raises {what} with {played} to {move.value}."
     built = f"a group of {move.value}s" if move.kind == GROUP else f"a plain declaration of {move.value}"
     return f"{who} plays {played} with {what} to declare {built}."

@@ -44,7 +44,7 @@ from typing import Any
 
 from diloti.core.cards import NAMES, VALUE, Card, cards_of, parse_card
 from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionError
-from diloti.core.moves import GROUP, PLAIN, Pile
+from diloti.core.moves import GROUP, PLAIN, Declaration
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
 from diloti.core.state import DECIDE, HAND_SIZE, OVER, State
 from diloti.core.view import View
@@ -75,12 +75,8 @@ def position_to_dict(state: State) -> dict[str, Any]:
         "dealer": state.dealer,
         "turn": state.turn,
         "hands": [[NAMES[c] for c in h] for h in state.hands],
-        "table": [NAMES[c] for c in state.loose],
-        "declarations": [
-            {"cards": [NAMES[c] for c in p.cards], "value": p.value,
-             "kind": "group" if p.kind == GROUP else "plain", "owner": p.owner}
-            for p in state.piles
-        ],
+        "table": [NAMES[c] for c in state.table],
+        "declarations": [p.to_dict() for p in state.declarations],
         "stock": [NAMES[c] for c in state.remaining_stock],
         "captured": [[NAMES[c] for c in cards_of(m)] for m in state.captured],
         "xeri": list(state.xeri),
@@ -180,7 +176,7 @@ def position_from_dict(data: Any) -> State:
     decls = data.get("declarations", [])
     if not isinstance(decls, list):
         raise _bad("declarations", f"expected a list, got {decls!r}")
-    piles = [_pile(i, d, players) for i, d in enumerate(decls)]
+    declarations = [_pile(i, d, players) for i, d in enumerate(decls)]
     stock = _cards("stock", data.get("stock", []))
     captured = _card_lists("captured", data.get("captured", [[], []]), 2)
     xeri = data.get("xeri", [0, 0])
@@ -202,12 +198,12 @@ def position_from_dict(data: Any) -> State:
             or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < players for p in pending)):
         raise _bad("pending", f"expected a list of seats, got {pending!r}")
     return build_state(players=players, options=options, dealer=dealer, turn=turn, hands=hands, table=table,
-                       piles=piles, stock=stock, captured=captured, xeri=(xeri[0], xeri[1]),
+                       declarations=declarations, stock=stock, captured=captured, xeri=(xeri[0], xeri[1]),
                        last_capturer=last, plays=plays, seed=seed, bottom=bottom,
                        pending=tuple(pending) if pending else (), shuffles=shuffles)
 
 
-def _pile(i: int, d: Any, players: int) -> Pile:
+def _pile(i: int, d: Any, players: int) -> Declaration:
     field = f"declarations[{i}]"
     if not isinstance(d, Mapping):
         raise _bad(field, f"expected an object with cards, value, kind, owner; got {d!r}")
@@ -233,11 +229,11 @@ def _pile(i: int, d: Any, players: int) -> Pile:
         if mask >> c & 1:
             raise _bad(f"{field}.cards", f"card {NAMES[c]} appears twice")
         mask |= 1 << c
-    return Pile(mask, value, GROUP if kind == "group" else PLAIN, owner)
+    return Declaration(mask, value, GROUP if kind == "group" else PLAIN, owner)
 
 
 def build_state(*, players: int, options: Options, dealer: int, turn: int, hands: Sequence[Sequence[Card]],
-                table: Sequence[Card], piles: Sequence[Pile], stock: Sequence[Card],
+                table: Sequence[Card], declarations: Sequence[Declaration], stock: Sequence[Card],
                 captured: Sequence[Sequence[Card]], xeri: tuple[int, int], last_capturer: int | None,
                 plays: int, seed: int = 0, bottom: Card | None = None, pending: tuple[int, ...] = (),
                 shuffles: int = 1) -> State:
@@ -249,10 +245,10 @@ def build_state(*, players: int, options: Options, dealer: int, turn: int, hands
     matches the cards gone from the hands, and every declarer still holds a
     card of the declaration's value.
     """
-    _check_cards(players, hands, table, piles, stock, captured)
+    _check_cards(players, hands, table, declarations, stock, captured)
     try:
         s = State.from_parts(players=players, options=options, dealer=dealer, turn=turn, hands=hands,
-                             table=table, piles=piles, stock=stock, captured=captured, xeri=xeri,
+                             table=table, declarations=declarations, stock=stock, captured=captured, xeri=xeri,
                              last_capturer=last_capturer, plays=plays, seed=seed, bottom=bottom,
                              shuffles=shuffles, check=False)
         s.validate()
@@ -267,7 +263,8 @@ def build_state(*, players: int, options: Options, dealer: int, turn: int, hands
     return s
 
 
-def _check_cards(players: int, hands: Sequence[Sequence[Card]], table: Sequence[Card], piles: Sequence[Pile],
+def _check_cards(players: int, hands: Sequence[Sequence[Card]], table: Sequence[Card],
+                 declarations: Sequence[Declaration],
                  stock: Sequence[Card], captured: Sequence[Sequence[Card]]) -> None:
     """Each card exactly once, and declarations that can exist, with the field at fault."""
     where: dict[int, str] = {}
@@ -282,7 +279,7 @@ def _check_cards(players: int, hands: Sequence[Sequence[Card]], table: Sequence[
         place(f"hands[{i}]", h)
     place("table", table)
     owners: dict[int, int] = {}
-    for i, p in enumerate(piles):
+    for i, p in enumerate(declarations):
         field = f"declarations[{i}]"
         cards = cards_of(p.mask)
         place(field, cards)
@@ -327,7 +324,7 @@ def _check_flow(s: State, pending: tuple[int, ...]) -> None:
     expected_plays = dealt - sum(sizes)
     if s.plays != expected_plays:
         raise _bad("plays", f"expected {expected_plays} (cards dealt to hands minus cards held), got {s.plays}")
-    for p in s.piles:
+    for p in s.declarations:
         if not any(VALUE[c] == p.value for c in s.hands[p.owner]):
             raise _bad("declarations", f"owner {p.owner} of {p} holds no card of value {p.value}")
     captured = s.captured[0] | s.captured[1]
@@ -347,7 +344,7 @@ def _fmt_cards(cards: Sequence[int]) -> str:
     return "".join(NAMES[c] for c in cards) or "-"
 
 
-def _fmt_pile(p: Pile) -> str:
+def _fmt_pile(p: Declaration) -> str:
     return f"{_fmt_cards(p.cards)}={p.value}{'G' if p.kind == GROUP else ''}@{p.owner}"
 
 
@@ -369,8 +366,8 @@ def format_position(state: State) -> str:
     fields = [
         str(s.players), str(s.dealer), str(s.turn),
         "/".join(_fmt_cards(h) for h in s.hands),
-        _fmt_cards(s.loose),
-        "/".join(_fmt_pile(p) for p in s.piles) or "-",
+        _fmt_cards(s.table),
+        "/".join(_fmt_pile(p) for p in s.declarations) or "-",
         _fmt_cards(s.remaining_stock),
         "/".join(_fmt_cards(cards_of(m)) for m in s.captured),
         f"{s.xeri[0]}/{s.xeri[1]}",
@@ -401,7 +398,7 @@ def format_view(view: View) -> str:
     hands = [_fmt_cards(v.hand) if seat == v.seat else f"?{n}" for seat, n in enumerate(v.hand_sizes)]
     fields = [
         f"@{v.seat}", str(v.players), str(v.dealer), str(v.turn), "/".join(hands), _fmt_cards(v.table),
-        "/".join(_fmt_pile(p) for p in v.piles) or "-", f"?{v.stock_size}",
+        "/".join(_fmt_pile(p) for p in v.declarations) or "-", f"?{v.stock_size}",
         "/".join(_fmt_cards(c) for c in v.captured), f"{v.xeri[0]}/{v.xeri[1]}",
         "-" if v.last_capturer is None else str(v.last_capturer), str(v.plays),
     ]
@@ -478,7 +475,7 @@ def _parse_compact(parts: list[str]) -> State:
         raise _bad("hands", f"expected {players} hands separated by '/', got {len(hand_texts)}")
     hands = [_parse_cards(f"hands[{i}]", h) for i, h in enumerate(hand_texts)]
     table = _parse_cards("table", parts[4])
-    piles = []
+    declarations = []
     if parts[5] != "-":
         for i, ptext in enumerate(parts[5].split("/")):
             m = re.fullmatch(r"([^=]+)=(10|[1-9])(G?)@(\d)", ptext, re.IGNORECASE)
@@ -491,7 +488,7 @@ def _parse_compact(parts: list[str]) -> State:
             if len(cards) < 2 or len(set(cards)) != len(cards):
                 raise _bad(f"declarations[{i}]", "a declaration holds at least 2 different cards")
             kind = GROUP if m.group(3) else PLAIN
-            piles.append(Pile(sum(1 << c for c in cards), int(m.group(2)), kind, owner))
+            declarations.append(Declaration(sum(1 << c for c in cards), int(m.group(2)), kind, owner))
     stock = _parse_cards("stock", parts[6])
     cap_texts = parts[7].split("/")
     if len(cap_texts) != 2:
@@ -539,7 +536,8 @@ def _parse_compact(parts: list[str]) -> State:
     except DilotiError as exc:
         raise _bad("options", str(exc)) from None
     return build_state(players=players, options=options, dealer=dealer, turn=turn, hands=hands, table=table,
-                       piles=piles, stock=stock, captured=captured, xeri=(int(xm.group(1)), int(xm.group(2))),
+                       declarations=declarations, stock=stock, captured=captured,
+                       xeri=(int(xm.group(1)), int(xm.group(2))),
                        last_capturer=last, plays=plays, seed=seed, bottom=bottom, pending=pending,
                        shuffles=shuffles)
 

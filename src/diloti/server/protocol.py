@@ -161,11 +161,7 @@ def state_message(view: View, *, ply: int, round_no: int, target: int, last: dic
         "your_turn": view.to_move,
         "hand": [NAMES[c] for c in view.hand],
         "table": [NAMES[c] for c in view.table],
-        "declarations": [
-            {"cards": [NAMES[c] for c in p.cards], "value": p.value, "kind": "group" if p.is_group else "plain",
-             "owner": p.owner}
-            for p in view.piles
-        ],
+        "declarations": [p.to_dict() for p in view.declarations],
         "hand_sizes": list(view.hand_sizes),
         "stock": view.stock_size,
         "deal": view.deal_no,

@@ -39,9 +39,8 @@ def _frame(st: State, ply: int, seat: int | None, move: dict[str, Any] | None) -
     return {
         "ply": ply, "seat": seat, "move": None if move is None else move["move"], "played": move,
         "hands": [[str(c) for c in h] for h in st.hands],
-        "table": [str(c) for c in st.loose],
-        "declarations": [{"cards": [str(c) for c in p.cards], "value": p.value,
-                          "kind": "group" if p.is_group else "plain", "owner": p.owner} for p in st.piles],
+        "table": [str(c) for c in st.table],
+        "declarations": [p.to_dict() for p in st.declarations],
         "stock": st.stock_size,
         "captured": [st.captured[0].bit_count(), st.captured[1].bit_count()],
         "xeri": list(st.xeri), "turn": st.turn, "phase": Phase(st.phase).label,
