@@ -1,0 +1,33 @@
+"""Seeds derived from a game's, a match's or a table's seed: the numbers are pinned.
+
+Records store only the game seed; each round's deck comes from a seed derived
+from it, so a change of recipe would make every saved game replay differently.
+The tournament's game and player seeds and the server's computer-player and
+hint seeds are pinned too (a saved match or table replays the same way).
+"""
+
+from __future__ import annotations
+
+from diloti.core.game import Game, round_seed
+from diloti.match.tournament import derive_seed, play_game
+from diloti.server.tables import derived_seed
+
+
+def test_round_seeds_are_pinned() -> None:
+    assert round_seed(0, 1) == 8014912327611149851
+    assert round_seed(42, 1) == 6431378997682784663
+    assert round_seed(2**63 - 1, 7) == 5065396963689818439
+    assert Game(2, seed=42).current.seed == 6431378997682784663
+    assert Game(2, seed=4).current.seed == 866986074232564672  # tests/fixtures/sample_record.txt, round 1
+
+
+def test_tournament_seeds_are_pinned() -> None:
+    assert derive_seed("game", 3, 0) == 371530028436904951
+    assert derive_seed("bot", 5, 3, 1) == 4118773485642366362
+    assert derive_seed("game", 0, 999) == 1210251124863183691
+    assert play_game("random", "random", 1, seed=3, rounds=1).game_seed == 371530028436904951
+
+
+def test_server_seeds_are_pinned() -> None:
+    assert derived_seed("diloti-bot", 123, 1, 17) == 5000036885934692131
+    assert derived_seed("diloti-hint", 9, 0) == 243500105133495531
