@@ -1,22 +1,29 @@
-"""Seeds derived from a game's, a match's or a table's seed: the numbers are pinned.
+"""Seeds derived from a game's, a match's or a table's seed: one recipe, the numbers pinned.
 
 Records store only the game seed; each round's deck comes from a seed derived
 from it, so a change of recipe would make every saved game replay differently.
 The tournament's game and player seeds and the server's computer-player and
-hint seeds are pinned too (a saved match or table replays the same way).
+hint seeds are pinned too (a saved match or table replays the same way). The
+values were taken from the three recipes the code had before they became
+:func:`diloti.core.seeds.derive_seed`.
 """
 
 from __future__ import annotations
 
-from diloti.core.game import Game, round_seed
-from diloti.match.tournament import derive_seed, play_game
-from diloti.server.tables import derived_seed
+import ast
+from pathlib import Path
+
+from diloti.core.game import Game
+from diloti.core.seeds import derive_seed
+from diloti.match.tournament import play_game
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "diloti"
 
 
 def test_round_seeds_are_pinned() -> None:
-    assert round_seed(0, 1) == 8014912327611149851
-    assert round_seed(42, 1) == 6431378997682784663
-    assert round_seed(2**63 - 1, 7) == 5065396963689818439
+    assert derive_seed("diloti-round", 0, 1) == 8014912327611149851
+    assert derive_seed("diloti-round", 42, 1) == 6431378997682784663
+    assert derive_seed("diloti-round", 2**63 - 1, 7) == 5065396963689818439
     assert Game(2, seed=42).current.seed == 6431378997682784663
     assert Game(2, seed=4).current.seed == 866986074232564672  # tests/fixtures/sample_record.txt, round 1
 
@@ -29,5 +36,14 @@ def test_tournament_seeds_are_pinned() -> None:
 
 
 def test_server_seeds_are_pinned() -> None:
-    assert derived_seed("diloti-bot", 123, 1, 17) == 5000036885934692131
-    assert derived_seed("diloti-hint", 9, 0) == 243500105133495531
+    assert derive_seed("diloti-bot", 123, 1, 17) == 5000036885934692131
+    assert derive_seed("diloti-hint", 9, 0) == 243500105133495531
+
+
+def test_one_recipe() -> None:
+    """Only core/seeds.py hashes seeds: no module defines a seed-deriving function of its own."""
+    for path in SRC.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        if path.name != "seeds.py":
+            assert not names & {"derive_seed", "derived_seed", "round_seed"}, path

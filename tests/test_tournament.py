@@ -9,9 +9,10 @@ import pytest
 
 from diloti.cli import main
 from diloti.core.game import Game
+from diloti.core.seeds import derive_seed
 from diloti.core.state import State
 from diloti.formats.position import format_position
-from diloti.match.tournament import Interval, TournamentError, derive_seed, play_game, play_match
+from diloti.match.tournament import Interval, TournamentError, play_game, play_match
 
 FAST_EXPERT = "expert:iterations=8,seconds=none"
 

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import dataclass, field
 
@@ -19,14 +18,9 @@ from diloti.core.cards import Card
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.options import Options
+from diloti.core.seeds import derive_seed
 from diloti.core.state import Side, State
 from diloti.core.view import View
-
-
-def round_seed(game_seed: int, round_no: int) -> int:
-    """The seed of one round, derived from the game's seed."""
-    digest = hashlib.sha256(f"diloti-round/{game_seed}/{round_no}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @dataclass
@@ -64,7 +58,7 @@ class Game:
 
     def _start_round(self, dealer: int) -> None:
         self.round_no += 1
-        seed = round_seed(self.seed, self.round_no)
+        seed = derive_seed("diloti-round", self.seed, self.round_no)
         self.state = State.new(self.players, self.options, dealer, seed=seed)
         self.rounds.append(RoundRecord(self.round_no, dealer, seed, self.state.deck))
 

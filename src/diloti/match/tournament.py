@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
 import time
@@ -33,16 +32,11 @@ from diloti.ai import make_player_spec
 from diloti.core.errors import DilotiError
 from diloti.core.game import Game
 from diloti.core.options import Options
+from diloti.core.seeds import derive_seed
 
 
 class TournamentError(DilotiError):
     """A bad tournament setting, or a bot that broke the rules."""
-
-
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from any parts, the same in every process."""
-    digest = hashlib.sha256("/".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @dataclass(frozen=True)

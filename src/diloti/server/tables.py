@@ -31,6 +31,7 @@ from diloti.core.errors import DilotiError
 from diloti.core.game import Game
 from diloti.core.moves import Move
 from diloti.core.options import Options
+from diloti.core.seeds import derive_seed
 from diloti.core.view import View
 from diloti.server.protocol import ProtocolError, clean_name, move_dict, side_dict, state_message
 from diloti.store.db import SeatData, Store, StoreError, TableData
@@ -54,16 +55,6 @@ class Connection(Protocol):
 def token_hash(token: str) -> str:
     """The stored form of a seat token (the token itself is never stored)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def derived_seed(*parts: object) -> int:
-    """A 63-bit seed from the given parts (stable across processes).
-
-    >>> derived_seed("bot", 1, 2, 3) == derived_seed("bot", 1, 2, 3) != derived_seed("bot", 1, 2, 4)
-    True
-    """
-    digest = hashlib.sha256("/".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @dataclass(eq=False)
@@ -559,7 +550,7 @@ class TableManager:
             view = table.game.view(s.seat)
             assert s.level is not None
             # Seeded by table, seat and ply: a restarted server makes the same choices.
-            player = make_player(s.level, seed=derived_seed("diloti-bot", table.seed, s.seat, ply))
+            player = make_player(s.level, seed=derive_seed("diloti-bot", table.seed, s.seat, ply))
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             try:
@@ -635,5 +626,5 @@ def _cards(mask: int) -> list[Any]:
 
 def rank_for_hint(view: View, seed: int, ply: int) -> list[dict[str, Any]]:
     """The expert's ranking of the legal moves, best first (estimates in round points)."""
-    ranked = rank_moves(view, seed=derived_seed("diloti-hint", seed, ply))
+    ranked = rank_moves(view, seed=derive_seed("diloti-hint", seed, ply))
     return [{**move_dict(move), "score": round(float(score), 3)} for move, score in ranked]
