@@ -24,7 +24,8 @@ from diloti.core.errors import (
 from diloti.core.game import Game, RoundRecord
 from diloti.core.moves import Declaration, Move, MoveKind, Pile
 from diloti.core.options import Options
-from diloti.core.state import Side, State
+from diloti.core.scoring import Side
+from diloti.core.state import State
 from diloti.core.view import View
 
 __version__ = "0.1.0"

@@ -45,3 +45,7 @@ class RecordError(DilotiError, ValueError):
 
 class OptionsError(DilotiError, ValueError):
     """A house-rule option has a bad name or value."""
+
+
+class NoSuchOutcomeError(DilotiError, ValueError):
+    """A chance outcome (a card to deal) is not possible at this point."""

@@ -16,69 +16,29 @@ bots and user interfaces get a :class:`diloti.core.view.View` instead.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, insort
+from bisect import insort
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from diloti.core.cards import BIT, CARDS, NAMES, VALUE, Card, cards_of, mask_of
-from diloti.core.errors import IllegalMoveError, InvalidPositionError
-from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
+from diloti.core.cards import BIT, CARDS, NAMES, Card, cards_of, mask_of, parse_card
+from diloti.core.chance import BOTTOM, HANDS, TABLE, Chance
+from diloti.core.errors import IllegalMoveError, InvalidPositionError, NoSuchOutcomeError
+from diloti.core.movegen import generate
+from diloti.core.moves import CAPTURE, KEEP, LAY, REDEAL, Declaration, Move
 from diloti.core.options import Options
 from diloti.core.phase import Phase
 from diloti.core.reading import read_move
-from diloti.core.table import Use, shapes_of
+from diloti.core.scoring import Side, score_sides
+from diloti.core.validation import check_position
 from diloti.core.view import View
 
 PLAY, DECIDE, OVER, CHANCE = Phase.PLAY, Phase.DECIDE, Phase.OVER, Phase.CHANCE
 HAND_SIZE = 6
-KINDS = tuple(MoveKind)
-_new_move = tuple.__new__
-_BIT_OF = BIT.__getitem__
-_VALUE_OF = VALUE.__getitem__
 
 
 def _rng(seed: int, n: int) -> random.Random:
     # A str seed is hashed with SHA-512, so the stream is the same in every process.
     return random.Random(f"diloti/{seed}/{n}")
-
-
-@dataclass(frozen=True)
-class Side:
-    """One side's round score, with its breakdown."""
-
-    cards: int
-    cards_points: int
-    aces: int
-    ten_of_diamonds: int
-    two_of_clubs: int
-    xeri: int
-
-    @property
-    def total(self) -> int:
-        return self.cards_points + self.aces + self.ten_of_diamonds + self.two_of_clubs + 10 * self.xeri
-
-
-def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> list[Use]:
-    """The uses of a numeral open to a mover who owns a pile or may raise one."""
-    out = []
-    for kind, val, im, need, req in raw:
-        if own_bit:
-            if kind == CAPTURE:
-                if not im & own_bit:
-                    need = w  # the declarer keeps a card for the declaration
-            elif req < 0 or not im & own_bit or (req and not req & raisable):
-                continue
-            elif kind == GROUP and val != w:
-                continue  # the owned pile can never end up inside a group of another value
-            elif kind == PLAIN and not raisable & own_bit:
-                # A declarer may not raise (a liberal raise could take its own pile in) unless
-                # self-raise lets it raise its own plain pile.
-                continue
-        elif req > 0 and not req & raisable:
-            continue
-        out.append((kind, val, im, need, req))
-    return out
 
 
 class State:
@@ -93,12 +53,14 @@ class State:
     __slots__ = (
         "_legal",
         "_stack",
+        "batch",
         "bottom",
         "captured",
         "deal_no",
         "dealer",
         "deck",
         "declarations",
+        "explicit",
         "first_table",
         "hands",
         "history",
@@ -146,20 +108,32 @@ class State:
         self._legal: list[Move] | None = None
         self.first_table: tuple[Card, ...] = ()
         self.deck: tuple[Card, ...] = ()
+        self.explicit = False  # deals wait for the caller (State.deal) instead of coming from the seed
+        self.batch: tuple[str, int, int, bool] | None = None  # a deal under way: kind, next, end, table next
 
     # ------------------------------------------------------------------ dealing
     @classmethod
     def new(cls, players: int = 2, options: Options | None = None, dealer: int = 0,
-            seed: int | None = None, deck: Sequence[int] | None = None) -> State:
+            seed: int | None = None, deck: Sequence[int] | None = None, explicit_chance: bool = False) -> State:
         """Deal a new round.
 
         The deck is shuffled from ``seed`` (a random one if None) unless given
         in full (top card first). Every later shuffle (a redeal of the first
         table, a face-card redeal) also comes from ``seed``, so a round is
         fully determined by ``(players, options, dealer, seed)`` or by its deck.
+
+        With ``explicit_chance`` nothing is dealt: the round starts in the
+        ``CHANCE`` phase and every card dealt is chosen by the caller (see
+        :attr:`chance` and :meth:`deal`).
         """
         s = cls(players, options, dealer)
         s.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        if explicit_chance:
+            if deck is not None:
+                raise InvalidPositionError("invalid deck: a round with explicit chance is dealt by State.deal")
+            s.explicit = True
+            s._begin_explicit_round()
+            return s
         if deck is None:
             cards = list(CARDS)
             s._shuffle(cards)
@@ -185,7 +159,6 @@ class State:
     def _start_round(self, deck: list[Card]) -> None:
         opts = self.options
         self.bottom = deck[-1] if opts.dealer_sees_bottom else None
-        n = self.players
         self.stock = list(deck)
         self.stock_pos = 0
         self._deal_hands()
@@ -196,6 +169,9 @@ class State:
             rest = self.stock[self.stock_pos + 4:] + table
             self._shuffle(rest, keep_bottom=opts.dealer_sees_bottom)
             self.stock[self.stock_pos:] = rest
+        self._lay_first_table(table)
+
+    def _lay_first_table(self, table: list[Card]) -> None:
         self.stock_pos += 4
         self.table = sorted(table)
         self.first_table = tuple(self.table)
@@ -205,9 +181,109 @@ class State:
         self.last_capturer = None
         self.plays = 0
         self.deal_no = 1
-        self.turn = (self.dealer + 1) % n
+        self.turn = (self.dealer + 1) % self.players
         self.phase = PLAY
         self._ask_redeal()
+
+    # ------------------------------------------------------- explicit chance
+    def _begin_explicit_round(self) -> None:
+        # The undealt cards lie in the stock in card order; State.deal moves each chosen card to the
+        # next place to be dealt, so the same dealing code as a seeded round then reads the stock.
+        self.stock = list(CARDS)
+        self.stock_pos = 0
+        self.hands = [[] for _ in range(self.players)]
+        self.table = []
+        self.declarations = []
+        self.bottom = None
+        self.first_table = ()
+        self.phase = CHANCE
+        self.turn = (self.dealer + 1) % self.players
+        if self.options.dealer_sees_bottom:
+            self.batch = (BOTTOM, 51, 52, True)
+        else:
+            self.batch = (HANDS, 0, HAND_SIZE * self.players, True)
+
+    @property
+    def chance(self) -> Chance | None:
+        """The next chance event (a card to deal), or None when a player is to act."""
+        if self.phase != CHANCE or self.batch is None:
+            return None
+        kind, nxt, end, _ = self.batch
+        if kind == BOTTOM:
+            return Chance(BOTTOM, BOTTOM, tuple(sorted(self.stock)), 1)
+        # The bottom card, once seen, is dealt last: only the last place of the stock can take it.
+        hi = len(self.stock) - 1 if self.bottom is not None and nxt < len(self.stock) - 1 else len(self.stock)
+        outcomes = tuple(sorted(self.stock[nxt:hi]))
+        if kind == TABLE:
+            return Chance(TABLE, "table", outcomes, end - nxt)
+        seat = (self.dealer + 1 + (nxt - self.stock_pos) // HAND_SIZE) % self.players
+        return Chance(HANDS, seat, outcomes, end - nxt)
+
+    def chance_outcomes(self) -> list[tuple[Card, float]]:
+        """The possible next cards with their probabilities (empty when not a chance point).
+
+        >>> s = State.new(seed=0, explicit_chance=True)
+        >>> len(s.chance_outcomes()), s.chance_outcomes()[0]
+        (52, (Card('AC'), 0.019230769230769232))
+        """
+        event = self.chance
+        if event is None:
+            return []
+        p = event.probability
+        return [(c, p) for c in event.outcomes]
+
+    def deal_random(self, rng: random.Random) -> Card:
+        """Deal the next card at random from ``rng`` (uniform, as a shuffled deck); return it."""
+        event = self.chance
+        if event is None:
+            raise NoSuchOutcomeError(f"no card to deal: {self.describe()} is not a chance point")
+        card = event.outcomes[int(rng.random() * len(event.outcomes))]
+        self.deal(card)
+        return card
+
+    def deal(self, card: Card | int | str) -> None:
+        """Deal ``card`` as the outcome of the current chance event (see :attr:`chance`)."""
+        event = self.chance
+        card = parse_card(card) if isinstance(card, str) else Card(card)
+        if event is None:
+            raise NoSuchOutcomeError(f"cannot deal {card!r}: {self.describe()} is not a chance point")
+        if card not in event.outcomes:
+            raise NoSuchOutcomeError(f"cannot deal {NAMES[card]}: "
+                                     f"not among the undealt cards {' '.join(NAMES[c] for c in event.outcomes)}")
+        assert self.batch is not None
+        kind, nxt, end, table_next = self.batch
+        self._legal = None
+        stock = self.stock = self.stock.copy()
+        i = stock.index(card, 0 if kind == BOTTOM else nxt)
+        stock[i], stock[nxt] = stock[nxt], stock[i]
+        if nxt + 1 < end:
+            self.batch = (kind, nxt + 1, end, table_next)
+            return
+        self.batch = None
+        if kind == BOTTOM:
+            self.bottom = Card(card)
+            self.batch = (HANDS, 0, HAND_SIZE * self.players, True)
+        elif kind == HANDS:
+            self._deal_hands()
+            if table_next:
+                self.batch = (TABLE, self.stock_pos, self.stock_pos + 4, False)
+            else:
+                self._tidy_stock()
+                self.phase = PLAY
+                self._ask_redeal()
+        else:
+            table = self.stock[self.stock_pos:self.stock_pos + 4]
+            if self._table_must_be_redealt(table):
+                # The four go back among the undealt cards and a new table is dealt.
+                self.batch = (TABLE, self.stock_pos, self.stock_pos + 4, False)
+            else:
+                self._lay_first_table(table)
+                self._tidy_stock()
+
+    def _tidy_stock(self) -> None:
+        # Undealt cards in card order (the bottom card, if seen, stays last): equal positions compare equal.
+        hi = len(self.stock) - 1 if self.bottom is not None else len(self.stock)
+        self.stock[self.stock_pos:hi] = sorted(self.stock[self.stock_pos:hi])
 
     def _table_must_be_redealt(self, table: list[Card]) -> bool:
         opts = self.options
@@ -277,114 +353,22 @@ class State:
     def legal_moves(self) -> list[Move]:
         """Every legal move, each exactly once (a new list each call)."""
         if self._legal is None:
-            self._legal = self._generate()
+            self._legal = generate(self.phase, self.turn, self.hands[self.turn], self.table, self.declarations,
+                                   self.options)
         return list(self._legal)
 
     def generate_legal_moves(self) -> Iterator[Move]:
         """The legal moves, lazily."""
         if self._legal is None:
-            self._legal = self._generate()
+            self._legal = generate(self.phase, self.turn, self.hands[self.turn], self.table, self.declarations,
+                                   self.options)
         yield from self._legal
 
     def is_legal(self, move: Move) -> bool:
         if self._legal is None:
-            self._legal = self._generate()
+            self._legal = generate(self.phase, self.turn, self.hands[self.turn], self.table, self.declarations,
+                                   self.options)
         return move in self._legal
-
-    def _generate(self) -> list[Move]:
-        if self.phase != PLAY:
-            if self.phase == DECIDE:
-                return [Move(None, KEEP, 0, 0), Move(None, REDEAL, 0, 0)]
-            return []
-        turn = self.turn
-        hand = self.hands[turn]
-        table = self.table
-        declarations = self.declarations
-        n = bisect_left(table, 40)
-        numerals = table[:n]
-        items = list(map(_BIT_OF, numerals))
-        own_bit = 0
-        raisable = 0
-        if declarations:
-            opts = self.options
-            psig = []
-            soy_opt = opts.soy
-            for j, (pmask, pvalue, kind, owner) in enumerate(declarations):
-                items.append(pmask)
-                psig.append((pvalue, int(kind), soy_opt and kind == GROUP and pmask.bit_count() == 2))
-                if owner == turn:
-                    own_bit = 1 << (n + j)
-                    if kind == PLAIN and opts.self_raise:
-                        raisable |= own_bit
-                elif kind == PLAIN and (owner - turn) & 1:
-                    raisable |= 1 << (n + j)
-            sig: tuple[object, ...] = (tuple(map(_VALUE_OF, numerals)), tuple(psig))
-        else:
-            sig = (tuple(map(_VALUE_OF, numerals)), ())
-        shapes = shapes_of(self.options)
-        entry = shapes.young.get(sig)
-        held = 1 << 11  # "need 11": no condition
-        twice = 0  # values the hand holds twice or more
-        for c in hand:
-            b = 1 << VALUE[c]
-            if held & b:
-                twice |= b
-            held |= b
-        memo: dict[int, int] = {0: 0}
-        out: list[Move] = []
-        append = out.append
-        done: dict[int, list[Move]] = {}  # a value's moves, when the hand holds it twice or more
-        faces = table[n:]
-        w = declarations[own_bit.bit_length() - 1 - n].value if own_bit else 0
-        for card in hand:
-            v = VALUE[card]
-            if not v:
-                # Face cards match only their rank, and the table's are sorted: a slice holds them.
-                first = last = 0
-                if faces:
-                    first = bisect_left(faces, card & ~3)
-                    last = bisect_left(faces, (card | 3) + 1, first)
-                if first == last:
-                    if not own_bit:
-                        append(_new_move(Move, (card, LAY, 0, 0)))
-                elif last - first == 3 and self.options.three_faces_stay:
-                    append(_new_move(Move, (card, CAPTURE, 0, mask_of(faces[first:last]))))
-                else:
-                    for c in faces[first:last]:
-                        append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
-                continue
-            dup = twice >> v & 1
-            if dup:
-                twin = done.get(v)
-                if twin is not None:
-                    out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
-                    continue
-                h = held
-            else:
-                h = held ^ 1 << v
-            slot = v if own_bit or raisable else 11 + v
-            uses: Any = entry[slot] if entry is not None else None
-            if uses is None:
-                entry = shapes.fill(sig, held, entry)  # every value of the hand at once
-                uses = entry[slot]
-            if slot == v:
-                uses = _filter_uses(uses, own_bit, raisable, w)
-            start = len(out)
-            for k, val, im, need, _ in uses:
-                if h >> need & 1:
-                    r = memo.get(im)
-                    if r is None:
-                        r = 0
-                        x = im
-                        while x:
-                            low = x & -x
-                            r |= items[low.bit_length() - 1]
-                            x ^= low
-                        memo[im] = r
-                    append(_new_move(Move, (card, KINDS[k], val, r)))
-            if dup:
-                done[v] = out[start:]
-        return out
 
     # ------------------------------------------------------------- push / pop
     def play(self, move: Move | str) -> Move:
@@ -458,9 +442,13 @@ class State:
     def _end_of_deal(self) -> None:
         n = self.players
         if self.stock_pos < len(self.stock):
-            self._deal_hands()
             self.deal_no += 1
             self.turn = (self.dealer + 1) % n
+            if self.explicit:
+                self.phase = CHANCE
+                self.batch = (HANDS, self.stock_pos, self.stock_pos + HAND_SIZE * n, False)
+                return
+            self._deal_hands()
             self._ask_redeal()
             return
         rest = self.table_mask()
@@ -487,6 +475,9 @@ class State:
         self._stack.append((*frame[:-1], (list(self.stock), self.shuffles, self.first_table, self.bottom,
                                           self.plays)))
         self.pending = ()
+        if self.explicit:
+            self._redeal_explicit()
+            return
         if self.deal_no == 1:
             deck = list(CARDS)
             self._shuffle(deck)
@@ -502,6 +493,20 @@ class State:
         self.turn = (self.dealer + 1) % n
         self.phase = PLAY
         self._ask_redeal()
+
+    def _redeal_explicit(self) -> None:
+        n = self.players
+        self.turn = (self.dealer + 1) % n
+        if self.deal_no == 1:
+            self._begin_explicit_round()  # the whole deck again, bottom card and first table too
+            return
+        # The hands were dealt from the places just before stock_pos and no card has been played:
+        # those places become undealt again.
+        self.stock = self.stock.copy()
+        self.stock_pos -= sum(len(h) for h in self.hands)
+        self.hands = [[] for _ in range(n)]
+        self.phase = CHANCE
+        self.batch = (HANDS, self.stock_pos, self.stock_pos + HAND_SIZE * n, False)
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
@@ -561,51 +566,18 @@ class State:
         For samplers of hidden information: the hands must have this state's
         sizes (each is sorted here). The copy keeps the history but cannot ``pop`` what came before.
         """
-        s = State.__new__(State)
-        s.players = self.players
-        s.options = self.options
-        s.dealer = self.dealer
-        s.turn = self.turn
+        s = self.copy()
         s.hands = [sorted(h) for h in hands]
-        s.table = self.table.copy()
-        s.declarations = self.declarations.copy()
         s.stock = stock
         s.stock_pos = 0
-        s.captured = self.captured.copy()
-        s.xeri = self.xeri.copy()
-        s.last_capturer = self.last_capturer
-        s.plays = self.plays
-        s.phase = self.phase
-        s.pending = self.pending
-        s.deal_no = self.deal_no
-        s.bottom = self.bottom
         s.seed = seed
-        s.shuffles = self.shuffles
-        s.swept = self.swept
         s.history = self.history.copy()
-        s._stack = []
-        s._legal = None
-        s.first_table = self.first_table
-        s.deck = self.deck
         return s
 
     # --------------------------------------------------------------- scoring
     def score(self) -> tuple[Side, Side]:
         """The round's score per side (meaningful once the round is over)."""
-        counts = [self.captured[0].bit_count(), self.captured[1].bit_count()]
-        out = []
-        for side in (0, 1):
-            m = self.captured[side]
-            aces = (m & 0xF).bit_count()
-            out.append(Side(
-                cards=counts[side],
-                cards_points=4 if counts[side] > counts[1 - side] else 0,
-                aces=aces,
-                ten_of_diamonds=2 if m >> 37 & 1 else 0,
-                two_of_clubs=1 if m >> 4 & 1 else 0,
-                xeri=self.xeri[side],
-            ))
-        return out[0], out[1]
+        return score_sides(self.captured, self.xeri)
 
     def points(self) -> tuple[int, int]:
         a, b = self.score()
@@ -637,7 +609,8 @@ class State:
             self.players, self.options, self.dealer, self.turn, tuple(tuple(h) for h in self.hands),
             tuple(self.table), tuple(self.declarations), tuple(self.stock[self.stock_pos:]),
             tuple(self.captured), tuple(self.xeri), self.last_capturer, self.plays, self.phase,
-            self.pending, self.deal_no, self.bottom, self.seed, self.shuffles, self.swept,
+            self.pending, self.deal_no, self.bottom, self.seed, self.shuffles, self.swept, self.explicit,
+            self.batch if self.phase == CHANCE else None,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -700,36 +673,6 @@ class State:
         return s
 
     def validate(self) -> None:
-        """Raise :class:`InvalidPositionError` if the position is impossible."""
-        where = self.describe()
-        seen = 0
-        groups = [("hand", h) for h in self.hands] + [("table", self.table), ("stock", self.remaining_stock)]
-        for name, cards in groups:
-            for c in cards:
-                if seen & BIT[c]:
-                    raise InvalidPositionError(f"invalid position: card {NAMES[c]} appears twice ({name}) in {where}")
-                seen |= BIT[c]
-        for p in self.declarations:
-            if p.mask & seen:
-                raise InvalidPositionError(f"invalid position: declaration {p} reuses a card in {where}")
-            if p.mask & mask_of(range(40, 52)):
-                raise InvalidPositionError(f"invalid position: declaration {p} holds a face card in {where}")
-            total = sum(VALUE[c] for c in cards_of(p.mask))
-            if not 1 <= p.value <= 10 or (p.kind == PLAIN and total != p.value) or \
-                    (p.kind == GROUP and (total % p.value or total // p.value < 2)):
-                raise InvalidPositionError(f"invalid position: declaration {p} has a wrong value in {where}")
-            if not 0 <= p.owner < self.players:
-                raise InvalidPositionError(f"invalid position: declaration {p} has no such owner in {where}")
-            seen |= p.mask
-        for m in self.captured:
-            if m & seen:
-                raise InvalidPositionError(f"invalid position: a captured card is also in play in {where}")
-            seen |= m
-        if seen != (1 << 52) - 1:
-            missing = " ".join(NAMES[c] for c in cards_of(((1 << 52) - 1) & ~seen))
-            raise InvalidPositionError(f"invalid position: cards missing: {missing} in {where}")
-        owners = [p.owner for p in self.declarations]
-        if len(set(owners)) != len(owners):
-            raise InvalidPositionError(f"invalid position: a player owns two declarations in {where}")
-        if not 0 <= self.turn < self.players or not 0 <= self.dealer < self.players:
-            raise InvalidPositionError(f"invalid position: bad turn or dealer in {where}")
+        """Raise :class:`InvalidPositionError`, naming the field, if the position cannot exist."""
+        check_position(self.players, self.dealer, self.turn, self.hands, self.table, self.declarations,
+                       self.remaining_stock, self.captured)

@@ -59,7 +59,7 @@ class View:
 
     @property
     def to_move(self) -> bool:
-        return self.turn == self.seat and self.phase != Phase.OVER
+        return self.turn == self.seat and self.phase in (Phase.PLAY, Phase.DECIDE)
 
     @property
     def is_over(self) -> bool:

@@ -47,6 +47,7 @@ from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionErr
 from diloti.core.moves import GROUP, PLAIN, Declaration
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
 from diloti.core.state import DECIDE, HAND_SIZE, OVER, State
+from diloti.core.validation import bad_field
 from diloti.core.view import View
 
 FIELDS = ("players", "options", "dealer", "turn", "hands", "table", "declarations", "stock",
@@ -54,10 +55,6 @@ FIELDS = ("players", "options", "dealer", "turn", "hands", "table", "declaration
 EXTRA_FIELDS = ("seed", "shuffles", "bottom", "pending")
 
 _CARD_RE = re.compile(r"(10|[2-9AJQKT])([CDHS])", re.IGNORECASE)
-
-
-def _bad(field: str, reason: str) -> InvalidPositionError:
-    return InvalidPositionError(f"invalid position: field {field!r}: {reason}")
 
 
 # ---------------------------------------------------------------- JSON form
@@ -118,32 +115,32 @@ def _int(data: Mapping[str, Any], key: str, lo: int, hi: int | None, default: in
     if key not in data:
         if default is not None:
             return default
-        raise _bad(key, "missing")
+        raise bad_field(key, "missing")
     v = data[key]
     if isinstance(v, bool) or not isinstance(v, int):
-        raise _bad(key, f"expected an integer, got {v!r}")
+        raise bad_field(key, f"expected an integer, got {v!r}")
     if v < lo or (hi is not None and v > hi):
-        raise _bad(key, f"expected {lo}..{hi if hi is not None else ''}, got {v}")
+        raise bad_field(key, f"expected {lo}..{hi if hi is not None else ''}, got {v}")
     return v
 
 
 def _cards(field: str, v: Any) -> list[Card]:
     if not isinstance(v, list):
-        raise _bad(field, f"expected a list of cards, got {v!r}")
+        raise bad_field(field, f"expected a list of cards, got {v!r}")
     out = []
     for i, c in enumerate(v):
         if not isinstance(c, str):
-            raise _bad(f"{field}[{i}]", f"expected a card like \"10D\", got {c!r}")
+            raise bad_field(f"{field}[{i}]", f"expected a card like \"10D\", got {c!r}")
         try:
             out.append(parse_card(c))
         except InvalidCardError:
-            raise _bad(f"{field}[{i}]", f"unknown card {c!r}") from None
+            raise bad_field(f"{field}[{i}]", f"unknown card {c!r}") from None
     return out
 
 
 def _card_lists(field: str, v: Any, n: int) -> list[list[Card]]:
     if not isinstance(v, list) or len(v) != n:
-        raise _bad(field, f"expected a list of {n} lists, got {v!r}")
+        raise bad_field(field, f"expected a list of {n} lists, got {v!r}")
     return [_cards(f"{field}[{i}]", x) for i, x in enumerate(v)]
 
 
@@ -161,31 +158,31 @@ def position_from_dict(data: Any) -> State:
         raise InvalidPositionError(f"invalid position: expected a JSON object, got {data!r}")
     for k in data:
         if k not in FIELDS and k not in EXTRA_FIELDS:
-            raise _bad(k, f"unknown field (known: {', '.join(FIELDS + EXTRA_FIELDS)})")
+            raise bad_field(k, f"unknown field (known: {', '.join(FIELDS + EXTRA_FIELDS)})")
     players = data.get("players")
     if players not in (2, 4) or isinstance(players, bool):
-        raise _bad("players", f"expected 2 or 4, got {players!r}")
+        raise bad_field("players", f"expected 2 or 4, got {players!r}")
     try:
         options = Options.from_dict(data.get("options", {}))
     except DilotiError as exc:
-        raise _bad("options", str(exc)) from None
+        raise bad_field("options", str(exc)) from None
     dealer = _int(data, "dealer", 0, players - 1)
     turn = _int(data, "turn", 0, players - 1)
     hands = _card_lists("hands", data.get("hands"), players)
     table = _cards("table", data.get("table", []))
     decls = data.get("declarations", [])
     if not isinstance(decls, list):
-        raise _bad("declarations", f"expected a list, got {decls!r}")
+        raise bad_field("declarations", f"expected a list, got {decls!r}")
     declarations = [_pile(i, d, players) for i, d in enumerate(decls)]
     stock = _cards("stock", data.get("stock", []))
     captured = _card_lists("captured", data.get("captured", [[], []]), 2)
     xeri = data.get("xeri", [0, 0])
     if (not isinstance(xeri, list) or len(xeri) != 2
             or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 26 for x in xeri)):
-        raise _bad("xeri", f"expected two counts 0..26, got {xeri!r}")
+        raise bad_field("xeri", f"expected two counts 0..26, got {xeri!r}")
     last = data.get("last_capturer")
     if last is not None and (isinstance(last, bool) or not isinstance(last, int) or not 0 <= last < players):
-        raise _bad("last_capturer", f"expected null or a seat 0..{players - 1}, got {last!r}")
+        raise bad_field("last_capturer", f"expected null or a seat 0..{players - 1}, got {last!r}")
     plays = _int(data, "plays", 0, 48)
     seed = _int(data, "seed", 0, None, default=0)
     shuffles = _int(data, "shuffles", 0, None, default=1)
@@ -196,7 +193,7 @@ def position_from_dict(data: Any) -> State:
     if pending is not None and (
             not isinstance(pending, list)
             or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < players for p in pending)):
-        raise _bad("pending", f"expected a list of seats, got {pending!r}")
+        raise bad_field("pending", f"expected a list of seats, got {pending!r}")
     return build_state(players=players, options=options, dealer=dealer, turn=turn, hands=hands, table=table,
                        declarations=declarations, stock=stock, captured=captured, xeri=(xeri[0], xeri[1]),
                        last_capturer=last, plays=plays, seed=seed, bottom=bottom,
@@ -206,28 +203,28 @@ def position_from_dict(data: Any) -> State:
 def _pile(i: int, d: Any, players: int) -> Declaration:
     field = f"declarations[{i}]"
     if not isinstance(d, Mapping):
-        raise _bad(field, f"expected an object with cards, value, kind, owner; got {d!r}")
+        raise bad_field(field, f"expected an object with cards, value, kind, owner; got {d!r}")
     for k in d:
         if k not in ("cards", "value", "kind", "owner"):
-            raise _bad(f"{field}.{k}", "unknown field (known: cards, value, kind, owner)")
+            raise bad_field(f"{field}.{k}", "unknown field (known: cards, value, kind, owner)")
     cards = _cards(f"{field}.cards", d.get("cards"))
     if len(cards) < 2:
-        raise _bad(f"{field}.cards", f"a declaration holds at least 2 cards, got {len(cards)}")
+        raise bad_field(f"{field}.cards", f"a declaration holds at least 2 cards, got {len(cards)}")
     value = d.get("value")
     if value is None:
-        raise _bad(f"{field}.value", "missing")
+        raise bad_field(f"{field}.value", "missing")
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
-        raise _bad(f"{field}.value", f"expected 1..10, got {value!r}")
+        raise bad_field(f"{field}.value", f"expected 1..10, got {value!r}")
     kind = d.get("kind")
     if kind not in ("plain", "group"):
-        raise _bad(f"{field}.kind", f"expected \"plain\" or \"group\", got {kind!r}")
+        raise bad_field(f"{field}.kind", f"expected \"plain\" or \"group\", got {kind!r}")
     owner = d.get("owner")
     if isinstance(owner, bool) or not isinstance(owner, int) or not 0 <= owner < players:
-        raise _bad(f"{field}.owner", f"expected a seat 0..{players - 1}, got {owner!r}")
+        raise bad_field(f"{field}.owner", f"expected a seat 0..{players - 1}, got {owner!r}")
     mask = 0
     for c in cards:
         if mask >> c & 1:
-            raise _bad(f"{field}.cards", f"card {NAMES[c]} appears twice")
+            raise bad_field(f"{field}.cards", f"card {NAMES[c]} appears twice")
         mask |= 1 << c
     return Declaration(mask, value, GROUP if kind == "group" else PLAIN, owner)
 
@@ -240,12 +237,11 @@ def build_state(*, players: int, options: Options, dealer: int, turn: int, hands
     """Build a position from parts and check it can arise in a round.
 
     Beyond :meth:`State.validate` (each card exactly once, declaration values
-    and owners), this checks what the flow of play implies: the stock size
+    and owners; the one validator of positions), this checks what the flow of play implies: the stock size
     matches whole deals, the hand sizes match the seat to move, ``plays``
     matches the cards gone from the hands, and every declarer still holds a
     card of the declaration's value.
     """
-    _check_cards(players, hands, table, declarations, stock, captured)
     try:
         s = State.from_parts(players=players, options=options, dealer=dealer, turn=turn, hands=hands,
                              table=table, declarations=declarations, stock=stock, captured=captured, xeri=xeri,
@@ -263,55 +259,17 @@ def build_state(*, players: int, options: Options, dealer: int, turn: int, hands
     return s
 
 
-def _check_cards(players: int, hands: Sequence[Sequence[Card]], table: Sequence[Card],
-                 declarations: Sequence[Declaration],
-                 stock: Sequence[Card], captured: Sequence[Sequence[Card]]) -> None:
-    """Each card exactly once, and declarations that can exist, with the field at fault."""
-    where: dict[int, str] = {}
-
-    def place(field: str, cards: Sequence[int]) -> None:
-        for c in cards:
-            if c in where:
-                raise _bad(field, f"card {NAMES[c]} appears twice (also in {where[c]})")
-            where[c] = field
-
-    for i, h in enumerate(hands):
-        place(f"hands[{i}]", h)
-    place("table", table)
-    owners: dict[int, int] = {}
-    for i, p in enumerate(declarations):
-        field = f"declarations[{i}]"
-        cards = cards_of(p.mask)
-        place(field, cards)
-        if any(c >= 40 for c in cards):
-            raise _bad(field, "a declaration cannot hold a face card")
-        total = sum(VALUE[c] for c in cards)
-        if p.kind == PLAIN and total != p.value:
-            raise _bad(field, f"a plain declaration's value is the sum of its cards ({total}), not {p.value}")
-        if p.kind == GROUP and (total % p.value or total // p.value < 2):
-            raise _bad(field, f"cards summing to {total} cannot form a group of {p.value}s")
-        if p.owner in owners:
-            raise _bad(field, f"seat {p.owner} already owns declarations[{owners[p.owner]}]; one at a time")
-        owners[p.owner] = i
-    place("stock", stock)
-    for i, c in enumerate(captured):
-        place(f"captured[{i}]", c)
-    if len(where) != 52:
-        missing = " ".join(NAMES[c] for c in range(52) if c not in where)
-        raise InvalidPositionError(f"invalid position: cards missing (each of the 52 must appear once): {missing}")
-
-
 def _check_flow(s: State, pending: tuple[int, ...]) -> None:
     n = s.players
     per_deal = HAND_SIZE * n
     dealt = 48 - len(s.stock)
     if dealt <= 0 or dealt % per_deal:
-        raise _bad("stock", f"{len(s.stock)} cards left does not fit whole deals of {per_deal} cards")
+        raise bad_field("stock", f"{len(s.stock)} cards left does not fit whole deals of {per_deal} cards")
     sizes = [len(h) for h in s.hands]
     order = [(s.dealer + 1 + i) % n for i in range(n)]
     if s.phase == OVER:
         if s.turn != order[0]:
-            raise _bad("turn", f"a finished round has seat {order[0]} (after the dealer) to play, not {s.turn}")
+            raise bad_field("turn", f"a finished round has seat {order[0]} (after the dealer) to play, not {s.turn}")
     else:
         k = 0 if pending else order.index(s.turn)  # a redeal decision comes before the lead
         full = sizes[order[0]] if k == 0 else sizes[order[0]] + 1
@@ -319,24 +277,24 @@ def _check_flow(s: State, pending: tuple[int, ...]) -> None:
         for i, seat in enumerate(order):
             expected[seat] = full - 1 if i < k else full
         if not 1 <= full <= HAND_SIZE or sizes != expected:
-            raise _bad("hands", f"sizes {sizes} do not fit seat {order[k]} to play after dealer {s.dealer} "
+            raise bad_field("hands", f"sizes {sizes} do not fit seat {order[k]} to play after dealer {s.dealer} "
                                 f"(expected the seats before it in play order to hold one card fewer)")
     expected_plays = dealt - sum(sizes)
     if s.plays != expected_plays:
-        raise _bad("plays", f"expected {expected_plays} (cards dealt to hands minus cards held), got {s.plays}")
+        raise bad_field("plays", f"expected {expected_plays} (cards dealt to hands minus cards held), got {s.plays}")
     for p in s.declarations:
         if not any(VALUE[c] == p.value for c in s.hands[p.owner]):
-            raise _bad("declarations", f"owner {p.owner} of {p} holds no card of value {p.value}")
+            raise bad_field("declarations", f"owner {p.owner} of {p} holds no card of value {p.value}")
     captured = s.captured[0] | s.captured[1]
     if s.last_capturer is None and captured and not s.swept:
-        raise _bad("last_capturer", "cards were captured but no last capturer is given")
+        raise bad_field("last_capturer", "cards were captured but no last capturer is given")
     if s.last_capturer is not None and not s.captured[s.last_capturer & 1]:
-        raise _bad("last_capturer", f"seat {s.last_capturer} captured last but its side holds no cards")
+        raise bad_field("last_capturer", f"seat {s.last_capturer} captured last but its side holds no cards")
     if pending:
         if s.phase == OVER or s.turn != pending[0] or len(set(pending)) != len(pending):
-            raise _bad("pending", f"seats {list(pending)} cannot be deciding on a redeal here")
+            raise bad_field("pending", f"seats {list(pending)} cannot be deciding on a redeal here")
         if s.options.face_card_redeal == "off":
-            raise _bad("pending", "the face-card redeal option is off")
+            raise bad_field("pending", "the face-card redeal option is off")
 
 
 # -------------------------------------------------------------- compact form
@@ -421,13 +379,13 @@ def _parse_cards(field: str, text: str) -> list[Card]:
         out.append(parse_card(m.group(0)))
         pos = m.end()
     if pos != len(text) or not text:
-        raise _bad(field, f"cannot read cards from {text!r} at {text[pos:]!r}")
+        raise bad_field(field, f"cannot read cards from {text!r} at {text[pos:]!r}")
     return out
 
 
 def _parse_int(field: str, text: str) -> int:
     if not text.isdigit():
-        raise _bad(field, f"expected a number, got {text!r}")
+        raise bad_field(field, f"expected a number, got {text!r}")
     return int(text)
 
 
@@ -464,15 +422,15 @@ def parse_position(text: str) -> State:
 def _parse_compact(parts: list[str]) -> State:
     players = _parse_int("players", parts[0])
     if players not in (2, 4):
-        raise _bad("players", f"expected 2 or 4, got {players}")
+        raise bad_field("players", f"expected 2 or 4, got {players}")
     dealer = _parse_int("dealer", parts[1])
     turn = _parse_int("turn", parts[2])
     for name, v in (("dealer", dealer), ("turn", turn)):
         if v >= players:
-            raise _bad(name, f"expected a seat 0..{players - 1}, got {v}")
+            raise bad_field(name, f"expected a seat 0..{players - 1}, got {v}")
     hand_texts = parts[3].split("/")
     if len(hand_texts) != players:
-        raise _bad("hands", f"expected {players} hands separated by '/', got {len(hand_texts)}")
+        raise bad_field("hands", f"expected {players} hands separated by '/', got {len(hand_texts)}")
     hands = [_parse_cards(f"hands[{i}]", h) for i, h in enumerate(hand_texts)]
     table = _parse_cards("table", parts[4])
     declarations = []
@@ -480,26 +438,27 @@ def _parse_compact(parts: list[str]) -> State:
         for i, ptext in enumerate(parts[5].split("/")):
             m = re.fullmatch(r"([^=]+)=(10|[1-9])(G?)@(\d)", ptext, re.IGNORECASE)
             if not m:
-                raise _bad(f"declarations[{i}]", f"expected CARDS=VALUE@OWNER or CARDS=VALUEG@OWNER, got {ptext!r}")
+                raise bad_field(f"declarations[{i}]",
+                                f"expected CARDS=VALUE@OWNER or CARDS=VALUEG@OWNER, got {ptext!r}")
             cards = _parse_cards(f"declarations[{i}]", m.group(1))
             owner = int(m.group(4))
             if owner >= players:
-                raise _bad(f"declarations[{i}]", f"owner {owner} is not a seat 0..{players - 1}")
+                raise bad_field(f"declarations[{i}]", f"owner {owner} is not a seat 0..{players - 1}")
             if len(cards) < 2 or len(set(cards)) != len(cards):
-                raise _bad(f"declarations[{i}]", "a declaration holds at least 2 different cards")
+                raise bad_field(f"declarations[{i}]", "a declaration holds at least 2 different cards")
             kind = GROUP if m.group(3) else PLAIN
             declarations.append(Declaration(sum(1 << c for c in cards), int(m.group(2)), kind, owner))
     stock = _parse_cards("stock", parts[6])
     cap_texts = parts[7].split("/")
     if len(cap_texts) != 2:
-        raise _bad("captured", f"expected 2 sides separated by '/', got {parts[7]!r}")
+        raise bad_field("captured", f"expected 2 sides separated by '/', got {parts[7]!r}")
     captured = [_parse_cards(f"captured[{i}]", c) for i, c in enumerate(cap_texts)]
     xm = re.fullmatch(r"(\d+)/(\d+)", parts[8])
     if not xm or int(xm.group(1)) > 26 or int(xm.group(2)) > 26:
-        raise _bad("xeri", f"expected two counts like 0/1, got {parts[8]!r}")
+        raise bad_field("xeri", f"expected two counts like 0/1, got {parts[8]!r}")
     last = None if parts[9] == "-" else _parse_int("last_capturer", parts[9])
     if last is not None and last >= players:
-        raise _bad("last_capturer", f"expected '-' or a seat 0..{players - 1}, got {last}")
+        raise bad_field("last_capturer", f"expected '-' or a seat 0..{players - 1}, got {last}")
     plays = _parse_int("plays", parts[10])
     opts: dict[str, Any] = {}
     seed = 0
@@ -516,25 +475,26 @@ def _parse_compact(parts: list[str]) -> State:
         elif key == "bottom":
             bottom = _parse_cards("bottom", val)[0] if val else None
             if bottom is None or len(_parse_cards("bottom", val)) != 1:
-                raise _bad("bottom", f"expected one card, got {val!r}")
+                raise bad_field("bottom", f"expected one card, got {val!r}")
         elif key == "pending":
             pending = tuple(_parse_int("pending", p) for p in val.split("."))
             if any(p >= players for p in pending):
-                raise _bad("pending", f"expected seats 0..{players - 1}, got {val!r}")
+                raise bad_field("pending", f"expected seats 0..{players - 1}, got {val!r}")
         elif key == "target":
             opts["target"] = _parse_int("target", val)
         elif key == "face_card_redeal":
             if val not in FACE_REDEAL_CHOICES:
-                raise _bad("face_card_redeal", f"expected one of {', '.join(FACE_REDEAL_CHOICES)}, got {val!r}")
+                raise bad_field("face_card_redeal", f"expected one of {', '.join(FACE_REDEAL_CHOICES)}, got {val!r}")
             opts[key] = val
         elif key in bools and not eq:
             opts[key] = True
         else:
-            raise _bad(extra, f"unknown option (known: {', '.join(Options.names())}, seed, shuffles, bottom, pending)")
+            known = ", ".join(Options.names())
+            raise bad_field(extra, f"unknown option (known: {known}, seed, shuffles, bottom, pending)")
     try:
         options = Options.from_dict(opts)
     except DilotiError as exc:
-        raise _bad("options", str(exc)) from None
+        raise bad_field("options", str(exc)) from None
     return build_state(players=players, options=options, dealer=dealer, turn=turn, hands=hands, table=table,
                        declarations=declarations, stock=stock, captured=captured,
                        xeri=(int(xm.group(1)), int(xm.group(2))),

@@ -54,7 +54,8 @@ from diloti.core.errors import DilotiError, RecordError
 from diloti.core.game import Game, RoundRecord
 from diloti.core.moves import Move
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
-from diloti.core.state import Side, State
+from diloti.core.scoring import Side
+from diloti.core.state import State
 from diloti.formats.notation import parse_move
 
 _HEADER_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
@@ -65,7 +66,7 @@ _MOVE_RE = re.compile(r"^s(\d)\s+(.+)$", re.IGNORECASE)
 def format_score(score: tuple[Side, Side]) -> str:
     """The score line of a round.
 
-    >>> from diloti.core.state import Side
+    >>> from diloti.core.scoring import Side
     >>> format_score((Side(27, 4, 2, 2, 0, 1), Side(25, 0, 2, 0, 1, 0)))
     'score 0: cards 27 +4 aces 2 10D 2 2C 0 xeri 1 = 18 | 1: cards 25 +0 aces 2 10D 0 2C 1 xeri 0 = 3'
     """

@@ -27,7 +27,7 @@ from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
-from diloti.core.state import Side
+from diloti.core.scoring import Side
 from diloti.core.view import View
 
 MAX_MESSAGE = 4096

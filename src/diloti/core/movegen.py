@@ -1,0 +1,150 @@
+"""Move generation: the legal moves of a position, each exactly once.
+
+The table's shape (the values of its loose numerals and of its declarations)
+decides which combinations a played value can make; :mod:`diloti.core.table`
+works those out once per shape and options and caches them, so generating
+moves here is mostly looking up and filtering by the hand and by who owns
+which declaration.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any
+
+from diloti.core.cards import BIT, VALUE, Card, mask_of
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
+from diloti.core.options import Options
+from diloti.core.phase import Phase
+from diloti.core.table import Use, shapes_of
+
+PLAY, DECIDE = Phase.PLAY, Phase.DECIDE
+KINDS = tuple(MoveKind)
+_new_move = tuple.__new__
+_BIT_OF = BIT.__getitem__
+_VALUE_OF = VALUE.__getitem__
+
+
+def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> list[Use]:
+    """The uses of a numeral open to a mover who owns a pile or may raise one."""
+    out = []
+    for kind, val, im, need, req in raw:
+        if own_bit:
+            if kind == CAPTURE:
+                if not im & own_bit:
+                    need = w  # the declarer keeps a card for the declaration
+            elif req < 0 or not im & own_bit or (req and not req & raisable):
+                continue
+            elif kind == GROUP and val != w:
+                continue  # the owned pile can never end up inside a group of another value
+            elif kind == PLAIN and not raisable & own_bit:
+                # A declarer may not raise (a liberal raise could take its own pile in) unless
+                # self-raise lets it raise its own plain pile.
+                continue
+        elif req > 0 and not req & raisable:
+            continue
+        out.append((kind, val, im, need, req))
+    return out
+
+
+def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], declarations: list[Declaration],
+             options: Options) -> list[Move]:
+    """Every legal move exactly once, in a fixed order: the engine's move generator.
+
+    ``hand`` is the hand of the seat to move (``turn``); ``table`` the loose
+    cards in card order. :meth:`diloti.core.state.State.legal_moves` calls it.
+
+    >>> from diloti.core.cards import parse_cards
+    >>> from diloti.core.options import Options
+    >>> [str(m) for m in generate(Phase.PLAY, 0, parse_cards("8H KC"), parse_cards("3D 5S KD"), [], Options())]
+    ['8H x 3D 5S', '8H', 'KC x KD']
+    """
+    if phase != PLAY:
+        if phase == DECIDE:
+            return [Move(None, KEEP, 0, 0), Move(None, REDEAL, 0, 0)]
+        return []
+    n = bisect_left(table, 40)
+    numerals = table[:n]
+    items = list(map(_BIT_OF, numerals))
+    own_bit = 0
+    raisable = 0
+    if declarations:
+        opts = options
+        psig = []
+        soy_opt = opts.soy
+        for j, (pmask, pvalue, kind, owner) in enumerate(declarations):
+            items.append(pmask)
+            psig.append((pvalue, int(kind), soy_opt and kind == GROUP and pmask.bit_count() == 2))
+            if owner == turn:
+                own_bit = 1 << (n + j)
+                if kind == PLAIN and opts.self_raise:
+                    raisable |= own_bit
+            elif kind == PLAIN and (owner - turn) & 1:
+                raisable |= 1 << (n + j)
+        sig: tuple[object, ...] = (tuple(map(_VALUE_OF, numerals)), tuple(psig))
+    else:
+        sig = (tuple(map(_VALUE_OF, numerals)), ())
+    shapes = shapes_of(options)
+    entry = shapes.young.get(sig)
+    held = 1 << 11  # "need 11": no condition
+    twice = 0  # values the hand holds twice or more
+    for c in hand:
+        b = 1 << VALUE[c]
+        if held & b:
+            twice |= b
+        held |= b
+    memo: dict[int, int] = {0: 0}
+    out: list[Move] = []
+    append = out.append
+    done: dict[int, list[Move]] = {}  # a value's moves, when the hand holds it twice or more
+    faces = table[n:]
+    w = declarations[own_bit.bit_length() - 1 - n].value if own_bit else 0
+    for card in hand:
+        v = VALUE[card]
+        if not v:
+            # Face cards match only their rank, and the table's are sorted: a slice holds them.
+            first = last = 0
+            if faces:
+                first = bisect_left(faces, card & ~3)
+                last = bisect_left(faces, (card | 3) + 1, first)
+            if first == last:
+                if not own_bit:
+                    append(_new_move(Move, (card, LAY, 0, 0)))
+            elif last - first == 3 and options.three_faces_stay:
+                append(_new_move(Move, (card, CAPTURE, 0, mask_of(faces[first:last]))))
+            else:
+                for c in faces[first:last]:
+                    append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
+            continue
+        dup = twice >> v & 1
+        if dup:
+            twin = done.get(v)
+            if twin is not None:
+                out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
+                continue
+            h = held
+        else:
+            h = held ^ 1 << v
+        slot = v if own_bit or raisable else 11 + v
+        uses: Any = entry[slot] if entry is not None else None
+        if uses is None:
+            entry = shapes.fill(sig, held, entry)  # every value of the hand at once
+            uses = entry[slot]
+        if slot == v:
+            uses = _filter_uses(uses, own_bit, raisable, w)
+        start = len(out)
+        for k, val, im, need, _ in uses:
+            if h >> need & 1:
+                r = memo.get(im)
+                if r is None:
+                    r = 0
+                    x = im
+                    while x:
+                        low = x & -x
+                        r |= items[low.bit_length() - 1]
+                        x ^= low
+                    memo[im] = r
+                append(_new_move(Move, (card, KINDS[k], val, r)))
+        if dup:
+            done[v] = out[start:]
+    return out
