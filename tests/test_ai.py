@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from diloti.ai import LEVELS, MEASUREMENT_LEVELS, UnknownLevelError, make_player, make_player_spec, parse_spec
+from diloti.ai import LEVELS, MEASUREMENT_LEVELS, UnknownLevelError, make_player, parse_spec
 from diloti.ai.heuristic import expected_best
 from diloti.ai.knowledge import best_capture, sweep_values
 from diloti.ai.sampler import consistent, sample_state
@@ -66,8 +66,7 @@ def test_oracle_plays_legal_moves_from_the_state_only() -> None:
     assert "oracle" not in LEVELS and "oracle" in MEASUREMENT_LEVELS
     with pytest.raises(UnknownLevelError):
         make_player("oracle", 1)
-    with pytest.raises(UnknownLevelError):
-        make_player_spec("oracle", 1, measurement=False)
+    assert make_player("oracle:iterations=6", 1, measurement=True).name == "oracle"
 
 
 def test_sampler_never_contradicts_the_view() -> None:
@@ -194,4 +193,37 @@ def test_specs() -> None:
     assert parse_spec("expert:iterations=20,seconds=none") == ("expert", {"iterations": 20, "seconds": None})
     for bad in ("nobody", "expert:iterations", "expert:iterations=x", "expert:depth=3", "expert:iterations=0"):
         with pytest.raises(UnknownLevelError):
-            make_player_spec(bad, 1)
+            make_player(bad, 1)
+
+
+def test_one_way_to_make_a_player() -> None:
+    """A level name, a spec with settings and keyword settings all go through make_player."""
+    import diloti.ai as ai
+
+    assert not hasattr(ai, "make_player_spec")
+    assert make_player("expert:iterations=20,seconds=none", 1).iterations == 20  # type: ignore[attr-defined]
+    assert make_player("expert:iterations=20", 1, iterations=30).iterations == 30  # type: ignore[attr-defined]
+    with pytest.raises(UnknownLevelError) as info:
+        make_player("expert:iterations=0", 1)
+    assert info.value.input == "expert:iterations=0" and "invalid iterations 0" in str(info.value)
+
+
+def test_greedy_and_heuristic_share_one_choice() -> None:
+    from diloti.ai import GreedyPlayer, HeuristicPlayer, ScoringPlayer
+
+    assert GreedyPlayer.choose is HeuristicPlayer.choose is ScoringPlayer.choose
+    assert "choose" not in vars(GreedyPlayer) and "choose" not in vars(HeuristicPlayer)
+
+
+@pytest.mark.parametrize("level", list(MEASUREMENT_LEVELS))
+def test_errors_are_diloti_errors_carrying_the_input(level: str) -> None:
+    from diloti.ai import NoMoveError, PlayerError
+    from diloti.core.errors import DilotiError
+
+    s = State.new(seed=3)
+    view = s.view(1 - s.turn)  # not to move: no legal move
+    player = make_player(level, 1, measurement=True, **FAST.get(level, {}))
+    with pytest.raises(PlayerError) as info:
+        player.choose(view)
+    assert isinstance(info.value, DilotiError) and info.value.input is view
+    assert level == "oracle" or isinstance(info.value, NoMoveError)

@@ -19,10 +19,10 @@ True
 
 from __future__ import annotations
 
+from diloti.ai.errors import PlayerError
 from diloti.ai.knowledge import move_rng
 from diloti.ai.sampler import Worlds
 from diloti.ai.search import DEFAULT_DEALS, EPSILON, search
-from diloti.core.errors import DilotiError
 from diloti.core.moves import REDEAL, Move
 from diloti.core.phase import Phase
 from diloti.core.view import View
@@ -31,8 +31,8 @@ DEFAULT_ANALYSIS_ITERATIONS = 800
 DEFAULT_ANALYSIS_SECONDS = 2.0
 
 
-class AnalysisError(DilotiError):
-    """The position cannot be analysed (e.g. the seat is not to move)."""
+class AnalysisError(PlayerError):
+    """The position cannot be analysed (e.g. the seat is not to move); ``input`` is what was given."""
 
 
 def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_ANALYSIS_ITERATIONS,
@@ -45,9 +45,9 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
     captures little) and both estimates are 0.0.
     """
     if not view.legal:
-        raise AnalysisError(f"seat {view.seat} has no move to make in this position")
+        raise AnalysisError(f"seat {view.seat} has no move to make in this position", view)
     if iterations < 1:
-        raise AnalysisError(f"invalid iterations {iterations!r}: expected at least 1")
+        raise AnalysisError(f"invalid iterations {iterations!r}: expected at least 1", iterations)
     if view.phase == Phase.DECIDE:
         return sorted(((m, 0.0) for m in view.legal), key=lambda ms: ms[0].kind != REDEAL)
     rng = move_rng(seed, view, "analysis")

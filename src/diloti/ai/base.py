@@ -1,8 +1,10 @@
-"""The one interface every computer player implements.
+"""The one interface every computer player implements, and what the simple levels share.
 
 A player is built with its own seeded random generator and, on each turn,
 receives only the per-seat :class:`~diloti.core.view.View`; it returns a legal move.
-The same seed and the same views give the same moves.
+The same seed and the same views give the same moves. :class:`ScoringPlayer`
+is the choice of the ``greedy`` and ``heuristic`` levels: score every legal
+move, play the best.
 
 >>> from diloti import State
 >>> from diloti.ai import make_player
@@ -17,7 +19,10 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
+from diloti.ai.errors import NoMoveError
+from diloti.ai.knowledge import decide_redeal, move_rng
 from diloti.core.moves import Move
+from diloti.core.phase import Phase
 from diloti.core.view import View
 
 
@@ -42,5 +47,41 @@ class RandomPlayer:
 
     def choose(self, view: View) -> Move:
         if not view.legal:
-            raise ValueError(f"seat {view.seat} has no move to make")
+            raise NoMoveError(view)
         return self.rng.choice(view.legal)
+
+
+class ScoringPlayer:
+    """Plays the legal move its :meth:`scores` rate highest; ties go to a generator drawn from the seed and the view.
+
+    A face-card redeal decision is taken by the common rule
+    (:func:`~diloti.ai.knowledge.decide_redeal`), not scored.
+
+    >>> class Lowest(ScoringPlayer):
+    ...     name = "lowest"
+    ...     def scores(self, view):
+    ...         return [(m, -m.card) for m in view.legal]
+    >>> from diloti import State
+    >>> s = State.new(seed=5)
+    >>> Lowest(seed=1).choose(s.view(s.turn)).card == min(m.card for m in s.legal_moves())
+    True
+    """
+
+    name = "scoring"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def scores(self, view: View) -> list[tuple[Move, float]]:
+        """Each legal move with its score (higher is better)."""
+        raise NotImplementedError
+
+    def choose(self, view: View) -> Move:
+        if not view.legal:
+            raise NoMoveError(view)
+        if view.phase == Phase.DECIDE:
+            return decide_redeal(view)
+        scored = self.scores(view)
+        top = max(s for _, s in scored)
+        best = [m for m, s in scored if s >= top - 1e-9]
+        return best[0] if len(best) == 1 else move_rng(self.seed, view, self.name).choice(best)

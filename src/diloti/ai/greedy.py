@@ -12,13 +12,12 @@ True
 
 from __future__ import annotations
 
+from diloti.ai.base import ScoringPlayer
 from diloti.ai.knowledge import (
     POINTS,
     XERI,
     card_worth,
-    decide_redeal,
     move_gain,
-    move_rng,
     sweep_values,
     table_after,
     unseen_by_key,
@@ -26,21 +25,13 @@ from diloti.ai.knowledge import (
 )
 from diloti.core.cards import mask_of
 from diloti.core.moves import LAY, Move
-from diloti.core.phase import Phase
 from diloti.core.view import View
 
 
-def no_move(view: View) -> ValueError:
-    return ValueError(f"seat {view.seat} has no move to make")
-
-
-class GreedyPlayer:
+class GreedyPlayer(ScoringPlayer):
     """Best immediate gain; never leaves a table an unseen card could sweep, if it can help it."""
 
     name = "greedy"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
 
     def scores(self, view: View) -> list[tuple[Move, float]]:
         """Each legal move with its greedy score."""
@@ -60,13 +51,3 @@ class GreedyPlayer:
                 score -= XERI
             out.append((m, score))
         return out
-
-    def choose(self, view: View) -> Move:
-        if not view.legal:
-            raise no_move(view)
-        if view.phase == Phase.DECIDE:
-            return decide_redeal(view)
-        scored = self.scores(view)
-        top = max(s for _, s in scored)
-        best = [m for m, s in scored if s >= top - 1e-9]
-        return best[0] if len(best) == 1 else move_rng(self.seed, view, self.name).choice(best)

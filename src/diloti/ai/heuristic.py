@@ -26,22 +26,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from diloti.ai.greedy import no_move
+from diloti.ai.base import ScoringPlayer
 from diloti.ai.knowledge import (
     POINTS,
     best_capture,
     card_worth,
-    decide_redeal,
     holder_probabilities,
     mask_points,
     move_gain,
-    move_rng,
     table_after,
     xeri_possible,
 )
 from diloti.core.cards import BIT, mask_of
 from diloti.core.moves import CAPTURE, LAY, Declaration, Move
-from diloti.core.phase import Phase
 from diloti.core.view import View
 
 
@@ -69,13 +66,10 @@ def reply_value(table: Sequence[int], declarations: Sequence[Declaration], probs
     return expected_best(gains, probs)
 
 
-class HeuristicPlayer:
+class HeuristicPlayer(ScoringPlayer):
     """Card counting, a probabilistic look at the reply, declarations on purpose."""
 
     name = "heuristic"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
 
     def scores(self, view: View) -> list[tuple[Move, float]]:
         """Each legal move with its estimated worth (points for our side)."""
@@ -101,13 +95,3 @@ class HeuristicPlayer:
                 score -= reply_value(table, declarations, probs, worth)
             out.append((m, score))
         return out
-
-    def choose(self, view: View) -> Move:
-        if not view.legal:
-            raise no_move(view)
-        if view.phase == Phase.DECIDE:
-            return decide_redeal(view)
-        scored = self.scores(view)
-        top = max(s for _, s in scored)
-        best = [m for m, s in scored if s >= top - 1e-9]
-        return best[0] if len(best) == 1 else move_rng(self.seed, view, self.name).choice(best)

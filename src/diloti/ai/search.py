@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import erf, sqrt
 
-from diloti.ai.greedy import no_move
+from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.knowledge import POINTS, XERI, decide_redeal, mask_points, move_rng, partitions, rank_key
 from diloti.ai.sampler import Worlds
@@ -250,7 +250,7 @@ class ExpertPlayer:
         self.seconds = None if seconds is None else float(seconds)
         self.eps = float(eps)
         if self.iterations < 1:
-            raise ValueError(f"invalid iterations {iterations!r}: expected at least 1")
+            raise InvalidSettingError("iterations", iterations, "at least 1")
 
     def candidates(self, view: View) -> list[Move]:
         """The moves worth searching: the heuristic's best ``width`` (0: all)."""
@@ -264,7 +264,7 @@ class ExpertPlayer:
     def estimates(self, view: View, halving: bool = True, prune: bool = True) -> list[Estimate]:
         """The search's estimate of each candidate move (every legal move unless ``prune``), best first."""
         if not view.legal:
-            raise no_move(view)
+            raise NoMoveError(view)
         rng = move_rng(self.seed, view, self.name)
         moves = self.candidates(view) if prune else list(view.legal)
         return search(Worlds(view).sample, moves, view.side, rng,
@@ -272,7 +272,7 @@ class ExpertPlayer:
 
     def choose(self, view: View) -> Move:
         if not view.legal:
-            raise no_move(view)
+            raise NoMoveError(view)
         if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         if len(view.legal) == 1:
@@ -291,12 +291,12 @@ class OraclePlayer(ExpertPlayer):
     name = "oracle"
 
     def choose(self, view: View) -> Move:
-        raise ValueError("the oracle needs the full state: call choose_full(state)")
+        raise PlayerError("the oracle needs the full state: call choose_full(state)", view)
 
     def choose_full(self, state: State) -> Move:
         view = state.view(state.turn)
         if not view.legal:
-            raise no_move(view)
+            raise NoMoveError(view)
         if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         if len(view.legal) == 1:

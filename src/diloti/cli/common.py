@@ -102,12 +102,9 @@ def add_level_flag(parser: argparse.ArgumentParser, default: str = "random") -> 
 
 def make_computer(spec: str, seed: int | None) -> Any:
     """A computer player from ``--level`` (a name, or a name with settings)."""
-    import diloti.ai as ai
+    from diloti.ai import make_player
 
-    maker = getattr(ai, "make_player_spec", None)
-    if maker is not None and ":" in spec:
-        return maker(spec, seed=seed, measurement=False)
-    return ai.make_player(spec, seed=seed)
+    return make_player(spec, seed)
 
 
 def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:

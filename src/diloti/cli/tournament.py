@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from diloti.ai import MEASUREMENT_LEVELS, make_player_spec
+from diloti.ai import MEASUREMENT_LEVELS, make_player
 from diloti.cli.common import (
     add_option_flags,
     add_players_flag,
@@ -54,7 +54,7 @@ def expand(levels: list[str]) -> list[str]:
     for spec in levels:
         for name in (["random", "greedy", "heuristic", "expert"] if spec == "all" else [spec]):
             if name not in out:
-                make_player_spec(name, 0)  # a bad name or setting fails here, before any game
+                make_player(name, 0, measurement=True)  # a bad name or setting fails here, before any game
                 out.append(name)
     if len(out) < 2:
         raise TournamentError("name at least two different players (see 'diloti tournament --help')")

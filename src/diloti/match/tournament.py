@@ -9,7 +9,7 @@ confidence interval computed over the duplicate pairs (the two games of a pair
 are not independent).
 
 Players are named by a *spec*: a level (``expert``) with optional settings
-(``expert:iterations=200,seconds=0.5``); see :func:`diloti.ai.make_player_spec`.
+(``expert:iterations=200,seconds=0.5``); see :func:`diloti.ai.make_player`.
 
 >>> r = play_match("random", "greedy", games=2, seed=1, target=11)
 >>> r.games, r.a_wins + r.b_wins + r.draws
@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from math import sqrt
 from typing import Any
 
-from diloti.ai import make_player_spec
+from diloti.ai import make_player
 from diloti.core.errors import DilotiError
 from diloti.core.game import Game
 from diloti.core.options import Options
@@ -153,7 +153,7 @@ def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: 
     bots = []
     for seat in range(players):
         spec = a if seat % 2 == a_side else b
-        bots.append(make_player_spec(spec, derive_seed("bot", seed, index, seat)))
+        bots.append(make_player(spec, derive_seed("bot", seed, index, seat), measurement=True))
     start = time.perf_counter()
     moves = 0
     while not game.is_over:
@@ -220,7 +220,7 @@ def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2
     if rounds is not None and rounds < 1:
         raise TournamentError(f"invalid number of rounds {rounds!r}: expected at least 1")
     for spec in (a, b):
-        make_player_spec(spec, 0)  # fail early, with the spec's own error
+        make_player(spec, 0, measurement=True)  # fail early, with the spec's own error
     opts = options or Options()
     if target is not None:
         opts = opts.replace(target=target)
