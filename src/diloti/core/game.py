@@ -18,8 +18,8 @@ from diloti.core.cards import Card
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.options import Options
-from diloti.core.seeds import derive_seed
 from diloti.core.scoring import Side
+from diloti.core.seeds import derive_seed
 from diloti.core.state import State
 from diloti.core.view import View
 
