@@ -58,7 +58,7 @@ def main() -> None:
     for name, fn in [("copy.copy(State)", copy.copy), ("copy.deepcopy(State)", copy.deepcopy),
                      ("pickle.dumps(State)", pickle.dumps),
                      ("pickle.loads(dumps(State))", lambda s: pickle.loads(pickle.dumps(s)))]:
-        t = [per_call(lambda s=s: fn(s)) * 1e6 for s in states]  # type: ignore[misc]
+        t = [per_call(lambda s=s, fn=fn: fn(s)) * 1e6 for s in states]  # type: ignore[misc]
         rows.append((f"{name} (µs)", statistics.median(t), max(t)))
     print(f"{'':36} {'median':>10} {'max':>10}   ({args.positions} positions, seed {args.seed})")
     for name, med, top in rows:
