@@ -43,6 +43,22 @@ def test_option_flags_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
             assert flag in out, (command, flag)
 
 
+def test_option_help_is_written_once() -> None:
+    """Each rule flag's help is Options.help(name): the CLI keeps no text of its own."""
+    import argparse
+
+    import diloti.cli.common as common
+    from diloti.core.options import Options
+
+    assert not hasattr(common, "_BOOL_HELP")
+    parser = argparse.ArgumentParser()
+    common.add_option_flags(parser)
+    helps = {a.dest: a.help for a in parser._actions}
+    for name in Options.names():
+        assert str(helps[name]).startswith(Options.help(name)), name
+        assert Options.help(name) in str(Options.__doc__), name
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["perft", "x", "--json", "-"], "argument DEPTH"),
     (["perft", "2"], "one of the arguments --json --position is required"),

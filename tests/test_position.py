@@ -263,6 +263,17 @@ def test_compact_errors() -> None:
         assert reason in str(err.value), (bad, str(err.value))
 
 
+def test_compact_options_are_options_text_and_read_both_spellings() -> None:
+    """The options words are Options.to_text(), the record header's writer; ``soy=true`` reads like ``soy``."""
+    opts = Options(soy=True, target=121, face_card_redeal="any_deal")
+    s = State.new(seed=5, options=opts)
+    text = format_position(s)
+    assert " " + opts.to_text() + " " in text
+    for spelling in ("soy=true", "soy=on", "soy"):
+        assert parse_position(text.replace(" soy ", f" {spelling} ")) == s, spelling
+    assert parse_position(text.replace(" soy ", " soy=false ")).options == opts.replace(soy=False)
+
+
 def test_compact_form_is_forgiving_about_case_and_T() -> None:
     s = State.new(2, seed=3)
     text = format_position(s)

@@ -10,7 +10,7 @@ import pytest
 from diloti.core.errors import RecordError
 from diloti.core.game import Game
 from diloti.core.options import Options
-from diloti.formats.record import GameRecord, load_record, parse_options_text, read_record
+from diloti.formats.record import GameRecord, load_record, read_record
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -181,9 +181,14 @@ def test_bad_record_fixtures() -> None:
         assert rec.errors[0][0] == expected_line, (path.name, rec.errors)
 
 
-def test_options_text() -> None:
-    assert parse_options_text("").changed() == {}
-    assert parse_options_text("soy=true forced_capture=false").changed() == {"soy": True}
+def test_options_header_reads_both_spellings_of_a_flag() -> None:
+    """The header is Options.to_text(); a flag reads as ``soy`` or ``soy=true`` (records written either way load)."""
+    g = Game(2, Options(soy=True, target=15), seed=3)
+    text = GameRecord.from_game(g).dumps()
+    assert '[Options "target=15 soy"]' in text
+    for spelling in ("target=15 soy", "target=15 soy=true", "soy=true forced_capture=false target=15"):
+        rec = read_record(text.replace('[Options "target=15 soy"]', f'[Options "{spelling}"]'))
+        assert rec.errors == [] and rec.options == Options(soy=True, target=15), spelling
     for bad in ("target=x", "face_card_redeal=maybe", "soy=perhaps", "sooy"):
-        with pytest.raises(RecordError):
-            parse_options_text(bad)
+        rec = read_record(text.replace('[Options "target=15 soy"]', f'[Options "{bad}"]'))
+        assert rec.errors and "bad header Options" in rec.errors[0][1], bad

@@ -15,29 +15,12 @@ One flag per option of RULES.md, so ``play``, ``simulate``, ``bench``,
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
 
 N = TypeVar("N", int, float)
-
-# Help text of each boolean option (the flag is --name-with-dashes).
-_BOOL_HELP = {
-    "dealer_sees_bottom": "the dealer sees the last stock card before dealing",
-    "three_faces_stay": "three equal face cards on the first table stay; the fourth captures all three",
-    "any_rank_redeal": "three or more cards of any rank on the first table force a redeal",
-    "forced_capture": "a card that can capture must, leaving nothing it could have taken",
-    "liberal_groups": "plain declarations count as single cards inside group components",
-    "liberal_raise": "a raise may also take loose cards and plain declarations",
-    "liberal_capture": "plain declarations count as single cards in capture sums",
-    "soy": "a group of exactly two equal numerals cannot be added to",
-    "self_raise": "a player may raise their own plain declaration",
-    "no_xeri_last_card": "the last card of the round scores no xeri",
-    "xeri_first_card": "the first card of the round can score a xeri",
-}
-
 
 def _number_type(convert: Callable[[str], N], ok: Callable[[N], bool], what: str) -> Callable[[str], N]:
     """An argparse type that reads ``convert(text)`` and accepts it when ``ok``; else says ``what`` it wants."""
@@ -67,14 +50,11 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("rule options (RULES.md; all off by default)")
     default = Options()
     group.add_argument("--target", type=positive_int, default=default.target, metavar="N",
-                       help=f"points that win the game (default {default.target})")
+                       help=f"{Options.help('target')} (default {default.target})")
     group.add_argument("--face-card-redeal", choices=FACE_REDEAL_CHOICES, default=default.face_card_redeal,
-                       help="a player dealt 5 or 6 face cards may demand a redeal: off (default), "
-                            "in the first deal, or in any deal")
-    for f in dataclasses.fields(Options):
-        if f.name in _BOOL_HELP:
-            group.add_argument("--" + f.name.replace("_", "-"), dest=f.name, action="store_true",
-                               help=_BOOL_HELP[f.name])
+                       help=f"{Options.help('face_card_redeal')} (default {default.face_card_redeal})")
+    for name in Options.flags():
+        group.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true", help=Options.help(name))
 
 
 def options_from_args(args: argparse.Namespace) -> Options:

@@ -21,7 +21,11 @@ written without separators (every card ends in its suit letter)::
 ``HANDS`` and ``CAPTURED`` separate seats/sides with ``/``; ``-`` is an empty
 list; ``DECLARATIONS`` are ``CARDS=VALUE@OWNER`` (plain) or
 ``CARDS=VALUEG@OWNER`` (group) separated by ``/``; ``LAST`` is a seat or
-``-``. The per-seat form (:func:`format_view`) starts with ``@SEAT`` and shows
+``-``. The ``KEY=VALUE`` words are the non-default options, written by
+:meth:`Options.to_text <diloti.core.options.Options.to_text>` and read word by
+word by :meth:`Options.read_word <diloti.core.options.Options.read_word>`
+(so a flag may be ``soy`` or ``soy=true``), then ``seed``, ``shuffles``,
+``bottom`` and ``pending``. The per-seat form (:func:`format_view`) starts with ``@SEAT`` and shows
 hidden hands as ``?COUNT`` and the stock as ``?SIZE``.
 
 >>> from diloti.core.state import State
@@ -43,9 +47,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from diloti.core.cards import NAMES, VALUE, Card, cards_of, parse_card
-from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionError
+from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionError, OptionsError
 from diloti.core.moves import GROUP, PLAIN, Declaration
-from diloti.core.options import FACE_REDEAL_CHOICES, Options
+from diloti.core.options import Options
 from diloti.core.state import DECIDE, HAND_SIZE, OVER, State
 from diloti.core.validation import bad_field
 from diloti.core.view import View
@@ -306,13 +310,6 @@ def _fmt_pile(p: Declaration) -> str:
     return f"{_fmt_cards(p.cards)}={p.value}{'G' if p.kind == GROUP else ''}@{p.owner}"
 
 
-def _fmt_options(options: Options) -> list[str]:
-    out = []
-    for k, v in options.changed().items():
-        out.append(k if v is True else f"{k}={v}")
-    return out
-
-
 def format_position(state: State) -> str:
     """The full position as one line (see the module docstring).
 
@@ -332,7 +329,7 @@ def format_position(state: State) -> str:
         "-" if s.last_capturer is None else str(s.last_capturer),
         str(s.plays),
     ]
-    fields += _fmt_options(s.options)
+    fields += s.options.to_text().split()
     if s.seed:
         fields.append(f"seed={s.seed}")
     if s.shuffles != 1:
@@ -360,7 +357,7 @@ def format_view(view: View) -> str:
         "/".join(_fmt_cards(c) for c in v.captured), f"{v.xeri[0]}/{v.xeri[1]}",
         "-" if v.last_capturer is None else str(v.last_capturer), str(v.plays),
     ]
-    fields += _fmt_options(v.options)
+    fields += v.options.to_text().split()
     if v.bottom is not None:
         fields.append(f"bottom={NAMES[v.bottom]}")
     if v.phase == DECIDE:
@@ -465,9 +462,8 @@ def _parse_compact(parts: list[str]) -> State:
     shuffles = 1
     bottom = None
     pending: tuple[int, ...] = ()
-    bools = {name for name in Options.names() if name not in ("target", "face_card_redeal")}
     for extra in parts[11:]:
-        key, eq, val = extra.partition("=")
+        key, _, val = extra.partition("=")
         if key == "seed":
             seed = _parse_int("seed", val)
         elif key == "shuffles":
@@ -480,14 +476,12 @@ def _parse_compact(parts: list[str]) -> State:
             pending = tuple(_parse_int("pending", p) for p in val.split("."))
             if any(p >= players for p in pending):
                 raise bad_field("pending", f"expected seats 0..{players - 1}, got {val!r}")
-        elif key == "target":
-            opts["target"] = _parse_int("target", val)
-        elif key == "face_card_redeal":
-            if val not in FACE_REDEAL_CHOICES:
-                raise bad_field("face_card_redeal", f"expected one of {', '.join(FACE_REDEAL_CHOICES)}, got {val!r}")
-            opts[key] = val
-        elif key in bools and not eq:
-            opts[key] = True
+        elif key in Options.names():
+            try:
+                name, value = Options.read_word(extra)
+            except OptionsError as exc:
+                raise bad_field(key, str(exc)) from None
+            opts[name] = value
         else:
             known = ", ".join(Options.names())
             raise bad_field(extra, f"unknown option (known: {known}, seed, shuffles, bottom, pending)")

@@ -22,6 +22,8 @@ per move with the seat that made it; then the round's score breakdown::
     ...
     score 0: cards 27 +4 aces 2 10D 2 2C 0 xeri 1 = 18 | 1: cards 25 +0 aces 2 10D 0 2C 1 xeri 0 = 3
 
+The ``Options`` header is :meth:`Options.to_text` and is read by
+:meth:`Options.from_text` (a flag may also be ``forced_capture=true``).
 ``;`` or ``#`` starts a comment. ``Result`` is ``1-0`` (side 0 won),
 ``0-1`` or ``*`` (unfinished). The reader replays every move, checking that
 it is legal and made by the seat to move, and that each score line matches
@@ -50,10 +52,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from diloti.core.cards import NAMES, Card, parse_cards
-from diloti.core.errors import DilotiError, RecordError
+from diloti.core.errors import DilotiError, OptionsError, RecordError
 from diloti.core.game import Game, RoundRecord
 from diloti.core.moves import Move
-from diloti.core.options import FACE_REDEAL_CHOICES, Options
+from diloti.core.options import Options
 from diloti.core.scoring import Side
 from diloti.core.state import State
 from diloti.formats.notation import parse_move
@@ -73,40 +75,6 @@ def format_score(score: tuple[Side, Side]) -> str:
     parts = [f"{i}: cards {s.cards} +{s.cards_points} aces {s.aces} 10D {s.ten_of_diamonds} "
              f"2C {s.two_of_clubs} xeri {s.xeri} = {s.total}" for i, s in enumerate(score)]
     return "score " + " | ".join(parts)
-
-
-def options_text(options: Options) -> str:
-    """Non-default options as ``name=value`` words (flags alone)."""
-    return " ".join(k if v is True else f"{k}={v}" for k, v in options.changed().items())
-
-
-def parse_options_text(text: str) -> Options:
-    """Read :func:`options_text` back.
-
-    >>> parse_options_text("target=121 soy face_card_redeal=any_deal").changed()
-    {'target': 121, 'face_card_redeal': 'any_deal', 'soy': True}
-    """
-    data: dict[str, object] = {}
-    for word in text.split():
-        key, eq, val = word.partition("=")
-        if key == "target":
-            if not val.isdigit():
-                raise RecordError(f"invalid option {word!r}: target takes a positive number")
-            data[key] = int(val)
-        elif key == "face_card_redeal":
-            if val not in FACE_REDEAL_CHOICES:
-                raise RecordError(f"invalid option {word!r}: expected one of {', '.join(FACE_REDEAL_CHOICES)}")
-            data[key] = val
-        elif eq:
-            if val not in ("true", "false"):
-                raise RecordError(f"invalid option {word!r}: expected true or false")
-            data[key] = val == "true"
-        else:
-            data[key] = True
-    try:
-        return Options.from_dict(data)
-    except DilotiError as exc:
-        raise RecordError(str(exc)) from None
 
 
 @dataclass
@@ -154,7 +122,7 @@ class GameRecord:
         lines.append(f'[Players "{self.players}"]')
         for i, name in enumerate(self.names):
             lines.append(f'[Seat{i} "{_quote(name)}"]')
-        lines.append(f'[Options "{options_text(self.options)}"]')
+        lines.append(f'[Options "{self.options.to_text()}"]')
         if self.seed is not None:
             lines.append(f'[Seed "{self.seed}"]')
         a, b = self.scores
@@ -276,8 +244,8 @@ class _Reader:
                 rec.players = int(val)
         elif key == "Options":
             try:
-                rec.options = parse_options_text(val)
-            except RecordError as exc:
+                rec.options = Options.from_text(val)
+            except OptionsError as exc:
                 self.err(i, f"bad header Options: {exc}; cannot replay the rounds")
                 self.fatal = True
         elif key == "Seed":
@@ -436,5 +404,4 @@ def deck_text(deck: tuple[Card, ...]) -> str:
     return " ".join(NAMES[c] for c in deck)
 
 
-__all__ = ["GameRecord", "deck_text", "format_score", "load_record", "options_text", "parse_options_text",
-           "read_record"]
+__all__ = ["GameRecord", "deck_text", "format_score", "load_record", "read_record"]
