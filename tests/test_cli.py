@@ -152,7 +152,18 @@ def test_simulate(capsys: pytest.CaptureFixture[str]) -> None:
     code, out2, _ = run(capsys, "simulate", "2", "--seed", "3", "--target", "25", "--json")
     assert out2 == out  # seeded: the same games
     code, out, err = run(capsys, "simulate", "1", "--seed", "1", "--target", "15", "--players", "4", "--progress")
-    assert "xeri per round" in out and "1/1 games" in err
+    assert "xeri per round" in out and "games: 100%" in err and "1/1" in err  # tqdm's bar
+
+
+def test_progress_without_tqdm_is_one_final_line(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    assert importlib.util.find_spec("diloti.match.progress") is None  # the hand-written bar is gone
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm raises ImportError
+    code, out, err = run(capsys, "simulate", "2", "--seed", "1", "--target", "15", "--progress")
+    assert code == 0 and "xeri per round" in out
+    assert err.startswith("games: 2/2 in ") and err.count("\n") == 1
 
 
 def test_bench(capsys: pytest.CaptureFixture[str]) -> None:

@@ -62,6 +62,42 @@ def test_interval() -> None:
     assert Interval.of([]).mean == 0.0
 
 
+def test_win_rate_interval_never_collapses() -> None:
+    """One side winning every game still gets a Wilson interval of real width (the normal one had none)."""
+    from diloti.core.options import Options
+    from diloti.match.tournament import GameResult, summarise
+
+    games = [GameResult(i, i % 2, 61, 10, 4, "a", 0.1, 100) for i in range(40)]
+    r = summarise("expert", "random", games, 2, Options(), 0, None, 1.0)
+    assert r.win_rate.mean == r.win_rate.high == 1.0 and 0.9 < r.win_rate.low < 0.95  # 40 games: 91.2%
+    assert "100.0% (95% CI 91.2% .. 100.0%)" in r.summary()
+    assert Interval.wilson([[0.0, 0.0]] * 1000).high > 0.0
+    # split pairs (each player wins one game of each pair): no spread, still an interval of width
+    split = Interval.wilson([[1.0, 0.0]] * 50)
+    assert split.mean == 0.5 and split.low < 0.45 and split.high > 0.55
+    # pairs always alike count as one game each: wider than independent games
+    alike = Interval.wilson([[1.0, 1.0]] * 30 + [[0.0, 0.0]] * 30)
+    mixed = Interval.wilson([[1.0, 0.0], [1.0, 1.0], [0.0, 0.0], [0.0, 1.0]] * 15)
+    assert alike.mean == mixed.mean == 0.5 and alike.high - alike.low > mixed.high - mixed.low
+
+
+def test_plot_without_matplotlib_fails_before_any_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    import diloti.cli.tournament as cli_tournament
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    monkeypatch.setattr(cli_tournament, "play_match", no_games)
+    png = tmp_path / "ladder.png"
+    assert main(["tournament", "random", "greedy", "--games", "2", "--plot", str(png)]) == 2
+    err = capsys.readouterr().err
+    assert f"--plot {str(png)!r}" in err and "matplotlib" in err and err.count("\n") == 1
+
+
 def test_bad_settings() -> None:
     with pytest.raises(TournamentError):
         play_match("random", "greedy", games=0)

@@ -15,7 +15,10 @@ One flag per option of RULES.md, so ``play``, ``simulate``, ``bench``,
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 from collections.abc import Callable
+from types import TracebackType
 from typing import Any, NoReturn, TypeVar
 
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
@@ -85,6 +88,46 @@ def make_computer(spec: str, seed: int | None) -> Any:
     from diloti.ai import make_player
 
     return make_player(spec, seed)
+
+
+class _FinalLine:
+    """Without tqdm: no bar, one line at the end (when a bar would have been shown)."""
+
+    def __init__(self, total: int, label: str, show: bool) -> None:
+        self.total, self.label, self.show = total, label, show
+        self.n = 0
+        self.start = time.monotonic()
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+
+    def __enter__(self) -> _FinalLine:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self.show:
+            print(f"{self.label}: {self.n}/{self.total} in {time.monotonic() - self.start:.1f}s", file=sys.stderr)
+
+
+def progress_bar(total: int, label: str, show: bool | None = None) -> Any:
+    """A progress bar on stderr: tqdm's (the ``cli`` extra); without tqdm, one line at the end.
+
+    ``show``: True always, False never, None only when stderr is a terminal.
+    The bar counts with ``update(n)``; ``n`` is the count so far.
+
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err, progress_bar(3, "games", show=True) as bar:
+    ...     bar.update(3)
+    >>> "3/3" in err.getvalue()
+    True
+    """
+    if show is None:
+        show = sys.stderr.isatty()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _FinalLine(total, label, show)
+    return tqdm(total=total, desc=label, disable=not show, file=sys.stderr, dynamic_ncols=True)
 
 
 def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:

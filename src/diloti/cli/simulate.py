@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from diloti.cli.common import (
@@ -14,10 +15,10 @@ from diloti.cli.common import (
     one_line_errors,
     options_from_args,
     positive_int,
+    progress_bar,
 )
 from diloti.core.game import Game
 from diloti.core.options import Options
-from diloti.match.progress import Progress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,8 +59,9 @@ class Summary:
         }
 
 
-def simulate(games: int, players: int, options: Options, seed: int, bar: Progress | None = None) -> Summary:
-    """Play ``games`` random games; deterministic for a seed.
+def simulate(games: int, players: int, options: Options, seed: int,
+             advance: Callable[[int], object] | None = None) -> Summary:
+    """Play ``games`` random games; deterministic for a seed. ``advance(1)`` is called after each game.
 
     >>> s = simulate(2, 2, Options(target=20), seed=1)
     >>> s.games, sum(s.wins), s.rounds >= 2
@@ -83,16 +85,16 @@ def simulate(games: int, players: int, options: Options, seed: int, bar: Progres
             if r.score is not None:
                 out.xeri[0] += r.score[0].xeri
                 out.xeri[1] += r.score[1].xeri
-        if bar is not None:
-            bar.advance()
+        if advance is not None:
+            advance(1)
     return out
 
 
 def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
-    with Progress(args.games, "games", enabled=True if args.progress else None) as bar:
-        summary = simulate(args.games, args.players, options, seed, bar)
+    with progress_bar(args.games, "games", show=True if args.progress else None) as bar:
+        summary = simulate(args.games, args.players, options, seed, bar.update)
     d = summary.to_dict()
     if args.json:
         print(json.dumps({**d, "players": args.players, "seed": seed, "options": options.changed()}))

@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
 
 from diloti.ai import MEASUREMENT_LEVELS, make_player
 from diloti.cli.common import (
@@ -15,9 +14,16 @@ from diloti.cli.common import (
     one_line_errors,
     options_from_args,
     positive_int,
+    progress_bar,
 )
-from diloti.match.progress import Progress
-from diloti.match.tournament import MatchResult, TournamentError, default_jobs, play_match, plot_ladder
+from diloti.match.tournament import (
+    MatchResult,
+    TournamentError,
+    check_plotting,
+    default_jobs,
+    play_match,
+    plot_ladder,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,7 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Play computer players against each other on duplicate deals: every deal is played twice "
                     "with the seats swapped (with 4 players, A partners A). Two players give one match; more "
                     "give every pair (a ladder); 'all' means every level. Prints each match's game win rate "
-                    "and points-per-round difference with 95% confidence intervals. Levels: "
+                    "and points-per-round difference with 95% confidence intervals (Wilson for the win rate). Levels: "
                     f"{', '.join(MEASUREMENT_LEVELS)} (oracle sees every hand: for measurement only); "
                     "settings as LEVEL:KEY=VALUE,... e.g. expert:iterations=100,seconds=none.",
     ))
@@ -42,7 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="draw the points-per-round matrix of the players as a picture (needs matplotlib)")
     p.add_argument("--per-game", action="store_true", help="include every game's result in --json")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar (shown on a terminal when tqdm, the 'cli' extra, is installed)")
     add_players_flag(p)
     add_option_flags(p)
     p.set_defaults(func=run)
@@ -75,14 +82,18 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     _check_writable(args.json, "--json")
     _check_writable(args.plot, "--plot")
+    if args.plot:
+        try:
+            check_plotting()
+        except TournamentError as exc:
+            raise TournamentError(f"--plot {args.plot!r}: {exc}") from None
     jobs = args.jobs or default_jobs()
     results: list[MatchResult] = []
     for i, a in enumerate(levels):
         for b in levels[i + 1:]:
-            bar = Progress(args.games + args.games % 2, f"games {a} vs {b}", enabled=False if args.quiet else None)
-            with bar:
+            with progress_bar(args.games + args.games % 2, f"{a} vs {b}", show=False if args.quiet else None) as bar:
                 r = play_match(a, b, args.games, seed=args.seed, players=args.players, options=options,
-                               rounds=args.rounds, jobs=jobs, progress=_advancer(bar))
+                               rounds=args.rounds, jobs=jobs, progress=lambda done, _total: bar.update(done - bar.n))
             results.append(r)
             print(r.summary(), flush=True)
     if args.json:
@@ -97,11 +108,3 @@ def run(args: argparse.Namespace) -> int:
         plot_ladder(results, args.plot)
         print(f"ladder picture written to {args.plot}")
     return 0
-
-
-def _advancer(bar: Progress) -> Callable[[int, int], None]:
-    def advance(done: int, _total: int) -> None:
-        if done > bar.done:
-            bar.advance(done - bar.done)
-
-    return advance

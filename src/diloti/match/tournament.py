@@ -5,8 +5,17 @@ played twice, with A on side 0 and then on side 1, so both players meet the
 same cards from the same seats (with 4 players, A partners A). The unit of a
 game is a whole game to the target (or a fixed number of rounds). Results give
 A's game win rate and A's mean points-per-round advantage, each with a 95%
-confidence interval computed over the duplicate pairs (the two games of a pair
-are not independent).
+confidence interval. The two games of a duplicate pair share their deals, so
+the pairs are the independent units:
+
+- the win rate's interval is the Wilson score interval (:meth:`Interval.wilson`)
+  over the games, with the number of games replaced by the effective number the
+  spread of the pairs shows, between the number of pairs (the two games of a
+  pair always alike) and the number of games (independent); it never has zero
+  width, even when one side wins every game;
+- the points-per-round interval is the normal interval of the mean over the pairs.
+
+The normal quantile comes from :class:`statistics.NormalDist`.
 
 Players are named by a *spec*: a level (``expert``) with optional settings
 (``expert:iterations=200,seconds=0.5``); see :func:`diloti.ai.make_player`.
@@ -26,6 +35,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from math import sqrt
+from statistics import NormalDist, fmean, stdev
 from typing import Any
 
 from diloti.ai import make_player
@@ -39,6 +49,9 @@ class TournamentError(DilotiError):
     """A bad tournament setting, or a bot that broke the rules."""
 
 
+Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
+
+
 @dataclass(frozen=True)
 class Interval:
     """A mean with its 95% confidence interval."""
@@ -49,7 +62,9 @@ class Interval:
 
     @classmethod
     def of(cls, values: Sequence[float], lo: float = float("-inf"), hi: float = float("inf")) -> Interval:
-        """Normal-approximation interval of the mean of ``values``, clipped to ``[lo, hi]``.
+        """Normal interval of the mean of ``values`` (mean ± z·s/√n), clipped to ``[lo, hi]``.
+
+        With fewer than two values there is no spread to measure: the interval is the mean alone.
 
         >>> Interval.of([1.0, 2.0, 3.0]).mean
         2.0
@@ -59,12 +74,44 @@ class Interval:
         n = len(values)
         if n == 0:
             return cls(0.0, 0.0, 0.0)
-        mean = sum(values) / n
+        mean = fmean(values)
         if n == 1:
             return cls(mean, mean, mean)
-        var = sum((x - mean) ** 2 for x in values) / (n - 1)
-        half = 1.96 * sqrt(var / n)
+        half = Z95 * stdev(values, mean) / sqrt(n)
         return cls(mean, max(lo, mean - half), min(hi, mean + half))
+
+    @classmethod
+    def wilson(cls, pairs: Sequence[Sequence[float]]) -> Interval:
+        """Wilson score interval of a rate from the scores (1 win, 0.5 draw, 0 loss) of duplicate pairs.
+
+        The number of trials is the effective number of games: ``p(1-p)`` over the
+        variance of the mean that the pairs' spread shows, kept between the number
+        of pairs and the number of games; the number of games when the spread
+        cannot tell (one pair, or every pair alike).
+
+        >>> i = Interval.wilson([[1.0, 1.0]] * 1000)  # 2,000 games, all won
+        >>> i.mean, round(i.low, 4), i.high
+        (1.0, 0.9981, 1.0)
+        >>> i = Interval.wilson([[1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.5]])
+        >>> round(i.low, 3), i.mean, round(i.high, 3)
+        (0.356, 0.6875, 0.898)
+        """
+        means = [fmean(p) for p in pairs if p]
+        games = sum(len(p) for p in pairs)
+        if not means:
+            return cls(0.0, 0.0, 1.0)
+        mean = fmean(means)
+        n = float(games)
+        if len(means) >= 2 and 0.0 < mean < 1.0:
+            var_of_mean = stdev(means, mean) ** 2 / len(means)
+            if var_of_mean > 0:
+                n = min(float(games), max(float(len(means)), mean * (1 - mean) / var_of_mean))
+        z2 = Z95 * Z95
+        centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z95 * sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        low = 0.0 if mean == 0.0 else max(0.0, centre - half)
+        high = 1.0 if mean == 1.0 else min(1.0, centre + half)
+        return cls(mean, low, high)
 
     def __str__(self) -> str:
         return f"{self.mean:.3f} [{self.low:.3f}, {self.high:.3f}]"
@@ -191,12 +238,12 @@ def summarise(a: str, b: str, results: Iterable[GameResult], players: int, optio
     pairs: dict[int, list[GameResult]] = {}
     for r in res:
         pairs.setdefault(r.index // 2, []).append(r)
-    win = [sum(g.score for g in p) / len(p) for p in pairs.values()]
-    ppr = [sum(g.ppr for g in p) / len(p) for p in pairs.values()]
+    win = [[g.score for g in p] for p in pairs.values()]
+    ppr = [fmean(g.ppr for g in p) for p in pairs.values()]
     return MatchResult(
         a=a, b=b, players=players, options=options.changed(), seed=seed, rounds_per_game=rounds,
         games=len(res), a_wins=sum(r.winner == "a" for r in res), b_wins=sum(r.winner == "b" for r in res),
-        draws=sum(r.winner == "draw" for r in res), win_rate=Interval.of(win, 0.0, 1.0),
+        draws=sum(r.winner == "draw" for r in res), win_rate=Interval.wilson(win),
         points_per_round=Interval.of(ppr),
         rounds=sum(r.rounds for r in res), seconds=seconds, results=res,
     )
@@ -263,15 +310,22 @@ def round_robin(levels: Sequence[str], games: int, **kwargs: Any) -> list[MatchR
     return out
 
 
+def check_plotting() -> None:
+    """Refuse at once when matplotlib (the ``plot`` extra) is missing: before a match, not after it."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise TournamentError("drawing the picture needs matplotlib, which is not installed: "
+                              "pip install 'diloti[plot]'") from None
+
+
 def plot_ladder(results: Sequence[MatchResult], path: str) -> None:
     """Draw the points-per-round matrix of the levels against each other as a picture."""
-    try:
-        import matplotlib
+    check_plotting()
+    import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise TournamentError("--plot needs matplotlib: pip install 'diloti[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     names: list[str] = []
     for r in results:
         for n in (r.a, r.b):
