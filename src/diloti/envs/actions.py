@@ -1,0 +1,288 @@
+"""A fixed action encoding: one flat ``Discrete(NUM_ACTIONS)`` space, a move chosen in steps.
+
+A legal-move list can hold hundreds of moves, and its order says nothing a
+learner can use, so a move is chosen in steps whose ids mean the same thing in
+every position:
+
+1. A **head** action names the card played, the kind of move and its value
+   (:data:`HEADS`): ``5C lay``, ``5C capture``, ``5C plain 8``, ``5C group 5``
+   ... and ``keep`` / ``redeal`` for a face-card redeal decision.
+2. While more than one legal move shares the head, **item** actions name the
+   table items the move takes or builds on, in increasing order: a loose card
+   by itself, a declaration by its lowest card (``ITEM + card``); ``STOP`` ends
+   the list when a move with exactly the items chosen so far is legal and a
+   longer one is too. An item that every move still open takes next is taken
+   without a step (a step always offers two actions or more).
+
+The move is played as soon as it is the only legal move with the prefix
+chosen, so a move with a head of its own takes one step. Every legal move has
+exactly one action sequence and every action the mask allows leads to at least
+one legal move (tests/test_envs_actions.py shows both on random positions of
+every option mix).
+
+>>> from diloti.core.cards import cards_of, parse_cards
+>>> from diloti.core.state import State
+>>> s = State.from_parts(hands=[parse_cards("9D KC"), parse_cards("2H")], table=parse_cards("4H 5C 9S"), turn=0,
+...                      stock=[], check=False)
+>>> d = Decision.of(s)
+>>> [describe(a) for a in d.legal_actions()]
+['9D lay', '9D capture', 'KC lay']
+>>> d.apply(head_of(Move.parse("9D x 9S")))
+>>> [describe(a) for a in d.legal_actions()]
+['item 4H', 'item 9S']
+>>> d.apply(ITEM + Card("4H"))  # 5C comes with 4H in every move left: no step for it
+>>> [describe(a) for a in d.legal_actions()], cards_of(d.chosen)
+(['item 9S', 'stop'], (Card('4H'), Card('5C')))
+>>> d.apply(STOP)
+Move.parse('9D x 4H 5C')
+>>> d.encode(Move.parse("9D x 4H 5C 9S")) == [head_of(Move.parse("9D x 9S")), ITEM + Card("4H"), ITEM + Card("9S")]
+True
+>>> NUM_HEADS, NUM_ACTIONS
+(506, 559)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from diloti.core.cards import BIT, NAMES, VALUE, Card
+from diloti.core.errors import DilotiError
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
+
+if TYPE_CHECKING:
+    from diloti.core.state import State
+
+
+class InvalidActionError(DilotiError, ValueError):
+    """An action id that the mask does not allow at this step (the message names it and the step)."""
+
+
+def _build_heads() -> tuple[tuple[Card | None, MoveKind, int], ...]:
+    heads: list[tuple[Card | None, MoveKind, int]] = []
+    for c in range(52):
+        card = Card(c)
+        v = VALUE[c]
+        heads.append((card, LAY, v))
+        heads.append((card, CAPTURE, v))
+        if v:
+            heads.extend((card, PLAIN, s) for s in range(v + 1, 11))  # a plain pile is worth more than its card
+            heads.extend((card, GROUP, s) for s in range(v, 11))  # the played card is a component of value s
+    heads.append((None, KEEP, 0))
+    heads.append((None, REDEAL, 0))
+    return tuple(heads)
+
+
+#: Every head: ``(card, kind, value)`` by id. For each card in card order: lay, capture, then for a
+#: numeral of value v, plain v+1..10 and group v..10; then keep and redeal.
+HEADS: tuple[tuple[Card | None, MoveKind, int], ...] = _build_heads()
+NUM_HEADS = len(HEADS)
+#: ``ITEM + card``: the table item (a loose card, or the declaration whose lowest card it is).
+ITEM = NUM_HEADS
+#: Ends the list of items.
+STOP = ITEM + 52
+NUM_ACTIONS = STOP + 1
+KEEP_ACTION = NUM_HEADS - 2
+REDEAL_ACTION = NUM_HEADS - 1
+
+# (card * 4 + kind) * 11 + value -> head id (-1: no such head)
+_HEAD_OF = [-1] * (52 * 4 * 11)
+for _i, (_card, _kind, _value) in enumerate(HEADS[:KEEP_ACTION]):
+    assert _card is not None
+    _HEAD_OF[(_card * 4 + _kind) * 11 + _value] = _i
+
+
+def head_of(move: Move) -> int:
+    """The head action of ``move``.
+
+    >>> describe(head_of(Move.parse("9D x 4H 5C"))), describe(head_of(Move.parse("4C + 4D = 4G")))
+    ('9D capture', '4C group 4')
+    """
+    card, kind, value, _ = move
+    if card is None:
+        return KEEP_ACTION if kind == KEEP else REDEAL_ACTION
+    h = _HEAD_OF[(card * 4 + kind) * 11 + value] if 0 <= value <= 10 else -1
+    if h < 0:
+        raise InvalidActionError(f"move {move} has no head action: {NAMES[card]} cannot make {kind.name} {value}")
+    return h
+
+
+def describe(action: int) -> str:
+    """What an action id means, in words (the same in every position).
+
+    >>> describe(0), describe(ITEM + 37), describe(STOP), describe(KEEP_ACTION)
+    ('AC lay', 'item 10D', 'stop', 'keep')
+    """
+    if not 0 <= action < NUM_ACTIONS:
+        raise InvalidActionError(f"invalid action {action!r}: expected 0..{NUM_ACTIONS - 1}")
+    if action == STOP:
+        return "stop"
+    if action >= ITEM:
+        return f"item {NAMES[action - ITEM]}"
+    card, kind, value = HEADS[action]
+    if card is None:
+        return kind.name.lower()
+    if kind in (LAY, CAPTURE):
+        return f"{NAMES[card]} {kind.name.lower()}"
+    return f"{NAMES[card]} {kind.name.lower()} {value}"
+
+
+def item_mask(table: Iterable[int], declarations: Iterable[Declaration]) -> int:
+    """The cards that name the table's items: each loose card and the lowest card of each declaration."""
+    m = 0
+    for c in table:
+        m |= BIT[c]
+    for d in declarations:
+        m |= d.mask & -d.mask
+    return m
+
+
+class Decision:
+    """One move being chosen in steps (see the module's description).
+
+    ``Decision(legal, table, declarations)`` or :meth:`of` a state. Call
+    :meth:`legal_actions` (or :attr:`actions`) for the actions allowed now and
+    :meth:`apply` to take one; ``apply`` returns the move once it is unique.
+    :attr:`head` (-1 before the head) and :attr:`chosen` (a 52-bit set of item
+    cards) describe the prefix chosen so far.
+    """
+
+    __slots__ = ("_actions", "_groups", "_low", "candidates", "chosen", "head", "steps")
+
+    def __init__(self, legal: Sequence[Move], table: Iterable[int], declarations: Iterable[Declaration]) -> None:
+        low = item_mask(table, declarations)
+        groups: dict[int, list[tuple[int, Move]]] = {}
+        for m in legal:
+            h = head_of(m)
+            g = groups.get(h)
+            if g is None:
+                groups[h] = [(m[3] & low, m)]
+            else:
+                g.append((m[3] & low, m))
+        self._groups = groups
+        self._low = low
+        self.head = -1
+        self.chosen = 0
+        self.steps = 0
+        self.candidates: list[tuple[int, Move]] = []
+        self._actions: list[int] | None = sorted(groups)
+
+    @classmethod
+    def of(cls, state: State) -> Decision:
+        """The decision of the seat to move in ``state``."""
+        return cls(state.legal_moves(), state.table, state.declarations)
+
+    @property
+    def done(self) -> bool:
+        """No action is open: there is no legal move (the round is over, or cards are to be dealt)."""
+        return not self._groups
+
+    def legal_actions(self) -> list[int]:
+        """The actions allowed at this step, ascending (a new list)."""
+        return list(self.actions)
+
+    @property
+    def actions(self) -> list[int]:
+        """The actions allowed at this step, ascending (the decision's own list: do not change it)."""
+        acts = self._actions
+        if acts is None:
+            # Each candidate names the item after the last one chosen, or STOP if it has no more.
+            above = ~((1 << self.chosen.bit_length()) - 1)  # the items after the last one chosen
+            nxt = set()
+            for items, _ in self.candidates:
+                rest = items & above
+                nxt.add(ITEM + (rest & -rest).bit_length() - 1 if rest else STOP)
+            acts = self._actions = sorted(nxt)
+        return acts
+
+    def apply(self, action: int) -> Move | None:
+        """Take ``action``; the move once it is the only one left, else None."""
+        action = int(action)
+        if action not in self.actions:
+            allowed = ", ".join(describe(a) for a in self.actions) or "none"
+            what = describe(action) if 0 <= action < NUM_ACTIONS else "out of range"
+            raise InvalidActionError(f"illegal action {action} ({what}) at step {self.steps}; allowed: {allowed}")
+        self.steps += 1
+        if self.head < 0:
+            self.head = action
+            cands = self._groups[action]
+        else:
+            above = ~((1 << self.chosen.bit_length()) - 1)
+            if action == STOP:
+                cands = [c for c in self.candidates if not c[0] & above]
+            else:
+                bit = BIT[action - ITEM]
+                cands = [c for c in self.candidates if (c[0] & above) & -(c[0] & above) == bit]
+                self.chosen |= bit
+        self.candidates = cands
+        self._actions = None
+        if len(cands) == 1:
+            return cands[0][1]
+        # An item that every candidate takes next is no choice: it is taken without a step.
+        acts = self.actions
+        while len(acts) == 1:
+            bit = BIT[acts[0] - ITEM]
+            above = ~((1 << self.chosen.bit_length()) - 1)
+            self.candidates = [c for c in self.candidates if (c[0] & above) & -(c[0] & above) == bit]
+            self.chosen |= bit
+            self._actions = None
+            acts = self.actions
+        return None
+
+    def copy(self) -> Decision:
+        """An independent copy at the same step (the legal moves are shared, never changed)."""
+        d = Decision.__new__(Decision)
+        d._groups, d._low, d.head, d.chosen, d.steps = self._groups, self._low, self.head, self.chosen, self.steps
+        d.candidates = self.candidates
+        d._actions = self._actions
+        return d
+
+    def restart(self) -> Decision:
+        """A copy back at the first step."""
+        d = self.copy()
+        d.head, d.chosen, d.steps, d.candidates = -1, 0, 0, []
+        d._actions = sorted(self._groups)
+        return d
+
+    def encode(self, move: Move) -> list[int]:
+        """The action sequence that chooses ``move`` from the start (this decision is not changed)."""
+        h = head_of(move)
+        group = self._groups.get(h)
+        if group is None or all(m != move for _, m in group):
+            raise InvalidActionError(f"move {move} is not among the legal moves")
+        out = [h]
+        items = move[3] & self._low
+        cands = group
+        chosen = 0
+        while len(cands) > 1:
+            above = ~((1 << chosen.bit_length()) - 1)
+            rest = items & above
+            forced = len({(c[0] & above) & -(c[0] & above) for c in cands}) == 1
+            if rest:
+                bit = rest & -rest
+                if not forced:
+                    out.append(ITEM + bit.bit_length() - 1)
+                cands = [c for c in cands if (c[0] & above) & -(c[0] & above) == bit]
+                chosen |= bit
+            else:
+                out.append(STOP)
+                cands = [c for c in cands if not c[0] & above]
+        return out
+
+    def decode(self, actions: Iterable[int]) -> Move:
+        """The move that an action sequence chooses from the start (this decision is not changed)."""
+        d = self.restart()
+        move = None
+        for a in actions:
+            if move is not None:
+                raise InvalidActionError("action sequence goes on after its move is unique")
+            move = d.apply(a)
+        if move is None:
+            raise InvalidActionError("action sequence ends before its move is unique")
+        return move
+
+
+__all__ = [
+    "HEADS", "ITEM", "KEEP_ACTION", "NUM_ACTIONS", "NUM_HEADS", "REDEAL_ACTION", "STOP", "Decision",
+    "InvalidActionError", "describe", "head_of", "item_mask",
+]
