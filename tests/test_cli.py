@@ -13,7 +13,7 @@ import pytest
 from diloti.cli import main
 from diloti.core.state import State
 from diloti.formats.position import format_position, position_to_json
-from diloti.formats.record import load_record
+from diloti.formats.record import GameRecord, load_record
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINE = ["play", "moves", "perft", "replay", "simulate", "bench"]
@@ -70,6 +70,9 @@ def test_option_help_is_written_once() -> None:
     (["play", "--face-card-redeal", "always"], "invalid choice"),
     (["play", "--target", "0"], "expected a positive integer"),
     (["replay"], "the following arguments are required"),
+    (["serve", "--port", "x"], "argument --port: invalid int value: 'x'"),
+    (["serve", "--bot-threads", "0"], "argument --bot-threads: expected a positive integer, got '0'"),
+    (["serve", "--bot-delay", "-1"], "argument --bot-delay: expected a number of 0 or more, got '-1'"),
 ])
 def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
     code, _, err = run(capsys, *argv)
@@ -81,7 +84,14 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], need
 @pytest.mark.parametrize("argv, needle", [
     (["moves", "not a position"], "invalid position 'not a position': missing fields"),
     (["moves", '{"players": 5}'], "field 'players'"),
-    (["perft", "1", "--json", "/nonexistent/file"], "cannot read '/nonexistent/file': No such file"),
+    (["perft", "1", "--json", "/nonexistent/file"], "positions file '/nonexistent/file': no such file"),
+    (["perft", "1", "--json", "/"], "positions file '/': is a folder"),
+    (["moves", "/nonexistent/pos.json"], "position file '/nonexistent/pos.json': no such file"),
+    (["analyse", "/nonexistent/pos.json"], "position file '/nonexistent/pos.json': no such file"),
+    (["analyse", "--dealer", "7"], "invalid --dealer 7: expected a seat 0..1 with 2 players"),
+    (["analyse", "--dealer", "2", "--players", "2"], "invalid --dealer 2"),
+    (["play", "--record", "/nonexistent/folder/game.txt"], "--record '/nonexistent/folder/game.txt': no such folder"),
+    (["play", "--record", "/nonexistent/folder/"], "--record '/nonexistent/folder/': no such folder"),
     (["replay", "/nonexistent/record"], "'/nonexistent/record': No such file"),
     (["tournament", "random", "greedy", "--games", "2", "--json", "/nonexistent/out.json"],
      "--json '/nonexistent/out.json': cannot write there"),
@@ -89,6 +99,7 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], need
     (["replay", str(FIXTURES / "sample_record.txt"), "--round", "9", "--all"], "invalid --round 9"),
     (["play", "--seat", "5"], "invalid --seat 5"),
     (["play", "--level", "grandmaster"], "unknown level 'grandmaster'"),
+    (["play", "--name", " "], "invalid --name ' ': expected a name"),
 ])
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
     code, _, err = run(capsys, *argv)
@@ -130,6 +141,44 @@ def test_moves(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(sys, "stdin", io.StringIO(position_to_json(s)))
     code, out, _ = run(capsys, "moves", "-", "--json")
     assert json.loads(out) == [str(m) for m in s.legal_moves()]
+
+
+def test_moves_reads_a_position_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    s = State.new(2, seed=45)
+    expected = [str(m) for m in s.legal_moves()]
+    for name, text in (("pos.json", position_to_json(s)), ("pos.txt", format_position(s) + "\n")):
+        (tmp_path / name).write_text(text)
+        code, out, err = run(capsys, "moves", str(tmp_path / name))
+        assert code == 0 and out.split("\n")[:-1] == expected and err == "", name
+    (tmp_path / "bad.json").write_text('{"players": 5}')
+    code, _, err = run(capsys, "moves", str(tmp_path / "bad.json"))
+    assert code == 2 and f"position file {str(tmp_path / 'bad.json')!r}: invalid position: field 'players'" in err
+
+
+def test_the_compact_example_of_notation_md_pastes_as_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    """The command in docs/NOTATION.md runs as printed and lists the moves the page shows after it."""
+    import shlex
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "NOTATION.md").read_text()
+    blocks = doc.split("```")[1::2]  # the contents of the fenced blocks, in order
+    i = next(k for k, b in enumerate(blocks) if b.strip().startswith("diloti moves "))
+    argv = shlex.split(blocks[i].strip())
+    code, out, err = run(capsys, *argv[1:])
+    assert code == 0 and err == "" and out.strip() == blocks[i + 1].strip()
+
+
+def test_perft_reads_the_fixture_file_as_it_is(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """tests/fixtures/perft.jsonl lines (name, position, perft) are counted and checked against their perft."""
+    cases = [json.loads(line) for line in (FIXTURES / "perft.jsonl").read_text().splitlines()]
+    code, out, err = run(capsys, "perft", "1", "--json", str(FIXTURES / "perft.jsonl"))
+    assert code == 0 and err == ""
+    assert out.splitlines() == [f"{c['perft'][0]}\t{c['name']}" for c in cases]
+    wrong = dict(cases[0], perft=[cases[0]["perft"][0] + 1])
+    path = tmp_path / "wrong.jsonl"
+    path.write_text(json.dumps(wrong) + "\n")
+    code, out, err = run(capsys, "perft", "1", "--json", str(path))
+    assert code == 1 and out.split("\t")[0] == str(cases[0]["perft"][0])
+    assert f"expected {cases[0]['perft'][0] + 1} at depth 1" in err
 
 
 def test_replay(capsys: pytest.CaptureFixture[str]) -> None:
@@ -221,6 +270,25 @@ def test_play_quit_and_interrupt_save_the_record(capsys: pytest.CaptureFixture[s
     monkeypatch.setattr(sys, "stdin", Interrupting())
     code, out, _ = run(capsys, "play", "--seed", "2", "--record", str(rec2))
     assert code == 130 and "interrupted" in out and rec2.exists()
+
+
+def test_play_record_into_a_folder_and_a_lost_record(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    code, out, _ = play(capsys, monkeypatch, "1\nquit\n", "--seed", "2", "--record", str(tmp_path))
+    saved = list(tmp_path.glob("diloti-*-seed2.txt"))
+    assert code == 0 and len(saved) == 1 and f"record saved to {saved[0]}" in out
+    assert load_record(saved[0], strict=True).seed == 2
+    # a missing folder is refused before the game: nothing is played
+    code, out, err = play(capsys, monkeypatch, "1\n" * 30, "--seed", "2", "--record", str(tmp_path / "no" / "g.txt"))
+    assert code == 2 and out == "" and "no such folder" in err and len(err.splitlines()) == 1
+    # a record that cannot be written at the end is not lost: status 1, the record on stderr
+
+    def fail(self: object, path: str) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(GameRecord, "save", fail)
+    code, out, err = play(capsys, monkeypatch, "1\nquit\n", "--seed", "2", "--record", str(tmp_path / "g.txt"))
+    assert code == 1 and "could not save the record" in err and '[Seed "2"]' in err and "record saved" not in out
 
 
 def test_play_through_a_real_pipe(tmp_path: Path) -> None:

@@ -58,8 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; the exit status is returned (2 for bad input, also for a bad argument)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a bad argument (already printed on one line)
+        return exc.code if isinstance(exc.code, int) else 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

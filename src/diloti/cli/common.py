@@ -21,7 +21,10 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, NoReturn, TypeVar
 
+from diloti.cli import CliError
+from diloti.core.errors import InvalidPositionError
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
+from diloti.core.state import State
 
 N = TypeVar("N", int, float)
 
@@ -88,6 +91,55 @@ def make_computer(spec: str, seed: int | None) -> Any:
     from diloti.ai import make_player
 
     return make_player(spec, seed)
+
+
+def read_text_file(path: str, what: str = "file") -> str:
+    """The text of ``path``, or a :class:`CliError` naming the file and what is wrong with it.
+
+    >>> read_text_file("/no/such/game.json", "position file")
+    Traceback (most recent call last):
+    ...
+    diloti.cli.CliError: position file '/no/such/game.json': no such file
+    """
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise CliError(f"{what} {path!r}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{what} {path!r}: is a folder, not a file") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{what} {path!r}: not a text file") from None
+    except OSError as exc:
+        raise CliError(f"{what} {path!r}: cannot read it ({exc.strerror or exc})") from None
+
+
+def load_position_arg(arg: str) -> State:
+    """A position from the command line: ``-`` (standard input), JSON text, a compact line, or a file.
+
+    Text with a space in it or starting with ``{`` is read as the position
+    itself; anything else names a file holding one (JSON or compact).
+
+    >>> load_position_arg("missing.json")
+    Traceback (most recent call last):
+    ...
+    diloti.cli.CliError: position file 'missing.json': no such file
+    """
+    from diloti.formats.position import load_position
+
+    if arg == "-":
+        return load_position(sys.stdin.read())
+    text = arg.strip()
+    if text.startswith("{") or any(c.isspace() for c in text):
+        try:
+            return load_position(text)
+        except InvalidPositionError as exc:
+            raise InvalidPositionError(f"{exc} (POSITION is a file, '-', JSON or a compact position)") from None
+    content = read_text_file(arg, "position file")
+    try:
+        return load_position(content)
+    except InvalidPositionError as exc:
+        raise InvalidPositionError(f"position file {arg!r}: {exc}") from None
 
 
 class _FinalLine:

@@ -6,27 +6,27 @@ import argparse
 import json
 import sys
 
-from diloti.cli.common import one_line_errors
+from diloti.cli.common import load_position_arg, one_line_errors
 from diloti.core.phase import Phase
 from diloti.formats.notation import describe_move
-from diloti.formats.position import load_position
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = one_line_errors(sub.add_parser(
         "moves", help="list the legal moves of a position",
-        description="Print the legal moves of a position (JSON interchange format or compact line; "
-                    "'-' reads it from standard input), one per line in canonical notation.",
+        description="Print the legal moves of a position (JSON interchange format or compact line, given "
+                    "on the command line, in a file, or on standard input with '-'), one per line in "
+                    "canonical notation.",
     ))
-    p.add_argument("position", metavar="POSITION", help="the position (JSON or compact), or '-' for standard input")
+    p.add_argument("position", metavar="POSITION",
+                   help="the position (JSON or compact), a file holding one, or '-' for standard input")
     p.add_argument("--describe", action="store_true", help="add a readable, pile-aware form of each move")
     p.add_argument("--json", action="store_true", help="print a JSON list of the moves instead")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.position == "-" else args.position
-    state = load_position(text)
+    state = load_position_arg(args.position)
     moves = state.legal_moves()
     if args.json:
         print(json.dumps([str(m) for m in moves]))

@@ -8,7 +8,9 @@ only ever sees ``game.view(seat)``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from typing import Any, TextIO
 
 from diloti.cli import CliError
@@ -50,7 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_level_flag(p, default="heuristic")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0; seat 1 leads the first deal)")
     p.add_argument("--name", default="you", help="your name in the record (default 'you')")
-    p.add_argument("--record", metavar="FILE", help="save the game record here (at the end, and on quit)")
+    p.add_argument("--record", metavar="FILE|DIR",
+                   help="save the game record to FILE, or into the folder DIR as diloti-DATE-TIME-seedN.txt, at the "
+                        "end, on quit and on Ctrl-C; a folder that does not exist is refused before the game starts")
     p.add_argument("--quiet", action="store_true", help="do not list the legal moves every turn")
     add_option_flags(p)
     p.set_defaults(func=run)
@@ -213,16 +217,20 @@ class Session:
         self.say(f"=== game over: {self.side_name(winner)} wins {max(a, b)}-{min(a, b)} ===")
         return True
 
-    def save(self) -> None:
+    def save(self) -> bool:
+        """Save the record if one was asked for; False if it could not be (it is then written to stderr)."""
         if not self.record:
-            return
+            return True
         rec = GameRecord.from_game(self.game, names=self.names, site="diloti play")
         try:
             rec.save(self.record)
         except OSError as exc:
-            self.say(f"error: could not save the record to {self.record}: {exc.strerror or exc}")
-            return
+            print(f"diloti play: error: could not save the record to {self.record!r} "
+                  f"({exc.strerror or exc}); here it is:", file=sys.stderr)
+            sys.stderr.write(rec.dumps())
+            return False
         self.say(f"record saved to {self.record}")
+        return True
 
 
 def _short(exc: Exception) -> str:
@@ -257,14 +265,33 @@ def hint(view: View, arg: str = "") -> str:
     return "\n".join(lines)
 
 
+def record_path(arg: str, seed: int) -> str:
+    """Where ``--record`` saves: the file named, or a new file in the folder named; refused at once if the
+    folder does not exist or cannot be written, so a game is never played into a record that is lost."""
+    path = arg
+    if os.path.isdir(arg):
+        path = os.path.join(arg, f"diloti-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.txt")
+    elif arg.endswith(("/", os.sep)):
+        raise CliError(f"--record {arg!r}: no such folder (create it first)")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CliError(f"--record {arg!r}: no such folder {folder!r} (create it first)")
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise CliError(f"--record {arg!r}: cannot write there (no permission)")
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     if not 0 <= args.seat < args.players:
         raise CliError(f"invalid --seat {args.seat}: expected 0..{args.players - 1}")
+    if not args.name.strip():
+        raise CliError(f"invalid --name {args.name!r}: expected a name")
     game = Game(args.players, options, seed=args.seed)
+    record = None if args.record is None else record_path(args.record, game.seed)
     bots = {s: make_computer(args.level, game.seed + 1000 * (s + 1)) for s in range(args.players) if s != args.seat}
     names = [args.name if s == args.seat else f"{args.level.split(':')[0]}{s}" for s in range(args.players)]
-    session = Session(game, args.seat, bots, names, sys.stdout, sys.stdin, args.record, args.quiet)
+    session = Session(game, args.seat, bots, names, sys.stdout, sys.stdin, record, args.quiet)
     session.say(f"diloti: {args.players} players, you are seat {args.seat} ({session.side_name(args.seat % 2)}), "
                 f"seed {game.seed}; type 'help' for help")
     if options.changed():
@@ -278,5 +305,4 @@ def run(args: argparse.Namespace) -> int:
     except DilotiError:
         session.save()  # e.g. a computer player failed: keep the game so far
         raise
-    session.save()
-    return 0
+    return 0 if session.save() else 1

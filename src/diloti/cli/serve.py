@@ -7,27 +7,28 @@ import os
 from pathlib import Path
 
 from diloti.cli import CliError
+from diloti.cli.common import non_negative_float, one_line_errors, positive_float, positive_int
 
 ENV_DB = "DILOTI_DATABASE_URL"
 DEFAULT_DB = "sqlite:///diloti.sqlite3"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = one_line_errors(sub.add_parser(
         "serve", help="run the browser game server",
         description="Run the Diloti web server: open the printed address in a browser and play. "
                     "Games are stored as they are played; a restarted server resumes them.",
-    )
+    ))
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", metavar="URL", default=None,
                    help=f"database URL: sqlite:///PATH or postgresql://USER:PASS@HOST/DB "
                         f"(default: ${ENV_DB}, else {DEFAULT_DB}, i.e. ./diloti.sqlite3 in the current directory)")
-    p.add_argument("--idle-minutes", type=float, default=60.0, metavar="N",
+    p.add_argument("--idle-minutes", type=positive_float, default=60.0, metavar="N",
                    help="close a table after N minutes without a move, join or message (default 60)")
-    p.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS",
+    p.add_argument("--bot-delay", type=non_negative_float, default=0.0, metavar="SECONDS",
                    help="wait this long before each computer move (default 0: the page paces the display)")
-    p.add_argument("--bot-threads", type=int, default=2, metavar="N",
+    p.add_argument("--bot-threads", type=positive_int, default=2, metavar="N",
                    help="threads for computer players and hints (default 2)")
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a 'seed' for new tables (for tests only: a seed reveals the deck)")
@@ -58,10 +59,6 @@ def database_url(arg: str | None) -> str:
 def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CliError(f"invalid --port {args.port}: expected 1..65535")
-    if args.idle_minutes <= 0:
-        raise CliError(f"invalid --idle-minutes {args.idle_minutes}: expected a positive number")
-    if args.bot_delay < 0 or args.bot_threads < 1:
-        raise CliError("invalid --bot-delay/--bot-threads: expected delay >= 0 and at least 1 thread")
     url = database_url(args.db)
     try:
         import uvicorn
