@@ -1,0 +1,229 @@
+"""Observations: one fixed-layout ``float32`` vector per seat, built only from its :class:`View`.
+
+The view is the one door to hidden information, so an observation cannot show
+another hand or the stock order. Seats are relative (0 = the observing seat,
+1 = the next to play, ...), sides too (0 = the observer's side), so one policy
+can play every seat. The layout is the same for 2 and 4 players (seat slots 2
+and 3 stay zero with 2 players). Every entry lies in ``[0, 1]``.
+
+:data:`LAYOUT` names each part with its slice (docs/RESEARCH.md has the
+table); :data:`SIZE` is the length.
+
+>>> from diloti.core.state import State
+>>> s = State.new(seed=3)
+>>> obs = observe(s.view(1))
+>>> obs.shape, obs.dtype, int(obs[LAYOUT["hand"]].sum()), int(obs[LAYOUT["table"]].sum())
+((744,), dtype('float32'), 6, 4)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from diloti.core.cards import NAMES, cards_of, mask_of
+from diloti.core.moves import GROUP, Declaration
+from diloti.core.options import FACE_REDEAL_CHOICES, Options
+from diloti.core.phase import Phase
+from diloti.core.view import View
+from diloti.envs.actions import HEADS, describe
+
+#: The most points a side can score in a round: 11 plus a xeri on each of its 24 plays.
+MAX_ROUND_POINTS = 11 + 10 * 24
+#: The flags of :class:`~diloti.core.options.Options` in the observation, in this order.
+OPTION_FLAGS = (
+    "dealer_sees_bottom", "three_faces_stay", "any_rank_redeal", "forced_capture", "liberal_groups",
+    "liberal_raise", "liberal_capture", "soy", "self_raise", "no_xeri_last_card", "xeri_first_card",
+)
+
+#: The parts of the observation in order: (name, length, what it holds). The card planes (52 each, by
+#: card index) come first, then the numbers.
+PARTS: tuple[tuple[str, int, str], ...] = (
+    ("hand", 52, "own hand"),
+    ("table", 52, "loose cards on the table"),
+    ("declaration_cards", 4 * 52, "the cards of the declaration owned by each relative seat (one plane each)"),
+    ("captured", 2 * 52, "cards captured by each side, own side first"),
+    ("unseen", 52, "cards the seat has not seen in play: other hands and the stock (the bottom card too)"),
+    ("bottom", 52, "the stock's last card, seen by the dealer with dealer_sees_bottom"),
+    ("prefix_card", 52, "the move being chosen: the card of the head chosen"),
+    ("prefix_items", 52, "... the table items chosen so far (all their cards)"),
+    ("declarations", 4 * 12,
+     "per relative seat of the owner: present, group (else plain), value one-hot 1..10"),
+    ("hand_sizes", 4, "cards in each hand / 6, by relative seat"),
+    ("stock", 1, "undealt cards / 52"),
+    ("captured_counts", 2, "cards captured by each side / 52"),
+    ("xeri", 2, "xeris of each side / 24"),
+    ("points", 2, f"each side's points for the round so far / {MAX_ROUND_POINTS}"),
+    ("scores", 2, "each side's game score / target, at most 1 (zero in single-round episodes)"),
+    ("turn", 4, "seat to act, one-hot by relative seat (zero while cards are dealt or when over)"),
+    ("dealer", 4, "dealer, one-hot by relative seat"),
+    ("last_capturer", 5, "last seat to capture, one-hot by relative seat; the fifth: nobody yet"),
+    ("phase", 4, "play, decide (face-card redeal), over, chance"),
+    ("four_players", 1, "1 with 4 players"),
+    ("deal", 4, "the deal of the round, one-hot 1..4"),
+    ("plays", 1, "cards played this round / 48"),
+    ("pending", 4, "seats still to decide on a face-card redeal, by relative seat"),
+    ("options", 14, "option flags (OPTION_FLAGS order), then face_card_redeal off / first_deal / any_deal"),
+    ("prefix_kind", 6, "the move being chosen: kind of the head chosen (lay, capture, plain, group, keep, redeal)"),
+    ("prefix_value", 11, "... its value 0..10"),
+    ("prefix_stage", 1, "1 once the head is chosen (items are being chosen)"),
+)
+
+
+def _layout() -> dict[str, slice]:
+    out = {}
+    pos = 0
+    for name, size, _ in PARTS:
+        out[name] = slice(pos, pos + size)
+        pos += size
+    return out
+
+
+LAYOUT: dict[str, slice] = _layout()
+SIZE = sum(size for _, size, _ in PARTS)
+PLANES = 12  # the card planes at the start
+_T = {name: s.start - PLANES * 52 for name, s in LAYOUT.items()}  # offsets in the numbers after the planes
+TAIL = SIZE - PLANES * 52
+_FULL = (1 << 52) - 1
+
+
+def observe(view: View, head: int = -1, chosen: int = 0,
+            out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    """The observation of ``view``'s seat; ``head`` and ``chosen`` are the move being chosen.
+
+    ``head`` is the head action chosen (-1 before it) and ``chosen`` the
+    52-bit set of the item cards chosen since, as in
+    :class:`~diloti.envs.actions.Decision`. Writes into ``out`` if given.
+    """
+    seat, n = view.seat, view.players
+    side = seat & 1
+    cap0, cap1 = mask_of(view.captured[0]), mask_of(view.captured[1])
+    own_cap, other_cap = (cap0, cap1) if side == 0 else (cap1, cap0)
+    table = mask_of(view.table)
+    hand = mask_of(view.hand)
+    tail = [0.0] * TAIL
+    planes = [hand, table, 0, 0, 0, 0, own_cap, other_cap, 0, 0, 0, chosen]
+    declared = 0
+    base = _T["declarations"]
+    for d in view.declarations:
+        r = (d.owner - seat) % n
+        planes[2 + r] = d.mask
+        declared |= d.mask
+        k = base + 12 * r
+        tail[k] = 1.0
+        if d.kind == GROUP:
+            tail[k + 1] = 1.0
+        if 1 <= d.value <= 10:
+            tail[k + 1 + d.value] = 1.0
+    seen = hand | table | declared | cap0 | cap1
+    planes[8] = _FULL & ~seen
+    bottom = view.bottom
+    if bottom is not None and not seen >> bottom & 1:
+        planes[9] = 1 << bottom
+    k = _T["hand_sizes"]
+    for s, size in enumerate(view.hand_sizes):
+        tail[k + (s - seat) % n] = size / 6.0
+    tail[_T["stock"]] = view.stock_size / 52.0
+    own_n, other_n = own_cap.bit_count(), other_cap.bit_count()
+    k = _T["captured_counts"]
+    tail[k] = own_n / 52.0
+    tail[k + 1] = other_n / 52.0
+    xeri = view.xeri if side == 0 else (view.xeri[1], view.xeri[0])
+    k = _T["xeri"]
+    tail[k] = min(xeri[0], 24) / 24.0
+    tail[k + 1] = min(xeri[1], 24) / 24.0
+    k = _T["points"]
+    tail[k] = min(_points(own_cap, own_n > other_n, xeri[0]), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
+    tail[k + 1] = min(_points(other_cap, other_n > own_n, xeri[1]), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
+    scores = view.scores
+    if scores[0] or scores[1]:
+        if side:
+            scores = (scores[1], scores[0])
+        target = view.options.target
+        k = _T["scores"]
+        tail[k] = min(max(scores[0], 0), target) / target
+        tail[k + 1] = min(max(scores[1], 0), target) / target
+    phase = view.phase
+    if phase == Phase.PLAY or phase == Phase.DECIDE:
+        tail[_T["turn"] + (view.turn - seat) % n] = 1.0
+    tail[_T["dealer"] + (view.dealer - seat) % n] = 1.0
+    lc = view.last_capturer
+    tail[_T["last_capturer"] + (4 if lc is None else (lc - seat) % n)] = 1.0
+    tail[_T["phase"] + int(phase)] = 1.0
+    if n == 4:
+        tail[_T["four_players"]] = 1.0
+    tail[_T["deal"] + min(max(view.deal_no, 1), 4) - 1] = 1.0
+    tail[_T["plays"]] = min(view.plays, 48) / 48.0
+    for s in view.pending:
+        tail[_T["pending"] + (s - seat) % n] = 1.0
+    k = _T["options"]
+    tail[k:k + 14] = _options_part(view)
+    if head >= 0:
+        card, kind, value = HEADS[head]
+        if card is not None:
+            planes[10] = 1 << card
+        tail[_T["prefix_kind"] + int(kind)] = 1.0
+        tail[_T["prefix_value"] + value] = 1.0
+        tail[_T["prefix_stage"]] = 1.0
+    raw = b"".join(m.to_bytes(7, "little") for m in planes)
+    bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").reshape(PLANES, 56)[:, :52]
+    o = np.empty(SIZE, dtype=np.float32) if out is None else out
+    o[:PLANES * 52].reshape(PLANES, 52)[:] = bits
+    o[PLANES * 52:] = tail
+    return o
+
+
+def _points(captured: int, more_cards: bool, xeri: int) -> int:
+    return ((4 if more_cards else 0) + (captured & 0xF).bit_count() + (2 if captured >> 37 & 1 else 0)
+            + (1 if captured >> 4 & 1 else 0) + 10 * xeri)
+
+
+_OPTION_CACHE: dict[Options, list[float]] = {}
+
+
+def _options_part(view: View) -> list[float]:
+    opts = view.options
+    part = _OPTION_CACHE.get(opts)
+    if part is None:
+        part = [1.0 if getattr(opts, name) else 0.0 for name in OPTION_FLAGS] + [0.0, 0.0, 0.0]
+        part[11 + FACE_REDEAL_CHOICES.index(opts.face_card_redeal)] = 1.0
+        _OPTION_CACHE[opts] = part
+    return part
+
+
+def _declaration_text(d: Declaration, seat: int, n: int) -> str:
+    who = "me" if d.owner == seat else f"+{(d.owner - seat) % n}"
+    return f"[{' '.join(NAMES[c] for c in cards_of(d.mask))}]={d.value}{'G' if d.is_group else ''}@{who}"
+
+
+def describe_view(view: View, head: int = -1, chosen: int = 0) -> str:
+    """The observation as one line of text, from the same view (for OpenSpiel's observation string).
+
+    >>> from diloti.core.state import State
+    >>> describe_view(State.new(seed=3).view(0))[:40]
+    'seat 0/2; phase play; turn +1; dealer +0'
+    """
+    seat, n = view.seat, view.players
+    parts = [
+        f"seat {seat}/{n}", f"phase {Phase(view.phase).label}", f"turn +{(view.turn - seat) % n}",
+        f"dealer +{(view.dealer - seat) % n}", "hand " + (" ".join(NAMES[c] for c in view.hand) or "-"),
+        "table " + (" ".join([NAMES[c] for c in view.table]
+                             + [_declaration_text(d, seat, n) for d in view.declarations]) or "-"),
+        "sizes " + " ".join(str(view.hand_sizes[(seat + i) % n]) for i in range(n)),
+        f"stock {view.stock_size}", f"deal {view.deal_no}", f"plays {view.plays}",
+        f"captured {len(view.captured[seat & 1])}/{len(view.captured[1 - (seat & 1)])}",
+        f"xeri {view.xeri[seat & 1]}/{view.xeri[1 - (seat & 1)]}",
+    ]
+    if view.last_capturer is not None:
+        parts.append(f"last +{(view.last_capturer - seat) % n}")
+    if view.bottom is not None:
+        parts.append(f"bottom {NAMES[view.bottom]}")
+    if view.pending:
+        parts.append("pending " + " ".join(f"+{(s - seat) % n}" for s in view.pending))
+    if head >= 0:
+        parts.append("choosing " + describe(head) + (" " + " ".join(NAMES[c] for c in cards_of(chosen))
+                                                    if chosen else ""))
+    return "; ".join(parts)
+
+
+__all__ = ["LAYOUT", "MAX_ROUND_POINTS", "OPTION_FLAGS", "PARTS", "SIZE", "describe_view", "observe"]
