@@ -45,8 +45,8 @@ def load_json(path: str) -> list[MatchResult]:
     out = []
     for d in data if isinstance(data, list) else [data]:
         d = {k: v for k, v in d.items() if k != "moves_per_second"}
-        w = d["win_rate"]  # files written before the interval was clipped to [0, 1]
-        d["win_rate"] = Interval(w["mean"], max(0.0, w["low"]), min(1.0, w["high"]))
+        # No per-game results: the Wilson interval with the games taken as independent.
+        d["win_rate"] = Interval.wilson([[1.0]] * d["a_wins"] + [[0.0]] * d["b_wins"] + [[0.5]] * d["draws"])
         d["points_per_round"] = Interval(**d["points_per_round"])
         d["results"] = []
         out.append(MatchResult(**d))

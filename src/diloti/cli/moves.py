@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ))
     p.add_argument("position", metavar="POSITION",
                    help="the position (JSON or compact), a file holding one, or '-' for standard input")
-    p.add_argument("--describe", action="store_true", help="add a readable, pile-aware form of each move")
+    p.add_argument("--describe", action="store_true", help="add a readable, declaration-aware form of each move")
     p.add_argument("--json", action="store_true", help="print a JSON list of the moves instead")
     p.set_defaults(func=run)
 

@@ -33,7 +33,7 @@ from diloti.formats.record import GameRecord
 
 HELP = """\
 Enter a move by its number in the list, or in notation (any order, any case, T or 10, suits C D H S or symbols):
-  9D            lay the 9D (or its only legal move)      9D x 4H 5C    capture (naming one card of a pile takes it)
+  9D            lay the 9D (or its only legal move)      9D x 4H 5C    capture (one card of a declaration takes it all)
   9D x          the capture with 9D, if there is one      5S + 3C = 8   plain declaration (or raise) of 8
   4D + 4C = 4G  group of 4s                                keep / redeal face-card redeal decision
 Commands: moves (list legal moves), table (show the table), history (this round's moves), score (score sheet),

@@ -6,7 +6,7 @@ The canonical, position-free form is ``str(move)`` / :meth:`Move.parse`
 type, given the position:
 
 - cards in any order and case, ``T`` or ``10``, suit letters or symbols;
-- naming one card of a declaration means the whole pile;
+- naming one card of a declaration means the whole declaration;
 - ``9D x`` (or ``9D takes``) with no cards fits any capture with the 9D;
 - a bare ``9D`` is the lay if legal, else the only legal move with the 9D;
 - ``9D 4H 5C`` (no operator) fits any move of the 9D with those cards;
@@ -43,7 +43,7 @@ Position = State | View
 
 # ----------------------------------------------------------- the position
 def _parts(pos: Position) -> tuple[list[Move], tuple[Card, ...], tuple[Declaration, ...], tuple[Card, ...], str]:
-    """(legal moves, loose cards, piles, hand of the mover, description)."""
+    """(legal moves, table cards, declarations, hand of the mover, description)."""
     if isinstance(pos, State):
         return (pos.legal_moves(), tuple(pos.table), tuple(pos.declarations), tuple(pos.hands[pos.turn]),
                 pos.describe())
@@ -128,7 +128,7 @@ def _group_text(card: Card, table: list[Card], declarations: list[Declaration], 
 
 
 def describe_move(pos: Position, move: Move) -> str:
-    """A short pile-aware form of ``move`` in ``pos`` (before it is played).
+    """A short declaration-aware form of ``move`` in ``pos`` (before it is played).
 
     Captures and groups are shown in parts (one possible split, when the
     parts are not single cards), declarations on the table in brackets.
