@@ -64,7 +64,18 @@ def _case(line: str) -> Case:
 
 
 def read_positions(source: str) -> list[Case]:
-    """Positions from a file (or ``-``), one per line; blank lines and ``#`` comments are skipped."""
+    """Positions from a file (or ``-``), one per line; blank lines and ``#`` comments are skipped.
+
+    >>> import json, os, tempfile
+    >>> from diloti.core.state import State
+    >>> from diloti.formats.position import format_position, position_to_dict
+    >>> case = {"name": "start", "position": position_to_dict(State.new(seed=1)), "perft": [7, 50]}
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+    ...     _ = f.write(json.dumps(case) + "\\n# a comment\\n" + format_position(State.new(seed=2)) + "\\n")
+    >>> [(c.name, c.expected) for c in read_positions(f.name)]
+    [('start', [7, 50]), (None, None)]
+    >>> os.remove(f.name)
+    """
     if source == "-":
         text = sys.stdin.read()
         name = "<stdin>"

@@ -267,7 +267,13 @@ def hint(view: View, arg: str = "") -> str:
 
 def record_path(arg: str, seed: int) -> str:
     """Where ``--record`` saves: the file named, or a new file in the folder named; refused at once if the
-    folder does not exist or cannot be written, so a game is never played into a record that is lost."""
+    folder does not exist or cannot be written, so a game is never played into a record that is lost.
+
+    >>> record_path("/no/such/folder/game.txt", 1)
+    Traceback (most recent call last):
+    ...
+    diloti.cli.CliError: --record '/no/such/folder/game.txt': no such folder '/no/such/folder' (create it first)
+    """
     path = arg
     if os.path.isdir(arg):
         path = os.path.join(arg, f"diloti-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.txt")

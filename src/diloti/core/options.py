@@ -118,7 +118,11 @@ class Options:
 
     @classmethod
     def flags(cls) -> list[str]:
-        """The on/off options (every option but ``target`` and ``face_card_redeal``)."""
+        """The on/off options (every option but ``target`` and ``face_card_redeal``).
+
+        >>> Options.flags()[:2]
+        ['dealer_sees_bottom', 'three_faces_stay']
+        """
         return [n for n in cls.names() if n not in ("target", "face_card_redeal")]
 
     @classmethod
