@@ -100,6 +100,7 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], need
     (["play", "--seat", "5"], "invalid --seat 5"),
     (["play", "--level", "grandmaster"], "unknown level 'grandmaster'"),
     (["play", "--name", " "], "invalid --name ' ': expected a name"),
+    (["replay", "/dev/null"], "record '/dev/null': no round in it"),
 ])
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
     code, _, err = run(capsys, *argv)

@@ -35,6 +35,8 @@ def _show_state(state: State) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rec: GameRecord = load_record(args.record)
+    if not rec.rounds and not rec.errors:
+        raise CliError(f"record {args.record!r}: no round in it (is it a game record?)")
     for line, msg in rec.errors:
         print(f"{args.record}:{line}: {msg}", file=sys.stderr)
     names = rec.names or [f"seat {s}" for s in range(rec.players)]
