@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import diloti.core.game as game_module
+import diloti.match.tournament as tournament_module
 from diloti.core.game import Game
 from diloti.core.seeds import derive_seed
 from diloti.match.tournament import play_game
@@ -41,9 +43,16 @@ def test_server_seeds_are_pinned() -> None:
 
 
 def test_one_recipe() -> None:
-    """Only core/seeds.py hashes seeds: no module defines a seed-deriving function of its own."""
+    """Only core/seeds.py hashes seeds (server/tables.py hashes seat tokens, never seeds)."""
     for path in SRC.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
-        if path.name != "seeds.py":
-            assert not names & {"derive_seed", "derived_seed", "round_seed"}, path
+        functions = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        hashes = "sha256" in path.read_text(encoding="utf-8")
+        if path.name == "seeds.py":
+            assert functions == {"derive_seed"}
+        elif path == SRC / "server" / "tables.py":
+            assert hashes and "derived_seed" not in functions and "token_hash" in functions
+        else:
+            assert not hashes, path
+    assert not hasattr(game_module, "round_seed")
+    assert getattr(tournament_module, "derive_seed", derive_seed) is derive_seed
