@@ -18,6 +18,8 @@ table); :data:`SIZE` is the length.
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 import numpy.typing as npt
 
@@ -82,9 +84,25 @@ def _layout() -> dict[str, slice]:
 LAYOUT: dict[str, slice] = _layout()
 SIZE = sum(size for _, size, _ in PARTS)
 PLANES = 12  # the card planes at the start
-_T = {name: s.start - PLANES * 52 for name, s in LAYOUT.items()}  # offsets in the numbers after the planes
 TAIL = SIZE - PLANES * 52
 _FULL = (1 << 52) - 1
+
+
+def _at(name: str) -> int:
+    return int(LAYOUT[name].start) - PLANES * 52  # offset among the numbers after the planes
+
+
+(_DECL, _SIZES, _STOCK, _COUNTS, _XERI, _POINTS, _SCORES, _TURN, _DEALER, _LAST, _PHASE, _FOUR, _DEAL, _PLAYS,
+ _PENDING, _OPTIONS, _KIND, _VALUE, _STAGE) = map(_at, (
+    "declarations", "hand_sizes", "stock", "captured_counts", "xeri", "points", "scores", "turn", "dealer",
+    "last_capturer", "phase", "four_players", "deal", "plays", "pending", "options", "prefix_kind",
+    "prefix_value", "prefix_stage"))
+_PACK = struct.Struct(f"<{PLANES}Q{TAIL}f").pack  # the planes as 64-bit sets, then the numbers
+_DECIDE = Phase.DECIDE
+assert Phase.PLAY < Phase.DECIDE < Phase.OVER < Phase.CHANCE
+_ZERO_TAIL = [0.0] * TAIL
+# _REL[players][seat][other] = the other seat's place counted from seat (0 = itself, 1 = the next to play, ...)
+_REL = {n: tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n)) for n in (2, 4)}
 
 
 def observe(view: View, head: int = -1, chosen: int = 0,
@@ -96,80 +114,78 @@ def observe(view: View, head: int = -1, chosen: int = 0,
     :class:`~diloti.envs.actions.Decision`. Writes into ``out`` if given.
     """
     seat, n = view.seat, view.players
-    side = seat & 1
-    cap0, cap1 = mask_of(view.captured[0]), mask_of(view.captured[1])
-    own_cap, other_cap = (cap0, cap1) if side == 0 else (cap1, cap0)
+    rel = _REL[n][seat]  # seat -> relative seat
+    cap = view.captured
+    if seat & 1:
+        own_cap, other_cap = mask_of(cap[1]), mask_of(cap[0])
+        x0, x1 = view.xeri[1], view.xeri[0]
+    else:
+        own_cap, other_cap = mask_of(cap[0]), mask_of(cap[1])
+        x0, x1 = view.xeri
     table = mask_of(view.table)
     hand = mask_of(view.hand)
-    tail = [0.0] * TAIL
+    tail = _ZERO_TAIL.copy()
     planes = [hand, table, 0, 0, 0, 0, own_cap, other_cap, 0, 0, 0, chosen]
-    declared = 0
-    base = _T["declarations"]
+    seen = hand | table | own_cap | other_cap
     for d in view.declarations:
-        r = (d.owner - seat) % n
+        r = rel[d.owner]
         planes[2 + r] = d.mask
-        declared |= d.mask
-        k = base + 12 * r
+        seen |= d.mask
+        k = _DECL + 12 * r
         tail[k] = 1.0
         if d.kind == GROUP:
             tail[k + 1] = 1.0
         if 1 <= d.value <= 10:
             tail[k + 1 + d.value] = 1.0
-    seen = hand | table | declared | cap0 | cap1
     planes[8] = _FULL & ~seen
     bottom = view.bottom
     if bottom is not None and not seen >> bottom & 1:
         planes[9] = 1 << bottom
-    k = _T["hand_sizes"]
     for s, size in enumerate(view.hand_sizes):
-        tail[k + (s - seat) % n] = size / 6.0
-    tail[_T["stock"]] = view.stock_size / 52.0
+        tail[_SIZES + rel[s]] = size / 6.0
+    tail[_STOCK] = view.stock_size / 52.0
     own_n, other_n = own_cap.bit_count(), other_cap.bit_count()
-    k = _T["captured_counts"]
-    tail[k] = own_n / 52.0
-    tail[k + 1] = other_n / 52.0
-    xeri = view.xeri if side == 0 else (view.xeri[1], view.xeri[0])
-    k = _T["xeri"]
-    tail[k] = min(xeri[0], 24) / 24.0
-    tail[k + 1] = min(xeri[1], 24) / 24.0
-    k = _T["points"]
-    tail[k] = min(_points(own_cap, own_n > other_n, xeri[0]), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
-    tail[k + 1] = min(_points(other_cap, other_n > own_n, xeri[1]), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
+    tail[_COUNTS] = own_n / 52.0
+    tail[_COUNTS + 1] = other_n / 52.0
+    if x0 or x1:
+        tail[_XERI] = min(x0, 24) / 24.0
+        tail[_XERI + 1] = min(x1, 24) / 24.0
+    tail[_POINTS] = min(_points(own_cap, own_n > other_n, x0), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
+    tail[_POINTS + 1] = min(_points(other_cap, other_n > own_n, x1), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
     scores = view.scores
     if scores[0] or scores[1]:
-        if side:
+        if seat & 1:
             scores = (scores[1], scores[0])
         target = view.options.target
-        k = _T["scores"]
-        tail[k] = min(max(scores[0], 0), target) / target
-        tail[k + 1] = min(max(scores[1], 0), target) / target
+        tail[_SCORES] = min(max(scores[0], 0), target) / target
+        tail[_SCORES + 1] = min(max(scores[1], 0), target) / target
     phase = view.phase
-    if phase == Phase.PLAY or phase == Phase.DECIDE:
-        tail[_T["turn"] + (view.turn - seat) % n] = 1.0
-    tail[_T["dealer"] + (view.dealer - seat) % n] = 1.0
+    if phase <= _DECIDE:  # PLAY or DECIDE: a seat is to act
+        tail[_TURN + rel[view.turn]] = 1.0
+    tail[_DEALER + rel[view.dealer]] = 1.0
     lc = view.last_capturer
-    tail[_T["last_capturer"] + (4 if lc is None else (lc - seat) % n)] = 1.0
-    tail[_T["phase"] + int(phase)] = 1.0
+    tail[_LAST + (4 if lc is None else rel[lc])] = 1.0
+    tail[_PHASE + phase] = 1.0
     if n == 4:
-        tail[_T["four_players"]] = 1.0
-    tail[_T["deal"] + min(max(view.deal_no, 1), 4) - 1] = 1.0
-    tail[_T["plays"]] = min(view.plays, 48) / 48.0
+        tail[_FOUR] = 1.0
+    tail[_DEAL + min(max(view.deal_no, 1), 4) - 1] = 1.0
+    tail[_PLAYS] = min(view.plays, 48) / 48.0
     for s in view.pending:
-        tail[_T["pending"] + (s - seat) % n] = 1.0
-    k = _T["options"]
-    tail[k:k + 14] = _options_part(view)
+        tail[_PENDING + rel[s]] = 1.0
+    tail[_OPTIONS:_OPTIONS + 14] = _options_part(view.options)
     if head >= 0:
         card, kind, value = HEADS[head]
         if card is not None:
             planes[10] = 1 << card
-        tail[_T["prefix_kind"] + int(kind)] = 1.0
-        tail[_T["prefix_value"] + value] = 1.0
-        tail[_T["prefix_stage"]] = 1.0
-    raw = b"".join(m.to_bytes(7, "little") for m in planes)
-    bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").reshape(PLANES, 56)[:, :52]
+        tail[_KIND + kind] = 1.0
+        tail[_VALUE + value] = 1.0
+        tail[_STAGE] = 1.0
+    raw = _PACK(*planes, *tail)
+    bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8, count=PLANES * 8).reshape(PLANES, 8), axis=1,
+                         count=52, bitorder="little")
     o = np.empty(SIZE, dtype=np.float32) if out is None else out
-    o[:PLANES * 52].reshape(PLANES, 52)[:] = bits
-    o[PLANES * 52:] = tail
+    o[:PLANES * 52] = bits.ravel()
+    o[PLANES * 52:] = np.frombuffer(raw, dtype=np.float32, offset=PLANES * 8)
     return o
 
 
@@ -179,15 +195,18 @@ def _points(captured: int, more_cards: bool, xeri: int) -> int:
 
 
 _OPTION_CACHE: dict[Options, list[float]] = {}
+_last_options: list[tuple[Options, list[float]]] = []
 
 
-def _options_part(view: View) -> list[float]:
-    opts = view.options
+def _options_part(opts: Options) -> list[float]:
+    if _last_options and _last_options[0][0] is opts:
+        return _last_options[0][1]
     part = _OPTION_CACHE.get(opts)
     if part is None:
         part = [1.0 if getattr(opts, name) else 0.0 for name in OPTION_FLAGS] + [0.0, 0.0, 0.0]
         part[11 + FACE_REDEAL_CHOICES.index(opts.face_card_redeal)] = 1.0
         _OPTION_CACHE[opts] = part
+    _last_options[:] = [(opts, part)]
     return part
 
 

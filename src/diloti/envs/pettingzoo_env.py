@@ -1,0 +1,168 @@
+"""PettingZoo AEC environment ``diloti_v0``: one round of Diloti, 2 or 4 players, any options.
+
+Made like PettingZoo's classic card environments::
+
+    from diloti.envs import pettingzoo_env
+    env = pettingzoo_env.env(players=2, options={"liberal_groups": True}, render_mode="ansi")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+Agents ``player_0`` .. ``player_3`` are the seats (partners 0+2 and 1+3). The
+action space is ``Discrete(559)`` with the fixed meaning of
+:mod:`diloti.envs.actions`: a move takes one step or a few (the same agent acts
+again while it chooses table items). The observation is a dict:
+``"observation"`` (``Box(0, 1, (744,), float32)``, :mod:`diloti.envs.observation`,
+from the agent's own view) and ``"action_mask"`` (``int8``, all zeros for an
+agent not to act). The episode is one round; at its end each agent's reward
+is its side's points minus the other side's (partners get the same). An illegal
+action ends the round with ``illegal_reward`` (by default the worst a round can
+give, ``-251``) for the agent that took it, as in the classic environments.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from diloti.core.options import Options
+from diloti.envs.actions import NUM_ACTIONS
+from diloti.envs.driver import (
+    Driver,
+    EnvArgumentError,
+    check_dealer,
+    check_options,
+    check_players,
+    check_render_mode,
+    round_seed,
+)
+from diloti.envs.observation import MAX_ROUND_POINTS, SIZE
+
+ObsDict = dict[str, npt.NDArray[Any]]
+
+
+def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:
+    """The environment with PettingZoo's standard wrappers (illegal action ends the round, bounds, order).
+
+    Keyword arguments go to :class:`raw_env`; ``illegal_reward`` is the reward of an illegal action.
+    """
+    illegal = kwargs.pop("illegal_reward", -float(MAX_ROUND_POINTS))
+    if isinstance(illegal, bool) or not isinstance(illegal, (int, float)):
+        raise EnvArgumentError(f"invalid illegal_reward={illegal!r}: expected a number")
+    e: AECEnv[str, ObsDict, int] = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal))
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
+    """The bare AEC environment (see the module's description); :func:`env` wraps it."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "diloti_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, players: int = 2, options: Options | Mapping[str, Any] | str | None = None,
+                 dealer: int | None = None, render_mode: str | None = None) -> None:
+        EzPickle.__init__(self, players, options, dealer, render_mode)
+        super().__init__()
+        self.players = check_players(players)
+        self.options = check_options(options)
+        self.dealer = check_dealer(dealer, self.players)
+        self.render_mode = check_render_mode(render_mode, list(self.metadata["render_modes"]))
+        self.possible_agents = [f"player_{i}" for i in range(self.players)]
+        self.agents = self.possible_agents[:]
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(low=0.0, high=1.0, shape=(SIZE,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self._rng: random.Random | None = None
+        self._zeros = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self.driver: Driver | None = None
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new round. A ``seed`` starts the environment's generator again (rounds and dealers come from it)."""
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(seed)
+        rng = self._rng
+        dealer = self.dealer if self.dealer is not None else rng.randrange(self.players)
+        self.driver = Driver(self.players, self.options, dealer, round_seed(rng))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.driver.to_act]
+
+    def observe(self, agent: str) -> ObsDict:
+        d = self.driver
+        if d is None:
+            raise EnvArgumentError("observe() before reset(): call reset() first")
+        seat = self._seats[agent]
+        acting = agent == self.agent_selection and not self.terminations.get(agent, True)
+        return {"observation": d.observation(seat), "action_mask": d.mask() if acting else self._zeros}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        d = self.driver
+        assert d is not None and action is not None
+        d.apply(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        if d.over:
+            for agent_name, r in zip(self.possible_agents, d.returns(), strict=True):
+                self.rewards[agent_name] = r
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[d.to_act]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.driver.render() if self.driver is not None else "Diloti: call reset() to deal a round"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.driver = None
+
+
+__all__ = ["env", "raw_env"]
