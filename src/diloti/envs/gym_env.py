@@ -1,0 +1,185 @@
+"""Gymnasium single-agent environment: one seat against the built-in computer levels.
+
+Registered as ``diloti/Diloti-v0`` when :mod:`diloti.envs` is imported::
+
+    import gymnasium
+    import diloti.envs  # registers the id
+    env = gymnasium.make("diloti/Diloti-v0", opponent="heuristic", players=2)
+    obs, info = env.reset(seed=0)
+    while True:
+        action = env.action_space.sample(obs["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+
+The agent plays one seat (``seat``; by default drawn each round); every other
+seat, the partner's too with 4 players, is a computer player made by
+:func:`diloti.ai.make_player` from ``opponent`` (``partner`` for the partner):
+a level name or a spec such as ``"expert:iterations=100,seconds=none"`` (with
+``seconds=none`` an expert plays the same moves for the same seed). Spaces,
+action meaning and observation are those of the PettingZoo environment
+(:mod:`diloti.envs.pettingzoo_env`). The episode is one round; the reward, at
+its end, is the agent's side's points minus the other side's. An illegal
+action ends the episode with ``illegal_reward`` (default ``-251``, the worst a
+round can give) and ``info["illegal_action"]``; ``info["action_mask"]`` and
+:meth:`DilotiEnv.action_masks` give the mask too (for maskable learners).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from diloti.ai import make_player
+from diloti.ai.base import Player
+from diloti.core.errors import DilotiError
+from diloti.core.options import Options
+from diloti.envs.actions import NUM_ACTIONS, InvalidActionError
+from diloti.envs.driver import (
+    Driver,
+    EnvArgumentError,
+    check_dealer,
+    check_options,
+    check_players,
+    check_render_mode,
+)
+from diloti.envs.observation import MAX_ROUND_POINTS, SIZE
+
+ObsDict = dict[str, Any]  # "observation" and "action_mask", both arrays
+
+
+class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
+    """One round of Diloti for one learning seat (see the module's description)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 - as Env declares it
+
+    def __init__(self, opponent: str = "random", players: int = 2,
+                 options: Options | Mapping[str, Any] | str | None = None, seat: int | None = None,
+                 dealer: int | None = None, partner: str | None = None,
+                 illegal_reward: float = -float(MAX_ROUND_POINTS), render_mode: str | None = None) -> None:
+        self.players = check_players(players)
+        self.options = check_options(options)
+        self.seat = _check_seat(seat, self.players)
+        self.dealer = check_dealer(dealer, self.players)
+        self.opponent = _check_level("opponent", opponent)
+        self.partner = self.opponent if partner is None else _check_level("partner", partner)
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise EnvArgumentError(f"invalid illegal_reward={illegal_reward!r}: expected a number")
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low=0.0, high=1.0, shape=(SIZE,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        })
+        self.driver: Driver | None = None
+        self.bots: dict[int, Player] = {}
+        self.me = 0
+        self._done = False
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[ObsDict, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.me = self.seat if self.seat is not None else int(rng.integers(self.players))
+        dealer = self.dealer if self.dealer is not None else int(rng.integers(self.players))
+        self.driver = Driver(self.players, self.options, dealer, int(rng.integers(2**62)))
+        self.bots = {}
+        for s in range(self.players):
+            if s != self.me:
+                spec = self.partner if (s - self.me) % 2 == 0 else self.opponent
+                self.bots[s] = make_player(spec, seed=int(rng.integers(2**62)))
+        self._done = False
+        self._play_bots()
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
+        d = self.driver
+        if d is None:
+            raise EnvArgumentError("step() before reset(): call reset() first")
+        if self._done:
+            raise EnvArgumentError("step() after the episode ended: call reset() first")
+        try:
+            move = d.apply(int(action))
+        except InvalidActionError:
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._obs(), self.illegal_reward, True, False, info
+        if move is not None:
+            self._play_bots()
+        reward = 0.0
+        if d.over:
+            self._done = True
+            reward = d.returns()[self.me]
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, self._done, False, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions as booleans (the method maskable learners call)."""
+        return self._mask().astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.driver.render() if self.driver is not None else "Diloti: call reset() to deal a round"
+        text += f"\n  (the agent plays player_{self.me})"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ------------------------------------------------------------------ inside
+    def _play_bots(self) -> None:
+        d = self.driver
+        assert d is not None
+        state = d.state
+        while not d.over and state.turn != self.me:
+            bot = self.bots[state.turn]
+            move = bot.choose(state.view(state.turn))
+            for a in d.decision.encode(move):
+                d.apply(a)
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        d = self.driver
+        if d is None or self._done or d.over:
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return d.mask()
+
+    def _obs(self) -> ObsDict:
+        assert self.driver is not None
+        # A copy: each call returns data of its own (the driver keeps its arrays for the step).
+        return {"observation": self.driver.observation(self.me).copy(), "action_mask": self._mask().copy()}
+
+    def _info(self) -> dict[str, Any]:
+        assert self.driver is not None
+        return {"seat": self.me, "action_mask": self._mask().copy()}
+
+
+def _check_seat(seat: object, players: int) -> int | None:
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise EnvArgumentError(f"invalid seat={seat!r}: expected None (drawn each round) or 0..{players - 1}")
+    return seat
+
+
+def _check_level(name: str, spec: object) -> str:
+    if not isinstance(spec, str):
+        raise EnvArgumentError(f"invalid {name}={spec!r}: expected a level name such as 'expert'")
+    try:
+        make_player(spec, seed=0)
+    except DilotiError as exc:
+        raise EnvArgumentError(f"invalid {name}={spec!r}: {exc}") from None
+    return spec
+
+
+__all__ = ["DilotiEnv"]
