@@ -1,0 +1,278 @@
+"""OpenSpiel game ``python_diloti``: one round, imperfect information, every deal a chance node.
+
+Importing this module registers the game with ``pyspiel.register_game``::
+
+    import pyspiel
+    import diloti.envs.openspiel_game  # registers python_diloti
+    game = pyspiel.load_game("python_diloti", {"players": 2, "options": "liberal_groups soy"})
+    state = game.new_initial_state()
+
+Parameters: ``players`` (2 or 4), ``options`` (options text as in records, with
+``:`` for ``=`` since OpenSpiel's game strings cannot hold it, e.g.
+``"target:121 soy"``; empty for the standard rules) and ``dealer`` (0..players-1).
+
+- **Chance**: the round starts at a chance node; each card dealt is one chance
+  outcome (action = the card's index 0..51, all undealt cards equally likely):
+  the bottom card the dealer sees (with ``dealer_sees_bottom``), the hands,
+  the first table (dealt again while it must be), each later deal and every
+  face-card redeal. The engine's explicit-chance states
+  (``State.new(..., explicit_chance=True)``) supply the events.
+- **Players** act with the fixed action ids of :mod:`diloti.envs.actions`
+  (559 distinct actions); a player choosing table items acts several times in a row.
+- **Returns**, at the end: each player's side's points minus the other side's (zero sum;
+  partners share), between -251 and 251.
+- **Observations** (:func:`make_py_observer`): the observation tensor is the
+  744-float layout of :mod:`diloti.envs.observation`; the information-state
+  tensor adds the cards each seat has played this round (by relative seat) and
+  the first table (1004 floats). The information-state string is the seat's
+  view with the whole public history of moves, which with the current hand fixes
+  every hand the seat was dealt (perfect recall, except the hand given back in
+  a face-card redeal); the observation string is the view alone. All of it is
+  built from ``State.view(player)``.
+- **Serialisation**: ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state``
+  and ``pickle`` round-trip a state; :meth:`DilotiState.resample_from_infostate`
+  deals the cards the player cannot see again (for ISMCTS).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from diloti.ai.sampler import Worlds
+from diloti.core.cards import NAMES
+from diloti.core.errors import DilotiError
+from diloti.core.options import Options
+from diloti.core.phase import Phase
+from diloti.core.state import State
+from diloti.core.view import View
+from diloti.envs.actions import NUM_ACTIONS, Decision, describe
+from diloti.envs.driver import EnvArgumentError
+from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
+
+SHORT_NAME = "python_diloti"
+#: The most decision steps in a round: 48 moves of at most 54 steps (a head, 52 items, stop) and the
+#: face-card redeal decisions of four deals (a chain of redeals could in principle go beyond).
+MAX_GAME_LENGTH = 48 * 54 + 4 * 4
+#: The information-state tensor: the observation, then cards played by each relative seat, then the first table.
+INFO_SIZE = SIZE + 4 * 52 + 52
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Diloti",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=False,
+    parameter_specification={"players": 2, "options": "", "dealer": 0},
+)
+
+
+class DilotiGame(pyspiel.Game):  # type: ignore[misc]
+    """One round of Diloti for OpenSpiel (see the module's description)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = params.get("players", 2)
+        if players not in (2, 4):
+            raise EnvArgumentError(f"invalid players={players!r}: expected 2 or 4")
+        text = params.get("options", "")
+        try:
+            options = Options.from_text(str(text).replace(":", "="))
+        except DilotiError as exc:
+            raise EnvArgumentError(f"invalid options={text!r}: {exc}") from None
+        dealer = params.get("dealer", 0)
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise EnvArgumentError(f"invalid dealer={dealer!r}: expected 0..{players - 1}")
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=52,
+            num_players=players,
+            min_utility=-float(MAX_ROUND_POINTS),
+            max_utility=float(MAX_ROUND_POINTS),
+            utility_sum=0.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        # OpenSpiel's game strings cannot hold "=" in a value: "face_card_redeal:any_deal" stands for it.
+        params = {"players": players, "options": options.to_text().replace("=", ":"), "dealer": dealer}
+        super().__init__(_GAME_TYPE, info, params)
+        self.options = options
+        self.dealer = dealer
+        self.players = players
+
+    def new_initial_state(self) -> DilotiState:
+        return DilotiState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> DilotiObserver:
+        return DilotiObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class DilotiState(pyspiel.State):  # type: ignore[misc]
+    """A round in play: the engine's explicit-chance state and the move being chosen."""
+
+    def __init__(self, game: DilotiGame) -> None:
+        super().__init__(game)
+        self.round = State.new(game.players, game.options, game.dealer, seed=0, explicit_chance=True)
+        self.decision: Decision | None = None
+
+    # -------------------------------------------------------------- the API
+    def current_player(self) -> int:
+        phase = self.round.phase
+        if phase == Phase.OVER:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if phase == Phase.CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return self.round.turn
+
+    def _decision(self) -> Decision:
+        d = self.decision
+        if d is None:
+            d = self.decision = Decision.of(self.round)
+        return d
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.current_player():
+            return []
+        return self._decision().legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(int(c), p) for c, p in self.round.chance_outcomes()]
+
+    def _apply_action(self, action: int) -> None:
+        if self.round.phase == Phase.CHANCE:
+            self.round.deal(int(action))
+            return
+        move = self._decision().apply(int(action))
+        if move is not None:
+            self.round.push(move)
+            self.decision = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            event = self.round.chance
+            to = "" if event is None else f" to {event.to if isinstance(event.to, str) else f'player {event.to}'}"
+            return f"deal {NAMES[action]}{to}"
+        return describe(action)
+
+    def is_terminal(self) -> bool:
+        return bool(self.round.phase == Phase.OVER)
+
+    def returns(self) -> list[float]:
+        n = self.round.players
+        if self.round.phase != Phase.OVER:
+            return [0.0] * n
+        a, b = self.round.points()
+        return [float(a - b) if s % 2 == 0 else float(b - a) for s in range(n)]
+
+    def __str__(self) -> str:
+        text = self.round.describe()
+        d = self.decision
+        if d is not None and d.head >= 0:
+            text += f" choosing {describe(d.head)}" + "".join(f" {NAMES[c]}" for c in range(52) if d.chosen >> c & 1)
+        return text
+
+    def prefix(self) -> tuple[int, int]:
+        """The move being chosen: its head action (-1 before it) and the item cards chosen (a 52-bit set)."""
+        d = self.decision
+        return (d.head, d.chosen) if d is not None else (-1, 0)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DilotiState:
+        """A state the player cannot tell from this one: the cards it cannot see dealt again at random.
+
+        Other hands and the undealt cards are drawn by :class:`diloti.ai.sampler.Worlds` (declarers
+        keep a card of their value, a player deciding on a redeal keeps 5 face cards, the dealer's
+        bottom card stays known to the dealer).
+        """
+        s = self.round
+        rng = random.Random(int(probability_sampler() * 2**52))
+        others = [seat for seat in range(s.players) if seat != player_id]
+        hands, stock = Worlds(s.view(player_id)).deal(rng)
+        old = [c for seat in others for c in s.hands[seat]] + s.stock[s.stock_pos:]
+        new = [c for seat in others for c in hands[seat]] + stock
+        swap = dict(zip(old, new, strict=True))
+        t = s.copy(stack=True)  # the history too: views show it
+        t.hands = [list(h) if seat == player_id else sorted(swap.get(c, c) for c in h)
+                   for seat, h in enumerate(s.hands)]
+        t.stock = [swap.get(c, c) for c in s.stock]
+        if t.bottom is not None:
+            t.bottom = t.stock[-1]
+        hi = len(t.stock) - 1 if t.bottom is not None else len(t.stock)
+        t.stock[t.stock_pos:hi] = sorted(t.stock[t.stock_pos:hi])  # undealt cards are kept in card order
+        clone: DilotiState = self.clone()
+        clone.round = t
+        clone.decision = self.decision.copy() if self.decision is not None else None
+        return clone
+
+
+class DilotiObserver:
+    """Tensors and strings for one player, from its view (OpenSpiel's PyObserver interface).
+
+    ``perfect_recall`` chooses the information state over the observation; with
+    ``private_info`` NONE the seat's own hand and bottom card are left out (public observation).
+    """
+
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        if params:
+            raise EnvArgumentError(f"invalid observer params={params!r}: none are taken")
+        if not iig_obs_type.public_info:
+            raise EnvArgumentError("invalid iig_obs_type: only observations with the public information are offered")
+        self.recall = bool(iig_obs_type.perfect_recall)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.tensor: npt.NDArray[np.float32] = np.zeros(INFO_SIZE if self.recall else SIZE, np.float32)
+        self.dict = {"observation": self.tensor[:SIZE]}
+        if self.recall:
+            self.dict["played"] = self.tensor[SIZE:SIZE + 4 * 52].reshape(4, 52)
+            self.dict["first_table"] = self.tensor[SIZE + 4 * 52:]
+
+    def _view(self, state: DilotiState, player: int) -> View:
+        view = state.round.view(player)
+        if not self.private:
+            view = _public(view)
+        return view
+
+    def set_from(self, state: DilotiState, player: int) -> None:
+        view = self._view(state, player)
+        head, chosen = state.prefix()
+        observe(view, head, chosen, out=self.tensor[:SIZE])
+        if self.recall:
+            played = np.zeros((4, 52), np.float32)
+            for seat, move in view.history:
+                if move.card is not None:
+                    played[(seat - player) % view.players, move.card] = 1.0
+            self.dict["played"][:] = played
+            first = self.dict["first_table"]
+            first[:] = 0.0
+            first[list(view.first_table)] = 1.0
+
+    def string_from(self, state: DilotiState, player: int) -> str:
+        view = self._view(state, player)
+        head, chosen = state.prefix()
+        text = describe_view(view, head, chosen)
+        if self.recall:
+            first = " ".join(NAMES[c] for c in view.first_table) or "-"
+            moves = " ".join(f"{seat}:{str(move).replace(' ', '')}" for seat, move in view.history)
+            text = f"first table {first}; moves {moves or '-'}; {text}"
+        return text
+
+
+def _public(view: View) -> View:
+    """The view without what only its seat knows (its hand, the bottom card, its legal moves)."""
+    return replace(view, hand=(), bottom=None, legal=())
+
+
+pyspiel.register_game(_GAME_TYPE, DilotiGame)
+
+__all__ = ["INFO_SIZE", "MAX_GAME_LENGTH", "SHORT_NAME", "DilotiGame", "DilotiObserver", "DilotiState"]
