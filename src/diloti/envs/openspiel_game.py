@@ -47,6 +47,7 @@ import pyspiel
 from diloti.ai.sampler import Worlds
 from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
+from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.phase import Phase
 from diloti.core.state import State
@@ -183,6 +184,10 @@ class DilotiState(pyspiel.State):  # type: ignore[misc]
         if d is not None and d.head >= 0:
             text += f" choosing {describe(d.head)}" + "".join(f" {NAMES[c]}" for c in range(52) if d.chosen >> c & 1)
         return text
+
+    def encode(self, move: Move) -> list[int]:
+        """The action ids that play ``move`` from the current decision's start (for players that choose moves)."""
+        return self._decision().encode(move)
 
     def prefix(self) -> tuple[int, int]:
         """The move being chosen: its head action (-1 before it) and the item cards chosen (a 52-bit set)."""

@@ -1,0 +1,51 @@
+"""Each runnable example in examples/ runs, briefly."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the research extra (pip install 'diloti[research]') is missing")
+pytest.importorskip("pyspiel", reason="the research extra (pip install 'diloti[research]') is missing")
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_example_is_tested() -> None:
+    assert sorted(p.stem for p in EXAMPLES.glob("*.py")) == ["gym_random", "openspiel_ismcts", "pettingzoo_random"]
+
+
+def test_pettingzoo_random(capsys: pytest.CaptureFixture[str]) -> None:
+    assert load("pettingzoo_random").main(["--players", "4", "--options", "liberal_groups soy"]) == 0
+    out = capsys.readouterr().out
+    assert "table:" in out and "round 1: player_0" in out
+
+
+def test_gym_random(capsys: pytest.CaptureFixture[str]) -> None:
+    assert load("gym_random").main(["--episodes", "2", "--opponent", "heuristic"]) == 0
+    assert "random agent against heuristic" in capsys.readouterr().out
+
+
+def test_openspiel_ismcts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert load("openspiel_ismcts").main(["--games", "1", "--simulations", "3", "--level", "greedy"]) == 0
+    assert "ISMCTS against greedy" in capsys.readouterr().out
+
+
+def test_runs_as_a_script() -> None:
+    done = subprocess.run([sys.executable, str(EXAMPLES / "gym_random.py"), "--episodes", "1"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "episode 1:" in done.stdout
