@@ -137,6 +137,20 @@ def test_thousands_of_positions_liberal() -> None:
     assert biggest > 40
 
 
+def test_long_move_lists() -> None:
+    """Rounds in which players mostly lay, so that tables grow: move lists of hundreds of moves and more."""
+    biggest = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        s = State.new(2, LIBERAL if seed % 2 else Options(), seed=seed)
+        while not s.is_over and len(s.table) <= 14:
+            biggest = max(biggest, check_position(s))
+            moves = s.legal_moves()
+            lays = [m for m in moves if m.kind == LAY]
+            s.push(rng.choice(lays) if lays and rng.random() < 0.95 else rng.choice(moves))
+    assert biggest > 500
+
+
 def test_redeal_decision() -> None:
     opts = Options(face_card_redeal="first_deal")
     for seed in range(3000):
