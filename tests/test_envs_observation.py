@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -43,6 +45,18 @@ def test_layout_is_contiguous_and_documented() -> None:
         assert LAYOUT[name] == slice(pos, pos + size) and text
         pos += size
     assert pos == SIZE == 744
+
+
+def test_docs_table_is_the_layout() -> None:
+    """docs/RESEARCH.md's table lists every part with its entries, size and description."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "RESEARCH.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([0-9–]+) \| `(\w+)` \| (\d+) \| (.+) \|$", doc, flags=re.M)
+    expected = []
+    for name, size, text in PARTS:
+        s = LAYOUT[name]
+        entries = str(s.start) if size == 1 else f"{s.start}–{s.stop - 1}"
+        expected.append((entries, name, str(size), text))
+    assert rows == expected
 
 
 def test_hidden_cards_do_not_change_the_observation() -> None:
