@@ -97,9 +97,10 @@ def test_tensors_and_strings() -> None:
         assert f"seat {p}/2" in state.observation_string(p)
 
 
-def test_hidden_cards_and_resampling() -> None:
+@pytest.mark.parametrize(("players", "options"), [(2, MIXES[1]), (4, "dealer_sees_bottom face_card_redeal:any_deal")])
+def test_hidden_cards_and_resampling(players: int, options: str) -> None:
     """A resampled state is the same to the player (strings, tensors, legal actions); hidden cards differ."""
-    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"options": MIXES[1]})
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": players, "options": options})
     differ = 0
     for seed in range(6):
         for state in states_along_a_round(game, seed):
@@ -111,6 +112,7 @@ def test_hidden_cards_and_resampling() -> None:
             assert other.observation_string(p) == state.observation_string(p)
             assert np.array_equal(other.information_state_tensor(p), state.information_state_tensor(p))
             assert other.legal_actions() == state.legal_actions()
+            other.round.validate()
             if str(other) != str(state):
                 differ += 1
             play_to_end(other, random.Random(seed))  # the resampled world plays on to the end
