@@ -555,3 +555,26 @@ def test_serve_command_rejects_bad_arguments(tmp_path: Path, capsys: pytest.Capt
     assert main(["serve", "--idle-minutes", "0"]) == 2
     err = capsys.readouterr().err
     assert "--port" in err and "--idle-minutes" in err and "Traceback" not in err
+
+
+def test_attacker_inputs_get_clear_errors_and_change_nothing(tmp_path: Path) -> None:
+    """Found when tried as an attacker would (issue 12): each is refused with a clear error, no traceback."""
+    with make_client(tmp_path) as client:
+        assert client.head("/").status_code == 200
+        r = client.post("/api/tables", json={"name": "Ann", "options": {"target": 10**400}})
+        assert r.status_code == 400 and "expected 1..10000" in r.json()["message"], r.text
+        r = client.post("/api/tables", json={"name": "Ann", "options": {"target": 10_001}})
+        assert r.status_code == 400, r.text
+        nested = b"[" * 3000 + b"]" * 3000
+        r = client.post("/api/tables", content=nested)
+        assert r.status_code == 400 and r.json()["code"] == "bad_json", r.text
+        t = new_table(client, seats=[{"kind": "human"}, {"kind": "human"}])
+        r = client.post(f"/api/tables/{t['table']}/join", json={"name": "Bob", "admin": True})
+        assert r.status_code == 400 and r.json()["code"] == "bad_request" and "admin" in r.json()["message"]
+        assert live(client, t["table"]).free() == [1]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text("[" * 1500 + "]" * 1500)
+            msg = ws.receive_json()
+            assert msg["code"] == "bad_json" and "nested" in msg["message"], msg
+            ws.send_json({"type": "ping", "id": 1})
+            assert ws.receive_json() == {"type": "pong", "id": 1}

@@ -38,6 +38,9 @@ FACE_REDEAL_CHOICES = ("off", "first_deal", "any_deal")
 _TRUE = ("true", "on", "yes")
 _FALSE = ("false", "off", "no")
 
+# A game to more points than this would not end in an evening (the browser form has the same bound).
+MAX_TARGET = 10_000
+
 
 def _option(default: Any, help: str) -> Any:
     return field(default=default, metadata={"help": help})
@@ -65,8 +68,8 @@ class Options:
     xeri_first_card: bool = _option(False, "the first card of the round can score a xeri")
 
     def __post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise OptionsError(f"invalid option target={self.target!r}: expected a positive integer")
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= MAX_TARGET:
+            raise OptionsError(f"invalid option target={self.target!r:.40}: expected 1..{MAX_TARGET}")
         if self.face_card_redeal not in FACE_REDEAL_CHOICES:
             raise OptionsError(
                 f"invalid option face_card_redeal={self.face_card_redeal!r}: "

@@ -197,8 +197,10 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
             return json.loads(raw or b"{}")
         except ValueError as exc:
             raise ProtocolError("bad_json", f"request body is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise ProtocolError("bad_json", "request body is nested too deeply") from None
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> Response:
         page = static_dir() / "index.html"
         if page.is_file():

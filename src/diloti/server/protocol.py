@@ -12,6 +12,11 @@ public facts, so nothing here can reveal another hand or the stock.
 ... except ProtocolError as exc:
 ...     print(exc.code, exc)
 unknown_type unknown message type 'dance' (known: hello, move, hint, sync, ping)
+>>> try:
+...     parse_message('{"type": "ping", "x": "' + "λ" * 2100 + '"}')
+... except ProtocolError as exc:
+...     print(exc.code, exc)
+too_large message of 4225 bytes is over the limit of 4096
 >>> move_dict(Move.parse("9D x 4H 5C"))
 {'move': '9D x 4H 5C', 'card': '9D', 'kind': 'capture', 'value': 9, 'cards': ['4H', '5C']}
 """
@@ -68,12 +73,16 @@ def _short(text: str, n: int = 60) -> str:
 
 def parse_message(text: str | bytes) -> dict[str, Any]:
     """Read one client message; raise :class:`ProtocolError` naming what is wrong."""
-    if len(text) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"message of {len(text)} bytes is over the limit of {MAX_MESSAGE}")
+    # The limit is in bytes of UTF-8, as sent: a message of Greek letters takes two bytes a letter.
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE:
+        raise ProtocolError("too_large", f"message of {size} bytes is over the limit of {MAX_MESSAGE}")
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError("bad_json", f"message is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "message is nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", f"message must be a JSON object, not {type(data).__name__}")
     kind = data.get("type")

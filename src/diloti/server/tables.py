@@ -388,6 +388,9 @@ class TableManager:
         """Claim a free human seat (``POST /api/tables/{id}/join``)."""
         if not isinstance(req, dict):
             raise ProtocolError("bad_request", "the request body must be a JSON object")
+        for k in req:
+            if k not in ("name", "seat"):
+                raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: name, seat)")
         table = await self.must_get(table_id)
         name = clean_name(req.get("name"))
         async with table.lock:
