@@ -28,8 +28,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="close a table after N minutes without a move, join or message (default 60)")
     p.add_argument("--bot-delay", type=non_negative_float, default=0.0, metavar="SECONDS",
                    help="wait this long before each computer move (default 0: the page paces the display)")
-    p.add_argument("--bot-threads", type=positive_int, default=2, metavar="N",
-                   help="threads for computer players and hints (default 2)")
+    p.add_argument("--workers", type=positive_int, default=2, metavar="N",
+                   help="worker processes for computer players and hints (default 2)")
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a 'seed' for new tables (for tests only: a seed reveals the deck)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     # Open and migrate now, so a bad URL is one clear line before anything listens.
     Store(url).close()
     app = create_app(url, idle_minutes=args.idle_minutes, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
-                     bot_threads=args.bot_threads)
+                     workers=args.workers)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"diloti serve: open http://{shown}:{args.port}/ in a browser (database {_safe(url)}; Ctrl-C stops)",
           flush=True)

@@ -29,10 +29,10 @@ True
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field
 from math import sqrt
 from statistics import NormalDist, fmean, stdev
@@ -41,8 +41,9 @@ from typing import Any
 from diloti.ai import make_player
 from diloti.core.errors import DilotiError
 from diloti.core.game import Game
-from diloti.core.options import Options
+from diloti.core.options import MAX_TARGET, Options
 from diloti.core.seeds import derive_seed
+from diloti.match.workers import worker_pool
 
 
 class TournamentError(DilotiError):
@@ -193,7 +194,8 @@ def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: 
     """
     opts = options or Options()
     if rounds is not None:
-        opts = opts.replace(target=10**9)
+        # A game of a fixed number of rounds: the largest target, and the loop below stops at the rounds.
+        opts = opts.replace(target=MAX_TARGET)
     a_side = index % 2
     game_seed = derive_seed("game", seed, index // 2)
     game = Game(players, opts, seed=game_seed)
@@ -284,10 +286,9 @@ def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2
             if progress:
                 progress(len(results), games)
     else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(min(jobs, games)) as pool:
-            for r in pool.imap_unordered(_task, tasks):
-                results.append(r)
+        with worker_pool(min(jobs, games)) as pool:
+            for fut in as_completed([pool.submit(_task, t) for t in tasks]):
+                results.append(fut.result())
                 if progress:
                     progress(len(results), games)
     return summarise(a, b, results, players, opts, seed, rounds, time.perf_counter() - start)

@@ -148,7 +148,7 @@ class WsConnection:
 
 
 def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
-               bot_threads: int = 2, rate: float = RATE, burst: float = BURST) -> FastAPI:
+               workers: int = 2, rate: float = RATE, burst: float = BURST) -> FastAPI:
     """The application on the database at ``db_url`` (migrated at start).
 
     ``rate``/``burst`` limit the messages a second each websocket may send.
@@ -159,7 +159,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, db_url, True, True)
         manager = TableManager(store, idle_minutes=idle_minutes, bot_delay=bot_delay, allow_seed=allow_seed,
-                               bot_threads=bot_threads)
+                               workers=workers)
         holder["m"] = manager
         _app.state.manager = manager
         await manager.start()

@@ -2,8 +2,9 @@
 
 A :class:`LiveTable` holds one :class:`~diloti.core.game.Game` rebuilt from the
 stored seed, options and moves. The :class:`TableManager` owns every live
-table; it stores each move before announcing it, runs computer players in a
-thread pool (never on the event loop) and closes tables left idle.
+table; it stores each move before announcing it, runs computer players and hints in
+worker processes (:mod:`diloti.match.workers`: never on the event loop, never under this
+process's GIL) and closes tables left idle.
 
 Database calls run on one worker thread (SQLite sees one writer; the event loop
 never waits on the disk); SQLite checkpoints run every 2 s on a thread of their own. Moves of all tables
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
-from diloti.ai import LEVELS, make_player
+from diloti.ai import LEVELS
 from diloti.ai.analysis import rank_moves
 from diloti.core.errors import DilotiError
 from diloti.core.game import Game
@@ -33,6 +34,7 @@ from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.seeds import derive_seed
 from diloti.core.view import View
+from diloti.match.workers import choose_move, worker_pool
 from diloti.server.protocol import ProtocolError, clean_name, move_dict, side_dict, state_message
 from diloti.store.db import SeatData, Store, StoreError, TableData
 
@@ -173,7 +175,7 @@ class TableManager:
     """Every live table, the database worker and the computer players' thread pool."""
 
     def __init__(self, store: Store, *, idle_minutes: float = 60.0, bot_delay: float = 0.0,
-                 allow_seed: bool = False, bot_threads: int = 2) -> None:
+                 allow_seed: bool = False, workers: int = 2) -> None:
         self.store = store
         self.idle_seconds = idle_minutes * 60.0
         self.bot_delay = bot_delay
@@ -181,7 +183,9 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="diloti-db")
-        self._cpu = ThreadPoolExecutor(bot_threads, thread_name_prefix="diloti-bot")
+        # Computer moves and hints take up to a second of CPU: in worker processes, outside this
+        # process's GIL, so that one table's search never delays another table's messages.
+        self._cpu = worker_pool(workers)
         self._ckpt = ThreadPoolExecutor(1, thread_name_prefix="diloti-checkpoint")
         self._sweeper: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
@@ -553,11 +557,11 @@ class TableManager:
             view = table.game.view(s.seat)
             assert s.level is not None
             # Seeded by table, seat and ply: a restarted server makes the same choices.
-            player = make_player(s.level, seed=derive_seed("diloti-bot", table.seed, s.seat, ply))
+            seed = derive_seed("diloti-bot", table.seed, s.seat, ply)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             try:
-                move = await loop.run_in_executor(self._cpu, player.choose, view)
+                move = await loop.run_in_executor(self._cpu, choose_move, s.level, seed, view)
             except Exception:
                 self.bot_errors += 1
                 log.exception("computer player %s failed at %s ply %s; playing its first legal move",
