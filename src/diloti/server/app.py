@@ -41,6 +41,7 @@ log = logging.getLogger("diloti.server")
 
 RATE = 20.0  # messages a second, per connection
 BURST = 40.0
+MAX_BODY = 16 * MAX_MESSAGE  # bytes of an HTTP request body
 QUEUE_MAX = 512  # messages waiting for a slow client before it is dropped
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
@@ -190,9 +191,19 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         return JSONResponse(error("bad_method", f"method {request.method} is not allowed here"), status_code=405)
 
     async def body(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > 16 * MAX_MESSAGE:
-            raise ProtocolError("too_large", f"request body of {len(raw)} bytes is too large", 413)
+        # Refused while it streams in: a huge body is never read past the limit, nor held in memory.
+        limit = MAX_BODY
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            raise ProtocolError("too_large", f"request body of {declared} bytes is over the limit of {limit}", 413)
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ProtocolError("too_large", f"request body is over the limit of {limit} bytes", 413)
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         try:
             return json.loads(raw or b"{}")
         except ValueError as exc:
@@ -227,7 +238,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     @app.post("/api/tables", status_code=201)
     async def new_table(request: Request) -> dict[str, Any]:
-        return await mgr().create(await body(request))
+        data = await body(request)
+        return await mgr().create(data)
 
     @app.get("/api/tables/{table_id}")
     async def table_summary(table_id: str) -> dict[str, Any]:
@@ -235,7 +247,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
-        return await mgr().join(table_id, await body(request))
+        data = await body(request)
+        return await mgr().join(table_id, data)
 
     async def finished(table_id: str) -> LiveTable:
         table = await mgr().must_get(table_id)
