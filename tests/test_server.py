@@ -608,3 +608,32 @@ def test_a_huge_body_is_refused_while_it_streams(tmp_path: Path) -> None:
     with make_client(tmp_path) as client:
         r = client.post("/api/tables", content=b"{}", headers={"content-length": "999999999"})
         assert r.status_code in (400, 413)
+
+
+def test_creating_joining_and_hints_are_rate_limited_per_address(tmp_path: Path) -> None:
+    from diloti.server.limits import Limits
+
+    with make_client(tmp_path, limits=Limits(create="3/minute", join="2/minute", hint="2/minute")) as client:
+        tables = [new_table(client, seats=[{"kind": "human"}, {"kind": "human"}]) for _ in range(3)]
+        r = client.post("/api/tables", json={"name": "Ann"})
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+        assert int(r.headers["retry-after"]) >= 1 and "tables created" in r.json()["message"]
+        assert len(manager(client).tables) == 3  # the refused request made nothing
+        for t in tables[:2]:
+            assert client.post(f"/api/tables/{t['table']}/join", json={"name": "Bob"}).status_code == 200
+        r = client.post(f"/api/tables/{tables[2]['table']}/join", json={"name": "Bob"})
+        assert r.status_code == 429 and "retry-after" in r.headers
+        assert live(client, tables[2]["table"]).free() == [1]
+    with make_client(tmp_path, limits=Limits(hint="2/minute")) as client:
+        t = new_table(client, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}], seed=1)
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, t["table"], t["token"])
+            until(ws, "state")
+            codes = []
+            for _ in range(3):
+                ws.send_json({"type": "hint"})
+                while (msg := ws.receive_json())["type"] not in ("hint", "error"):
+                    pass
+                codes.append(msg.get("code", msg["type"]))
+            # The first two are answered (a hint, or not_your_turn if the computer leads); the third is over the limit.
+            assert "rate_limited" not in codes[:2] and codes[2] == "rate_limited", codes

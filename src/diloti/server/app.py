@@ -32,6 +32,7 @@ from starlette.websockets import WebSocketState
 from diloti import __version__
 from diloti.ai import LEVELS
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
+from diloti.server.limits import Limiter, Limits
 from diloti.server.protocol import MAX_MESSAGE, NAME_MAX, ProtocolError, error, parse_message
 from diloti.server.replay import record_text, replay_data
 from diloti.server.tables import LiveTable, TableManager
@@ -149,12 +150,14 @@ class WsConnection:
 
 
 def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
-               workers: int = 2, rate: float = RATE, burst: float = BURST) -> FastAPI:
+               workers: int = 2, rate: float = RATE, burst: float = BURST, limits: Limits | None = None) -> FastAPI:
     """The application on the database at ``db_url`` (migrated at start).
 
-    ``rate``/``burst`` limit the messages a second each websocket may send.
+    ``rate``/``burst`` limit the messages a second each websocket may send; ``limits`` the tables
+    each address may create and join, and the hints it may ask for.
     """
     holder: dict[str, TableManager] = {}
+    limiter = Limiter(limits or Limits())
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -180,7 +183,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
-        return JSONResponse(exc.to_message(), status_code=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
+        return JSONResponse(exc.to_message(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(404)
     async def not_found(_request: Request, _exc: Exception) -> JSONResponse:
@@ -238,6 +242,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     @app.post("/api/tables", status_code=201)
     async def new_table(request: Request) -> dict[str, Any]:
+        limiter.check("create", request)
         data = await body(request)
         return await mgr().create(data)
 
@@ -247,6 +252,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
+        limiter.check("join", request)
         data = await body(request)
         return await mgr().join(table_id, data)
 
@@ -270,12 +276,12 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
-        await serve_socket(mgr(), ws, TokenBucket(rate, burst))
+        await serve_socket(mgr(), ws, TokenBucket(rate, burst), limiter)
 
     return app
 
 
-async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket) -> None:
+async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket, limiter: Limiter) -> None:
     """Read one websocket's messages until it closes; bad input gets an error, never a crash."""
     conn = WsConnection(ws)
     joined: tuple[LiveTable, int] | None = None
@@ -291,6 +297,8 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
                 continue
             try:
                 msg = parse_message(data)
+                if msg["type"] == "hint":
+                    limiter.check("hint", ws)
                 joined = await handle(manager, conn, joined, msg)
             except ProtocolError as exc:
                 conn.send(exc.to_message())

@@ -53,10 +53,11 @@ _FIELD_MAX = 200
 class ProtocolError(DilotiError):
     """A bad client message or request; ``code`` is stable (see docs/PROTOCOL.md)."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
+        self.retry_after = retry_after  # seconds, sent as Retry-After with a 429
 
     def to_message(self) -> dict[str, Any]:
         return error(self.code, str(self))
