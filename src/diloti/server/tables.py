@@ -172,7 +172,7 @@ class LiveTable:
 
 
 class TableManager:
-    """Every live table, the database worker and the computer players' thread pool."""
+    """Every live table, the database worker and the computer players' worker processes."""
 
     def __init__(self, store: Store, *, idle_minutes: float = 60.0, bot_delay: float = 0.0,
                  allow_seed: bool = False, workers: int = 2) -> None:
