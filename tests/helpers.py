@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
 from diloti.core.cards import CARDS, mask_of, parse_cards
 from diloti.core.moves import GROUP, PLAIN, Declaration, Move
 from diloti.core.options import Options
@@ -45,3 +47,13 @@ def moves(state: State, card: str | None = None) -> set[str]:
 
 def mv(text: str) -> Move:
     return Move.parse(text)
+
+
+# Every option mix, for hypothesis tests.
+options_st = st.builds(
+    Options,
+    dealer_sees_bottom=st.booleans(), face_card_redeal=st.sampled_from(["off", "first_deal", "any_deal"]),
+    three_faces_stay=st.booleans(), any_rank_redeal=st.booleans(), forced_capture=st.booleans(),
+    liberal_groups=st.booleans(), liberal_raise=st.booleans(), liberal_capture=st.booleans(), soy=st.booleans(),
+    self_raise=st.booleans(), no_xeri_last_card=st.booleans(), xeri_first_card=st.booleans(),
+)

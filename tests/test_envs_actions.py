@@ -32,14 +32,8 @@ from diloti.envs.actions import (
     describe,
     head_of,
 )
+from helpers import options_st
 
-options_st = st.builds(
-    Options,
-    dealer_sees_bottom=st.booleans(), face_card_redeal=st.sampled_from(["off", "first_deal", "any_deal"]),
-    three_faces_stay=st.booleans(), any_rank_redeal=st.booleans(), forced_capture=st.booleans(),
-    liberal_groups=st.booleans(), liberal_raise=st.booleans(), liberal_capture=st.booleans(), soy=st.booleans(),
-    self_raise=st.booleans(), no_xeri_last_card=st.booleans(), xeri_first_card=st.booleans(),
-)
 LIBERAL = Options(liberal_groups=True, liberal_raise=True, liberal_capture=True, self_raise=True)
 
 

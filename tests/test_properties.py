@@ -13,14 +13,7 @@ from diloti.core.game import Game
 from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.state import State
-
-options_st = st.builds(
-    Options,
-    dealer_sees_bottom=st.booleans(), face_card_redeal=st.sampled_from(["off", "first_deal", "any_deal"]),
-    three_faces_stay=st.booleans(), any_rank_redeal=st.booleans(), forced_capture=st.booleans(),
-    liberal_groups=st.booleans(), liberal_raise=st.booleans(), liberal_capture=st.booleans(), soy=st.booleans(),
-    self_raise=st.booleans(), no_xeri_last_card=st.booleans(), xeri_first_card=st.booleans(),
-)
+from helpers import options_st
 
 
 def check_round_end(s: State) -> None:

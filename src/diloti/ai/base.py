@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from typing import Protocol, runtime_checkable
 
 from diloti.ai.errors import NoMoveError
@@ -51,7 +52,7 @@ class RandomPlayer:
         return self.rng.choice(view.legal)
 
 
-class ScoringPlayer:
+class ScoringPlayer(ABC):
     """Plays the legal move its :meth:`scores` rate highest; ties go to a generator drawn from the seed and the view.
 
     A face-card redeal decision is taken by the common rule
@@ -72,9 +73,9 @@ class ScoringPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
+    @abstractmethod
     def scores(self, view: View) -> list[tuple[Move, float]]:
         """Each legal move with its score (higher is better)."""
-        raise NotImplementedError
 
     def choose(self, view: View) -> Move:
         if not view.legal:

@@ -69,15 +69,14 @@ def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], decla
     own_bit = 0
     raisable = 0
     if declarations:
-        opts = options
         psig = []
-        soy_opt = opts.soy
+        soy_opt = options.soy
         for j, (pmask, pvalue, kind, owner) in enumerate(declarations):
             items.append(pmask)
             psig.append((pvalue, int(kind), soy_opt and kind == GROUP and pmask.bit_count() == 2))
             if owner == turn:
                 own_bit = 1 << (n + j)
-                if kind == PLAIN and opts.self_raise:
+                if kind == PLAIN and options.self_raise:
                     raisable |= own_bit
             elif kind == PLAIN and (owner - turn) & 1:
                 raisable |= 1 << (n + j)

@@ -350,25 +350,24 @@ class State:
         return m
 
     # ---------------------------------------------------------- move generation
+    def _moves(self) -> list[Move]:
+        # The legal moves, worked out once per position (push and pop forget them).
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = generate(self.phase, self.turn, self.hands[self.turn], self.table,
+                                           self.declarations, self.options)
+        return legal
+
     def legal_moves(self) -> list[Move]:
         """Every legal move, each exactly once (a new list each call)."""
-        if self._legal is None:
-            self._legal = generate(self.phase, self.turn, self.hands[self.turn], self.table, self.declarations,
-                                   self.options)
-        return list(self._legal)
+        return list(self._moves())
 
     def generate_legal_moves(self) -> Iterator[Move]:
         """The legal moves, lazily."""
-        if self._legal is None:
-            self._legal = generate(self.phase, self.turn, self.hands[self.turn], self.table, self.declarations,
-                                   self.options)
-        yield from self._legal
+        yield from self._moves()
 
     def is_legal(self, move: Move) -> bool:
-        if self._legal is None:
-            self._legal = generate(self.phase, self.turn, self.hands[self.turn], self.table, self.declarations,
-                                   self.options)
-        return move in self._legal
+        return move in self._moves()
 
     # ------------------------------------------------------------- push / pop
     def play(self, move: Move | str) -> Move:

@@ -63,12 +63,13 @@ def check_options(options: object) -> Options:
     raise EnvArgumentError(f"invalid options={options!r}: expected Options, a dict of options or options text")
 
 
-def check_dealer(dealer: object, players: int) -> int | None:
-    if dealer is None:
+def check_seat(name: str, seat: object, players: int) -> int | None:
+    """A seat argument (``dealer``, ``seat``): None (drawn each round) or 0..players-1."""
+    if seat is None:
         return None
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise EnvArgumentError(f"invalid dealer={dealer!r}: expected None (drawn each round) or 0..{players - 1}")
-    return dealer
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise EnvArgumentError(f"invalid {name}={seat!r}: expected None (drawn each round) or 0..{players - 1}")
+    return seat
 
 
 def check_render_mode(render_mode: object, modes: list[str]) -> str | None:

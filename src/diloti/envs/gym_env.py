@@ -43,10 +43,10 @@ from diloti.envs.actions import NUM_ACTIONS, InvalidActionError
 from diloti.envs.driver import (
     Driver,
     EnvArgumentError,
-    check_dealer,
     check_options,
     check_players,
     check_render_mode,
+    check_seat,
 )
 from diloti.envs.observation import MAX_ROUND_POINTS, SIZE
 
@@ -64,8 +64,8 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
                  illegal_reward: float = -float(MAX_ROUND_POINTS), render_mode: str | None = None) -> None:
         self.players = check_players(players)
         self.options = check_options(options)
-        self.seat = _check_seat(seat, self.players)
-        self.dealer = check_dealer(dealer, self.players)
+        self.seat = check_seat("seat", seat, self.players)
+        self.dealer = check_seat("dealer", dealer, self.players)
         self.opponent = _check_level("opponent", opponent)
         self.partner = self.opponent if partner is None else _check_level("partner", partner)
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
@@ -162,14 +162,6 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
     def _info(self) -> dict[str, Any]:
         assert self.driver is not None
         return {"seat": self.me, "action_mask": self._mask().copy()}
-
-
-def _check_seat(seat: object, players: int) -> int | None:
-    if seat is None:
-        return None
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise EnvArgumentError(f"invalid seat={seat!r}: expected None (drawn each round) or 0..{players - 1}")
-    return seat
 
 
 def _check_level(name: str, spec: object) -> str:

@@ -40,10 +40,10 @@ from diloti.envs.actions import NUM_ACTIONS
 from diloti.envs.driver import (
     Driver,
     EnvArgumentError,
-    check_dealer,
     check_options,
     check_players,
     check_render_mode,
+    check_seat,
     round_seed,
 )
 from diloti.envs.observation import MAX_ROUND_POINTS, SIZE
@@ -82,7 +82,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         super().__init__()
         self.players = check_players(players)
         self.options = check_options(options)
-        self.dealer = check_dealer(dealer, self.players)
+        self.dealer = check_seat("dealer", dealer, self.players)
         self.render_mode = check_render_mode(render_mode, list(self.metadata["render_modes"]))
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents = self.possible_agents[:]
