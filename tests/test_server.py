@@ -521,6 +521,8 @@ def test_idle_tables_are_closed(tmp_path: Path) -> None:
         with client.websocket_connect("/ws") as ws:
             hello(ws, tid, tokens[0])
             until(ws, "state")
+            warning = ws.receive_json()  # players are told before their table closes
+            assert warning["type"] == "idle_warning" and 0 < warning["closes_in"] <= 1
             msg = ws.receive_json()
             assert msg["type"] == "table" and msg["table"]["status"] == "closed"
             with pytest.raises(WebSocketDisconnect):

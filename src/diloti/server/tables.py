@@ -1,10 +1,17 @@
-"""Live tables: seats, connections, moves checked by the engine, computer seats, idle cleanup.
+"""The table manager: tables and seats, moves checked by the engine, computer seats, idle cleanup.
 
-A :class:`LiveTable` holds one :class:`~diloti.core.game.Game` rebuilt from the
-stored seed, options and moves. The :class:`TableManager` owns every live
-table; it stores each move before announcing it, runs computer players and hints in
-worker processes (:mod:`diloti.match.workers`: never on the event loop, never under this
+A :class:`~diloti.server.live.LiveTable` holds one game rebuilt from the stored seed,
+options and moves. The :class:`TableManager` owns every live table of this process;
+it stores each move before announcing it, runs computer players and hints in worker
+processes (:mod:`diloti.match.workers`: never on the event loop, never under this
 process's GIL) and closes tables left idle.
+
+On PostgreSQL several processes share the tables (:mod:`diloti.server.cluster`): each
+holds a copy of every unfinished table, kept current by the database's notices; a move
+is stored as the row for its ply, so exactly one writer wins each ply and the others are
+told ``stale``; one process at a time runs a table's computer seats (an advisory lock,
+released by PostgreSQL when that process dies), and a table is closed for idleness only
+by a conditional update that sees no use by any process.
 
 Database calls run on one worker thread (SQLite sees one writer; the event loop
 never waits on the disk); SQLite checkpoints run every 2 s on a thread of their own. Moves of all tables
@@ -15,160 +22,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
 from diloti.ai import LEVELS
 from diloti.ai.analysis import rank_moves
 from diloti.core.errors import DilotiError
-from diloti.core.game import Game
 from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.seeds import derive_seed
 from diloti.core.view import View
 from diloti.match.workers import choose_move, worker_pool
-from diloti.server.protocol import ProtocolError, clean_name, move_dict, side_dict, state_message
-from diloti.store.db import SeatData, Store, StoreError, TableData
+from diloti.server.cluster import Cluster
+from diloti.server.live import Connection, LiveTable, Seat, token_hash
+from diloti.server.protocol import ProtocolError, clean_name, move_dict
+from diloti.server.writer import GroupCommit
+from diloti.store.db import DuplicateMove, SeatData, Store, StoreError, TableData
+
+__all__ = ["Connection", "LiveTable", "Seat", "TableManager", "rank_for_hint", "token_hash"]
 
 log = logging.getLogger("diloti.server")
 T = TypeVar("T")
 ACTIVE = ("waiting", "playing")
-
-
-class Connection(Protocol):
-    """What the manager needs of a websocket connection."""
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (never blocks; a connection that cannot keep up is closed)."""
-        ...
-
-    def close(self) -> None:
-        ...
-
-
-def token_hash(token: str) -> str:
-    """The stored form of a seat token (the token itself is never stored)."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-@dataclass(eq=False)
-class Seat:
-    """A seat of a live table and the connections holding it."""
-
-    seat: int
-    kind: str
-    level: str | None = None
-    name: str | None = None
-    token_hash: str | None = None
-    conns: set[Connection] = field(default_factory=set)
-
-    @property
-    def taken(self) -> bool:
-        return self.kind == "bot" or self.token_hash is not None
-
-
-class LiveTable:
-    """One table in memory: its game rebuilt from the stored moves."""
-
-    def __init__(self, data: TableData) -> None:
-        self.id = data.id
-        self.players = data.players
-        self.options = Options.from_dict(data.options)
-        self.seed = data.seed
-        self.private = data.private
-        self.status = data.status
-        self.created = data.created
-        self.seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in data.seats]
-        self.game = Game(self.players, self.options, self.seed, data.first_dealer)
-        self.ply = 0
-        self.last: dict[str, Any] | None = None
-        self.lock = asyncio.Lock()
-        self.bot_task: asyncio.Task[None] | None = None
-        self.hint: tuple[int, asyncio.Future[list[dict[str, Any]]]] | None = None
-        age = (datetime.now(UTC) - data.updated).total_seconds()
-        self.activity = time.monotonic() - max(0.0, age)
-        for seat, text in data.moves:
-            try:
-                move = Move.parse(text)
-            except DilotiError as exc:
-                raise StoreError(f"table {self.id}: stored move {self.ply} {text!r} is unreadable: {exc}") from None
-            if self.game.is_over or self.game.state.turn != seat or not self.game.state.is_legal(move):
-                raise StoreError(f"table {self.id}: stored move {self.ply} {text!r} is not legal when replayed")
-            self.record_move(seat, move)
-        if self.game.is_over and self.status != "closed":
-            self.status = "over"  # the process stopped between storing the last move and the status
-
-    @property
-    def hints(self) -> bool:
-        """Hints only when every opponent of every human seat is a computer."""
-        humans = [s for s in self.seats if s.kind == "human"]
-        return all(o.kind == "bot" for h in humans for o in self.seats if (o.seat - h.seat) % 2)
-
-    def free(self) -> list[int]:
-        return [s.seat for s in self.seats if not s.taken]
-
-    def record_move(self, seat: int, move: Move) -> tuple[bool, bool]:
-        """Push a checked move into the game; returns (xeri, round ended)."""
-        st = self.game.state
-        side = seat & 1
-        before = st.xeri[side]
-        round_no = self.game.round_no
-        self.game.push(move)
-        self.ply += 1
-        xeri = st.xeri[side] > before
-        self.last = {"seat": seat, **move_dict(move), "xeri": xeri, "ply": self.ply, "round": round_no}
-        return xeri, self.game.is_over or self.game.round_no != round_no
-
-    def rounds(self) -> list[dict[str, Any]]:
-        """Every finished round's breakdown (public), with the game totals after it."""
-        out = []
-        totals = [0, 0]
-        for rec in self.game.rounds:
-            if rec.score is None:
-                continue
-            pts = rec.points
-            totals = [totals[0] + pts[0], totals[1] + pts[1]]
-            out.append({"number": rec.number, "dealer": rec.dealer,
-                        "score": [side_dict(rec.score[0]), side_dict(rec.score[1])],
-                        "totals": list(pts), "scores": list(totals)})
-        return out
-
-    def summary(self) -> dict[str, Any]:
-        """The public table summary (no cards)."""
-        return {
-            "id": self.id, "players": self.players, "options": self.options.to_dict(),
-            "target": self.options.target, "private": self.private, "status": self.status,
-            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level,
-                       "name": s.level if s.kind == "bot" else s.name, "taken": s.taken,
-                       "connected": s.kind == "bot" or bool(s.conns), "side": s.seat & 1} for s in self.seats],
-            "free": self.free(), "scores": list(self.game.scores), "round": self.game.round_no,
-            "winner": self.game.winner, "hints": self.hints, "ply": self.ply,
-            "created": self.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        }
-
-    def state_for(self, seat: int) -> dict[str, Any]:
-        return state_message(self.game.view(seat), ply=self.ply, round_no=self.game.round_no,
-                             target=self.options.target, last=self.last, rounds=self.rounds())
-
-    def send_all(self, message: dict[str, Any]) -> None:
-        for s in self.seats:
-            for c in list(s.conns):
-                c.send(message)
-
-    def send_states(self) -> None:
-        for s in self.seats:
-            if s.conns:
-                msg = self.state_for(s.seat)
-                for c in list(s.conns):
-                    c.send(msg)
 
 
 class TableManager:
@@ -188,11 +68,14 @@ class TableManager:
         self._cpu = worker_pool(workers)
         self._ckpt = ThreadPoolExecutor(1, thread_name_prefix="diloti-checkpoint")
         self._sweeper: asyncio.Task[None] | None = None
-        self._writer: asyncio.Task[None] | None = None
+        self._moves = GroupCommit(lambda rows: self.db(self.store.add_moves, rows))
         self._checkpointer: asyncio.Task[None] | None = None
-        self._queued: list[tuple[tuple[str, int, int, str], asyncio.Future[None]]] = []
-        self._wake = asyncio.Event()
         self.bot_errors = 0
+        # Players hear this long before an idle table closes (5 minutes of the default 60).
+        self.warn_seconds = min(300.0, self.idle_seconds / 4)
+        self.cluster: Cluster | None = None  # several processes on one PostgreSQL
+        self._watcher: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
 
     # ---------------------------------------------------------------- lifecycle
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -211,7 +94,16 @@ class TableManager:
                 log.exception("checkpoint failed")
 
     async def start(self) -> None:
-        """Resume every unfinished table (computer seats to move play on) and start the sweeper."""
+        """Resume every unfinished table (computer seats to move play on) and start the sweeper.
+
+        On PostgreSQL, first join the other processes: listen for their notices, and take
+        over the computer seats of tables that no live process runs.
+        """
+        if self.store.is_postgres:
+            self.cluster = Cluster(self.store.url, self._on_notice, self._resync)
+            self.store.origin = self.cluster.origin
+            await self.cluster.start()
+        tables = []
         for tid in await self.db(self.store.active_ids):
             try:
                 table = await self.get(tid)
@@ -219,67 +111,59 @@ class TableManager:
                 log.error("cannot resume %s", exc)
                 continue
             if table is not None:
-                self._kick(table)
+                tables.append(table)
+        if self.cluster is not None:
+            await self.cluster.claim([t.id for t in tables if any(s.kind == "bot" for s in t.seats)])
+            self._watcher = asyncio.create_task(self._watch_loop())
+        for table in tables:
+            self._kick(table)
         self._sweeper = asyncio.create_task(self._sweep_loop())
         if self.store.is_sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop())
 
+    def _spawn(self, coro: Any) -> None:
+        # A task nobody awaits: kept here so it is not collected mid-flight, its failure logged.
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self._background.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("background task failed: %r", t.exception())
+
+        task.add_done_callback(done)
+
+    def _touch(self, table: LiveTable) -> None:
+        """A player used the table: it is not idle (told to the other processes now and then)."""
+        now = time.monotonic()
+        table.activity = now
+        table.warned = False
+        if self.cluster is not None and now - table.touched > min(30.0, self.idle_seconds / 10):
+            table.touched = now
+            self._spawn(self.db(self.store.touch, [table.id]))
+
     async def store_move(self, table_id: str, ply: int, seat: int, move: str) -> None:
-        """Store one move; returns once it is committed.
-
-        Moves of all tables that arrive while a commit is running share the next one
-        (group commit), so many tables cost one transaction, not one each.
-        """
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queued.append(((table_id, ply, seat, move), fut))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_moves())
-        self._wake.set()
-        await fut
-
-    async def _write_moves(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._queued:
-                batch, self._queued = self._queued, []
-                try:
-                    t0 = time.perf_counter()
-                    await self.db(self.store.add_moves, [row for row, _ in batch])
-                    took = time.perf_counter() - t0
-                    if took > 0.2:
-                        log.warning("storing %d moves took %.0f ms", len(batch), took * 1000)
-                    results: list[BaseException | None] = [None] * len(batch)
-                except Exception:
-                    # One bad row must not fail the others: store them one by one.
-                    results = []
-                    for row, _ in batch:
-                        try:
-                            await self.db(self.store.add_moves, [row])
-                            results.append(None)
-                        except Exception as exc:
-                            results.append(exc)
-                for (_, fut), failure in zip(batch, results, strict=True):
-                    if fut.done():
-                        continue
-                    if failure is None:
-                        fut.set_result(None)
-                    else:
-                        fut.set_exception(failure)
+        """Store one move; returns once it is committed (moves of all tables share commits)."""
+        await self._moves.store((table_id, ply, seat, move))
 
     async def stop(self) -> None:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
-        if self._writer is not None:
-            tasks.append(self._writer)
+        if self._moves.task is not None:
+            tasks.append(self._moves.task)
         if self._sweeper is not None:
             tasks.append(self._sweeper)
         if self._checkpointer is not None:
             tasks.append(self._checkpointer)
+        if self._watcher is not None:
+            tasks.append(self._watcher)
+        tasks.extend(self._background)
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        if self.cluster is not None:
+            await self.cluster.stop()
         self._cpu.shutdown(wait=True, cancel_futures=True)
         self._ckpt.shutdown(wait=True)
         self._db.shutdown(wait=True)
@@ -362,6 +246,8 @@ class TableManager:
             raise ProtocolError("server_error", f"could not store the table: {exc.__class__.__name__}", 500) from None
         table = LiveTable(data)
         self.tables[tid] = table
+        if self.cluster is not None and any(s.kind == "bot" for s in seats):
+            await self.cluster.claim([tid])
         self._kick(table)
         return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
 
@@ -418,7 +304,7 @@ class TableManager:
             table.seats[seat].name = name
             table.seats[seat].token_hash = h
             table.status = status
-            table.activity = time.monotonic()
+            self._touch(table)
             table.send_all({"type": "table", "table": table.summary()})
             if status == "playing":
                 table.send_states()
@@ -447,13 +333,17 @@ class TableManager:
     async def hello(self, conn: Connection, table_id: str, token: str) -> tuple[LiveTable, int]:
         table = await self.must_get(table_id)
         h = token_hash(token)
-        seat = next((s for s in table.seats if s.token_hash and hmac.compare_digest(s.token_hash, h)), None)
+        seat = table.seat_of(h)
+        if seat is None and self.cluster is not None:
+            async with table.lock:  # the seat may have been taken through another process just now
+                await self._refresh_seats(table)
+            seat = table.seat_of(h)
         if seat is None:
             raise ProtocolError("bad_token", f"that token holds no seat at table {table.id}")
         if table.status == "closed":
             raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
         seat.conns.add(conn)
-        table.activity = time.monotonic()
+        self._touch(table)
         conn.send({"type": "welcome", "table": table.id, "seat": seat.seat, "name": seat.name})
         table.send_all({"type": "table", "table": table.summary()})
         if table.status in ("playing", "over"):
@@ -468,7 +358,7 @@ class TableManager:
                 table.send_all({"type": "table", "table": table.summary()})
 
     def sync(self, conn: Connection, table: LiveTable, seat: int) -> None:
-        table.activity = time.monotonic()
+        self._touch(table)
         conn.send({"type": "table", "table": table.summary()})
         if table.status in ("playing", "over"):
             conn.send(table.state_for(seat))
@@ -488,7 +378,7 @@ class TableManager:
 
     async def play_text(self, table: LiveTable, seat: int, text: str, ply: int | None) -> None:
         """A human's move, as notation: checked, stored, announced."""
-        table.activity = time.monotonic()
+        self._touch(table)
         try:
             move = Move.parse(text)
         except DilotiError as exc:
@@ -502,44 +392,38 @@ class TableManager:
             self._check_turn(table, seat, ply)
             if not table.game.state.is_legal(move):
                 raise ProtocolError("illegal_move", f"illegal move {str(move)!r}: not a legal move in this position")
+            at = table.ply
             try:
                 # Stored before it is announced: a restart replays exactly what players saw.
-                await self.store_move(table.id, table.ply, seat, str(move))
+                await self.store_move(table.id, at, seat, str(move))
+            except DuplicateMove:
+                # Another process stored a move for this ply first: take its moves, refuse this one.
+                await self._catch_up(table)
+                raise ProtocolError("stale", f"a move for ply {at} was already played; the game is now at "
+                                    f"ply {table.ply}") from None
             except Exception as exc:
                 log.exception("cannot store move %s of %s", table.ply, table.id)
                 raise ProtocolError("server_error", f"could not store the move ({exc.__class__.__name__}); "
                                     "the game is unchanged", 500) from None
-            round_no = table.game.round_no
-            rec = table.game.current
-            st = table.game.state
-            _, round_over = table.record_move(seat, move)
-            table.activity = time.monotonic()
-            assert table.last is not None
-            table.send_all({"type": "played", **table.last})
-            if round_over:
-                assert rec.score is not None
-                swept_to = st.last_capturer & 1 if rec.swept and st.last_capturer is not None else None
-                table.send_all({"type": "round_over", "round": round_no,
-                                "score": [side_dict(rec.score[0]), side_dict(rec.score[1])],
-                                "totals": list(rec.points),
-                                "swept": [str(c) for c in _cards(rec.swept)], "swept_to": swept_to,
-                                "scores": list(table.game.scores)})
+            self._advance(table, seat, move)
             if table.game.is_over:
-                table.status = "over"
-                table.send_all({"type": "game_over", "winner": table.game.winner,
-                                "scores": list(table.game.scores), "rounds": table.game.round_no})
-                table.send_all({"type": "table", "table": table.summary()})
                 try:
                     await self.db(self.store.set_status, table.id, "over", table.game.winner)
                 except Exception:  # the replay on load marks it over anyway
                     log.exception("cannot store the end of %s", table.id)
-            table.send_states()
         self._kick(table)
+
+    def _advance(self, table: LiveTable, seat: int, move: Move) -> None:
+        table.advance(seat, move)
+        if table.game.is_over and self.cluster is not None:
+            self._spawn(self.cluster.release(table.id))
 
     # ---------------------------------------------------------------- computer seats
     def _kick(self, table: LiveTable) -> None:
         if table.bot_task is not None and not table.bot_task.done():
             return
+        if self.cluster is not None and table.id not in self.cluster.owned:
+            return  # another process runs its computer seats (the watcher takes over if it dies)
         if self._bot_to_move(table) is not None:
             table.bot_task = asyncio.create_task(self._run_bots(table))
 
@@ -552,7 +436,8 @@ class TableManager:
 
     async def _run_bots(self, table: LiveTable) -> None:
         loop = asyncio.get_running_loop()
-        while (s := self._bot_to_move(table)) is not None and self.tables.get(table.id) is table:
+        while ((s := self._bot_to_move(table)) is not None and self.tables.get(table.id) is table
+               and (self.cluster is None or table.id in self.cluster.owned)):
             ply = table.ply
             view = table.game.view(s.seat)
             assert s.level is not None
@@ -573,6 +458,8 @@ class TableManager:
                 await self.apply(table, s.seat, move, ply)
             except ProtocolError as exc:
                 self.bot_errors += 1
+                if exc.code == "stale":
+                    continue  # another process stored this ply first (a takeover): we are caught up now
                 log.error("computer player %s at %s ply %s: %s", s.level, table.id, ply, exc)
                 if exc.code != "illegal_move":
                     return
@@ -583,7 +470,7 @@ class TableManager:
         if not table.hints:
             raise ProtocolError("hints_unavailable", "hints are offered only when every opponent is a computer")
         self._check_turn(table, seat, None)
-        table.activity = time.monotonic()
+        self._touch(table)
         ply = table.ply
         # One search per position, shared by every request for it: hint floods cost nothing more.
         if table.hint is None or table.hint[0] != ply:
@@ -604,31 +491,176 @@ class TableManager:
                 log.exception("idle sweep failed")
 
     async def sweep(self) -> int:
-        """Close tables idle longer than the limit; returns how many were let go."""
-        limit = time.monotonic() - self.idle_seconds
+        """Warn, then close, tables idle longer than the limit; returns how many were let go."""
+        now = time.monotonic()
+        limit = now - self.idle_seconds
+        if self.cluster is not None:
+            # Another process may have seen players here meanwhile: the database knows.
+            await self._refresh_activity([t for t in self.tables.values() if t.activity < limit + self.warn_seconds])
         gone = 0
         for table in list(self.tables.values()):
             if table.activity >= limit:
+                if table.status in ACTIVE and not table.warned and table.activity < limit + self.warn_seconds:
+                    table.warned = True
+                    table.send_all({"type": "idle_warning",
+                                    "closes_in": max(1, round(table.activity + self.idle_seconds - now))})
                 continue
             async with table.lock:
                 if table.activity >= limit or self.tables.get(table.id) is not table:
                     continue
                 if table.status in ACTIVE:
-                    await self.db(self.store.set_status, table.id, "closed", None)
-                    table.status = "closed"
-                    table.send_all({"type": "table", "table": table.summary()})
-                    for s in table.seats:
-                        for c in list(s.conns):
-                            c.close()
-                del self.tables[table.id]
+                    if self.cluster is None:
+                        await self.db(self.store.set_status, table.id, "closed", None)
+                    else:
+                        cutoff = datetime.now(UTC) - timedelta(seconds=self.idle_seconds)
+                        if not await self.db(self.store.close_if_idle, table.id, cutoff):
+                            table.activity = time.monotonic()  # used through another process
+                            continue
+                    self._drop(table, closed=True)
+                else:
+                    self._drop(table)
                 gone += 1
         return gone
 
+    def _drop(self, table: LiveTable, closed: bool = False) -> None:
+        """Let a table go from this process (closed for idleness: its players are told and disconnected)."""
+        if closed:
+            table.status = "closed"
+            table.send_all({"type": "table", "table": table.summary()})
+            for s in table.seats:
+                for c in list(s.conns):
+                    c.close()
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.cluster is not None:
+            self._spawn(self.cluster.release(table.id))
 
-def _cards(mask: int) -> list[Any]:
-    from diloti.core.cards import cards_of
+    # ---------------------------------------------------------------- other processes (PostgreSQL)
+    async def _on_notice(self, notice: dict[str, Any]) -> None:
+        """A change committed by another process: apply it to our copy and tell our players."""
+        kind, tid = notice.get("k"), notice.get("t")
+        if not isinstance(tid, str):
+            return
+        if kind == "status" and notice.get("status") == "closed":
+            held = self.tables.get(tid)
+            if held is not None:
+                async with held.lock:
+                    self._drop(held, closed=True)
+            return
+        table = await self.get(tid)  # a table created elsewhere, or one we did not hold, is loaded whole
+        if table is None:
+            return
+        async with table.lock:
+            if kind == "move":
+                ply = notice.get("p")
+                if ply == table.ply:
+                    self._absorb(table, notice.get("s"), notice.get("m"))
+                elif isinstance(ply, int) and ply > table.ply:
+                    await self._catch_up(table)  # a notice went missing: the database has them all
+            elif kind in ("seat", "status"):
+                await self._refresh_seats(table)
+        self._kick(table)
 
-    return list(cards_of(mask))
+    def _absorb(self, table: LiveTable, seat: Any, text: Any) -> bool:
+        """Apply a move another process stored (checked all the same: the database is shared, not trusted)."""
+        try:
+            move = Move.parse(text)
+        except DilotiError:
+            move = None
+        if (move is None or table.game.is_over or seat != table.game.state.turn
+                or not table.game.state.is_legal(move)):
+            log.error("table %s: stored move %s %r does not follow; reloading it", table.id, table.ply, text)
+            self._drop(table)
+            return False
+        self._advance(table, seat, move)
+        return True
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        """Apply every stored move this copy lacks (the caller holds the table's lock)."""
+        for ply, seat, text in await self.db(self.store.moves_since, table.id, table.ply):
+            if ply != table.ply or not self._absorb(table, seat, text):
+                break
+
+    async def _refresh_seats(self, table: LiveTable) -> None:
+        """Read who sits where, and the status, as stored (the caller holds the table's lock)."""
+        got = await self.db(self.store.seats_of, table.id)
+        if got is None:
+            return
+        status, seats = got
+        was = table.status
+        changed = False
+        for stored in seats:
+            s = table.seats[stored.seat]
+            if (s.name, s.token_hash) != (stored.name, stored.token_hash):
+                s.name, s.token_hash = stored.name, stored.token_hash
+                changed = True
+        if status == "closed":
+            self._drop(table, closed=True)
+            return
+        if was in ACTIVE and status in ACTIVE:
+            table.status = status
+        if changed or table.status != was:
+            table.send_all({"type": "table", "table": table.summary()})
+            if table.status == "playing" and was == "waiting":
+                table.send_states()
+
+    async def _refresh_activity(self, tables: list[LiveTable]) -> None:
+        if not tables:
+            return
+        stored = await self.db(self.store.progress, [t.id for t in tables])
+        now, wall = time.monotonic(), datetime.now(UTC)
+        for table in tables:
+            if table.id in stored:
+                age = (wall - stored[table.id][2]).total_seconds()
+                table.activity = max(table.activity, now - max(0.0, age))
+
+    async def _resync(self) -> None:
+        """Compare every table we hold with the database, and load the unfinished ones we lack.
+
+        Run after the listener reconnects (notices sent meanwhile are lost) and every few seconds.
+        """
+        for tid in await self.db(self.store.active_ids):
+            if tid not in self.tables:
+                try:
+                    await self.get(tid)
+                except StoreError as exc:
+                    log.error("cannot load %s", exc)
+        held = [t for t in self.tables.values() if t.status in ACTIVE]
+        stored = await self.db(self.store.progress, [t.id for t in held])
+        for table in held:
+            if table.id not in stored:
+                continue
+            count, status, _ = stored[table.id]
+            if count > table.ply or status != table.status:
+                async with table.lock:
+                    if count > table.ply:
+                        await self._catch_up(table)
+                    if self.tables.get(table.id) is table:
+                        await self._refresh_seats(table)
+            self._kick(table)
+
+    async def _watch_loop(self) -> None:
+        tick = 0
+        while True:
+            await asyncio.sleep(1.0)
+            tick += 1
+            try:
+                await self._take_over()
+                if tick % 5 == 0:
+                    await self._resync()
+            except Exception:
+                log.exception("watching the other processes failed")
+
+    async def _take_over(self) -> None:
+        """Run the computer seats of tables whose runner is gone (its lock died with its process)."""
+        assert self.cluster is not None
+        orphans = [t.id for t in self.tables.values()
+                   if t.id not in self.cluster.owned and self._bot_to_move(t) is not None]
+        for tid in await self.cluster.claim(orphans) if orphans else ():
+            table = self.tables.get(tid)
+            if table is not None:
+                log.info("running the computer seats of %s", tid)
+                self._kick(table)
 
 
 def rank_for_hint(view: View, seed: int, ply: int) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, create_engine, delete, event, insert, select, update
+from sqlalchemy import Engine, bindparam, create_engine, delete, event, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,6 +33,13 @@ from diloti.store.models import MoveRow, SeatRow, TableRow
 
 class StoreError(DilotiError):
     """The database could not be opened, migrated or written."""
+
+
+class DuplicateMove(StoreError):
+    """A move for that ply is already stored: another writer got there first (the ply is the row's version)."""
+
+
+CHANNEL = "diloti"  # the PostgreSQL NOTIFY channel every server process listens on
 
 
 def normalize_url(url: str) -> str:
@@ -99,8 +106,12 @@ def _aware(dt: datetime) -> datetime:
 class Store:
     """Tables, seats and moves in a database given by URL; migrates it to the newest schema."""
 
-    def __init__(self, url: str, migrate: bool = True, manual_checkpoints: bool = False) -> None:
+    def __init__(self, url: str, migrate: bool = True, manual_checkpoints: bool = False,
+                 origin: str | None = None) -> None:
         self.url = normalize_url(url)
+        # On PostgreSQL every write also NOTIFYs the other server processes, inside the same
+        # transaction: they hear of a change only once it is committed, and always do.
+        self.origin = origin
         try:
             self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
         except (SQLAlchemyError, ValueError, ImportError) as exc:
@@ -130,6 +141,17 @@ class Store:
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
 
+    @property
+    def is_postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    def _notify(self, conn: Any, events: list[dict[str, Any]]) -> None:
+        if self.origin is None or not self.is_postgres or not events:
+            return
+        conn.execute(text("SELECT pg_notify(:c, :p)"),
+                     [{"c": CHANNEL, "p": json.dumps({**e, "o": self.origin}, separators=(",", ":"))}
+                      for e in events])
+
     def checkpoint(self) -> None:
         """Copy the SQLite write-ahead log into the database file (PASSIVE: writers go on)."""
         if self.is_sqlite:
@@ -151,6 +173,7 @@ class Store:
             for st in t.seats:
                 s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
                               token_hash=st.token_hash))
+            self._notify(s, [{"k": "created", "t": t.id}])
 
     def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> bool:
         """Give a free human seat a name and token; False if it was taken meanwhile."""
@@ -161,6 +184,7 @@ class Store:
             if getattr(res, "rowcount", 0) != 1:
                 return False
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated=now()))
+            self._notify(s, [{"k": "seat", "t": table_id}])
             return True
 
     def add_move(self, table_id: str, ply: int, seat: int, move: str, status: str | None = None,
@@ -175,7 +199,7 @@ class Store:
                     values["winner"] = winner
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
         except IntegrityError:
-            raise StoreError(f"move {ply} of table {table_id} is already stored") from None
+            raise DuplicateMove(f"move {ply} of table {table_id} is already stored") from None
 
     def add_moves(self, moves: list[tuple[str, int, int, str]]) -> None:
         """Store many ``(table_id, ply, seat, move)`` in one transaction (the server's group commit).
@@ -191,13 +215,35 @@ class Store:
                                                for t, p, s, m in moves])
                 conn.execute(update(TableRow).where(TableRow.id == bindparam("tid")).values(updated=stamp),
                              [{"tid": t} for t in dict.fromkeys(t for t, _, _, _ in moves)])
+                self._notify(conn, [{"k": "move", "t": t, "p": p, "s": s, "m": m} for t, p, s, m in moves])
         except IntegrityError:
-            raise StoreError(f"a move of {len(moves)} is already stored") from None
+            raise DuplicateMove(f"a move of {len(moves)} is already stored") from None
 
     def set_status(self, table_id: str, status: str, winner: int | None = None) -> None:
         with self.session.begin() as s:
             s.execute(update(TableRow).where(TableRow.id == table_id)
                       .values(status=status, winner=winner, updated=now()))
+            self._notify(s, [{"k": "status", "t": table_id, "status": status}])
+
+    def close_if_idle(self, table_id: str, cutoff: datetime) -> bool:
+        """Close an unfinished table last changed before ``cutoff``; False if it was used since (by any process)."""
+        with self.session.begin() as s:
+            res = s.execute(update(TableRow).where(
+                TableRow.id == table_id, TableRow.updated < cutoff,
+                TableRow.status.in_(("waiting", "playing"))).values(status="closed", updated=now()))
+            if getattr(res, "rowcount", 0) != 1:
+                return False
+            self._notify(s, [{"k": "status", "t": table_id, "status": "closed"}])
+            return True
+
+    def touch(self, table_ids: list[str]) -> None:
+        """Mark tables as used now (a player connected or asked for the position), so no process sweeps them."""
+        if not table_ids:
+            return
+        stamp = now()
+        with self.engine.begin() as conn:
+            conn.execute(update(TableRow).where(TableRow.id == bindparam("tid")).values(updated=stamp),
+                         [{"tid": t} for t in table_ids])
 
     def delete_table(self, table_id: str) -> None:
         with self.session.begin() as s:
@@ -221,6 +267,32 @@ class Store:
         with self.session() as s:
             row = s.get(TableRow, table_id)
             return None if row is None else self._data(s, row)
+
+    def moves_since(self, table_id: str, ply: int) -> list[tuple[int, int, str]]:
+        """The stored moves ``(ply, seat, notation)`` of a table from ``ply`` on, in order."""
+        with self.session() as s:
+            return [(r.ply, r.seat, r.move) for r in
+                    s.scalars(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.ply >= ply)
+                              .order_by(MoveRow.ply))]
+
+    def seats_of(self, table_id: str) -> tuple[str, list[SeatData]] | None:
+        """A table's status and seats as stored now (None if there is no such table)."""
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            return row.status, self._data(s, row, with_moves=False).seats
+
+    def progress(self, table_ids: list[str]) -> dict[str, tuple[int, str, datetime]]:
+        """For each table: (moves stored, status, last update), read in one query."""
+        if not table_ids:
+            return {}
+        counts = (select(MoveRow.table_id, func.count().label("n")).where(MoveRow.table_id.in_(table_ids))
+                  .group_by(MoveRow.table_id).subquery())
+        q = (select(TableRow.id, func.coalesce(counts.c.n, 0), TableRow.status, TableRow.updated)
+             .outerjoin(counts, counts.c.table_id == TableRow.id).where(TableRow.id.in_(table_ids)))
+        with self.session() as s:
+            return {tid: (int(n), status, _aware(upd)) for tid, n, status, upd in s.execute(q)}
 
     def active_ids(self) -> list[str]:
         """Tables whose game is not finished or closed (to resume after a restart)."""

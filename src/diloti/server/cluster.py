@@ -1,0 +1,167 @@
+"""Several server processes on one PostgreSQL: change notices and one computer-seat runner per table.
+
+Every write of a :class:`~diloti.store.db.Store` with an ``origin`` also sends a
+``NOTIFY diloti`` in its own transaction (so a notice means the change is committed).
+A :class:`Cluster` holds two connections of its own:
+
+- the *listener* runs ``LISTEN diloti`` and hands every notice from another process
+  to the table manager, which applies it to its copy of the table and tells its own
+  players. Notices are a wake-up, not the truth: after a lost connection the manager
+  re-reads every table it holds (``on_reset``), and a periodic check compares move
+  counts with the database anyway.
+- the *lock* connection holds a session-level advisory lock per table whose
+  computer seats this process runs. PostgreSQL releases them when the process dies
+  (``kill -9`` closes its sockets), so another process takes the table over.
+
+The moves themselves need no lock: a move is stored as the row ``(table, ply)``, and
+the primary key lets exactly one writer store each ply (versioned rows).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from diloti.store.db import CHANNEL
+
+log = logging.getLogger("diloti.server")
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def _dsn(url: str) -> str:
+    # SQLAlchemy's URL names the driver; libpq does not want it.
+    for prefix in ("postgresql+psycopg://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql://" + url[len(prefix):]
+    return url
+
+
+class Cluster:
+    """This process's membership of a service of several processes on one PostgreSQL."""
+
+    def __init__(self, url: str, on_notice: Handler, on_reset: Callable[[], Awaitable[None]],
+                 origin: str | None = None, poll: float = 2.0) -> None:
+        self.dsn = _dsn(url)
+        self.origin = origin or secrets.token_hex(6)
+        self.on_notice = on_notice
+        self.on_reset = on_reset
+        self.poll = poll
+        self.owned: set[str] = set()
+        self._lock_conn: Any = None
+        self._lock_mutex = asyncio.Lock()
+        self._listener: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def start(self) -> None:
+        """Connect, start listening, and return once notices flow."""
+        self._listener = asyncio.create_task(self._listen())
+        waiter = asyncio.create_task(self._ready.wait())
+        done, _ = await asyncio.wait({waiter, self._listener}, return_when=asyncio.FIRST_COMPLETED)
+        if waiter not in done:
+            waiter.cancel()
+            self._listener.result()  # raises why listening failed
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._listener
+        if self._lock_conn is not None:
+            with contextlib.suppress(Exception):
+                await self._lock_conn.close()  # releases every advisory lock held
+        self.owned.clear()
+
+    async def _connect(self) -> Any:
+        import psycopg
+
+        return await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+
+    async def _listen(self) -> None:
+        first = True
+        while True:
+            try:
+                conn = await self._connect()
+            except Exception as exc:
+                if first:
+                    raise
+                log.warning("cannot reach PostgreSQL to listen (%s); retrying", exc.__class__.__name__)
+                await asyncio.sleep(1.0)
+                continue
+            try:
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    if first:
+                        first = False
+                        self._ready.set()
+                    else:
+                        # Notices sent while we were away are gone: re-read what we hold.
+                        await self.on_reset()
+                    while True:
+                        # The generator holds the connection: leave it now and then to check
+                        # the connection is alive (a silent network loses no notices: they queue).
+                        async for note in conn.notifies(timeout=self.poll):
+                            await self._dispatch(note.payload)
+                        await conn.execute("SELECT 1")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("lost the PostgreSQL listener (%s); reconnecting", exc.__class__.__name__)
+                await asyncio.sleep(0.2)
+
+    async def _dispatch(self, payload: str) -> None:
+        try:
+            notice = json.loads(payload)
+        except ValueError:
+            log.error("unreadable notice %r", payload[:80])
+            return
+        if not isinstance(notice, dict) or notice.get("o") == self.origin:
+            return
+        try:
+            await self.on_notice(notice)
+        except Exception:
+            log.exception("handling notice %r failed", payload[:80])
+
+    # ------------------------------------------------------------ computer-seat runners
+    async def _locks(self) -> Any:
+        if self._lock_conn is None or self._lock_conn.closed:
+            if self.owned:
+                log.warning("lost the lock connection: giving up %d tables", len(self.owned))
+            self.owned.clear()
+            self._lock_conn = await self._connect()
+        return self._lock_conn
+
+    async def claim(self, table_ids: list[str]) -> set[str]:
+        """Try to become the runner of these tables' computer seats; returns those this process runs."""
+        want = [t for t in table_ids if t not in self.owned]
+        if want:
+            async with self._lock_mutex:
+                try:
+                    conn = await self._locks()
+                    cur = await conn.execute(
+                        "SELECT t, pg_try_advisory_lock(hashtext('diloti-table'), hashtext(t)) "
+                        "FROM unnest(%s::text[]) AS t", (want,))
+                    for tid, got in await cur.fetchall():
+                        if got:
+                            self.owned.add(tid)
+                except Exception as exc:
+                    log.warning("cannot take table locks (%s)", exc.__class__.__name__)
+                    with contextlib.suppress(Exception):
+                        await self._lock_conn.close()
+                    self.owned.clear()
+        return {t for t in table_ids if t in self.owned}
+
+    async def release(self, table_id: str) -> None:
+        """Stop running this table's computer seats (it is over or closed)."""
+        if table_id not in self.owned:
+            return
+        self.owned.discard(table_id)
+        async with self._lock_mutex:
+            with contextlib.suppress(Exception):
+                await self._lock_conn.execute(
+                    "SELECT pg_advisory_unlock(hashtext('diloti-table'), hashtext(%s))", (table_id,))

@@ -1,0 +1,178 @@
+"""One live table in memory: its seats, their connections and the game rebuilt from the stored moves."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from diloti.core.cards import cards_of
+from diloti.core.errors import DilotiError
+from diloti.core.game import Game
+from diloti.core.moves import Move
+from diloti.core.options import Options
+from diloti.server.protocol import move_dict, side_dict, state_message
+from diloti.store.db import StoreError, TableData
+
+
+class Connection(Protocol):
+    """What the manager needs of a websocket connection."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message (never blocks; a connection that cannot keep up is closed)."""
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a seat token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(eq=False)
+class Seat:
+    """A seat of a live table and the connections holding it."""
+
+    seat: int
+    kind: str
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    conns: set[Connection] = field(default_factory=set)
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+
+class LiveTable:
+    """One table in memory: its game rebuilt from the stored moves."""
+
+    def __init__(self, data: TableData) -> None:
+        self.id = data.id
+        self.players = data.players
+        self.options = Options.from_dict(data.options)
+        self.seed = data.seed
+        self.private = data.private
+        self.status = data.status
+        self.created = data.created
+        self.seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in data.seats]
+        self.game = Game(self.players, self.options, self.seed, data.first_dealer)
+        self.ply = 0
+        self.last: dict[str, Any] | None = None
+        self.lock = asyncio.Lock()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.hint: tuple[int, asyncio.Future[list[dict[str, Any]]]] | None = None
+        self.warned = False  # told its players it will close for idleness
+        self.touched = 0.0  # when this process last marked it used in the database
+        age = (datetime.now(UTC) - data.updated).total_seconds()
+        self.activity = time.monotonic() - max(0.0, age)
+        for seat, text in data.moves:
+            try:
+                move = Move.parse(text)
+            except DilotiError as exc:
+                raise StoreError(f"table {self.id}: stored move {self.ply} {text!r} is unreadable: {exc}") from None
+            if self.game.is_over or self.game.state.turn != seat or not self.game.state.is_legal(move):
+                raise StoreError(f"table {self.id}: stored move {self.ply} {text!r} is not legal when replayed")
+            self.record_move(seat, move)
+        if self.game.is_over and self.status != "closed":
+            self.status = "over"  # the process stopped between storing the last move and the status
+
+    @property
+    def hints(self) -> bool:
+        """Hints only when every opponent of every human seat is a computer."""
+        humans = [s for s in self.seats if s.kind == "human"]
+        return all(o.kind == "bot" for h in humans for o in self.seats if (o.seat - h.seat) % 2)
+
+    def seat_of(self, token_hash: str) -> Seat | None:
+        """The seat this token hash holds (compared in constant time), if any."""
+        return next((s for s in self.seats if s.token_hash and hmac.compare_digest(s.token_hash, token_hash)), None)
+
+    def free(self) -> list[int]:
+        return [s.seat for s in self.seats if not s.taken]
+
+    def record_move(self, seat: int, move: Move) -> tuple[bool, bool]:
+        """Push a checked move into the game; returns (xeri, round ended)."""
+        st = self.game.state
+        side = seat & 1
+        before = st.xeri[side]
+        round_no = self.game.round_no
+        self.game.push(move)
+        self.ply += 1
+        xeri = st.xeri[side] > before
+        self.last = {"seat": seat, **move_dict(move), "xeri": xeri, "ply": self.ply, "round": round_no}
+        return xeri, self.game.is_over or self.game.round_no != round_no
+
+    def rounds(self) -> list[dict[str, Any]]:
+        """Every finished round's breakdown (public), with the game totals after it."""
+        out = []
+        totals = [0, 0]
+        for rec in self.game.rounds:
+            if rec.score is None:
+                continue
+            pts = rec.points
+            totals = [totals[0] + pts[0], totals[1] + pts[1]]
+            out.append({"number": rec.number, "dealer": rec.dealer,
+                        "score": [side_dict(rec.score[0]), side_dict(rec.score[1])],
+                        "totals": list(pts), "scores": list(totals)})
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """The public table summary (no cards)."""
+        return {
+            "id": self.id, "players": self.players, "options": self.options.to_dict(),
+            "target": self.options.target, "private": self.private, "status": self.status,
+            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level,
+                       "name": s.level if s.kind == "bot" else s.name, "taken": s.taken,
+                       "connected": s.kind == "bot" or bool(s.conns), "side": s.seat & 1} for s in self.seats],
+            "free": self.free(), "scores": list(self.game.scores), "round": self.game.round_no,
+            "winner": self.game.winner, "hints": self.hints, "ply": self.ply,
+            "created": self.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        }
+
+    def state_for(self, seat: int) -> dict[str, Any]:
+        return state_message(self.game.view(seat), ply=self.ply, round_no=self.game.round_no,
+                             target=self.options.target, last=self.last, rounds=self.rounds())
+
+    def send_all(self, message: dict[str, Any]) -> None:
+        for s in self.seats:
+            for c in list(s.conns):
+                c.send(message)
+
+    def send_states(self) -> None:
+        for s in self.seats:
+            if s.conns:
+                msg = self.state_for(s.seat)
+                for c in list(s.conns):
+                    c.send(msg)
+
+    def advance(self, seat: int, move: Move) -> None:
+        """Push a stored move into the table and tell its players (whichever process stored it)."""
+        round_no = self.game.round_no
+        rec = self.game.current
+        st = self.game.state
+        _, round_over = self.record_move(seat, move)
+        self.activity = time.monotonic()
+        self.warned = False
+        assert self.last is not None
+        self.send_all({"type": "played", **self.last})
+        if round_over:
+            assert rec.score is not None
+            swept_to = st.last_capturer & 1 if rec.swept and st.last_capturer is not None else None
+            self.send_all({"type": "round_over", "round": round_no,
+                           "score": [side_dict(rec.score[0]), side_dict(rec.score[1])],
+                           "totals": list(rec.points),
+                           "swept": [str(c) for c in cards_of(rec.swept)], "swept_to": swept_to,
+                           "scores": list(self.game.scores)})
+        if self.game.is_over:
+            self.status = "over"
+            self.send_all({"type": "game_over", "winner": self.game.winner,
+                           "scores": list(self.game.scores), "rounds": self.game.round_no})
+            self.send_all({"type": "table", "table": self.summary()})
+        self.send_states()
