@@ -1,0 +1,281 @@
+"""Several real ``diloti serve`` processes on one real PostgreSQL act as one service.
+
+Each test starts its own processes on a fresh database: the same lobby everywhere, any
+process serves any table, moves reach the players of the other process, ``kill -9`` of a
+process loses nothing (its computer seats go on playing elsewhere, no ply is stored twice),
+and one process's idle sweeper never closes a table played through another.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from websockets.sync.client import ClientConnection, connect
+
+from diloti.core.game import Game
+from diloti.core.moves import Move
+from diloti.core.options import Options
+from diloti.core.seeds import derive_seed
+from diloti.match.workers import choose_move
+from diloti.server.live import LiveTable
+from diloti.store.db import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = [pytest.mark.slow,
+              pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")]
+
+
+@pytest.fixture(scope="module")
+def server_pg() -> str:
+    """A URL of a fresh database on the project's private PostgreSQL server."""
+    url = os.environ.get("DILOTI_TEST_POSTGRES_URL")
+    if not url:
+        out = subprocess.run(["bash", str(ROOT / "scripts" / "install-postgres")], capture_output=True,
+                             text=True, timeout=120, check=False)
+        if out.returncode != 0:
+            pytest.skip(f"PostgreSQL could not be started: {out.stderr.strip()[-300:]}")
+        url = out.stdout.strip().splitlines()[-1]
+    base, _, _ = url.rpartition("/")
+    admin = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text("DROP DATABASE IF EXISTS diloti_cluster WITH (FORCE)"))
+        conn.execute(text("CREATE DATABASE diloti_cluster"))
+    admin.dispose()
+    return f"{base}/diloti_cluster"
+
+
+@pytest.fixture
+def pg(server_pg: str) -> str:
+    eng = create_engine(server_pg.replace("postgresql://", "postgresql+psycopg://", 1))
+    with eng.begin() as conn:
+        for name in ("moves", "seats", "tables", "alembic_version"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+    eng.dispose()
+    return server_pg
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """One ``diloti serve`` process."""
+
+    def __init__(self, url: str, *args: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "diloti", "serve", "--db", url, "--port", str(self.port), "--workers", "1",
+             "--allow-seed", "--log-level", "warning", *args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"server exited: {self.proc.stderr.read() if self.proc.stderr else ''}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.1)
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        r = httpx.post(f"{self.base}{path}", json=body, timeout=10)
+        assert r.status_code in (200, 201), r.text
+        return dict(r.json())
+
+    def get(self, path: str) -> Any:
+        return httpx.get(f"{self.base}{path}", timeout=10).json()
+
+    def ws(self) -> ClientConnection:
+        return connect(f"ws://127.0.0.1:{self.port}/ws", open_timeout=10)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+
+@pytest.fixture
+def servers(pg: str) -> Iterator[list[Server]]:
+    started: list[Server] = []
+    try:
+        started.append(Server(pg))
+        started.append(Server(pg))
+        yield started
+    finally:
+        for s in started:
+            s.stop()
+
+
+def recv(ws: ClientConnection, kind: str, timeout: float = 20.0, **match: Any) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {kind} {match} within {timeout} s"
+        msg = json.loads(ws.recv(timeout=left))
+        assert msg["type"] != "error" or kind == "error", msg
+        if msg["type"] == kind and all(msg.get(k) == v for k, v in match.items()):
+            return dict(msg)
+
+
+def hello(server: Server, table: str, token: str) -> ClientConnection:
+    ws = server.ws()
+    ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
+    recv(ws, "welcome")
+    return ws
+
+
+def my_turn(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = recv(ws, "state", timeout=max(0.1, deadline - time.monotonic()))
+        if msg["your_turn"] or msg["phase"] == "over":
+            return msg
+
+
+def test_one_lobby_any_process_any_table_and_moves_cross_over(servers: list[Server]) -> None:
+    a, b = servers
+    t = a.post("/api/tables", {"name": "Ann", "seed": 11})
+    deadline = time.monotonic() + 5
+    while t["table"] not in [x["id"] for x in b.get("/api/tables")["tables"]]:
+        assert time.monotonic() < deadline, "the table created through A never reached B's lobby"
+        time.sleep(0.05)
+    j = b.post(f"/api/tables/{t['table']}/join", {"name": "Bob"})
+    # Each player talks to the process that did not seat them: no stale seat cache anywhere.
+    ann, bob = hello(b, t["table"], t["token"]), hello(a, t["table"], j["token"])
+    try:
+        states = [recv(ann, "state", ply=0), recv(bob, "state", ply=0)]
+        for ply in range(12):
+            mover = 0 if states[0]["your_turn"] else 1
+            ws, other = (ann, bob) if mover == 0 else (bob, ann)
+            ws.send(json.dumps({"type": "move", "move": states[mover]["legal"][0]["move"], "ply": ply}))
+            recv(other, "played", ply=ply + 1)  # stored by one process, told by the other
+            states = [recv(ann, "state", ply=ply + 1), recv(bob, "state", ply=ply + 1)]
+        for s in (a, b):
+            summary = s.get(f"/api/tables/{t['table']}")
+            assert summary["ply"] == 12 and summary["status"] == "playing"
+    finally:
+        ann.close()
+        bob.close()
+
+
+def replay_checks(url: str, table: str) -> list[tuple[int, str]]:
+    """The stored game replays legally, and every computer move is the one its seed gives."""
+    store = Store(url, migrate=False)
+    try:
+        data = store.load(table)
+    finally:
+        store.close()
+    assert data is not None
+    LiveTable(data)  # replays every stored move, refusing an illegal or out-of-turn one
+    game = Game(data.players, Options.from_dict(data.options), data.seed, data.first_dealer)
+    for ply, (seat, move) in enumerate(data.moves):
+        spec = data.seats[seat]
+        if spec.kind == "bot":
+            assert spec.level is not None
+            want = choose_move(spec.level, derive_seed("diloti-bot", data.seed, seat, ply), game.view(seat))
+            assert str(want) == move, f"ply {ply}: seat {seat} played {move}, its seed gives {want}"
+        game.push(Move.parse(move))
+    return data.moves
+
+
+def test_kill_9_loses_nothing_and_computer_seats_play_on(servers: list[Server], pg: str) -> None:
+    a, b = servers
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "greedy"}] * 3
+    t = a.post("/api/tables", {"name": "Ann", "players": 4, "seats": seats, "seed": 5})  # A runs the bots
+    ws = hello(b, t["table"], t["token"])
+    try:
+        for _ in range(3):
+            state = my_turn(ws)
+            ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"], "ply": state["ply"]}))
+        state = my_turn(ws)
+        a.kill()  # mid-game: the computer seats' runner is gone
+        ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"], "ply": state["ply"]}))
+        t0 = time.monotonic()
+        state = my_turn(ws)  # B notices, takes the table's lock and plays the three computer seats
+        took = time.monotonic() - t0
+        assert state["ply"] >= 8 and took < 15
+        for _ in range(4):
+            ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"], "ply": state["ply"]}))
+            state = my_turn(ws)
+    finally:
+        ws.close()
+    moves = replay_checks(pg, t["table"])
+    assert len(moves) == state["ply"] >= 20
+
+
+def test_a_player_whose_process_dies_reconnects_through_another(servers: list[Server], pg: str) -> None:
+    a, b = servers
+    t = a.post("/api/tables", {"name": "Ann", "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}],
+                               "seed": 9})
+    ws = hello(a, t["table"], t["token"])
+    state = my_turn(ws)
+    for _ in range(3):
+        ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"], "ply": state["ply"]}))
+        state = my_turn(ws)
+    a.kill()
+    ws.close()
+    ws = hello(b, t["table"], t["token"])  # the page reconnects through the proxy to a live process
+    try:
+        again = my_turn(ws)
+        assert again["ply"] == state["ply"] and again["hand"] == state["hand"]
+        for _ in range(3):
+            ws.send(json.dumps({"type": "move", "move": again["legal"][0]["move"], "ply": again["ply"]}))
+            again = my_turn(ws)
+    finally:
+        ws.close()
+    assert len(replay_checks(pg, t["table"])) == again["ply"]
+
+
+def test_no_process_closes_a_table_another_is_playing(pg: str) -> None:
+    sweeper = Server(pg, "--idle-minutes", "0.04")  # 2.4 s: it sweeps every 0.6 s
+    player = Server(pg)
+    try:
+        t = player.post("/api/tables", {"name": "Ann", "seed": 3})
+        j = player.post(f"/api/tables/{t['table']}/join", {"name": "Bob"})
+        ann, bob = hello(player, t["table"], t["token"]), hello(player, t["table"], j["token"])
+        states = [recv(ann, "state", ply=0), recv(bob, "state", ply=0)]
+        end, ply = time.monotonic() + 5.0, 0  # twice the sweeper's idle limit, played through the other process
+        while time.monotonic() < end:
+            mover = 0 if states[0]["your_turn"] else 1
+            (ann, bob)[mover].send(json.dumps({"type": "move", "move": states[mover]["legal"][0]["move"],
+                                               "ply": ply}))
+            ply += 1
+            states = [recv(ann, "state", ply=ply), recv(bob, "state", ply=ply)]
+            time.sleep(0.3)
+        assert sweeper.get(f"/api/tables/{t['table']}")["status"] == "playing"
+        # Left alone, it is closed after all: by the sweeper, and the players of the other process hear it.
+        closed = recv(ann, "table", timeout=15)
+        while closed["table"]["status"] != "closed":
+            closed = recv(ann, "table", timeout=15)
+        assert player.get(f"/api/tables/{t['table']}")["status"] == "closed"
+        ann.close()
+        bob.close()
+    finally:
+        sweeper.stop()
+        player.stop()
