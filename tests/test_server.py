@@ -7,6 +7,7 @@ import json
 import random
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -642,3 +643,35 @@ def test_creating_joining_and_hints_are_rate_limited_per_address(tmp_path: Path)
                 codes.append(msg.get("code", msg["type"]))
             # The first two are answered (a hint, or not_your_turn if the computer leads); the third is over the limit.
             assert "rate_limited" not in codes[:2] and codes[2] == "rate_limited", codes
+
+
+def test_one_clients_computer_moves_share_a_few_slots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from diloti.server import tables as tables_module
+
+    busy = {"now": 0, "most": 0}
+    guard = threading.Lock()
+
+    def slow_first_move(spec: str, seed: int, view: Any) -> Any:
+        with guard:
+            busy["now"] += 1
+            busy["most"] = max(busy["most"], busy["now"])
+        time.sleep(0.3)
+        with guard:
+            busy["now"] -= 1
+        return view.legal[0]
+
+    monkeypatch.setattr(tables_module, "choose_move", slow_first_move)
+    with make_client(tmp_path) as client:
+        m = manager(client)
+        m._cpu = ThreadPoolExecutor(8)  # threads, so the patched player is seen; the slots are what is tested
+        m.bot_slots = 2
+        # The computer seat (seat 1) leads: six tables from one address want a computer move at once.
+        ids = [new_table(client, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])["table"]
+               for _ in range(6)]
+        deadline = time.monotonic() + 20
+        while any(live(client, t).ply == 0 for t in ids):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    assert busy["most"] == 2

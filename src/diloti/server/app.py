@@ -244,7 +244,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     async def new_table(request: Request) -> dict[str, Any]:
         limiter.check("create", request)
         data = await body(request)
-        return await mgr().create(data)
+        return await mgr().create(data, request.client.host if request.client else None)
 
     @app.get("/api/tables/{table_id}")
     async def table_summary(table_id: str) -> dict[str, Any]:

@@ -71,6 +71,7 @@ class LiveTable:
         self.hint: tuple[int, asyncio.Future[list[dict[str, Any]]]] | None = None
         self.warned = False  # told its players it will close for idleness
         self.touched = 0.0  # when this process last marked it used in the database
+        self.client: str | None = None  # the creator's address, when this process created it
         age = (datetime.now(UTC) - data.updated).total_seconds()
         self.activity = time.monotonic() - max(0.0, age)
         for seat, text in data.moves:

@@ -25,7 +25,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -55,7 +55,7 @@ class TableManager:
     """Every live table, the database worker and the computer players' worker processes."""
 
     def __init__(self, store: Store, *, idle_minutes: float = 60.0, bot_delay: float = 0.0,
-                 allow_seed: bool = False, workers: int = 2) -> None:
+                 allow_seed: bool = False, workers: int = 2, bot_slots: int = 4) -> None:
         self.store = store
         self.idle_seconds = idle_minutes * 60.0
         self.bot_delay = bot_delay
@@ -71,6 +71,10 @@ class TableManager:
         self._moves = GroupCommit(lambda rows: self.db(self.store.add_moves, rows))
         self._checkpointer: asyncio.Task[None] | None = None
         self.bot_errors = 0
+        # One client's tables share this many computer moves at a time: 300 tables opened by one
+        # address queue behind each other instead of filling the worker pool for everyone.
+        self.bot_slots = bot_slots
+        self._slots: dict[str, tuple[asyncio.Semaphore, list[int]]] = {}
         # Players hear this long before an idle table closes (5 minutes of the default 60).
         self.warn_seconds = min(300.0, self.idle_seconds / 4)
         self.cluster: Cluster | None = None  # several processes on one PostgreSQL
@@ -201,8 +205,11 @@ class TableManager:
         return table
 
     # ---------------------------------------------------------------- tables and seats
-    async def create(self, req: Any) -> dict[str, Any]:
-        """A new table from a ``POST /api/tables`` body; returns the creator's seat and token."""
+    async def create(self, req: Any, client: str | None = None) -> dict[str, Any]:
+        """A new table from a ``POST /api/tables`` body; returns the creator's seat and token.
+
+        ``client`` (the creator's address) shares out computer moves: see ``bot_slots``.
+        """
         if not isinstance(req, dict):
             raise ProtocolError("bad_request", "the request body must be a JSON object")
         known = {"players", "options", "seats", "seat", "name", "private", "seed"}
@@ -245,6 +252,7 @@ class TableManager:
             log.exception("cannot store a new table")
             raise ProtocolError("server_error", f"could not store the table: {exc.__class__.__name__}", 500) from None
         table = LiveTable(data)
+        table.client = client
         self.tables[tid] = table
         if self.cluster is not None and any(s.kind == "bot" for s in seats):
             await self.cluster.claim([tid])
@@ -446,7 +454,8 @@ class TableManager:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             try:
-                move = await loop.run_in_executor(self._cpu, choose_move, s.level, seed, view)
+                async with self._slot(table):
+                    move = await loop.run_in_executor(self._cpu, choose_move, s.level, seed, view)
             except Exception:
                 self.bot_errors += 1
                 log.exception("computer player %s failed at %s ply %s; playing its first legal move",
@@ -464,6 +473,22 @@ class TableManager:
                 if exc.code != "illegal_move":
                     return
                 await self.apply(table, s.seat, view.legal[0], ply)
+
+    @contextlib.asynccontextmanager
+    async def _slot(self, table: LiveTable) -> AsyncIterator[None]:
+        """One of the table's client's computer-move slots (held while its move is computed)."""
+        key = table.client or f"table:{table.id}"  # a resumed table's creator is not known: its own slots
+        entry = self._slots.get(key)
+        if entry is None:
+            entry = self._slots[key] = (asyncio.Semaphore(self.bot_slots), [0])
+        entry[1][0] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1][0] -= 1
+            if not entry[1][0]:
+                del self._slots[key]
 
     async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
         """The expert's ranking of this seat's legal moves (tables where every opponent is a computer)."""
