@@ -60,6 +60,13 @@ export class TableView {
     this.banner("");
   }
 
+  clearIdle() {
+    if (this.idleShown) {
+      this.idleShown = false;
+      this.banner("");
+    }
+  }
+
   banner(text) {
     const b = $("#banner");
     if (!b) return;
@@ -99,9 +106,16 @@ export class TableView {
         this.render();
         break;
       case "state":
+        this.clearIdle();
         this.onState(msg);
         break;
+      case "idle_warning":
+        // Without a move or a click the server closes the table: say so while it can be helped.
+        this.idleShown = true;
+        this.banner(t("game.idle", { minutes: Math.max(1, Math.ceil(msg.closes_in / 60)) }));
+        break;
       case "played":
+        this.clearIdle();
         this.last = msg;
         this.lastFresh = true;
         this.hint = null;
