@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="worker processes for computer players and hints (default 2)")
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a 'seed' for new tables (for tests only: a seed reveals the deck)")
+    p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="IPS",
+                   help="comma-separated addresses of the front proxies whose X-Forwarded-For is trusted, so "
+                        "per-client limits count the real client (default 127.0.0.1: a proxy on this machine)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
 
@@ -76,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
           flush=True)
     # No per-message deflate: messages are a few kB and compressing each costs more CPU than it saves.
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 20,
-                ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False)
+                ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
+                proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
 
 

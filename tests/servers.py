@@ -1,0 +1,129 @@
+"""Real ``diloti serve`` processes on the project's private PostgreSQL, for the cluster and deploy tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from websockets.sync.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def server_pg() -> str:
+    """A URL of a fresh database on the project's private PostgreSQL server."""
+    url = os.environ.get("DILOTI_TEST_POSTGRES_URL")
+    if not url:
+        out = subprocess.run(["bash", str(ROOT / "scripts" / "install-postgres")], capture_output=True,
+                             text=True, timeout=120, check=False)
+        if out.returncode != 0:
+            pytest.skip(f"PostgreSQL could not be started: {out.stderr.strip()[-300:]}")
+        url = out.stdout.strip().splitlines()[-1]
+    base, _, _ = url.rpartition("/")
+    admin = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text("DROP DATABASE IF EXISTS diloti_cluster WITH (FORCE)"))
+        conn.execute(text("CREATE DATABASE diloti_cluster"))
+    admin.dispose()
+    return f"{base}/diloti_cluster"
+
+
+@pytest.fixture
+def pg(server_pg: str) -> str:
+    eng = create_engine(server_pg.replace("postgresql://", "postgresql+psycopg://", 1))
+    with eng.begin() as conn:
+        for name in ("moves", "seats", "tables", "alembic_version"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+    eng.dispose()
+    return server_pg
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """One ``diloti serve`` process."""
+
+    def __init__(self, url: str, *args: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "diloti", "serve", "--db", url, "--port", str(self.port), "--workers", "1",
+             "--allow-seed", "--log-level", "warning", *args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"server exited: {self.proc.stderr.read() if self.proc.stderr else ''}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.1)
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        r = httpx.post(f"{self.base}{path}", json=body, timeout=10)
+        assert r.status_code in (200, 201), r.text
+        return dict(r.json())
+
+    def get(self, path: str) -> Any:
+        return httpx.get(f"{self.base}{path}", timeout=10).json()
+
+    def ws(self) -> ClientConnection:
+        return connect(f"ws://127.0.0.1:{self.port}/ws", open_timeout=10)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+
+def recv(ws: ClientConnection, kind: str, timeout: float = 20.0, **match: Any) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {kind} {match} within {timeout} s"
+        msg = json.loads(ws.recv(timeout=left))
+        assert msg["type"] != "error" or kind == "error", msg
+        if msg["type"] == kind and all(msg.get(k) == v for k, v in match.items()):
+            return dict(msg)
+
+
+def hello(server: Server, table: str, token: str) -> ClientConnection:
+    ws = server.ws()
+    ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
+    recv(ws, "welcome")
+    return ws
+
+
+def my_turn(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = recv(ws, "state", timeout=max(0.1, deadline - time.monotonic()))
+        if msg["your_turn"] or msg["phase"] == "over":
+            return msg
