@@ -148,3 +148,19 @@ def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", format_position(s), "--iterations", "30", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert sorted(m["move"] for m in data["moves"]) == sorted(str(m) for m in s.legal_moves())
+
+
+def test_outside_players_by_import_path() -> None:
+    from diloti.ai import UnknownLevelError, make_player
+
+    r = play_match("outside_bot:LastMove:bias=1", "greedy", games=2, seed=3, rounds=1)
+    assert r.games == 2 and r.a == "outside_bot:LastMove:bias=1"
+    bot = make_player("outside_bot:LastMove", 1, measurement=True)
+    assert not hasattr(bot, "choose_full")  # only its seat's view ever reaches it
+    for spec, why in [("outside_bot:Nope", "has no callable 'Nope'"), ("no_such_mod.x:Bot", "cannot import"),
+                      ("outside_bot:LastMove:depth=2", "unexpected keyword"),
+                      ("outside_bot::bias=1", "package.module:Name")]:
+        with pytest.raises(UnknownLevelError, match=why):
+            make_player(spec, 1, measurement=True)
+    with pytest.raises(UnknownLevelError, match="outside_bot"):
+        make_player("outside_bot:LastMove", 1)  # never from a browser table: nothing is imported

@@ -5,7 +5,9 @@ Levels offered to people (:data:`LEVELS`): ``random``, ``greedy``,
 sees every hand and is only for measuring (tournaments give it the state).
 
 :func:`make_player` is the one way to build a player, from a level name or a
-*spec*, a level with settings: ``expert:iterations=200,seconds=0.5``.
+*spec*, a level with settings: ``expert:iterations=200,seconds=0.5``. Matches
+(tournaments, the ladder) also take outside players by import path,
+``mypkg.bots:MyBot:depth=2``: ``MyBot(seed, depth=2).choose(view)`` gives its moves.
 
 >>> from diloti.ai import LEVELS, make_player
 >>> list(LEVELS)
@@ -18,14 +20,17 @@ sees every hand and is only for measuring (tournaments give it the state).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from diloti.ai.base import Player, RandomPlayer, ScoringPlayer
 from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError, UnknownLevelError
 from diloti.ai.greedy import GreedyPlayer
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.search import ExpertPlayer, OraclePlayer
+from diloti.core.moves import Move
+from diloti.core.view import View
 
 # level name -> factory(seed, **settings). Only these are offered to people.
 LEVELS: dict[str, Callable[..., Player]] = {
@@ -87,6 +92,9 @@ def make_player(spec: str, seed: int | None = None, *, measurement: bool = False
     """
     if not isinstance(spec, str):
         raise UnknownLevelError(f"invalid player {spec!r}: expected a level name", spec)
+    head, _, rest = spec.partition(":")
+    if measurement and head.strip() not in MEASUREMENT_LEVELS and rest and "=" not in rest.partition(":")[0]:
+        return _outside_player(spec, seed, settings)  # module:Name[:settings]
     level, parsed = parse_spec(spec)
     table = MEASUREMENT_LEVELS if measurement else LEVELS
     factory = table.get(level)
@@ -98,8 +106,49 @@ def make_player(spec: str, seed: int | None = None, *, measurement: bool = False
         raise UnknownLevelError(f"invalid player {spec!r}: {exc}", spec) from None
 
 
+def _outside_player(spec: str, seed: int | None, settings: dict[str, Any]) -> Player:
+    """A player from outside this package: ``package.module:Name[:KEY=VALUE,...]`` (matches only).
+
+    ``Name`` is called as ``Name(seed, **settings)`` and must give an object with
+    ``choose(view) -> Move``: it sees only its seat's view, as the built-in levels do.
+    Never offered in the browser game (importing code named by a request would run it).
+    """
+    module_name, _, rest = spec.partition(":")
+    attr, _, settings_text = rest.partition(":")
+    if not attr.strip():
+        raise UnknownLevelError(f"invalid player {spec!r}: an outside player is package.module:Name", spec)
+    _, parsed = parse_spec(f"x:{settings_text}")
+    try:
+        module = importlib.import_module(module_name.strip())
+    except ImportError as exc:
+        raise UnknownLevelError(f"invalid player {spec!r}: cannot import {module_name.strip()!r}: {exc}",
+                                spec) from None
+    factory = getattr(module, attr.strip(), None)
+    if not callable(factory):
+        raise UnknownLevelError(f"invalid player {spec!r}: {module_name.strip()} has no callable "
+                                f"{attr.strip()!r}", spec)
+    try:
+        player = factory(seed, **{**parsed, **settings})
+    except (TypeError, ValueError) as exc:
+        raise UnknownLevelError(f"invalid player {spec!r}: {exc}", spec) from None
+    if not callable(getattr(player, "choose", None)):
+        raise UnknownLevelError(f"invalid player {spec!r}: {attr.strip()}(...) has no choose(view) method", spec)
+    return OutsidePlayer(spec, player)
+
+
+class OutsidePlayer:
+    """An outside player behind the one door: only ``choose(view)`` reaches it (never a full state)."""
+
+    def __init__(self, name: str, inner: Any) -> None:
+        self.name = name
+        self._choose = inner.choose
+
+    def choose(self, view: View) -> Move:
+        return cast(Move, self._choose(view))
+
+
 __all__ = [
     "LEVELS", "MEASUREMENT_LEVELS", "ExpertPlayer", "GreedyPlayer", "HeuristicPlayer", "InvalidSettingError",
-    "NoMoveError", "OraclePlayer", "Player", "PlayerError", "RandomPlayer", "ScoringPlayer", "UnknownLevelError",
-    "make_player", "parse_spec",
+    "NoMoveError", "OraclePlayer", "OutsidePlayer", "Player", "PlayerError", "RandomPlayer", "ScoringPlayer",
+    "UnknownLevelError", "make_player", "parse_spec",
 ]
