@@ -156,6 +156,20 @@ class Cluster:
                     self.owned.clear()
         return {t for t in table_ids if t in self.owned}
 
+    async def check(self) -> None:
+        """Make sure the locks we count on are still held (their connection is alive)."""
+        if not self.owned:
+            return
+        async with self._lock_mutex:
+            try:
+                await self._lock_conn.execute("SELECT 1")
+            except Exception as exc:
+                log.warning("lost the lock connection (%s): giving up %d tables", exc.__class__.__name__,
+                            len(self.owned))
+                self.owned.clear()
+                with contextlib.suppress(Exception):
+                    await self._lock_conn.close()
+
     async def release(self, table_id: str) -> None:
         """Stop running this table's computer seats (it is over or closed)."""
         if table_id not in self.owned:

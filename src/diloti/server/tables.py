@@ -547,11 +547,16 @@ class TableManager:
                 gone += 1
         return gone
 
-    def _drop(self, table: LiveTable, closed: bool = False) -> None:
-        """Let a table go from this process (closed for idleness: its players are told and disconnected)."""
+    def _drop(self, table: LiveTable, closed: bool = False, reconnect: bool = False) -> None:
+        """Let a table go from this process.
+
+        ``closed`` (for idleness): its players are told and disconnected. ``reconnect``: they
+        are disconnected, and their pages reconnect to the table read again from the database.
+        """
         if closed:
             table.status = "closed"
             table.send_all({"type": "table", "table": table.summary()})
+        if closed or reconnect:
             for s in table.seats:
                 for c in list(s.conns):
                     c.close()
@@ -595,7 +600,7 @@ class TableManager:
         if (move is None or table.game.is_over or seat != table.game.state.turn
                 or not table.game.state.is_legal(move)):
             log.error("table %s: stored move %s %r does not follow; reloading it", table.id, table.ply, text)
-            self._drop(table)
+            self._drop(table, reconnect=True)  # its players reconnect to a copy read afresh
             return False
         self._advance(table, seat, move)
         return True
@@ -670,6 +675,8 @@ class TableManager:
             await asyncio.sleep(1.0)
             tick += 1
             try:
+                assert self.cluster is not None
+                await self.cluster.check()
                 await self._take_over()
                 if tick % 5 == 0:
                     await self._resync()
