@@ -161,3 +161,27 @@ def test_no_process_closes_a_table_another_is_playing(pg: str) -> None:
     finally:
         sweeper.stop()
         player.stop()
+
+
+def test_a_lost_lock_connection_hands_the_computer_seats_over(servers: list[Server], pg: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    a, b = servers
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    t = a.post("/api/tables", {"name": "Ann", "seats": seats, "seed": 8})
+    ws = hello(b, t["table"], t["token"])
+    try:
+        state = my_turn(ws)
+        # The network between A and the database drops A's lock connection (A itself lives on).
+        eng = create_engine(pg.replace("postgresql://", "postgresql+psycopg://", 1))
+        with eng.begin() as conn:
+            killed = conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_locks "
+                                       "WHERE locktype = 'advisory' AND granted")).fetchall()
+        eng.dispose()
+        assert killed
+        for _ in range(5):
+            ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"], "ply": state["ply"]}))
+            state = my_turn(ws)
+    finally:
+        ws.close()
+    assert len(replay_checks(pg, t["table"])) == state["ply"]
