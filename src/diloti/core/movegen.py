@@ -4,7 +4,9 @@ The table's shape (the values of its loose numerals and of its declarations)
 decides which combinations a played value can make; :mod:`diloti.core.table`
 works those out once per shape and options and caches them, so generating
 moves here is mostly looking up and filtering by the hand and by who owns
-which declaration.
+which declaration. Under the standard rules a mover who owns no declaration
+gets its moves straight from the shape's analysis (the sets of loose numerals
+by sum, the captures of each value), looking only at the values its hand holds.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from diloti.core.cards import BIT, VALUE, Card, mask_of
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
 from diloti.core.options import Options
 from diloti.core.phase import Phase
-from diloti.core.table import Use, shapes_of
+from diloti.core.table import Analysis, Use, shapes_of
 
 PLAY, DECIDE = Phase.PLAY, Phase.DECIDE
 KINDS = tuple(MoveKind)
@@ -92,28 +94,20 @@ def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], decla
         if held & b:
             twice |= b
         held |= b
+    faces = table[n:]
+    if shapes.standard and not own_bit:
+        if entry is None:
+            entry = shapes.analysis(sig)
+        return _standard(hand, faces, items, entry[22], held, twice, raisable, options.three_faces_stay)
     memo: dict[int, int] = {0: 0}
     out: list[Move] = []
     append = out.append
     done: dict[int, list[Move]] = {}  # a value's moves, when the hand holds it twice or more
-    faces = table[n:]
     w = declarations[own_bit.bit_length() - 1 - n].value if own_bit else 0
     for card in hand:
         v = VALUE[card]
         if not v:
-            # Face cards match only their rank, and the table's are sorted: a slice holds them.
-            first = last = 0
-            if faces:
-                first = bisect_left(faces, card & ~3)
-                last = bisect_left(faces, (card | 3) + 1, first)
-            if first == last:
-                if not own_bit:
-                    append(_new_move(Move, (card, LAY, 0, 0)))
-            elif last - first == 3 and options.three_faces_stay:
-                append(_new_move(Move, (card, CAPTURE, 0, mask_of(faces[first:last]))))
-            else:
-                for c in faces[first:last]:
-                    append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
+            _face_moves(card, faces, not own_bit, options.three_faces_stay, out)
             continue
         dup = twice >> v & 1
         if dup:
@@ -144,6 +138,119 @@ def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], decla
                         x ^= low
                     memo[im] = r
                 append(_new_move(Move, (card, KINDS[k], val, r)))
+        if dup:
+            done[v] = out[start:]
+    return out
+
+
+def _face_moves(card: Card, faces: list[Card], may_lay: bool, three_stay: bool, out: list[Move]) -> None:
+    """The moves of a face card: it takes one of its rank (all three, if three stay), else it is laid."""
+    # The table's face cards are sorted: a slice holds those of the card's rank.
+    first = last = 0
+    if faces:
+        first = bisect_left(faces, card & ~3)
+        last = bisect_left(faces, (card | 3) + 1, first)
+    if first == last:
+        if may_lay:
+            out.append(_new_move(Move, (card, LAY, 0, 0)))
+    elif last - first == 3 and three_stay:
+        out.append(_new_move(Move, (card, CAPTURE, 0, mask_of(faces[first:last]))))
+    else:
+        for c in faces[first:last]:
+            out.append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
+
+
+def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analysis, held: int, twice: int,
+              raisable: int, three_stay: bool) -> list[Move]:
+    """The moves under the standard rules of a mover who owns no declaration, read straight from the
+    shape's analysis (the same moves as raw_standard's uses filtered for such a mover).
+
+    Per numeral v: its captures, then by each value g the rest of the hand still holds, in ascending
+    order, what needs a card of g (the groups of v when g == v; plain declarations of g, raises to g
+    and groups of g otherwise), then its lay.
+    """
+    bysum, clos, rais, sums = ana
+    memo: dict[int, int] = {0: 0}
+    out: list[Move] = []
+    append = out.append
+    done: dict[int, list[Move]] = {}
+    if rais and raisable:
+        rais = tuple([(bit, pv) for bit, pv in rais if bit & raisable])
+        for _, pv in rais:
+            sums |= 1 << pv
+    else:
+        rais = ()
+    held &= 0x7FE  # the values 1..10 held
+
+    def cards(im: int) -> int:
+        r = 0
+        x = im
+        while x:
+            low = x & -x
+            r |= items[low.bit_length() - 1]
+            x ^= low
+        memo[im] = r
+        return r
+
+    for card in hand:
+        v = VALUE[card]
+        if not v:
+            _face_moves(card, faces, True, three_stay, out)
+            continue
+        dup = twice >> v & 1
+        if dup:
+            twin = done.get(v)
+            if twin is not None:
+                out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
+                continue
+            needs = held
+        else:
+            needs = held & ~(1 << v)
+        start = len(out)
+        caps = clos[v]
+        if caps:
+            for im in caps:
+                r = memo.get(im)
+                append(_new_move(Move, (card, CAPTURE, v, cards(im) if r is None else r)))
+            needs &= sums << v | 1 << v  # a card of g > v is needed only if something sums to g - v
+        else:
+            needs &= sums << v
+        while needs:
+            low = needs & -needs
+            needs ^= low
+            g = low.bit_length() - 1
+            if g == v:
+                for im in caps:  # a group of v's: the card and what it could capture
+                    append(_new_move(Move, (card, GROUP, v, memo[im])))
+                continue
+            need = g - v
+            pcs = bysum[need]
+            for im in pcs:  # a plain declaration of g
+                r = memo.get(im)
+                append(_new_move(Move, (card, PLAIN, g, cards(im) if r is None else r)))
+            for bit, pv in rais:  # a raise to g
+                if pv == need:
+                    r = memo.get(bit)
+                    append(_new_move(Move, (card, PLAIN, g, cards(bit) if r is None else r)))
+            others = clos[g]  # a group of g: the card with cards summing to g - v, or raising a pile to g
+            if not others:
+                continue
+            if len(others) == 1 and len(pcs) <= 1 and not rais:  # the usual case: nothing to deduplicate
+                if pcs and not others[0] & pcs[0]:
+                    im = others[0] | pcs[0]
+                    r = memo.get(im)
+                    append(_new_move(Move, (card, GROUP, g, cards(im) if r is None else r)))
+                continue
+            found = {u | pc: 0 for pc in pcs for u in others if not u & pc}
+            for bit, pv in rais:
+                if pv == need:
+                    for u in others:
+                        if not u & bit:
+                            found[u | bit] = 0
+            for im in found:
+                r = memo.get(im)
+                append(_new_move(Move, (card, GROUP, g, cards(im) if r is None else r)))
+        append(_new_move(Move, (card, LAY, v, 0)))
         if dup:
             done[v] = out[start:]
     return out

@@ -8,11 +8,13 @@ capture, plain declaration, raise and group that any played value could make.
 The state then maps item bits to cards and applies what depends on who moves
 (who owns what, what the mover still holds).
 
-Per shape, a :class:`ShapeCache` keeps the finished uses of each played value
-(read by the state's generator with one dictionary look-up per position) and,
-under the standard rules, the shape's analysis, from which further values are
-worked out; other option mixes keep :class:`TableInfo` objects for a few
-recent shapes instead. In play and in the computer players' searches
+Per shape, a :class:`ShapeCache` keeps, under the standard rules, the shape's
+analysis (the sets of loose numerals by sum and the captures of each value):
+the generator reads a mover's moves straight from it when the mover owns no
+declaration, one dictionary look-up per position. It also keeps the finished
+uses of each played value, filled on demand (a declarer's moves, and every
+move under the other option mixes, which keep :class:`TableInfo` objects for a
+few recent shapes to work them out). In play and in the computer players' searches
 shapes repeat a great deal, so nearly every position is a hit; random playouts
 lay many cards and meet new shapes more often.
 """
@@ -72,6 +74,19 @@ class ShapeCache:
         self.standard = not (options.liberal_groups or options.liberal_capture or options.liberal_raise
                              or options.forced_capture or options.soy)
 
+    def analysis(self, sig: tuple[object, ...]) -> Entry:
+        """The entry of a shape missing from ``young``, with its standard analysis in slot 22 (the
+        standard rules' generator reads nothing else when the mover owns no declaration)."""
+        entry = self.old.pop(sig, None)
+        if entry is None or entry[22] is None:
+            entry = (*(entry or _NO_ENTRY)[:22], analyse_standard(sig))
+        young = self.young
+        if len(young) >= _CACHE_LIMIT:
+            self.old = young
+            young = self.young = {}
+        young[sig] = entry
+        return entry
+
     def fill(self, sig: tuple[object, ...], values: int, entry: Entry | None) -> Entry:
         """Work out the slots (raw and basic) of every numeral in ``values`` (a set of bits: bit v for
         value v) that a shape's entry lacks; the new entry.
@@ -95,7 +110,7 @@ class ShapeCache:
             ana = e[22] = analyse_standard(sig)
         # Only a raise has a requirement (req > 0), and under the standard rules only a plain pile
         # can be raised: without one, the basic uses are all the uses.
-        all_basic = self.standard and not ana[3]
+        all_basic = self.standard and not ana[2]
         for v in range(1, 11):
             if not values >> v & 1 or e[v] is not None:
                 continue
@@ -176,6 +191,11 @@ def _closure(parts: Sequence[int]) -> tuple[int, ...]:
     """Every non-empty union of pairwise disjoint parts."""
     if len(parts) == 1:  # most often
         return (parts[0],)
+    if len(parts) == 2:  # next most often
+        a, b = parts
+        if a & b:
+            return (a,) if a == b else (a, b)  # the general options may list a pile twice
+        return (a, b, a | b)
     reach = {0}
     for p in parts:
         reach.update([m | p for m in reach if not m & p])
@@ -183,53 +203,62 @@ def _closure(parts: Sequence[int]) -> tuple[int, ...]:
     return tuple(reach)
 
 
-# The standard rules' analysis of a shape: (subsets, by_sum, closures, raisable), tuples of ints
-# only, so it can live in the cache entry without costing the garbage collector anything.
-# subsets: (mask, sum) of every set of loose numerals summing to at most 10; by_sum[t]: the masks
-# of those summing to t; closures[t]: every capture a card of value t can make (unions of disjoint
-# parts: those masks and the piles of value t), which are also the other components of a group of
-# t; raisable: (bit, value) of each plain pile.
-Analysis = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
-                 tuple[tuple[int, int], ...]]
+# The standard rules' analysis of a shape: (by_sum, closures, raisable, sums), tuples of ints only, so it
+# can live in the cache entry without costing the garbage collector anything. by_sum[t]: the masks of
+# the sets of loose numerals summing to t (1..10); closures[t]: every capture a card of value t can make
+# (unions of disjoint parts: those masks and the piles of value t), which are also the other components
+# of a group of t; raisable: (bit, value) of each plain pile; sums: bit t set when by_sum[t] is not empty.
+Analysis = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], int]
 
 
 def analyse_standard(sig: tuple[object, ...]) -> Analysis:
     """The standard rules' :data:`Analysis` of a table shape."""
     values, declarations = sig
     assert isinstance(values, tuple) and isinstance(declarations, tuple)
-    n = len(values)
-    share = _SHARED.setdefault
-    sub = [share(p, p) for p in _subsets([(1 << i, v) for i, v in enumerate(values)], 10)]
+    # Every set of loose numerals summing to at most 10, as (mask, sum), grown an item at a time (as
+    # _subsets does, inline: this runs once per new shape).
+    sub: list[tuple[int, int]] = []
+    bit = 1
+    for v in values:
+        room = 10 - v
+        sub += [(m | bit, t + v) for m, t in sub if t <= room]
+        sub.append((bit, v))
+        bit <<= 1
     bysum: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
     for m, t in sub:
         bysum[t].append(m)
-    table = tuple([_shared(ms) if ms else () for ms in bysum])
+    share = _SHARED.setdefault
+    sums = 0
+    for t, ms in enumerate(bysum):
+        if ms:
+            sums |= 1 << t
+    table = tuple([share(p, p) if (p := tuple(ms)) else () for ms in bysum])
     parts = table
     raisable = []
     if declarations:
-        for j, (pv, kind, _) in enumerate(declarations):
-            bit = 1 << (n + j)
+        for pv, kind, _ in declarations:
             bysum[pv].append(bit)
             if kind == 2:
                 raisable.append((bit, pv))
-        parts = tuple([_shared(ms) if ms else () for ms in bysum])
+            bit <<= 1
+        parts = tuple([share(p, p) if (p := tuple(ms)) else () for ms in bysum])
     # A single part is its own closure (the usual case): no call for it.
     clos = tuple([ms if len(ms) < 2 else _closure(ms) for ms in parts])
-    return tuple(sub), table, clos, tuple(raisable)
+    return table, clos, tuple(raisable), sums
 
 
 def raw_standard(v: int, ana: Analysis) -> list[Use]:
     """:meth:`TableInfo.raw` for the standard rules, in one pass (the same uses in the same order)."""
     # Loops rather than comprehensions: the lists are short, and a comprehension is a call.
-    sub, bysum, clos, raisable = ana
+    bysum, clos, raisable, _ = ana
     caps = clos[v]
     out: list[Use] = []
     add = out.append
     for im in caps:
         add((_CAPTURE, v, im, 11, 0))
     room = 10 - v
-    for m, s in sub:
-        if s <= room:
+    for s in range(1, room + 1):
+        for m in bysum[s]:
             add((_PLAIN, v + s, m, v + s, -1))
     for bit, pv in raisable:
         if pv <= room:
@@ -417,7 +446,7 @@ class TableInfo:
         """(item mask, value) of each new plain declaration made with value ``c``."""
         res = self._plains.get(c)
         if res is None:
-            res = self._plains[c] = [(m, c + s) for m, s in self._sub if c + s <= 10]
+            res = self._plains[c] = [(m, c + s) for s in range(1, 11 - c) for m in self._by_sum(s)]
         return res
 
     def raises(self, c: int) -> list[tuple[int, int, int]]:
