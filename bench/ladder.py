@@ -1,6 +1,6 @@
 """Benchmark: the strength ladder, in resumable chunks.
 
-Usage: python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--jobs J] [--players 2|4]
+Usage: python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--workers SPEC] [--players 2|4]
                               [--out FILE.jsonl] [--first K]
 
 Plays A against B on duplicate deals (games to 61), ``--chunk`` games at a
@@ -10,6 +10,11 @@ a long ladder survives interruptions; the games are exactly those of one
 ``diloti tournament A B --games N --seed S`` run. ``--first K`` with its own
 ``--out`` plays only games K .. N-1, so a long pair can be split across cores
 and the files concatenated in order afterwards.
+
+``--workers`` (or ``--jobs``) says where the games run, as for ``diloti
+tournament``: N local worker processes (default 2), ``ray``, ``ray://HOST:PORT``
+or ``ray:HOST:PORT`` for a Ray cluster (the ``cluster`` extra; docs/WORKERS.md).
+One pool serves every chunk; the games are the same wherever they run.
 """
 
 from __future__ import annotations
@@ -21,6 +26,16 @@ from dataclasses import asdict
 
 from diloti.core.options import Options
 from diloti.match.tournament import GameResult, play_match, summarise
+from diloti.match.workers import WorkerPoolError, check_pool_spec, lending, worker_pool
+
+
+def pool_spec(text: str) -> int | str:
+    """``--workers``: a number of processes (as an int) or a Ray spec."""
+    try:
+        kind = check_pool_spec(text)
+    except WorkerPoolError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return kind if isinstance(kind, int) else text.strip()
 
 
 def main() -> None:
@@ -30,7 +45,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--chunk", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--workers", "--jobs", dest="workers", type=pool_spec, default=2, metavar="SPEC",
+                    help="N local worker processes (default 2), ray, ray://HOST:PORT or ray:HOST:PORT")
     ap.add_argument("--players", type=int, default=2, choices=(2, 4))
     ap.add_argument("--out", default=None)
     ap.add_argument("--first", type=int, default=0, help="index of the first game this file holds")
@@ -44,17 +60,19 @@ def main() -> None:
         with open(out) as f:
             results = [GameResult(**json.loads(line)) for line in f if line.strip()]
     opts = Options()
-    while args.first + len(results) < args.games:
-        first = args.first + len(results)
-        n = min(args.chunk, args.games - first)
-        r = play_match(args.a, args.b, n, seed=args.seed, players=args.players, jobs=args.jobs, first=first)
-        with open(out, "a") as f:
-            for g in r.results:
-                f.write(json.dumps(asdict(g)) + "\n")
-        results += r.results
-        total = summarise(args.a, args.b, results, args.players, opts, args.seed, None,
-                          sum(g.seconds for g in results))
-        print(total.summary(), flush=True)
+    jobs = args.workers if isinstance(args.workers, int) else 2  # above 1: play_match uses the lent pool
+    with worker_pool(args.workers) as pool, lending(pool):
+        while args.first + len(results) < args.games:
+            first = args.first + len(results)
+            n = min(args.chunk, args.games - first)
+            r = play_match(args.a, args.b, n, seed=args.seed, players=args.players, jobs=jobs, first=first)
+            with open(out, "a") as f:
+                for g in r.results:
+                    f.write(json.dumps(asdict(g)) + "\n")
+            results += r.results
+            total = summarise(args.a, args.b, results, args.players, opts, args.seed, None,
+                              sum(g.seconds for g in results))
+            print(total.summary(), flush=True)
 
 
 if __name__ == "__main__":

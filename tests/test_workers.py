@@ -1,25 +1,48 @@
-"""Worker processes: the same answers as a serial run of the same seeds."""
+"""Worker pools: the same answers as a serial run of the same seeds, on local processes and on Ray."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
 import random
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from typing import Any
 
 import pytest
 
+from diloti.ai.errors import UnknownLevelError
+from diloti.cli import main
 from diloti.core.errors import DilotiError
 from diloti.core.state import State
-from diloti.match.tournament import play_match
-from diloti.match.workers import choose_move, worker_pool
+from diloti.core.view import View
+from diloti.match.tournament import MatchResult, play_match
+from diloti.match.workers import RayExecutor, WorkerPoolError, choose_move, lending, worker_pool
 
 
-def test_moves_chosen_in_workers_equal_serial_choices() -> None:
+def _jobs(n: int = 12) -> list[tuple[str, int, View]]:
     rng = random.Random(5)
     jobs = []
-    for i in range(12):
+    for i in range(n):
         s = State.new(2 + 2 * (i % 2), seed=i)
         for _ in range(rng.randrange(12)):
             s.push(rng.choice(s.legal_moves()))
         jobs.append((("greedy", "heuristic", "expert:iterations=40")[i % 3], 1000 + i, s.view(s.turn)))
+    return jobs
+
+
+def _games(match: MatchResult) -> list[tuple[object, ...]]:
+    """Everything about a match's games but the time each took."""
+    return sorted((r.index, r.a_side, r.a_points, r.b_points, r.rounds, r.winner, r.moves, r.game_seed)
+                  for r in match.results)
+
+
+def test_moves_chosen_in_workers_equal_serial_choices() -> None:
+    jobs = _jobs()
     with worker_pool(2) as pool:
         futures = [pool.submit(choose_move, *job) for job in jobs]
         assert [f.result() for f in futures] == [choose_move(*job) for job in jobs]
@@ -28,15 +51,149 @@ def test_moves_chosen_in_workers_equal_serial_choices() -> None:
 def test_a_match_on_two_workers_equals_the_serial_match() -> None:
     serial = play_match("greedy", "heuristic", games=4, seed=3, rounds=1, jobs=1)
     parallel = play_match("greedy", "heuristic", games=4, seed=3, rounds=1, jobs=2)
-    def games(match: object) -> list[tuple[object, ...]]:
-        # Everything but the time a game took.
-        return sorted((r.index, r.a_side, r.a_points, r.b_points, r.rounds, r.winner, r.moves, r.game_seed)
-                      for r in match.results)  # type: ignore[attr-defined]
-
-    assert games(parallel) == games(serial) and len(games(serial)) == 4
+    assert _games(parallel) == _games(serial) and len(_games(serial)) == 4
     assert (parallel.a_wins, parallel.b_wins, parallel.win_rate) == (serial.a_wins, serial.b_wins, serial.win_rate)
 
 
-def test_a_pool_needs_a_worker() -> None:
-    with pytest.raises(DilotiError, match="invalid number of worker processes 0"):
-        worker_pool(0)
+def test_a_decimal_string_means_local_processes() -> None:
+    view = State.new(seed=3).view(1)
+    with worker_pool(" 2 ") as pool:
+        assert pool.submit(choose_move, "greedy", 7, view).result() == choose_move("greedy", 7, view)
+
+
+@pytest.mark.parametrize("spec, reason", [
+    (0, "invalid worker pool 0: expected at least 1 worker process"),
+    (-1, "invalid worker pool -1: expected at least 1 worker process"),
+    ("0", "invalid worker pool '0': expected at least 1 worker process"),
+    ("-1", "invalid worker pool '-1': expected at least 1 worker process"),
+    ("fast", "invalid worker pool 'fast': expected a number of processes, ray, ray://HOST:PORT or ray:HOST:PORT"),
+    ("", "invalid worker pool '': expected a number of processes"),
+    ("1.5", "invalid worker pool '1.5': expected a number of processes"),
+    (True, "invalid worker pool True: expected a number of processes"),
+    ("ray://head", "invalid worker pool 'ray://head': expected ray://HOST:PORT (a port of 1..65535)"),
+    ("ray:head:0", "invalid worker pool 'ray:head:0': expected ray:HOST:PORT (a port of 1..65535)"),
+    ("ray://head:99999", "invalid worker pool 'ray://head:99999': expected ray://HOST:PORT"),
+    ("ray:", "invalid worker pool 'ray:': expected ray:HOST:PORT"),
+    ("rays", "invalid worker pool 'rays': expected a number of processes"),
+])
+def test_bad_pool_specs_say_what_and_why(spec: Any, reason: str) -> None:
+    with pytest.raises(WorkerPoolError) as info:
+        worker_pool(spec)
+    assert str(info.value).startswith(reason)
+    assert isinstance(info.value, DilotiError) and isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("spec", ["ray", "ray://head.example:10001", "ray:10.0.0.5:6379"])
+def test_ray_without_the_cluster_extra_says_how_to_install_it(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if it were not installed
+    with pytest.raises(DilotiError, match=rf"^worker pool '{spec}' needs the cluster extra: "
+                                          r"pip install 'diloti\[cluster\]'"):
+        worker_pool(spec)
+
+
+@pytest.mark.parametrize("spec", ["ray:127.0.0.1:1", "ray://127.0.0.1:1"])
+def test_an_unreachable_ray_head_fails_at_once(spec: str) -> None:
+    pytest.importorskip("ray", reason="the cluster extra is not installed")
+    with pytest.raises(WorkerPoolError, match=rf"^worker pool '{spec}': cannot reach 127.0.0.1:1: "):
+        worker_pool(spec)
+
+
+def test_cli_refuses_a_bad_pool_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "greedy", "heuristic", "--workers", "fast"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid worker pool 'fast'" in err and "Traceback" not in err and err.count("\n") == 1
+    assert main(["tournament", "greedy", "heuristic", "--jobs", "0"]) == 2
+    assert "invalid worker pool '0': expected at least 1 worker process" in capsys.readouterr().err
+
+
+def test_a_lent_pool_serves_every_match_and_outlives_them() -> None:
+    with worker_pool(2) as pool, lending(pool):
+        first = play_match("greedy", "heuristic", games=2, seed=3, rounds=1, jobs=2)
+        inner = worker_pool(5)
+        assert inner is not pool
+        inner.shutdown()
+        with pytest.raises(RuntimeError):
+            inner.submit(choose_move, "greedy", 1, State.new(seed=1).view(0))
+        second = play_match("greedy", "heuristic", games=2, seed=3, rounds=1, jobs=2, first=2)
+        assert pool.submit(sum, [1, 2]).result() == 3  # still running
+    whole = play_match("greedy", "heuristic", games=4, seed=3, rounds=1, jobs=1)
+    assert _games(first) + _games(second) == _games(whole)
+
+
+# Ray: one small local instance for the module (starting one takes seconds).
+
+@pytest.fixture(scope="module")
+def ray_pool() -> Iterator[Executor]:
+    pytest.importorskip("ray", reason="the cluster extra is not installed (pip install 'diloti[cluster]')")
+    temp = tempfile.mkdtemp(prefix="diloti-ray-")  # short: Ray's socket paths live under it
+    # A new local instance, whatever RAY_ADDRESS says. Ray turns token authentication on for it by
+    # setting RAY_AUTH_MODE in this process (setting it here, after ray is imported, would not work):
+    # put the variable back as it was afterwards.
+    auth_mode = os.environ.get("RAY_AUTH_MODE")
+    try:
+        pool = RayExecutor("local", num_cpus=2, object_store_memory=80 * 1024 * 1024, _temp_dir=temp)
+        yield pool
+        pool.shutdown()
+        import ray
+
+        assert not ray.is_initialized()  # the executor that connected disconnected
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+        if auth_mode is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = auth_mode
+
+
+def test_moves_chosen_on_ray_equal_serial_choices(ray_pool: Executor) -> None:
+    jobs = _jobs()
+    with worker_pool("ray") as pool:  # uses the connection this process has
+        assert isinstance(pool, RayExecutor)
+        futures = [pool.submit(choose_move, *job) for job in jobs]
+        assert [f.result() for f in futures] == [choose_move(*job) for job in jobs]
+        # a task's error is the task's own exception, as with local processes
+        with pytest.raises(UnknownLevelError, match="unknown level 'nobody'"):
+            pool.submit(choose_move, "nobody", 1, jobs[0][2]).result()
+    with pytest.raises(RuntimeError, match="after shutdown"):
+        pool.submit(choose_move, *jobs[0])
+    import ray
+
+    assert ray.is_initialized()  # a pool that only borrowed the connection leaves it open
+
+
+def test_ray_serves_the_event_loop_like_the_server_uses_it(ray_pool: Executor) -> None:
+    state = State.new(seed=4)
+    view = state.view(state.turn)
+
+    async def ask() -> list[Any]:
+        loop = asyncio.get_running_loop()
+        return await asyncio.gather(*(loop.run_in_executor(ray_pool, choose_move, level, 9, view)
+                                      for level in ("greedy", "heuristic")))
+
+    assert asyncio.run(ask()) == [choose_move("greedy", 9, view), choose_move("heuristic", 9, view)]
+
+
+def test_a_match_on_ray_equals_the_serial_match(ray_pool: Executor) -> None:
+    serial = play_match("greedy", "heuristic", games=4, seed=3, rounds=1, jobs=1)
+    with lending(ray_pool):
+        on_ray = play_match("greedy", "heuristic", games=4, seed=3, rounds=1, jobs=2)
+    assert _games(on_ray) == _games(serial) and len(_games(serial)) == 4
+    assert (on_ray.a_wins, on_ray.b_wins, on_ray.win_rate) == (serial.a_wins, serial.b_wins, serial.win_rate)
+
+
+def test_cli_tournament_on_ray_equals_the_serial_run(ray_pool: Executor, capsys: pytest.CaptureFixture[str]) -> None:
+    def run(spec: str) -> list[dict[str, Any]]:
+        argv = ["tournament", "greedy", "heuristic", "random", "--games", "2", "--rounds", "1", "--seed", "8",
+                "--workers", spec, "--quiet", "--per-game", "--json", "-"]
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        data: list[dict[str, Any]] = json.loads(out[out.index("[\n"):])  # after the summaries
+        for match in data:  # all but times
+            del match["seconds"], match["moves_per_second"]
+            for game in match["results"]:
+                del game["seconds"]
+        return data
+
+    on_ray = run("ray")
+    assert on_ray == run("1") and len(on_ray) == 3 and all(m["games"] == 2 for m in on_ray)
+    assert os.environ.get("RAY_ADDRESS") is None

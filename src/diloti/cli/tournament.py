@@ -24,6 +24,7 @@ from diloti.match.tournament import (
     play_match,
     plot_ladder,
 )
+from diloti.match.workers import WorkerPoolError, check_pool_spec, lending, worker_pool
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,8 +43,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--rounds", type=positive_int, default=None, metavar="N",
                    help="play N rounds per game instead of games to the target")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and the players (default 0)")
-    p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
-                   help="worker processes (default: all cores)")
+    p.add_argument("--workers", "--jobs", dest="workers", type=pool_spec, default=None, metavar="SPEC",
+                   help="where the games run: N local worker processes (default: all cores; 1 plays in this "
+                        "process), 'ray' (the Ray cluster ray.init() finds: $RAY_ADDRESS, else one started with "
+                        "'ray start' here, else a new one on this machine), 'ray://HOST:PORT' (a Ray cluster's "
+                        "client port) or 'ray:HOST:PORT' (its head, from one of its nodes); Ray needs "
+                        "pip install 'diloti[cluster]' (docs/WORKERS.md). The results are the same wherever games run")
     p.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON ('-' for stdout)")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="draw the points-per-round matrix of the players as a picture (needs matplotlib)")
@@ -53,6 +58,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_players_flag(p)
     add_option_flags(p)
     p.set_defaults(func=run)
+
+
+def pool_spec(text: str) -> int | str:
+    """``--workers``: a number of processes (as an int) or a Ray spec, checked before any game."""
+    try:
+        kind = check_pool_spec(text)
+    except WorkerPoolError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return kind if isinstance(kind, int) else text.strip()
 
 
 def expand(levels: list[str]) -> list[str]:
@@ -87,15 +101,20 @@ def run(args: argparse.Namespace) -> int:
             check_plotting()
         except TournamentError as exc:
             raise TournamentError(f"--plot {args.plot!r}: {exc}") from None
-    jobs = args.jobs or default_jobs()
+    spec = args.workers or default_jobs()
+    # One pool for the whole run (one Ray connection), lent to every match; jobs=1 plays in this process.
+    jobs = spec if isinstance(spec, int) else 2
     results: list[MatchResult] = []
-    for i, a in enumerate(levels):
-        for b in levels[i + 1:]:
-            with progress_bar(args.games + args.games % 2, f"{a} vs {b}", show=False if args.quiet else None) as bar:
-                r = play_match(a, b, args.games, seed=args.seed, players=args.players, options=options,
-                               rounds=args.rounds, jobs=jobs, progress=lambda done, _total: bar.update(done - bar.n))
-            results.append(r)
-            print(r.summary(), flush=True)
+    with worker_pool(spec) as pool, lending(pool):
+        for i, a in enumerate(levels):
+            for b in levels[i + 1:]:
+                with progress_bar(args.games + args.games % 2, f"{a} vs {b}",
+                                  show=False if args.quiet else None) as bar:
+                    r = play_match(a, b, args.games, seed=args.seed, players=args.players, options=options,
+                                   rounds=args.rounds, jobs=jobs,
+                                   progress=lambda done, _total: bar.update(done - bar.n))
+                results.append(r)
+                print(r.summary(), flush=True)
     if args.json:
         data = [r.to_dict(per_game=args.per_game) for r in results]
         text = json.dumps(data[0] if len(data) == 1 else data, indent=2, default=str)
