@@ -26,7 +26,7 @@ from dataclasses import asdict
 
 from diloti.core.options import Options
 from diloti.match.tournament import GameResult, play_match, summarise
-from diloti.match.workers import WorkerPoolError, check_pool_spec, lending, worker_pool
+from diloti.match.workers import WorkerPoolError, check_pool_spec, worker_pool
 
 
 def pool_spec(text: str) -> int | str:
@@ -60,12 +60,11 @@ def main() -> None:
         with open(out) as f:
             results = [GameResult(**json.loads(line)) for line in f if line.strip()]
     opts = Options()
-    jobs = args.workers if isinstance(args.workers, int) else 2  # above 1: play_match uses the lent pool
-    with worker_pool(args.workers) as pool, lending(pool):
+    with worker_pool(args.workers) as pool:
         while args.first + len(results) < args.games:
             first = args.first + len(results)
             n = min(args.chunk, args.games - first)
-            r = play_match(args.a, args.b, n, seed=args.seed, players=args.players, jobs=jobs, first=first)
+            r = play_match(args.a, args.b, n, seed=args.seed, players=args.players, pool=pool, first=first)
             with open(out, "a") as f:
                 for g in r.results:
                     f.write(json.dumps(asdict(g)) + "\n")

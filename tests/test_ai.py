@@ -227,3 +227,16 @@ def test_errors_are_diloti_errors_carrying_the_input(level: str) -> None:
         player.choose(view)
     assert isinstance(info.value, DilotiError) and info.value.input is view
     assert level == "oracle" or isinstance(info.value, NoMoveError)
+
+
+def test_player_errors_pickle_as_they_are() -> None:
+    """A worker process answers with the error itself (a pool must not break on unpickling it)."""
+    import pickle
+
+    from diloti.ai.errors import InvalidSettingError, NoMoveError, UnknownLevelError
+
+    view = State.new(seed=1).view(0)
+    for err in (NoMoveError(view), InvalidSettingError("iterations", -1, "at least 1"),
+                UnknownLevelError("unknown level 'x'", "x")):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and back.__dict__.keys() == err.__dict__.keys()

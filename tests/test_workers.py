@@ -21,7 +21,7 @@ from diloti.core.errors import DilotiError
 from diloti.core.state import State
 from diloti.core.view import View
 from diloti.match.tournament import MatchResult, play_match
-from diloti.match.workers import RayExecutor, WorkerPoolError, choose_move, lending, worker_pool
+from diloti.match.workers import RayExecutor, WorkerPoolError, choose_move, worker_pool
 
 
 def _jobs(n: int = 12) -> list[tuple[str, int, View]]:
@@ -106,15 +106,10 @@ def test_cli_refuses_a_bad_pool_on_one_line(capsys: pytest.CaptureFixture[str]) 
     assert "invalid worker pool '0': expected at least 1 worker process" in capsys.readouterr().err
 
 
-def test_a_lent_pool_serves_every_match_and_outlives_them() -> None:
-    with worker_pool(2) as pool, lending(pool):
-        first = play_match("greedy", "heuristic", games=2, seed=3, rounds=1, jobs=2)
-        inner = worker_pool(5)
-        assert inner is not pool
-        inner.shutdown()
-        with pytest.raises(RuntimeError):
-            inner.submit(choose_move, "greedy", 1, State.new(seed=1).view(0))
-        second = play_match("greedy", "heuristic", games=2, seed=3, rounds=1, jobs=2, first=2)
+def test_one_pool_serves_every_match_and_outlives_them() -> None:
+    with worker_pool(2) as pool:
+        first = play_match("greedy", "heuristic", games=2, seed=3, rounds=1, pool=pool)
+        second = play_match("greedy", "heuristic", games=2, seed=3, rounds=1, pool=pool, first=2)
         assert pool.submit(sum, [1, 2]).result() == 3  # still running
     whole = play_match("greedy", "heuristic", games=4, seed=3, rounds=1, jobs=1)
     assert _games(first) + _games(second) == _games(whole)
@@ -175,8 +170,7 @@ def test_ray_serves_the_event_loop_like_the_server_uses_it(ray_pool: Executor) -
 
 def test_a_match_on_ray_equals_the_serial_match(ray_pool: Executor) -> None:
     serial = play_match("greedy", "heuristic", games=4, seed=3, rounds=1, jobs=1)
-    with lending(ray_pool):
-        on_ray = play_match("greedy", "heuristic", games=4, seed=3, rounds=1, jobs=2)
+    on_ray = play_match("greedy", "heuristic", games=4, seed=3, rounds=1, pool=ray_pool)
     assert _games(on_ray) == _games(serial) and len(_games(serial)) == 4
     assert (on_ray.a_wins, on_ray.b_wins, on_ray.win_rate) == (serial.a_wins, serial.b_wins, serial.win_rate)
 

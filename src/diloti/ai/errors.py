@@ -22,6 +22,18 @@ class PlayerError(DilotiError, ValueError):
         super().__init__(message)
         self.input = input
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The subclasses' __init__ take other arguments than the message, so pickling (a worker
+        # process answering with this error) rebuilds the object as it is instead of calling them.
+        return (_rebuild, (type(self), self.args, self.__dict__))
+
+
+def _rebuild(cls: type[PlayerError], args: tuple[Any, ...], state: dict[str, Any]) -> PlayerError:
+    err = cls.__new__(cls)
+    err.args = args
+    err.__dict__.update(state)
+    return err
+
 
 class UnknownLevelError(PlayerError):
     """No computer player has that name, or one of its settings is wrong; ``input`` is the spec."""

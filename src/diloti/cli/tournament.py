@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -24,7 +25,7 @@ from diloti.match.tournament import (
     play_match,
     plot_ladder,
 )
-from diloti.match.workers import WorkerPoolError, check_pool_spec, lending, worker_pool
+from diloti.match.workers import WorkerPoolError, check_pool_spec, worker_pool
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,16 +103,16 @@ def run(args: argparse.Namespace) -> int:
         except TournamentError as exc:
             raise TournamentError(f"--plot {args.plot!r}: {exc}") from None
     spec = args.workers or default_jobs()
-    # One pool for the whole run (one Ray connection), lent to every match; jobs=1 plays in this process.
-    jobs = spec if isinstance(spec, int) else 2
     results: list[MatchResult] = []
-    with worker_pool(spec) as pool, lending(pool):
+    # One pool for the whole run (one Ray connection), given to every match; 1 plays in this process.
+    with contextlib.ExitStack() as stack:
+        pool = None if spec == 1 else stack.enter_context(worker_pool(spec))
         for i, a in enumerate(levels):
             for b in levels[i + 1:]:
                 with progress_bar(args.games + args.games % 2, f"{a} vs {b}",
                                   show=False if args.quiet else None) as bar:
                     r = play_match(a, b, args.games, seed=args.seed, players=args.players, options=options,
-                                   rounds=args.rounds, jobs=jobs,
+                                   rounds=args.rounds, pool=pool,
                                    progress=lambda done, _total: bar.update(done - bar.n))
                 results.append(r)
                 print(r.summary(), flush=True)

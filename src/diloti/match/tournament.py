@@ -29,10 +29,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import as_completed
+from concurrent.futures import Executor, as_completed
 from dataclasses import asdict, dataclass, field
 from math import sqrt
 from statistics import NormalDist, fmean, stdev
@@ -256,11 +257,14 @@ Progress = Callable[[int, int], None]
 
 def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2, options: Options | None = None,
                rounds: int | None = None, jobs: int = 1, target: int | None = None,
-               progress: Progress | None = None, first: int = 0) -> MatchResult:
+               progress: Progress | None = None, first: int = 0, pool: Executor | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to an even number: duplicate pairs) of A against B.
 
     Games are numbered from ``first`` (even): a long match can be played in
-    chunks that together are exactly the one long match.
+    chunks that together are exactly the one long match. The games run in
+    ``pool`` (any :func:`~diloti.match.workers.worker_pool`: local processes or
+    Ray) when one is given, else in ``jobs`` local processes (1: here); the
+    results are the same either way.
     """
     if players not in (2, 4):
         raise TournamentError(f"invalid number of players {players!r}: expected 2 or 4")
@@ -280,13 +284,15 @@ def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2
     results: list[GameResult] = []
     if progress:
         progress(0, games)
-    if jobs <= 1:
+    if pool is None and jobs <= 1:
         for t in tasks:
             results.append(_task(t))
             if progress:
                 progress(len(results), games)
     else:
-        with worker_pool(min(jobs, games)) as pool:
+        with contextlib.ExitStack() as stack:
+            if pool is None:
+                pool = stack.enter_context(worker_pool(min(jobs, games)))
             for fut in as_completed([pool.submit(_task, t) for t in tasks]):
                 results.append(fut.result())
                 if progress:

@@ -40,10 +40,9 @@ import multiprocessing
 import re
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures import wait as wait_all
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -140,13 +139,9 @@ def worker_pool(spec: PoolSpec) -> Executor:
     """A pool for ``spec`` (see the module's docstring); its ``shutdown`` ends what it started.
 
     Local processes are started when first needed; a Ray connection is made
-    here, so a bad or unreachable cluster fails at once. Inside
-    :func:`lending`, the lent pool is answered instead.
+    here, so a bad or unreachable cluster fails at once.
     """
     kind = check_pool_spec(spec)
-    lent = _lent.get()
-    if lent is not None:
-        return _Borrowed(lent)
     if isinstance(kind, int):
         return ProcessPoolExecutor(kind, mp_context=multiprocessing.get_context("spawn"))
     return RayExecutor(kind.address, spec=spec)
@@ -270,55 +265,6 @@ class _RayFuture(Future[T]):
                 self.set_exception(cause if isinstance(cause, BaseException) else exc)
         except InvalidStateError:  # cancelled meanwhile
             pass
-
-
-_lent: ContextVar[Executor | None] = ContextVar("diloti_lent_pool", default=None)
-
-
-@contextlib.contextmanager
-def lending(pool: Executor) -> Iterator[Executor]:
-    """Lend ``pool`` to every :func:`worker_pool` call made inside the block (in this thread or task).
-
-    They get ``pool`` itself (still checking their own spec) instead of
-    starting a pool of their own; leaving their ``with`` waits for the tasks
-    they submitted but does not stop ``pool``. So a whole tournament or ladder
-    run uses one pool, one Ray connection, through :func:`play_match
-    <diloti.match.tournament.play_match>`, which asks for a pool of its own
-    each match.
-    """
-    token = _lent.set(pool)
-    try:
-        yield pool
-    finally:
-        _lent.reset(token)
-
-
-class _Borrowed(Executor):
-    """A lent pool seen through one borrower: its shutdown ends only the borrower's own tasks."""
-
-    def __init__(self, pool: Executor) -> None:
-        self._pool = pool
-        self._lock = threading.Lock()
-        self._mine: set[Future[Any]] = set()
-        self._closed = False
-
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("cannot schedule new futures after shutdown")
-            fut = self._pool.submit(fn, *args, **kwargs)
-            self._mine.add(fut)
-        return fut
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        with self._lock:
-            self._closed = True
-            mine = list(self._mine)
-        if cancel_futures:
-            for fut in mine:
-                fut.cancel()
-        if wait:
-            wait_all(mine)
 
 
 def choose_move(spec: str, seed: int, view: View) -> Move:
