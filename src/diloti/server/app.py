@@ -1,5 +1,9 @@
 """The ASGI application: the page, the JSON API and the ``/ws`` websocket (docs/PROTOCOL.md).
 
+Request bodies are read by the application itself (so an oversized body is refused while it
+streams in), then checked by their models (:mod:`diloti.server.messages`) before the table
+manager sees them. ``/openapi.json`` describes the HTTP part from the same models.
+
 >>> import tempfile, os
 >>> from fastapi.testclient import TestClient
 >>> app = create_app(f"sqlite:///{os.path.join(tempfile.mkdtemp(), 'd.sqlite3')}")
@@ -25,15 +29,39 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, TypeAdapter
+from pydantic.json_schema import models_json_schema
 from starlette.websockets import WebSocketState
 
 from diloti import __version__
 from diloti.ai import LEVELS
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
 from diloti.server.limits import Limiter, Limits
-from diloti.server.protocol import MAX_MESSAGE, NAME_MAX, ProtocolError, error, parse_message
+from diloti.server.messages import (
+    CLIENT_MESSAGE,
+    SCHEMA_MODELS,
+    SERVER_MESSAGE,
+    Claimed,
+    ClientHello,
+    ClientHint,
+    ClientMessage,
+    ClientMove,
+    ClientPing,
+    ClientSync,
+    ErrorMessage,
+    Health,
+    Info,
+    JoinTable,
+    Lobby,
+    NewTable,
+    Replay,
+    TableSummary,
+)
+from diloti.server.protocol import MAX_MESSAGE, NAME_MAX, ProtocolError, error, read_body, read_message
 from diloti.server.replay import record_text, replay_data
 from diloti.server.tables import LiveTable, TableManager
 from diloti.store.db import Store
@@ -52,6 +80,50 @@ PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Dil
 
 def static_dir() -> Path:
     return Path(str(resources.files("diloti.server") / "static"))
+
+
+REF = "#/components/schemas/{model}"
+JSON = "application/json"
+API_DESCRIPTION = """The JSON API of `diloti serve` (docs/PROTOCOL.md). Every error is
+`{"type": "error", "code": CODE, "message": TEXT}` with a 4xx or 5xx status.
+
+Live play is on the websocket `/ws`, which OpenAPI cannot describe: its messages are the schemas
+`ClientMessage` (client to server) and `ServerMessage` (server to client) below."""
+
+
+def _ref(model: type[BaseModel] | str) -> dict[str, str]:
+    return {"$ref": REF.format(model=model if isinstance(model, str) else model.__name__)}
+
+
+def documented(reply: type[BaseModel] | None, body: type[BaseModel] | None = None, status: int = 200,
+               media: str = JSON) -> dict[str, Any]:
+    """Route arguments that describe a route in the OpenAPI document by its models.
+
+    The routes read their bodies themselves (to refuse an oversized one while it streams in)
+    and return plain dicts, so the models are named here instead of in the signatures.
+    """
+    ok: dict[str, Any] = {"content": {media: {"schema": _ref(reply) if reply is not None else {"type": "string"}}}}
+    extra: dict[str, Any] = {"responses": {str(status): ok}}
+    if body is not None:
+        extra["requestBody"] = {"required": True, "content": {JSON: {"schema": _ref(body)}}}
+    errors = {"4XX": {"description": "Error (docs/PROTOCOL.md: error codes)",
+                      "content": {JSON: {"schema": _ref(ErrorMessage)}}}}
+    return {"response_model": None, "responses": errors, "openapi_extra": extra}
+
+
+def openapi_schema(app: FastAPI) -> dict[str, Any]:
+    """The OpenAPI document: the routes, and every model (the websocket's too) as a component."""
+    schema = get_openapi(title=app.title, version=app.version, description=API_DESCRIPTION, routes=app.routes)
+    _, defs = models_json_schema([(m, "validation") for m in SCHEMA_MODELS], ref_template=REF)
+    components: dict[str, Any] = dict(defs.get("$defs", {}))
+    adapters: tuple[tuple[str, TypeAdapter[Any]], ...] = (("ClientMessage", CLIENT_MESSAGE),
+                                                           ("ServerMessage", SERVER_MESSAGE))
+    for name, adapter in adapters:
+        union = adapter.json_schema(ref_template=REF)
+        components.update(union.pop("$defs", {}))
+        components[name] = union
+    schema.setdefault("components", {}).setdefault("schemas", {}).update(components)
+    return schema
 
 
 class SecurityHeaders:
@@ -173,8 +245,17 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
             await manager.stop()
             store.close()
 
+    # /openapi.json only: the interactive pages load their scripts from a CDN and run inline code,
+    # both refused by this site's Content-Security-Policy (default-src 'self').
     app = FastAPI(title="Diloti", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+                  openapi_url="/openapi.json")
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = openapi_schema(app)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     def mgr() -> TableManager:
         return holder["m"]
@@ -185,6 +266,12 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
         return JSONResponse(exc.to_message(), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # A query or path parameter of the wrong type; named in our words, never the library's text.
+        where = ".".join(str(p) for p in exc.errors()[0].get("loc", ())[1:]) if exc.errors() else "request"
+        return JSONResponse(error("bad_request", f"invalid {where or 'request'}"), status_code=400)
 
     @app.exception_handler(404)
     async def not_found(_request: Request, _exc: Exception) -> JSONResponse:
@@ -224,36 +311,36 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     app.mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static")
 
-    @app.get("/healthz")
+    @app.get("/healthz", **documented(Health))
     async def healthz() -> dict[str, Any]:
         return {"ok": True}
 
-    @app.get("/api/info")
+    @app.get("/api/info", **documented(Info))
     async def info() -> dict[str, Any]:
         return {"version": __version__, "levels": list(LEVELS), "options": Options().to_dict(),
                 "choices": {"face_card_redeal": list(FACE_REDEAL_CHOICES)},
-                "limits": {"name_max": NAME_MAX, "message_max": MAX_MESSAGE, "rate": RATE, "burst": BURST}}
+                "limits": {"name_max": NAME_MAX, "message_max": MAX_MESSAGE, "rate": rate, "burst": burst}}
 
-    @app.get("/api/tables")
+    @app.get("/api/tables", **documented(Lobby))
     async def lobby(status: str = "waiting") -> dict[str, Any]:
         if status not in ("waiting", "over"):
             raise ProtocolError("bad_request", f"invalid status {status!r:.40}: expected waiting or over")
         return {"tables": await mgr().lobby(status)}
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, **documented(Claimed, NewTable, 201))
     async def new_table(request: Request) -> dict[str, Any]:
         limiter.check("create", request)
-        data = await body(request)
+        data = read_body(NewTable, await body(request))
         return await mgr().create(data, request.client.host if request.client else None)
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", **documented(TableSummary))
     async def table_summary(table_id: str) -> dict[str, Any]:
         return (await mgr().must_get(table_id)).summary()
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", **documented(Claimed, JoinTable))
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         limiter.check("join", request)
-        data = await body(request)
+        data = read_body(JoinTable, await body(request))
         return await mgr().join(table_id, data)
 
     async def finished(table_id: str) -> LiveTable:
@@ -263,13 +350,14 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
                                 "(until then it would reveal hidden cards)", 409)
         return table
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", response_class=PlainTextResponse,
+             **documented(None, media="text/plain"))
     async def record(table_id: str) -> PlainTextResponse:
         table = await finished(table_id)
         return PlainTextResponse(record_text(table), headers={
             "Content-Disposition": f'attachment; filename="diloti-{table.id}.txt"'})
 
-    @app.get("/api/tables/{table_id}/replay")
+    @app.get("/api/tables/{table_id}/replay", **documented(Replay))
     async def replay(table_id: str) -> dict[str, Any]:
         return replay_data(await finished(table_id))
 
@@ -296,8 +384,8 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
                 conn.send(error("rate_limited", f"more than {bucket.rate:g} messages a second; message dropped"))
                 continue
             try:
-                msg = parse_message(data)
-                if msg["type"] == "hint":
+                msg = read_message(data)
+                if isinstance(msg, ClientHint):
                     limiter.check("hint", ws)
                 joined = await handle(manager, conn, joined, msg)
             except ProtocolError as exc:
@@ -319,23 +407,22 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
 
 
 async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTable, int] | None,
-                 msg: dict[str, Any]) -> tuple[LiveTable, int] | None:
-    kind = msg["type"]
-    if kind == "ping":
-        conn.send({"type": "pong", "id": msg.get("id")})
+                 msg: ClientMessage) -> tuple[LiveTable, int] | None:
+    if isinstance(msg, ClientPing):
+        conn.send({"type": "pong", "id": msg.id})
         return joined
-    if kind == "hello":
+    if isinstance(msg, ClientHello):
         if joined is not None:
             raise ProtocolError("already_joined", f"this connection already holds seat {joined[1]} "
                                 f"of table {joined[0].id}; open another connection for another seat")
-        return await manager.hello(conn, msg["table"], msg["token"])
+        return await manager.hello(conn, msg.table, msg.token)
     if joined is None:
-        raise ProtocolError("not_joined", f"send 'hello' with a table and token before {kind!r}")
+        raise ProtocolError("not_joined", f"send 'hello' with a table and token before {msg.type!r}")
     table, seat = joined
-    if kind == "move":
-        await manager.play_text(table, seat, msg["move"], msg.get("ply"))
-    elif kind == "hint":
+    if isinstance(msg, ClientMove):
+        await manager.play_text(table, seat, msg.move, msg.ply)
+    elif isinstance(msg, ClientHint):
         conn.send(await manager.hint(table, seat))
-    elif kind == "sync":
+    elif isinstance(msg, ClientSync):
         manager.sync(conn, table, seat)
     return joined

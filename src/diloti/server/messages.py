@@ -1,0 +1,406 @@
+"""Typed models of the protocol (docs/PROTOCOL.md): websocket messages both ways and the HTTP bodies.
+
+Every model is strict: a field it does not know is refused, nothing is coerced (``"3"`` is
+not 3, ``true`` is not 1, ``4.0`` is not 4) and text has a length limit. Client messages
+are read through :data:`CLIENT_MESSAGE`, a union told apart by ``type``;
+:mod:`diloti.server.protocol` turns a failed check into a
+:class:`~diloti.server.protocol.ProtocolError` with the protocol's codes.
+
+The HTTP request models only check the shape of a body; what a value means (a seat that
+exists, a known level, a legal combination of options) is checked by the table manager
+after them. The server's messages are built as plain dicts (they are sent often and
+built from trusted data); their models here describe them for the OpenAPI document and
+let the tests check what the server sends and what docs/PROTOCOL.md shows.
+
+>>> CLIENT_MESSAGE.validate_python({"type": "move", "move": "7H", "ply": 3})
+ClientMove(type='move', move='7H', ply=3)
+>>> list(CLIENT_MODELS)
+['hello', 'move', 'hint', 'sync', 'ping']
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
+from pydantic_core import PydanticCustomError
+
+from diloti.core.options import MAX_TARGET, Options
+
+FIELD_MAX = 200  # characters of any text field a client sends
+NAME_MAX = 24  # characters of a player's name, after trimming
+SEED_MAX = 2**63 - 1
+
+Text = Annotated[str, Field(max_length=FIELD_MAX)]
+Card = Annotated[str, Field(max_length=3, examples=["10D"])]
+
+
+def _int_only(value: Any) -> Any:
+    # A choice of numbers (``Literal[2, 4]``) would take 4.0 or True; an integer is asked for.
+    if type(value) is not int:
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+class Strict(BaseModel):
+    """The base of every model: unknown fields refused, no coercion, immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _help(name: str) -> str:
+    return Options.help(name)
+
+
+# ------------------------------------------------------------------ client -> server (websocket)
+class ClientHello(Strict):
+    """Claim a seat (the first message, and again on every reconnect)."""
+
+    type: Literal["hello"]
+    table: Text
+    token: Text
+
+
+class ClientMove(Strict):
+    """Play a move given in notation; ``ply`` (the ``ply`` of the last ``state`` seen) refuses a stale click."""
+
+    type: Literal["move"]
+    move: Text
+    ply: Annotated[int, Field(ge=0)] | None = None
+
+
+class ClientHint(Strict):
+    """Ask the expert for the best moves."""
+
+    type: Literal["hint"]
+
+
+class ClientSync(Strict):
+    """Ask for ``table`` and ``state`` again."""
+
+    type: Literal["sync"]
+
+
+class ClientPing(Strict):
+    """Keep-alive, answered by ``pong`` with the same ``id``."""
+
+    type: Literal["ping"]
+    id: int | None = None
+
+
+ClientMessage = Annotated[ClientHello | ClientMove | ClientHint | ClientSync | ClientPing,
+                          Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "move": ClientMove, "hint": ClientHint,
+                                          "sync": ClientSync, "ping": ClientPing}
+
+
+# ------------------------------------------------------------------ HTTP request bodies
+class OptionsBody(Strict):
+    """House-rule options; any subset (the others take their defaults). Mirrors :class:`diloti.core.options.Options`."""
+
+    target: Annotated[int, Field(ge=1, le=MAX_TARGET, description=_help("target"))] = 61
+    dealer_sees_bottom: Annotated[bool, Field(description=_help("dealer_sees_bottom"))] = False
+    face_card_redeal: Annotated[Literal["off", "first_deal", "any_deal"],
+                                Field(description=_help("face_card_redeal"))] = "off"
+    three_faces_stay: Annotated[bool, Field(description=_help("three_faces_stay"))] = False
+    any_rank_redeal: Annotated[bool, Field(description=_help("any_rank_redeal"))] = False
+    forced_capture: Annotated[bool, Field(description=_help("forced_capture"))] = False
+    liberal_groups: Annotated[bool, Field(description=_help("liberal_groups"))] = False
+    liberal_raise: Annotated[bool, Field(description=_help("liberal_raise"))] = False
+    liberal_capture: Annotated[bool, Field(description=_help("liberal_capture"))] = False
+    soy: Annotated[bool, Field(description=_help("soy"))] = False
+    self_raise: Annotated[bool, Field(description=_help("self_raise"))] = False
+    no_xeri_last_card: Annotated[bool, Field(description=_help("no_xeri_last_card"))] = False
+    xeri_first_card: Annotated[bool, Field(description=_help("xeri_first_card"))] = False
+
+
+class SeatRequest(Strict):
+    """One seat of a new table: ``{"kind": "human"}`` or ``{"kind": "bot", "level": LEVEL}``."""
+
+    kind: Literal["human", "bot"]
+    level: Annotated[str, Field(max_length=40, description="a computer seat's level, one of /api/info `levels`")] \
+        | None = None
+
+
+class NewTable(Strict):
+    """``POST /api/tables``: a new table. ``null`` for an optional field is the same as leaving it out."""
+
+    players: Annotated[Literal[2, 4], BeforeValidator(_int_only), Field(description="2 or 4")] = 2
+    options: Annotated[OptionsBody | None, Field(description="any subset of the options")] = None
+    seats: Annotated[list[SeatRequest] | None,
+                     Field(max_length=4, description="one entry per seat (default: every seat human)")] = None
+    seat: Annotated[int | None, Field(ge=0, le=3, description="the creator's seat, a human one "
+                                                               "(default: the first human seat)")] = None
+    name: Annotated[str, Field(max_length=FIELD_MAX, description=f"the creator's name: 1..{NAME_MAX} "
+                                                                  "characters after trimming, no control characters")]
+    private: Annotated[bool, Field(description="not listed in the lobby")] = False
+    seed: Annotated[int | None, Field(ge=0, le=SEED_MAX, description="fixes the deal; tests only "
+                                                                     "(servers run with --allow-seed)")] = None
+
+
+class JoinTable(Strict):
+    """``POST /api/tables/{id}/join``: claim a free human seat."""
+
+    name: Annotated[str, Field(max_length=FIELD_MAX, description=f"1..{NAME_MAX} characters after trimming")]
+    seat: Annotated[int | None, Field(ge=0, le=3, description="default: the first free human seat")] = None
+
+
+# ------------------------------------------------------------------ parts of server messages and replies
+class MoveParts(Strict):
+    """A move with its notation and parts (a ``legal`` entry)."""
+
+    move: str
+    card: Card | None
+    kind: Literal["lay", "capture", "plain", "group", "keep", "redeal"]
+    value: int
+    cards: list[Card]
+
+
+class PlayedMove(MoveParts):
+    xeri: bool
+
+
+class LastMove(PlayedMove):
+    seat: int
+    ply: int
+    round: int
+
+
+class RankedMove(MoveParts):
+    score: float
+
+
+class SideScore(Strict):
+    """One side's round score with its breakdown (RULES.md); ``total`` includes 10 a xeri."""
+
+    cards: int
+    cards_points: int
+    aces: int
+    ten_of_diamonds: int
+    two_of_clubs: int
+    xeri: int
+    total: int
+
+
+class RoundScore(Strict):
+    number: int
+    dealer: int
+    score: list[SideScore]
+    totals: list[int]
+    scores: list[int]
+
+
+class DeclarationInfo(Strict):
+    cards: list[Card]
+    value: int
+    kind: Literal["plain", "group"]
+    owner: int
+
+
+class SeatInfo(Strict):
+    seat: int
+    kind: Literal["human", "bot"]
+    level: str | None
+    name: str | None
+    taken: bool
+    connected: bool
+    side: int
+
+
+class TableSummary(Strict):
+    """The public summary of a table (no cards); in the lobby ``options`` holds only the changed ones."""
+
+    id: str
+    players: int
+    options: OptionsBody
+    target: int
+    private: bool
+    status: Literal["waiting", "playing", "over", "closed"]
+    seats: list[SeatInfo]
+    free: list[int]
+    scores: list[int]
+    round: int
+    winner: int | None
+    hints: bool
+    ply: int
+    created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
+
+
+class Claimed(Strict):
+    """The reply to a new table or a join: the seat and its token (keep it: the token is the seat)."""
+
+    table: str
+    seat: int
+    token: str
+    invite: str
+
+
+class Lobby(Strict):
+    tables: list[TableSummary]
+
+
+class InfoChoices(Strict):
+    face_card_redeal: list[str]
+
+
+class InfoLimits(Strict):
+    name_max: int
+    message_max: int
+    rate: float
+    burst: float
+
+
+class Info(Strict):
+    """``GET /api/info``: what a new-table form needs."""
+
+    version: str
+    levels: list[str]
+    options: OptionsBody
+    choices: InfoChoices
+    limits: InfoLimits
+
+
+class Health(Strict):
+    ok: bool
+
+
+class Frame(Strict):
+    """A replay frame: the position after ``move`` (before the first move of a round: ``move`` null)."""
+
+    ply: int
+    seat: int | None
+    move: str | None
+    played: PlayedMove | None
+    hands: list[list[Card]]
+    table: list[Card]
+    declarations: list[DeclarationInfo]
+    stock: int
+    captured: list[int]
+    xeri: list[int]
+    turn: int
+    phase: Literal["play", "decide", "over"]
+
+
+class ReplayRound(Strict):
+    number: int
+    dealer: int
+    frames: list[Frame]
+    score: list[SideScore] | None
+    totals: list[int]
+    scores: list[int]
+
+
+class Replay(Strict):
+    """``GET /api/tables/{id}/replay``: every round of a finished game, every hand shown."""
+
+    id: str
+    players: int
+    options: OptionsBody
+    seats: list[SeatInfo]
+    names: list[str]
+    winner: int | None
+    scores: list[int]
+    rounds: list[ReplayRound]
+
+
+# ------------------------------------------------------------------ server -> client (websocket)
+class Welcome(Strict):
+    type: Literal["welcome"]
+    table: str
+    seat: int
+    name: str | None
+
+
+class TableMessage(Strict):
+    type: Literal["table"]
+    table: TableSummary
+
+
+class StateMessage(Strict):
+    type: Literal["state"]
+    ply: int
+    round: int
+    seat: int
+    players: int
+    dealer: int
+    turn: int
+    phase: Literal["play", "decide", "over"]
+    your_turn: bool
+    hand: list[Card]
+    table: list[Card]
+    declarations: list[DeclarationInfo]
+    hand_sizes: list[int]
+    stock: int
+    deal: int
+    xeri: list[int]
+    captured: list[list[Card]]
+    captured_counts: list[int]
+    last_capturer: int | None
+    pending: list[int]
+    bottom: Card | None
+    scores: list[int]
+    target: int
+    history: list[tuple[int, str]]
+    first_table: list[Card]
+    legal: list[MoveParts]
+    last: LastMove | None
+    rounds: list[RoundScore]
+
+
+class Played(LastMove):
+    type: Literal["played"]
+
+
+class RoundOver(Strict):
+    type: Literal["round_over"]
+    round: int
+    swept: list[Card]
+    swept_to: int | None
+    score: list[SideScore]
+    totals: list[int]
+    scores: list[int]
+
+
+class GameOver(Strict):
+    type: Literal["game_over"]
+    winner: int | None
+    scores: list[int]
+    rounds: int
+
+
+class HintReply(Strict):
+    type: Literal["hint"]
+    ply: int
+    moves: list[RankedMove]
+
+
+class IdleWarning(Strict):
+    type: Literal["idle_warning"]
+    closes_in: Annotated[int, Field(description="seconds until the table closes for idleness")]
+
+
+class Pong(Strict):
+    type: Literal["pong"]
+    id: int | None
+
+
+class ErrorMessage(Strict):
+    """Every error, HTTP (with a 4xx or 5xx status) or websocket."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+ServerMessage = Annotated[Welcome | TableMessage | StateMessage | Played | RoundOver | GameOver | HintReply
+                          | IdleWarning | Pong | ErrorMessage, Field(discriminator="type")]
+SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+SERVER_MODELS: dict[str, type[Strict]] = {
+    "welcome": Welcome, "table": TableMessage, "state": StateMessage, "played": Played, "round_over": RoundOver,
+    "game_over": GameOver, "hint": HintReply, "idle_warning": IdleWarning, "pong": Pong, "error": ErrorMessage}
+
+# The models the OpenAPI document lists (the websocket's too, though OpenAPI cannot describe a websocket).
+SCHEMA_MODELS: tuple[type[Strict], ...] = (
+    NewTable, JoinTable, Claimed, Info, Lobby, TableSummary, Replay, Health, ErrorMessage,
+    *CLIENT_MODELS.values(), *(m for m in SERVER_MODELS.values() if m is not ErrorMessage))
