@@ -256,6 +256,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    app.state.limiter = limiter
 
     def mgr() -> TableManager:
         return holder["m"]
@@ -319,7 +320,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     async def info() -> dict[str, Any]:
         return {"version": __version__, "levels": list(LEVELS), "options": Options().to_dict(),
                 "choices": {"face_card_redeal": list(FACE_REDEAL_CHOICES)},
-                "limits": {"name_max": NAME_MAX, "message_max": MAX_MESSAGE, "rate": rate, "burst": burst}}
+                "limits": {"name_max": NAME_MAX, "message_max": MAX_MESSAGE, "rate": rate, "burst": burst,
+                           "connections": limiter.max_connections}}
 
     @app.get("/api/tables", **documented(Lobby))
     async def lobby(status: str = "waiting") -> dict[str, Any]:
@@ -363,10 +365,26 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
-        await ws.accept()
-        await serve_socket(mgr(), ws, TokenBucket(rate, burst), limiter)
+        try:
+            address = limiter.connect(ws)
+        except ProtocolError as exc:
+            await refuse(ws, exc)
+            return
+        try:
+            await ws.accept()
+            await serve_socket(mgr(), ws, TokenBucket(rate, burst), limiter)
+        finally:
+            limiter.disconnect(address)
 
     return app
+
+
+async def refuse(ws: WebSocket, exc: ProtocolError) -> None:
+    """Accept only to say why, then close with 1008 (policy violation): the client can tell the reason."""
+    with contextlib.suppress(Exception):
+        await ws.accept()
+        await ws.send_text(json.dumps(exc.to_message(), ensure_ascii=False, separators=(",", ":")))
+        await ws.close(1008, reason=exc.code)
 
 
 async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket, limiter: Limiter) -> None:

@@ -1,8 +1,11 @@
-"""Per-address rate limits on creating and joining tables and on hints (the ``limits`` library).
+"""Per-address limits: rates of creating and joining tables and of hints (the ``limits`` library),
+and the websockets open at once.
 
-A client over its limit gets ``429 rate_limited`` with ``Retry-After`` (HTTP) or a
-``rate_limited`` error message (websocket), and nothing changes. The counters are
-kept in this process (the ``limits`` library's memory storage).
+A client over a rate gets ``429 rate_limited`` with ``Retry-After`` (HTTP) or a
+``rate_limited`` error message (websocket), and nothing changes. A websocket over
+the address's share gets a ``too_many_connections`` error message and is closed
+(code 1008). The counters are kept in this process (the ``limits`` library's
+memory storage for the rates).
 
 >>> from types import SimpleNamespace
 >>> lim = Limiter(Limits(create="2/minute"))
@@ -13,6 +16,15 @@ kept in this process (the ``limits`` library's memory storage).
 ... except Exception as exc:
 ...     print(exc.code, exc.status, exc.retry_after > 0)
 rate_limited 429 True
+>>> lim = Limiter(Limits(connections=1))
+>>> address = lim.connect(who)
+>>> try:
+...     lim.connect(who)
+... except Exception as exc:
+...     print(exc.code, exc)
+too_many_connections 1 connection from this address is open already (limit 1); close one and try again
+>>> lim.disconnect(address); lim.connect(who)
+'10.0.0.1'
 """
 
 from __future__ import annotations
@@ -33,22 +45,55 @@ class Limits:
     create: str = "20/minute"
     join: str = "60/minute"
     hint: str = "60/minute"
+    connections: int = 20  # websockets open at once from one address (in this process)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.connections, bool) or not isinstance(self.connections, int) or self.connections < 1:
+            raise ValueError(f"invalid connections {self.connections!r}: expected a positive integer")
 
 
 _WHAT = {"create": "tables created", "join": "seats joined", "hint": "hints asked for"}
 
 
+def address_of(request: Any) -> str:
+    """The client's address (the real client's behind a trusted proxy: uvicorn's ``--forwarded-allow-ips``)."""
+    client = getattr(request, "client", None)
+    return client.host if client is not None and client.host else "unknown"
+
+
 class Limiter:
-    """Moving-window counters per (action, address)."""
+    """Moving-window counters per (action, address), and the open websockets per address."""
 
     def __init__(self, limits: Limits) -> None:
         self.items = {name: parse(getattr(limits, name)) for name in ("create", "join", "hint")}
         self.window = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+        self.max_connections = limits.connections
+        self.open: dict[str, int] = {}
+
+    def connect(self, request: Any) -> str:
+        """Count one more open websocket for the request's address, or raise ``too_many_connections``.
+
+        Returns the address, to give back to :meth:`disconnect` when the socket ends.
+        """
+        address = address_of(request)
+        n = self.open.get(address, 0)
+        if n >= self.max_connections:
+            what = "1 connection from this address is" if n == 1 else f"{n} connections from this address are"
+            raise ProtocolError("too_many_connections", f"{what} open already (limit {self.max_connections}); "
+                                "close one and try again", 429)
+        self.open[address] = n + 1
+        return address
+
+    def disconnect(self, address: str) -> None:
+        n = self.open.get(address, 0) - 1
+        if n > 0:
+            self.open[address] = n
+        else:
+            self.open.pop(address, None)
 
     def check(self, action: str, request: Any) -> None:
         """Count one ``action`` for the request's address; raise ``rate_limited`` if over the limit."""
-        client = getattr(request, "client", None)
-        address = client.host if client is not None else "unknown"
+        address = address_of(request)
         item = self.items[action]
         if self.window.hit(item, action, address):
             return

@@ -249,6 +249,7 @@ class InfoLimits(Strict):
     message_max: int
     rate: float
     burst: float
+    connections: int
 
 
 class Info(Strict):
