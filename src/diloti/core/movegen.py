@@ -95,9 +95,13 @@ def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], decla
             twice |= b
         held |= b
     faces = table[n:]
-    if shapes.standard and not own_bit:
+    if shapes.standard:
         if entry is None:
             entry = shapes.analysis(sig)
+        if own_bit:
+            w = declarations[own_bit.bit_length() - 1 - n].value
+            return _standard_declarer(hand, faces, items, entry[22], held, own_bit, w, raisable,
+                                      options.three_faces_stay)
         return _standard(hand, faces, items, entry[22], held, twice, raisable, options.three_faces_stay)
     memo: dict[int, int] = {0: 0}
     out: list[Move] = []
@@ -181,37 +185,31 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
     else:
         rais = ()
     held &= 0x7FE  # the values 1..10 held
-
-    def cards(im: int) -> int:
-        r = 0
-        x = im
-        while x:
-            low = x & -x
-            r |= items[low.bit_length() - 1]
-            x ^= low
-        memo[im] = r
-        return r
-
     for card in hand:
         v = VALUE[card]
         if not v:
-            _face_moves(card, faces, True, three_stay, out)
+            if faces:
+                _face_moves(card, faces, True, three_stay, out)
+            else:
+                append(_new_move(Move, (card, LAY, 0, 0)))
             continue
-        dup = twice >> v & 1
-        if dup:
+        if twice >> v & 1:
             twin = done.get(v)
             if twin is not None:
                 out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
                 continue
             needs = held
+            start = len(out)
         else:
             needs = held & ~(1 << v)
-        start = len(out)
+            start = -1
         caps = clos[v]
         if caps:
             for im in caps:
                 r = memo.get(im)
-                append(_new_move(Move, (card, CAPTURE, v, cards(im) if r is None else r)))
+                if r is None:
+                    r = memo[im] = _cards(im, items)
+                append(_new_move(Move, (card, CAPTURE, v, r)))
             needs &= sums << v | 1 << v  # a card of g > v is needed only if something sums to g - v
         else:
             needs &= sums << v
@@ -227,19 +225,27 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
             pcs = bysum[need]
             for im in pcs:  # a plain declaration of g
                 r = memo.get(im)
-                append(_new_move(Move, (card, PLAIN, g, cards(im) if r is None else r)))
+                if r is None:
+                    r = memo[im] = _cards(im, items)
+                append(_new_move(Move, (card, PLAIN, g, r)))
             for bit, pv in rais:  # a raise to g
                 if pv == need:
                     r = memo.get(bit)
-                    append(_new_move(Move, (card, PLAIN, g, cards(bit) if r is None else r)))
+                    if r is None:
+                        r = memo[bit] = _cards(bit, items)
+                    append(_new_move(Move, (card, PLAIN, g, r)))
             others = clos[g]  # a group of g: the card with cards summing to g - v, or raising a pile to g
             if not others:
                 continue
-            if len(others) == 1 and len(pcs) <= 1 and not rais:  # the usual case: nothing to deduplicate
-                if pcs and not others[0] & pcs[0]:
-                    im = others[0] | pcs[0]
+            if len(others) == 1 and len(pcs) == 1 and not rais:  # the usual case: nothing to deduplicate
+                u = others[0]
+                pc = pcs[0]
+                if not u & pc:
+                    im = u | pc
                     r = memo.get(im)
-                    append(_new_move(Move, (card, GROUP, g, cards(im) if r is None else r)))
+                    if r is None:
+                        r = memo[im] = _cards(im, items)
+                    append(_new_move(Move, (card, GROUP, g, r)))
                 continue
             found = {u | pc: 0 for pc in pcs for u in others if not u & pc}
             for bit, pv in rais:
@@ -249,8 +255,78 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
                             found[u | bit] = 0
             for im in found:
                 r = memo.get(im)
-                append(_new_move(Move, (card, GROUP, g, cards(im) if r is None else r)))
+                if r is None:
+                    r = memo[im] = _cards(im, items)
+                append(_new_move(Move, (card, GROUP, g, r)))
         append(_new_move(Move, (card, LAY, v, 0)))
-        if dup:
+        if start >= 0:
             done[v] = out[start:]
     return out
+
+def _standard_declarer(hand: list[Card], faces: list[Card], items: list[int], ana: Analysis, held: int,
+                       own_bit: int, w: int, raisable: int, three_stay: bool) -> list[Move]:
+    """The moves under the standard rules of a mover who owns the declaration ``own_bit`` of value ``w``
+    (the same moves as raw_standard's uses filtered by _filter_uses).
+
+    Such a mover captures (keeping a card of ``w`` unless the capture takes its own pile), raises its own
+    plain pile if self-raise allows, or makes a group of ``w`` that takes its pile in; it neither lays nor
+    starts a new plain declaration.
+    """
+    bysum, clos, rais, _ = ana
+    rais = tuple([(bit, pv) for bit, pv in rais if bit & raisable]) if raisable else ()
+    memo: dict[int, int] = {0: 0}
+    out: list[Move] = []
+    append = out.append
+    own_raisable = own_bit & raisable
+    for card in hand:
+        v = VALUE[card]
+        if not v:
+            _face_moves(card, faces, False, three_stay, out)
+            continue
+        # The values still held once this card is played.
+        h = held if sum(1 for c in hand if VALUE[c] == v) > 1 else held ^ 1 << v
+        keeps = h >> w & 1
+        for im in clos[v]:
+            if keeps or im & own_bit:
+                r = memo.get(im)
+                if r is None:
+                    r = memo[im] = _cards(im, items)
+                append(_new_move(Move, (card, CAPTURE, v, r)))
+        if own_raisable and v + w <= 10 and h >> (v + w) & 1:
+            r = memo.get(own_bit)
+            if r is None:
+                r = memo[own_bit] = _cards(own_bit, items)
+            append(_new_move(Move, (card, PLAIN, v + w, r)))
+        if not keeps or v > w:
+            continue
+        # A group of w that takes the own pile in.
+        if v == w:
+            found = [u for u in clos[w] if u & own_bit]
+        else:
+            need = w - v
+            others = clos[w]
+            found = list({u | pc: 0 for pc in bysum[need] for u in others if not u & pc})
+            for bit, pv in rais:
+                if pv == need:
+                    for u in others:
+                        if not u & bit:
+                            m = u | bit
+                            if m not in found:
+                                found.append(m)
+            found = [m for m in found if m & own_bit]
+        for im in found:
+            r = memo.get(im)
+            if r is None:
+                r = memo[im] = _cards(im, items)
+            append(_new_move(Move, (card, GROUP, w, r)))
+    return out
+
+
+def _cards(im: int, items: list[int]) -> int:
+    """The table cards of an item mask."""
+    r = 0
+    while im:
+        low = im & -im
+        r |= items[low.bit_length() - 1]
+        im ^= low
+    return r
