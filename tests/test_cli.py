@@ -71,7 +71,7 @@ def test_option_help_is_written_once() -> None:
     (["play", "--target", "0"], "expected a positive integer"),
     (["replay"], "the following arguments are required"),
     (["serve", "--port", "x"], "argument --port: invalid int value: 'x'"),
-    (["serve", "--workers", "0"], "argument --workers: expected a positive integer, got '0'"),
+    (["serve", "--workers", "0"], "argument --workers: invalid worker pool '0': expected at least 1 worker process"),
     (["serve", "--bot-delay", "-1"], "argument --bot-delay: expected a number of 0 or more, got '-1'"),
 ])
 def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:

@@ -43,14 +43,14 @@ def test_server_seeds_are_pinned() -> None:
 
 
 def test_one_recipe() -> None:
-    """Only core/seeds.py hashes seeds (server/tables.py hashes seat tokens, never seeds)."""
+    """Only core/seeds.py hashes seeds (server/live.py hashes seat tokens, never seeds)."""
     for path in SRC.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         functions = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
         hashes = "sha256" in path.read_text(encoding="utf-8")
         if path.name == "seeds.py":
             assert functions == {"derive_seed"}
-        elif path == SRC / "server" / "tables.py":
+        elif path == SRC / "server" / "live.py":
             assert hashes and "derived_seed" not in functions and "token_hash" in functions
         else:
             assert not hashes, path

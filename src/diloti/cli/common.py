@@ -25,6 +25,7 @@ from diloti.cli import CliError
 from diloti.core.errors import InvalidPositionError
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
 from diloti.core.state import State
+from diloti.match.workers import WorkerPoolError, check_pool_spec
 
 N = TypeVar("N", int, float)
 
@@ -203,3 +204,12 @@ def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
     parser.error = error  # type: ignore[method-assign]
     return parser
+
+
+def pool_spec(text: str) -> int | str:
+    """``--workers``: a number of processes (as an int) or a Ray spec, checked before any game."""
+    try:
+        kind = check_pool_spec(text)
+    except WorkerPoolError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return kind if isinstance(kind, int) else text.strip()

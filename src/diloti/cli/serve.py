@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from diloti.cli import CliError
-from diloti.cli.common import non_negative_float, one_line_errors, positive_float, positive_int
+from diloti.cli.common import non_negative_float, one_line_errors, pool_spec, positive_float
 
 ENV_DB = "DILOTI_DATABASE_URL"
 DEFAULT_DB = "sqlite:///diloti.sqlite3"
@@ -28,8 +28,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="close a table after N minutes without a move, join or message (default 60)")
     p.add_argument("--bot-delay", type=non_negative_float, default=0.0, metavar="SECONDS",
                    help="wait this long before each computer move (default 0: the page paces the display)")
-    p.add_argument("--workers", type=positive_int, default=2, metavar="N",
-                   help="worker processes for computer players and hints (default 2)")
+    p.add_argument("--workers", type=pool_spec, default=2, metavar="SPEC",
+                   help="where computer players and hints run: N local worker processes (default 2), or a Ray "
+                        "cluster: ray, ray://HOST:PORT or ray:HOST:PORT (the 'cluster' extra; docs/WORKERS.md)")
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a 'seed' for new tables (for tests only: a seed reveals the deck)")
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="IPS",

@@ -14,6 +14,7 @@ from diloti.cli.common import (
     add_players_flag,
     one_line_errors,
     options_from_args,
+    pool_spec,
     positive_int,
     progress_bar,
 )
@@ -25,7 +26,7 @@ from diloti.match.tournament import (
     play_match,
     plot_ladder,
 )
-from diloti.match.workers import WorkerPoolError, check_pool_spec, worker_pool
+from diloti.match.workers import worker_pool
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,15 +60,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_players_flag(p)
     add_option_flags(p)
     p.set_defaults(func=run)
-
-
-def pool_spec(text: str) -> int | str:
-    """``--workers``: a number of processes (as an int) or a Ray spec, checked before any game."""
-    try:
-        kind = check_pool_spec(text)
-    except WorkerPoolError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return kind if isinstance(kind, int) else text.strip()
 
 
 def expand(levels: list[str]) -> list[str]:

@@ -9,7 +9,7 @@ it gets are those it has always got and saved records replay as they did:
 - a match's game and players: ``derive_seed("game", seed, pair)`` and
   ``derive_seed("bot", seed, index, seat)`` (:mod:`diloti.match.tournament`);
 - a server table's player and hint: ``derive_seed("diloti-bot", seed, seat, ply)``
-  and ``derive_seed("diloti-hint", seed, ply)`` (:mod:`diloti.server.tables`).
+  and ``derive_seed("diloti-hint", seed, ply)`` (:mod:`diloti.match.workers`).
 
 >>> derive_seed("diloti-round", 4, 1)
 866986074232564672

@@ -270,3 +270,15 @@ class _RayFuture(Future[T]):
 def choose_move(spec: str, seed: int, view: View) -> Move:
     """The move a computer player of ``spec`` (a level or ``LEVEL:KEY=VALUE`` spec) seeded ``seed`` chooses."""
     return make_player(spec, seed=seed).choose(view)
+
+
+def rank_hint(view: View, seed: int, ply: int) -> list[tuple[Move, float]]:
+    """The expert's ranking of the legal moves for a hint, best first (estimates in round points).
+
+    Seeded by the table's seed and the ply, so every process (and a restarted server) gives
+    the same hint. Here rather than in the server, so that a Ray node needs only diloti itself.
+    """
+    from diloti.ai.analysis import rank_moves
+    from diloti.core.seeds import derive_seed
+
+    return [(move, float(score)) for move, score in rank_moves(view, seed=derive_seed("diloti-hint", seed, ply))]

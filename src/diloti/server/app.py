@@ -40,6 +40,7 @@ from starlette.websockets import WebSocketState
 from diloti import __version__
 from diloti.ai import LEVELS
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
+from diloti.match.workers import PoolSpec
 from diloti.server.limits import Limiter, Limits
 from diloti.server.messages import (
     CLIENT_MESSAGE,
@@ -222,7 +223,8 @@ class WsConnection:
 
 
 def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
-               workers: int = 2, rate: float = RATE, burst: float = BURST, limits: Limits | None = None) -> FastAPI:
+               workers: PoolSpec = 2, rate: float = RATE, burst: float = BURST,
+               limits: Limits | None = None) -> FastAPI:
     """The application on the database at ``db_url`` (migrated at start).
 
     ``rate``/``burst`` limit the messages a second each websocket may send; ``limits`` the tables

@@ -24,6 +24,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import signal
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -31,20 +33,18 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from diloti.ai import LEVELS
-from diloti.ai.analysis import rank_moves
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.seeds import derive_seed
-from diloti.core.view import View
-from diloti.match.workers import choose_move, worker_pool
+from diloti.match.workers import PoolSpec, choose_move, rank_hint, worker_pool
 from diloti.server.cluster import Cluster
 from diloti.server.live import Connection, LiveTable, Seat, token_hash
 from diloti.server.protocol import ProtocolError, clean_name, move_dict
 from diloti.server.writer import GroupCommit
 from diloti.store.db import DuplicateMove, SeatData, Store, StoreError, TableData
 
-__all__ = ["Connection", "LiveTable", "Seat", "TableManager", "rank_for_hint", "token_hash"]
+__all__ = ["Connection", "LiveTable", "Seat", "TableManager", "token_hash"]
 
 log = logging.getLogger("diloti.server")
 T = TypeVar("T")
@@ -55,7 +55,7 @@ class TableManager:
     """Every live table, the database worker and the computer players' worker processes."""
 
     def __init__(self, store: Store, *, idle_minutes: float = 60.0, bot_delay: float = 0.0,
-                 allow_seed: bool = False, workers: int = 2, bot_slots: int = 4) -> None:
+                 allow_seed: bool = False, workers: PoolSpec = 2, bot_slots: int = 4) -> None:
         self.store = store
         self.idle_seconds = idle_minutes * 60.0
         self.bot_delay = bot_delay
@@ -65,7 +65,7 @@ class TableManager:
         self._db = ThreadPoolExecutor(1, thread_name_prefix="diloti-db")
         # Computer moves and hints take up to a second of CPU: in worker processes, outside this
         # process's GIL, so that one table's search never delays another table's messages.
-        self._cpu = worker_pool(workers)
+        self._cpu = _keeping_sigterm(worker_pool, workers)
         self._ckpt = ThreadPoolExecutor(1, thread_name_prefix="diloti-checkpoint")
         self._sweeper: asyncio.Task[None] | None = None
         self._moves = GroupCommit(lambda rows: self.db(self.store.add_moves, rows))
@@ -500,10 +500,11 @@ class TableManager:
         # One search per position, shared by every request for it: hint floods cost nothing more.
         if table.hint is None or table.hint[0] != ply:
             view = table.game.view(seat)
-            fut = asyncio.get_running_loop().run_in_executor(self._cpu, rank_for_hint, view, table.seed, ply)
+            fut = asyncio.get_running_loop().run_in_executor(self._cpu, rank_hint, view, table.seed, ply)
             table.hint = (ply, fut)
         ranked = await asyncio.shield(table.hint[1])
-        return {"type": "hint", "ply": ply, "moves": ranked[:5]}
+        return {"type": "hint", "ply": ply,
+                "moves": [{**move_dict(move), "score": round(score, 3)} for move, score in ranked[:5]]}
 
     # ---------------------------------------------------------------- idle cleanup
     async def _sweep_loop(self) -> None:
@@ -695,7 +696,15 @@ class TableManager:
                 self._kick(table)
 
 
-def rank_for_hint(view: View, seed: int, ply: int) -> list[dict[str, Any]]:
-    """The expert's ranking of the legal moves, best first (estimates in round points)."""
-    ranked = rank_moves(view, seed=derive_seed("diloti-hint", seed, ply))
-    return [{**move_dict(move), "score": round(float(score), 3)} for move, score in ranked]
+def _keeping_sigterm(make: Callable[[PoolSpec], T], spec: PoolSpec) -> T:
+    """``make(spec)``, keeping this process's SIGTERM handler.
+
+    Connecting to Ray installs Ray's own handler, which kills the process at once; the web
+    server's handler (stop taking requests, finish, close the database) must stay.
+    """
+    on_main = threading.current_thread() is threading.main_thread()
+    before = signal.getsignal(signal.SIGTERM) if on_main else None
+    made = make(spec)
+    if before is not None:
+        signal.signal(signal.SIGTERM, before)
+    return made
