@@ -12,16 +12,27 @@ stock order.
 (6, (6, 6), 36)
 >>> v.unseen_count == 6 + 36
 True
+
+A :class:`PublicView` is what a spectator may see: a seat's view with the hand and
+the dealer's bottom card dropped (no seat, no legal moves, the hands' sizes only).
+
+>>> p = PublicView.of(s)
+>>> p.seat, p.hand, p.hand_sizes, p.stock_size, p.bottom, p.legal, p.to_move
+(None, (), (6, 6), 36, None, (), False)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from diloti.core.cards import ALL_MASK, BIT, Card, cards_of, mask_of
 from diloti.core.moves import Declaration, Move
 from diloti.core.options import Options
 from diloti.core.phase import Phase
+
+if TYPE_CHECKING:
+    from diloti.core.state import State
 
 
 @dataclass(frozen=True)
@@ -126,3 +137,49 @@ class View:
             "scores": list(self.scores),
             "legal": [str(m) for m in self.legal],
         }
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What anyone watching the table may see: no hand, no stock, no bottom card.
+
+    Built from a seat's :class:`View` by copying only its public fields, so nothing
+    private can leak through it; ``seat`` is ``None``, ``hand`` and ``legal`` are empty.
+    """
+
+    players: int
+    options: Options
+    dealer: int
+    turn: int
+    phase: Phase
+    table: tuple[Card, ...]
+    declarations: tuple[Declaration, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    plays: int
+    deal_no: int
+    xeri: tuple[int, int]
+    captured: tuple[tuple[Card, ...], tuple[Card, ...]]
+    last_capturer: int | None
+    history: tuple[tuple[int, Move], ...]
+    first_table: tuple[Card, ...]
+    scores: tuple[int, int] = (0, 0)
+    pending: tuple[int, ...] = ()
+    seat: None = None
+    hand: tuple[Card, ...] = ()
+    bottom: None = None
+    legal: tuple[Move, ...] = ()
+
+    @property
+    def to_move(self) -> bool:
+        return False
+
+    @classmethod
+    def of(cls, state: State, scores: tuple[int, int] = (0, 0)) -> PublicView:
+        """The public part of ``state`` (through the view of a seat not to move: no legal moves computed)."""
+        v = state.view((state.turn + 1) % state.players, scores)
+        return cls(players=v.players, options=v.options, dealer=v.dealer, turn=v.turn, phase=v.phase,
+                   table=v.table, declarations=v.declarations, hand_sizes=v.hand_sizes,
+                   stock_size=v.stock_size, plays=v.plays, deal_no=v.deal_no, xeri=v.xeri,
+                   captured=v.captured, last_capturer=v.last_capturer, history=v.history,
+                   first_table=v.first_table, scores=v.scores, pending=v.pending)
