@@ -85,7 +85,7 @@ def postgres_url() -> Iterator[str]:
         url = out.stdout.strip().splitlines()[-1]
     eng = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with eng.begin() as conn:
-        for name in ("moves", "seats", "tables", "alembic_version"):
+        for name in ("chat", "moves", "seats", "tables", "alembic_version"):
             conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
     eng.dispose()
     yield url

@@ -12,6 +12,9 @@ time and the event loop never waits on the disk.
 >>> t = st.load("t1")
 >>> t.moves, t.seats[0].name, t.seats[1].level
 ([(1, '7H')], 'Ann', 'random')
+>>> line = st.add_chat("t1", 0, "Ann", "Good luck")
+>>> [(c.seat, c.name, c.text) for c in st.load("t1").chat] == [(0, "Ann", "Good luck")]
+True
 >>> st.close()
 """
 
@@ -28,7 +31,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from diloti.core.errors import DilotiError
-from diloti.store.models import MoveRow, SeatRow, TableRow
+from diloti.store.models import ChatRow, MoveRow, SeatRow, TableRow
 
 
 class StoreError(DilotiError):
@@ -39,6 +42,7 @@ class DuplicateMove(StoreError):
     """A move for that ply is already stored: another writer got there first (the ply is the row's version)."""
 
 
+CHAT_KEEP = 50  # chat lines a table hands to whoever connects
 CHANNEL = "diloti"  # the PostgreSQL NOTIFY channel every server process listens on
 
 
@@ -65,6 +69,33 @@ class SeatData:
     token_hash: str | None = None
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """One stored chat line (``id`` orders the lines of a table)."""
+
+    id: int
+    seat: int
+    name: str
+    text: str
+    created: datetime
+
+    def notice(self, table_id: str) -> dict[str, Any]:
+        """The line as a change notice to the other server processes (see :meth:`from_notice`)."""
+        return {"k": "chat", "t": table_id, "i": self.id, "s": self.seat, "n": self.name, "x": self.text,
+                "at": self.created.isoformat()}
+
+    @classmethod
+    def from_notice(cls, notice: dict[str, Any]) -> ChatLine | None:
+        """The line a ``chat`` notice carries (None if it is malformed)."""
+        try:
+            line = cls(notice["i"], notice["s"], notice["n"], notice["x"], datetime.fromisoformat(notice["at"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+        ok = (type(line.id) is int and type(line.seat) is int and isinstance(line.name, str)
+              and isinstance(line.text, str))
+        return line if ok else None
+
+
 @dataclass
 class TableData:
     """One table as stored, with its moves ``(seat, notation)`` in order."""
@@ -81,6 +112,7 @@ class TableData:
     updated: datetime = field(default_factory=now)
     seats: list[SeatData] = field(default_factory=list)
     moves: list[tuple[int, str]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)  # the last CHAT_KEEP lines, oldest first
 
 
 def _sqlite_pragmas(manual_checkpoints: bool) -> Any:
@@ -104,7 +136,7 @@ def _aware(dt: datetime) -> datetime:
 
 
 class Store:
-    """Tables, seats and moves in a database given by URL; migrates it to the newest schema."""
+    """Tables, seats, moves and chat in a database given by URL; migrates it to the newest schema."""
 
     def __init__(self, url: str, migrate: bool = True, manual_checkpoints: bool = False,
                  origin: str | None = None) -> None:
@@ -219,6 +251,27 @@ class Store:
         except IntegrityError:
             raise DuplicateMove(f"a move of {len(moves)} is already stored") from None
 
+    def add_chat(self, table_id: str, seat: int, name: str, text: str) -> ChatLine:
+        """Store a chat line; the other processes hear of it (a ``chat`` notice carrying the line)."""
+        stamp = now()
+        with self.session.begin() as s:
+            row = ChatRow(table_id=table_id, seat=seat, name=name, text=text, created=stamp)
+            s.add(row)
+            s.flush()
+            line = ChatLine(row.id, seat, name, text, stamp)
+            self._notify(s, [line.notice(table_id)])
+            return line
+
+    def chat_lines(self, table_id: str, limit: int = CHAT_KEEP) -> list[ChatLine]:
+        """A table's last ``limit`` chat lines, oldest first."""
+        with self.session() as s:
+            return self._chat(s, table_id, limit)
+
+    @staticmethod
+    def _chat(s: Session, table_id: str, limit: int = CHAT_KEEP) -> list[ChatLine]:
+        rows = s.scalars(select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id.desc()).limit(limit))
+        return [ChatLine(r.id, r.seat, r.name, r.text, _aware(r.created)) for r in rows][::-1]
+
     def set_status(self, table_id: str, status: str, winner: int | None = None) -> None:
         with self.session.begin() as s:
             s.execute(update(TableRow).where(TableRow.id == table_id)
@@ -247,6 +300,7 @@ class Store:
 
     def delete_table(self, table_id: str) -> None:
         with self.session.begin() as s:
+            s.execute(delete(ChatRow).where(ChatRow.table_id == table_id))
             s.execute(delete(MoveRow).where(MoveRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
@@ -256,12 +310,14 @@ class Store:
         seats = [SeatData(r.seat, r.kind, r.level, r.name, r.token_hash) for r in
                  s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat))]
         moves: list[tuple[int, str]] = []
+        chat: list[ChatLine] = []
         if with_moves:
             moves = [(r.seat, r.move) for r in
                      s.scalars(select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.ply))]
+            chat = self._chat(s, row.id)
         return TableData(row.id, row.players, json.loads(row.options), row.seed, row.first_dealer,
                          row.private, row.status, row.winner, _aware(row.created), _aware(row.updated),
-                         seats, moves)
+                         seats, moves, chat)
 
     def load(self, table_id: str) -> TableData | None:
         with self.session() as s:

@@ -1,4 +1,4 @@
-"""The database tables: ``tables`` (one per game table), ``seats`` and ``moves``.
+"""The database tables: ``tables`` (one per game table), ``seats``, ``moves`` and ``chat``.
 
 Changing these classes needs a new migration in ``migrations/versions``.
 """
@@ -56,4 +56,17 @@ class MoveRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(80))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """One chat line said at a table by the player in ``seat`` (``name`` as it was then)."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
