@@ -41,18 +41,20 @@ from diloti import __version__
 from diloti.ai import LEVELS
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
 from diloti.match.workers import PoolSpec
-from diloti.server.limits import Limiter, Limits
+from diloti.server.limits import Limiter, Limits, Window
 from diloti.server.messages import (
     CLIENT_MESSAGE,
     SCHEMA_MODELS,
     SERVER_MESSAGE,
     Claimed,
+    ClientChat,
     ClientHello,
     ClientHint,
     ClientMessage,
     ClientMove,
     ClientPing,
     ClientSync,
+    ClientWatch,
     ErrorMessage,
     Health,
     Info,
@@ -62,7 +64,16 @@ from diloti.server.messages import (
     Replay,
     TableSummary,
 )
-from diloti.server.protocol import MAX_MESSAGE, NAME_MAX, ProtocolError, error, read_body, read_message
+from diloti.server.protocol import (
+    CHAT_MAX,
+    MAX_MESSAGE,
+    NAME_MAX,
+    ProtocolError,
+    clean_chat,
+    error,
+    read_body,
+    read_message,
+)
 from diloti.server.replay import record_text, replay_data
 from diloti.server.tables import LiveTable, TableManager
 from diloti.store.db import Store
@@ -323,7 +334,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         return {"version": __version__, "levels": list(LEVELS), "options": Options().to_dict(),
                 "choices": {"face_card_redeal": list(FACE_REDEAL_CHOICES)},
                 "limits": {"name_max": NAME_MAX, "message_max": MAX_MESSAGE, "rate": rate, "burst": burst,
-                           "connections": limiter.max_connections}}
+                           "connections": limiter.max_connections, "chat_max": CHAT_MAX,
+                           "chat_lines": limiter.chat_lines, "chat_seconds": limiter.chat_seconds}}
 
     @app.get("/api/tables", **documented(Lobby))
     async def lobby(status: str = "waiting") -> dict[str, Any]:
@@ -392,7 +404,8 @@ async def refuse(ws: WebSocket, exc: ProtocolError) -> None:
 async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket, limiter: Limiter) -> None:
     """Read one websocket's messages until it closes; bad input gets an error, never a crash."""
     conn = WsConnection(ws)
-    joined: tuple[LiveTable, int] | None = None
+    joined: tuple[LiveTable, int | None] | None = None  # the table, and the seat (None: watching)
+    chat = limiter.chat_window()
     try:
         while not conn.closed:
             raw = await ws.receive()
@@ -407,7 +420,7 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
                 msg = read_message(data)
                 if isinstance(msg, ClientHint):
                     limiter.check("hint", ws)
-                joined = await handle(manager, conn, joined, msg)
+                joined = await handle(manager, conn, joined, msg, chat)
             except ProtocolError as exc:
                 conn.send(exc.to_message())
                 if exc.code == "stale" and joined is not None:
@@ -426,23 +439,37 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
                 await ws.close()
 
 
-async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTable, int] | None,
-                 msg: ClientMessage) -> tuple[LiveTable, int] | None:
+async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTable, int | None] | None,
+                 msg: ClientMessage, chat: Window | None = None) -> tuple[LiveTable, int | None] | None:
     if isinstance(msg, ClientPing):
         conn.send({"type": "pong", "id": msg.id})
         return joined
-    if isinstance(msg, ClientHello):
+    if isinstance(msg, ClientHello | ClientWatch):
         if joined is not None:
-            raise ProtocolError("already_joined", f"this connection already holds seat {joined[1]} "
-                                f"of table {joined[0].id}; open another connection for another seat")
+            held = f"watches table {joined[0].id}" if joined[1] is None else \
+                f"holds seat {joined[1]} of table {joined[0].id}"
+            raise ProtocolError("already_joined", f"this connection already {held}; open another connection "
+                                "for another seat or table")
+        if isinstance(msg, ClientWatch):
+            return await manager.watch(conn, msg.table), None
         return await manager.hello(conn, msg.table, msg.token)
     if joined is None:
-        raise ProtocolError("not_joined", f"send 'hello' with a table and token before {msg.type!r}")
+        raise ProtocolError("not_joined", f"send 'hello' (or 'watch') with a table before {msg.type!r}")
     table, seat = joined
+    if isinstance(msg, ClientSync):
+        manager.sync(conn, table, seat)
+        return joined
+    if seat is None:
+        raise ProtocolError("spectator", f"spectators may not send {msg.type!r}: only the seated players play "
+                            "and chat")
     if isinstance(msg, ClientMove):
         await manager.play_text(table, seat, msg.move, msg.ply)
     elif isinstance(msg, ClientHint):
         conn.send(await manager.hint(table, seat))
-    elif isinstance(msg, ClientSync):
-        manager.sync(conn, table, seat)
+    elif isinstance(msg, ClientChat):
+        clean_chat(msg.text)  # a bad line is refused before it counts against the chat allowance
+        if chat is not None and not chat.take():
+            raise ProtocolError("rate_limited", f"more than {chat.amount} chat lines in {chat.seconds:g} seconds; "
+                                "line dropped")
+        await manager.chat(table, seat, msg.text)
     return joined

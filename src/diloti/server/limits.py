@@ -1,5 +1,5 @@
 """Per-address limits: rates of creating and joining tables and of hints (the ``limits`` library),
-and the websockets open at once.
+and the websockets open at once; per connection, the chat lines it may send.
 
 A client over a rate gets ``429 rate_limited`` with ``Retry-After`` (HTTP) or a
 ``rate_limited`` error message (websocket), and nothing changes. A websocket over
@@ -25,11 +25,15 @@ rate_limited 429 True
 too_many_connections 1 connection from this address is open already (limit 1); close one and try again
 >>> lim.disconnect(address); lim.connect(who)
 '10.0.0.1'
+>>> chat = Window(2, 10.0)
+>>> [chat.take(now=t) for t in (0.0, 1.0, 2.0, 10.5)]
+[True, True, False, True]
 """
 
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +50,7 @@ class Limits:
     join: str = "60/minute"
     hint: str = "60/minute"
     connections: int = 20  # websockets open at once from one address (in this process)
+    chat: str = "5/10 seconds"  # chat lines per connection (besides the connection's message rate)
 
     def __post_init__(self) -> None:
         if isinstance(self.connections, bool) or not isinstance(self.connections, int) or self.connections < 1:
@@ -61,6 +66,24 @@ def address_of(request: Any) -> str:
     return client.host if client is not None and client.host else "unknown"
 
 
+class Window:
+    """At most ``amount`` events in any ``seconds`` (a moving window, kept by one connection)."""
+
+    def __init__(self, amount: int, seconds: float) -> None:
+        self.amount = amount
+        self.seconds = seconds
+        self.times: deque[float] = deque()
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        while self.times and self.times[0] <= now - self.seconds:
+            self.times.popleft()
+        if len(self.times) >= self.amount:
+            return False
+        self.times.append(now)
+        return True
+
+
 class Limiter:
     """Moving-window counters per (action, address), and the open websockets per address."""
 
@@ -69,6 +92,12 @@ class Limiter:
         self.window = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
         self.max_connections = limits.connections
         self.open: dict[str, int] = {}
+        chat = parse(limits.chat)
+        self.chat_lines, self.chat_seconds = chat.amount, float(chat.get_expiry())
+
+    def chat_window(self) -> Window:
+        """A new connection's chat allowance."""
+        return Window(self.chat_lines, self.chat_seconds)
 
     def connect(self, request: Any) -> str:
         """Count one more open websocket for the request's address, or raise ``too_many_connections``.

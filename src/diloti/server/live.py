@@ -1,8 +1,10 @@
-"""One live table in memory: its seats, their connections and the game rebuilt from the stored moves."""
+"""One live table in memory: its seats, their connections, its spectators, its last chat lines and the game
+rebuilt from the stored moves."""
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import hashlib
 import hmac
 import time
@@ -15,8 +17,9 @@ from diloti.core.errors import DilotiError
 from diloti.core.game import Game
 from diloti.core.moves import Move
 from diloti.core.options import Options
-from diloti.server.protocol import move_dict, side_dict, state_message
-from diloti.store.db import StoreError, TableData
+from diloti.core.view import PublicView
+from diloti.server.protocol import chat_dict, move_dict, side_dict, state_message
+from diloti.store.db import CHAT_KEEP, ChatLine, StoreError, TableData
 
 
 class Connection(Protocol):
@@ -63,6 +66,8 @@ class LiveTable:
         self.status = data.status
         self.created = data.created
         self.seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in data.seats]
+        self.watchers: set[Connection] = set()  # spectators: public messages only
+        self.chat: list[ChatLine] = list(data.chat)  # the last CHAT_KEEP lines, by id
         self.game = Game(self.players, self.options, self.seed, data.first_dealer)
         self.ply = 0
         self.last: dict[str, Any] | None = None
@@ -134,16 +139,23 @@ class LiveTable:
                        "connected": s.kind == "bot" or bool(s.conns), "side": s.seat & 1} for s in self.seats],
             "free": self.free(), "scores": list(self.game.scores), "round": self.game.round_no,
             "winner": self.game.winner, "hints": self.hints, "ply": self.ply,
-            "created": self.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "spectators": len(self.watchers), "created": self.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
 
-    def state_for(self, seat: int) -> dict[str, Any]:
-        return state_message(self.game.view(seat), ply=self.ply, round_no=self.game.round_no,
+    def state_for(self, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message of a seat, or (``None``) the spectators' one: public facts only."""
+        scores = (self.game.scores[0], self.game.scores[1])
+        view = self.game.view(seat) if seat is not None else PublicView.of(self.game.state, scores)
+        return state_message(view, ply=self.ply, round_no=self.game.round_no,
                              target=self.options.target, last=self.last, rounds=self.rounds())
 
-    def send_all(self, message: dict[str, Any]) -> None:
+    def send_all(self, message: dict[str, Any], watchers: bool = True) -> None:
+        """A public message to every seat's connections (and, unless told not to, to the spectators)."""
         for s in self.seats:
             for c in list(s.conns):
+                c.send(message)
+        if watchers:
+            for c in list(self.watchers):
                 c.send(message)
 
     def send_states(self) -> None:
@@ -152,6 +164,33 @@ class LiveTable:
                 msg = self.state_for(s.seat)
                 for c in list(s.conns):
                     c.send(msg)
+        if self.watchers:
+            msg = self.state_for(None)
+            for c in list(self.watchers):
+                c.send(msg)
+
+    def hear(self, line: ChatLine) -> bool:
+        """Keep a chat line (stored by any process) and tell everyone at the table; False if already heard."""
+        ids = [c.id for c in self.chat]
+        at = bisect.bisect_left(ids, line.id)
+        if at < len(ids) and ids[at] == line.id:
+            return False
+        self.chat.insert(at, line)
+        del self.chat[:-CHAT_KEEP]
+        self.send_all(chat_dict(line))
+        return True
+
+    def send_chat(self, conn: Connection) -> None:
+        """The last chat lines, oldest first, to one connection (after ``hello`` or ``watch``)."""
+        for line in self.chat:
+            conn.send(chat_dict(line))
+
+    def close_all(self) -> None:
+        for s in self.seats:
+            for c in list(s.conns):
+                c.close()
+        for c in list(self.watchers):
+            c.close()
 
     def advance(self, seat: int, move: Move) -> None:
         """Push a stored move into the table and tell its players (whichever process stored it)."""

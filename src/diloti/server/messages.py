@@ -15,7 +15,7 @@ let the tests check what the server sends and what docs/PROTOCOL.md shows.
 >>> CLIENT_MESSAGE.validate_python({"type": "move", "move": "7H", "ply": 3})
 ClientMove(type='move', move='7H', ply=3)
 >>> list(CLIENT_MODELS)
-['hello', 'move', 'hint', 'sync', 'ping']
+['hello', 'watch', 'move', 'hint', 'sync', 'ping', 'chat']
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from diloti.core.options import MAX_TARGET, Options
 
 FIELD_MAX = 200  # characters of any text field a client sends
 NAME_MAX = 24  # characters of a player's name, after trimming
+CHAT_MAX = 200  # characters of a chat line, after trimming
+CHAT_FIELD_MAX = 2 * CHAT_MAX  # characters of the chat text as sent (trimmed to at most CHAT_MAX)
 SEED_MAX = 2**63 - 1
 
 Text = Annotated[str, Field(max_length=FIELD_MAX)]
@@ -61,6 +63,13 @@ class ClientHello(Strict):
     token: Text
 
 
+class ClientWatch(Strict):
+    """Watch a table as a spectator (no token: anyone with the table's id may watch)."""
+
+    type: Literal["watch"]
+    table: Text
+
+
 class ClientMove(Strict):
     """Play a move given in notation; ``ply`` (the ``ply`` of the last ``state`` seen) refuses a stale click."""
 
@@ -88,11 +97,20 @@ class ClientPing(Strict):
     id: int | None = None
 
 
-ClientMessage = Annotated[ClientHello | ClientMove | ClientHint | ClientSync | ClientPing,
+class ClientChat(Strict):
+    """Say something to the table (seated players only)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=CHAT_FIELD_MAX,
+                               description=f"1..{CHAT_MAX} characters after trimming, no control characters")]
+
+
+ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientSync | ClientPing | ClientChat,
                           Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "move": ClientMove, "hint": ClientHint,
-                                          "sync": ClientSync, "ping": ClientPing}
+CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "watch": ClientWatch, "move": ClientMove,
+                                          "hint": ClientHint, "sync": ClientSync, "ping": ClientPing,
+                                          "chat": ClientChat}
 
 
 # ------------------------------------------------------------------ HTTP request bodies
@@ -224,6 +242,7 @@ class TableSummary(Strict):
     winner: int | None
     hints: bool
     ply: int
+    spectators: Annotated[int, Field(description="connections watching the table now (on this server process)")]
     created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
 
 
@@ -250,6 +269,9 @@ class InfoLimits(Strict):
     rate: float
     burst: float
     connections: int
+    chat_max: int
+    chat_lines: int
+    chat_seconds: float
 
 
 class Info(Strict):
@@ -307,9 +329,11 @@ class Replay(Strict):
 
 # ------------------------------------------------------------------ server -> client (websocket)
 class Welcome(Strict):
+    """The reply to a good ``hello`` (your seat) or ``watch`` (``seat`` null: a spectator)."""
+
     type: Literal["welcome"]
     table: str
-    seat: int
+    seat: int | None
     name: str | None
 
 
@@ -319,10 +343,12 @@ class TableMessage(Strict):
 
 
 class StateMessage(Strict):
+    """A seat's view (``seat`` null: a spectator's, with no hand and no legal moves)."""
+
     type: Literal["state"]
     ply: int
     round: int
-    seat: int
+    seat: int | None
     players: int
     dealer: int
     turn: int
@@ -386,6 +412,17 @@ class Pong(Strict):
     id: int | None
 
 
+class ChatMessage(Strict):
+    """A chat line, as it is said and, on ``hello``/``watch``, the table's last lines."""
+
+    type: Literal["chat"]
+    id: Annotated[int, Field(description="the line's number (increasing at a table)")]
+    seat: int
+    name: str
+    text: str
+    at: Annotated[str, Field(examples=["2026-11-22T02:41:07Z"])]
+
+
 class ErrorMessage(Strict):
     """Every error, HTTP (with a 4xx or 5xx status) or websocket."""
 
@@ -395,11 +432,12 @@ class ErrorMessage(Strict):
 
 
 ServerMessage = Annotated[Welcome | TableMessage | StateMessage | Played | RoundOver | GameOver | HintReply
-                          | IdleWarning | Pong | ErrorMessage, Field(discriminator="type")]
+                          | IdleWarning | ChatMessage | Pong | ErrorMessage, Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 SERVER_MODELS: dict[str, type[Strict]] = {
     "welcome": Welcome, "table": TableMessage, "state": StateMessage, "played": Played, "round_over": RoundOver,
-    "game_over": GameOver, "hint": HintReply, "idle_warning": IdleWarning, "pong": Pong, "error": ErrorMessage}
+    "game_over": GameOver, "hint": HintReply, "idle_warning": IdleWarning, "chat": ChatMessage, "pong": Pong,
+    "error": ErrorMessage}
 
 # The models the OpenAPI document lists (the websocket's too, though OpenAPI cannot describe a websocket).
 SCHEMA_MODELS: tuple[type[Strict], ...] = (

@@ -13,7 +13,7 @@ public facts, so nothing here can reveal another hand or the stock.
 ...     parse_message('{"type": "dance"}')
 ... except ProtocolError as exc:
 ...     print(exc.code, exc)
-unknown_type unknown message type 'dance' (known: hello, move, hint, sync, ping)
+unknown_type unknown message type 'dance' (known: hello, watch, move, hint, sync, ping, chat)
 >>> try:
 ...     parse_message('{"type": "ping", "x": "' + "λ" * 2100 + '"}')
 ... except ProtocolError as exc:
@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import json
 import unicodedata
+from datetime import UTC
 from typing import Annotated, Any, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
@@ -39,13 +40,22 @@ from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.scoring import Side
-from diloti.core.view import View
-from diloti.server.messages import CLIENT_MESSAGE, CLIENT_MODELS, NAME_MAX, ClientMessage, JoinTable, NewTable
+from diloti.core.view import PublicView, View
+from diloti.server.messages import (
+    CHAT_MAX,
+    CLIENT_MESSAGE,
+    CLIENT_MODELS,
+    NAME_MAX,
+    ClientMessage,
+    JoinTable,
+    NewTable,
+)
+from diloti.store.db import ChatLine
 
 MAX_MESSAGE = 4096
 KIND_NAMES = ("lay", "capture", "plain", "group", "keep", "redeal")
-__all__ = ["MAX_MESSAGE", "NAME_MAX", "ProtocolError", "clean_name", "error", "parse_message", "read_body",
-           "read_message"]
+__all__ = ["CHAT_MAX", "MAX_MESSAGE", "NAME_MAX", "ProtocolError", "chat_dict", "clean_chat", "clean_name", "error",
+           "parse_message", "read_body", "read_message"]
 
 
 class ProtocolError(DilotiError):
@@ -124,7 +134,8 @@ def _message_error(exc: ValidationError, kind: str) -> ProtocolError:
     if err["type"] == "missing":
         return ProtocolError("bad_message", f"{kind!r} message needs a {field!r} field")
     if err["type"] == "string_too_long":
-        return ProtocolError("bad_message", f"field {field!r} of {kind!r} is too long ({len(err['input'])} "
+        code = "bad_chat" if kind == "chat" else "bad_message"  # the chat's own code for a line too long
+        return ProtocolError(code, f"field {field!r} of {kind!r} is too long ({len(err['input'])} "
                                             f"characters; at most {err['ctx']['max_length']})")
     return ProtocolError("bad_message", f"field {field!r} of {kind!r} must be {_wanted(err, model, loc)}, "
                                         f"not {_show(err['input'])}")
@@ -274,6 +285,11 @@ def _wanted(err: ErrorDetails, model: type[BaseModel], loc: tuple[int | str, ...
     return _WANTED.get(kind, "a valid value")
 
 
+# Control and formatting characters refused in names and chat (bidirectional overrides included).
+_CONTROL = ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
+_JOINERS = ("\u200c", "\u200d")  # zero-width (non-)joiners: part of emoji and some scripts
+
+
 def clean_name(name: object) -> str:
     """A player's name: text, 1..24 characters after trimming, no control characters.
 
@@ -294,9 +310,45 @@ def clean_name(name: object) -> str:
         raise ProtocolError("bad_name", "invalid name: empty")
     if len(text) > NAME_MAX:
         raise ProtocolError("bad_name", f"invalid name {_short(text, 30)}: longer than {NAME_MAX} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp") for ch in text):
+    if any(unicodedata.category(ch) in _CONTROL for ch in text):
         raise ProtocolError("bad_name", f"invalid name {text!r}: control characters are not allowed")
     return text
+
+
+def clean_chat(text: object) -> str:
+    """A chat line: text, 1..200 characters after trimming, no control characters (joiners allowed).
+
+    >>> clean_chat("  Καλή τύχη! ")
+    'Καλή τύχη!'
+    >>> clean_chat("<script>alert(1)</script>")  # kept as text; the page inserts it as text
+    '<script>alert(1)</script>'
+    >>> for bad in ("", "   ", "x" * 201, "a\\nb", "\\u202eevil"):
+    ...     try:
+    ...         clean_chat(bad)
+    ...     except ProtocolError as exc:
+    ...         print(exc.code, exc)
+    bad_chat invalid chat line: empty
+    bad_chat invalid chat line: empty
+    bad_chat invalid chat line: 201 characters (at most 200)
+    bad_chat invalid chat line 'a\\nb': control characters are not allowed
+    bad_chat invalid chat line '\\u202eevil': control characters are not allowed
+    """
+    if not isinstance(text, str):
+        raise ProtocolError("bad_chat", f"invalid chat line {text!r:.40}: expected text")
+    line = unicodedata.normalize("NFC", text).strip()
+    if not line:
+        raise ProtocolError("bad_chat", "invalid chat line: empty")
+    if len(line) > CHAT_MAX:
+        raise ProtocolError("bad_chat", f"invalid chat line: {len(line)} characters (at most {CHAT_MAX})")
+    if any(unicodedata.category(ch) in _CONTROL and ch not in _JOINERS for ch in line):
+        raise ProtocolError("bad_chat", f"invalid chat line {_short(line, 30)}: control characters are not allowed")
+    return line
+
+
+def chat_dict(line: ChatLine) -> dict[str, Any]:
+    """The ``chat`` message of a stored line."""
+    return {"type": "chat", "id": line.id, "seat": line.seat, "name": line.name, "text": line.text,
+            "at": line.created.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
 # ------------------------------------------------------------------ server messages
@@ -320,9 +372,10 @@ def side_dict(side: Side) -> dict[str, int]:
             "xeri": side.xeri, "total": side.total}
 
 
-def state_message(view: View, *, ply: int, round_no: int, target: int, last: dict[str, Any] | None,
+def state_message(view: View | PublicView, *, ply: int, round_no: int, target: int, last: dict[str, Any] | None,
                   rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """The ``state`` message for the seat of ``view`` (built from the view alone)."""
+    """The ``state`` message for the seat of ``view`` (built from the view alone; a spectator's from a
+    :class:`~diloti.core.view.PublicView`: no hand, no legal moves, ``seat`` null)."""
     return {
         "type": "state",
         "ply": ply,

@@ -40,9 +40,9 @@ from diloti.core.seeds import derive_seed
 from diloti.match.workers import PoolSpec, choose_move, rank_hint, worker_pool
 from diloti.server.cluster import Cluster
 from diloti.server.live import Connection, LiveTable, Seat, token_hash
-from diloti.server.protocol import ProtocolError, clean_name, move_dict
+from diloti.server.protocol import ProtocolError, clean_chat, clean_name, move_dict
 from diloti.server.writer import GroupCommit
-from diloti.store.db import DuplicateMove, SeatData, Store, StoreError, TableData
+from diloti.store.db import ChatLine, DuplicateMove, SeatData, Store, StoreError, TableData
 
 __all__ = ["Connection", "LiveTable", "Seat", "TableManager", "token_hash"]
 
@@ -356,20 +356,54 @@ class TableManager:
         table.send_all({"type": "table", "table": table.summary()})
         if table.status in ("playing", "over"):
             conn.send(table.state_for(seat.seat))
+        table.send_chat(conn)
         return table, seat.seat
 
-    def detach(self, conn: Connection, table: LiveTable, seat: int) -> None:
-        s = table.seats[seat]
-        if conn in s.conns:
-            s.conns.discard(conn)
+    async def watch(self, conn: Connection, table_id: str) -> LiveTable:
+        """Make ``conn`` a spectator of the table: public messages only (no token: the id is the invitation).
+
+        Watching is not playing: it does not keep a table from closing for idleness.
+        """
+        table = await self.must_get(table_id)
+        if table.status == "closed":
+            raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
+        table.watchers.add(conn)
+        conn.send({"type": "welcome", "table": table.id, "seat": None, "name": None})
+        table.send_all({"type": "table", "table": table.summary()})
+        if table.status in ("playing", "over"):
+            conn.send(table.state_for(None))
+        table.send_chat(conn)
+        return table
+
+    def detach(self, conn: Connection, table: LiveTable, seat: int | None) -> None:
+        held = table.watchers if seat is None else table.seats[seat].conns
+        if conn in held:
+            held.discard(conn)
             if self.tables.get(table.id) is table:
                 table.send_all({"type": "table", "table": table.summary()})
 
-    def sync(self, conn: Connection, table: LiveTable, seat: int) -> None:
-        self._touch(table)
+    def sync(self, conn: Connection, table: LiveTable, seat: int | None) -> None:
+        if seat is not None:
+            self._touch(table)
         conn.send({"type": "table", "table": table.summary()})
         if table.status in ("playing", "over"):
             conn.send(table.state_for(seat))
+
+    # ---------------------------------------------------------------- chat
+    async def chat(self, table: LiveTable, seat: int, text: str) -> None:
+        """A seated player's chat line: checked, stored (it outlives a restart), told to the table."""
+        line = clean_chat(text)
+        if table.status == "closed" or self.tables.get(table.id) is not table:
+            raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
+        self._touch(table)
+        name = table.seats[seat].name or f"seat {seat + 1}"
+        try:
+            stored = await self.db(self.store.add_chat, table.id, seat, name, line)
+        except Exception as exc:
+            log.exception("cannot store a chat line of %s", table.id)
+            raise ProtocolError("server_error", f"could not store the chat line ({exc.__class__.__name__})",
+                                500) from None
+        table.hear(stored)
 
     # ---------------------------------------------------------------- moves
     def _check_turn(self, table: LiveTable, seat: int, ply: int | None) -> None:
@@ -528,8 +562,9 @@ class TableManager:
             if table.activity >= limit:
                 if table.status in ACTIVE and not table.warned and table.activity < limit + self.warn_seconds:
                     table.warned = True
-                    table.send_all({"type": "idle_warning",
-                                    "closes_in": max(1, round(table.activity + self.idle_seconds - now))})
+                    table.send_all({"type": "idle_warning",  # to the players: they can keep it open
+                                    "closes_in": max(1, round(table.activity + self.idle_seconds - now))},
+                                   watchers=False)
                 continue
             async with table.lock:
                 if table.activity >= limit or self.tables.get(table.id) is not table:
@@ -558,9 +593,7 @@ class TableManager:
             table.status = "closed"
             table.send_all({"type": "table", "table": table.summary()})
         if closed or reconnect:
-            for s in table.seats:
-                for c in list(s.conns):
-                    c.close()
+            table.close_all()
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         if self.cluster is not None:
@@ -577,6 +610,12 @@ class TableManager:
             if held is not None:
                 async with held.lock:
                     self._drop(held, closed=True)
+            return
+        if kind == "chat":
+            line = ChatLine.from_notice(notice)
+            held = self.tables.get(tid)  # a table not held here reads its chat when it is loaded
+            if line is not None and held is not None:
+                held.hear(line)
             return
         table = await self.get(tid)  # a table created elsewhere, or one we did not hold, is loaded whole
         if table is None:
