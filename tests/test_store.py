@@ -39,6 +39,14 @@ def exercise(store: Store) -> None:
     assert t.moves == [(1, "7H"), (0, "7D x 7H")] and t.status == "playing" and t.seed == 2**63 - 1
     assert [s.name for s in t.seats] == ["Ann", "Bob"] and t.seats[1].token_hash == "b" * 64
     assert t.created.tzinfo is not None
+    first = store.add_chat("t1", 0, "Ann", "Καλή τύχη")
+    for i in range(55):
+        store.add_chat("t1", 1, "Bob", f"line {i}")
+    lines = store.chat_lines("t1")
+    assert len(lines) == 50 and lines[0].text == "line 5" and lines[-1].text == "line 54"
+    assert [c.id for c in lines] == sorted(c.id for c in lines) and first.id < lines[0].id
+    assert store.load("t1").chat == lines  # type: ignore[union-attr]
+    assert store.chat_lines("t1", 1)[0].created.tzinfo is not None
     store.set_status("t1", "over", 1)
     assert store.active_ids() == [] and store.recent_ids("over") == ["t1"]
     assert store.load("t1").winner == 1  # type: ignore[union-attr]
@@ -52,9 +60,9 @@ def test_sqlite_migrations_and_round_trip(tmp_path: Path) -> None:
     store = Store(url)
     store.migrate()  # idempotent
     eng = create_engine(url)
-    assert {"tables", "seats", "moves", "alembic_version"} <= set(inspect(eng).get_table_names())
+    assert {"tables", "seats", "moves", "chat", "alembic_version"} <= set(inspect(eng).get_table_names())
     with eng.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     eng.dispose()
     exercise(store)
     store.close()
@@ -117,3 +125,30 @@ def test_postgres_server_game_survives_restart(postgres_url: str) -> None:
         while (m := ws.receive_json())["type"] != "state":
             pass
         assert m["ply"] == ply >= 6 and m["hand"] == hand and m["your_turn"]
+
+
+def test_a_database_of_the_first_schema_gains_the_chat_table(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from alembic import command
+    from alembic.config import Config
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    eng = create_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("diloti.store") / "migrations"))
+    with eng.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    assert "chat" not in inspect(eng).get_table_names()
+    eng.dispose()
+    old = Store(url, migrate=False)
+    old.create_table(sample())
+    old.add_move("t1", 0, 1, "7H")
+    old.close()
+    store = Store(url)  # migrated to the newest schema; the game is still there
+    t = store.load("t1")
+    assert t is not None and t.moves == [(1, "7H")] and t.chat == []
+    store.add_chat("t1", 0, "Ann", "hi")
+    assert [c.text for c in store.chat_lines("t1")] == ["hi"]
+    store.close()
