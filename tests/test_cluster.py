@@ -185,3 +185,47 @@ def test_a_lost_lock_connection_hands_the_computer_seats_over(servers: list[Serv
     finally:
         ws.close()
     assert len(replay_checks(pg, t["table"])) == state["ply"]
+
+
+def test_chat_and_spectators_cross_over(servers: list[Server], pg: str) -> None:
+    """A chat line said through A reaches the players and spectators of B (and back); a spectator of B
+    sees the moves played through A; a process started later hands the stored lines to whoever connects."""
+    a, b = servers
+    t = a.post("/api/tables", {"name": "Ann", "seed": 5})
+    deadline = time.monotonic() + 5
+    while t["table"] not in [x["id"] for x in b.get("/api/tables")["tables"]]:
+        assert time.monotonic() < deadline, "the table never reached B"
+        time.sleep(0.05)
+    j = b.post(f"/api/tables/{t['table']}/join", {"name": "Bob"})
+    ann, bob = hello(a, t["table"], t["token"]), hello(b, t["table"], j["token"])
+    spec = b.ws()
+    try:
+        states = [recv(ann, "state", ply=0), recv(bob, "state", ply=0)]
+        spec.send(json.dumps({"type": "watch", "table": t["table"]}))
+        assert recv(spec, "welcome")["seat"] is None
+        st = recv(spec, "state", ply=0)
+        assert st["hand"] == [] and st["seat"] is None
+        ann.send(json.dumps({"type": "chat", "text": "Καλή τύχη"}))
+        for ws in (bob, spec, ann):
+            line = recv(ws, "chat")
+            assert (line["seat"], line["name"], line["text"]) == (0, "Ann", "Καλή τύχη")
+        bob.send(json.dumps({"type": "chat", "text": "Thanks"}))
+        assert recv(ann, "chat")["text"] == "Thanks"
+        spec.send(json.dumps({"type": "chat", "text": "psst"}))
+        assert recv(spec, "error")["code"] == "spectator"
+        mover = 0 if states[0]["your_turn"] else 1
+        [ann, bob][mover].send(json.dumps({"type": "move", "move": states[mover]["legal"][0]["move"], "ply": 0}))
+        played = recv(spec, "played", ply=1)  # stored through one process, watched through the other
+        assert played["seat"] == mover
+        assert recv(spec, "state", ply=1)["hand"] == []
+    finally:
+        for ws in (ann, bob, spec):
+            ws.close()
+    c = Server(pg)
+    try:
+        ws = c.ws()
+        ws.send(json.dumps({"type": "watch", "table": t["table"]}))
+        assert [recv(ws, "chat")["text"] for _ in range(2)] == ["Καλή τύχη", "Thanks"]
+        ws.close()
+    finally:
+        c.stop()
