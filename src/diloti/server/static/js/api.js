@@ -43,13 +43,15 @@ export function saveToken(table, token) {
 }
 
 /**
- * The websocket of one seat. Sends `hello` on every (re)connect, reconnects with backoff,
- * keeps the connection alive with pings, and hands every message to `onMessage`.
+ * The websocket of one seat (or, with `watch`, of a spectator). Sends `hello` (`watch`) on every
+ * (re)connect, reconnects with backoff, keeps the connection alive with pings, and hands every
+ * message to `onMessage`.
  */
 export class Connection {
-  constructor(table, token, { onMessage, onStatus }) {
+  constructor(table, token, { onMessage, onStatus, watch = false }) {
     this.table = table;
     this.token = token;
+    this.watch = watch;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
     this.ws = null;
@@ -67,7 +69,8 @@ export class Connection {
     ws.addEventListener("open", () => {
       this.retry = 0;
       this.onStatus("open");
-      ws.send(JSON.stringify({ type: "hello", table: this.table, token: this.token }));
+      ws.send(JSON.stringify(this.watch ? { type: "watch", table: this.table }
+        : { type: "hello", table: this.table, token: this.token }));
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping", id: ++this.pingId }), 25000);
     });

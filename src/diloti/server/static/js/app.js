@@ -24,7 +24,11 @@ function route() {
   const table = q.get("table");
   const join = q.get("join");
   const replay = q.get("replay");
-  if (table && tokenFor(table)) {
+  const watch = q.get("watch");
+  if (watch) {
+    screen = new TableView(root, watch, { watch: true });
+    screen.start();
+  } else if (table && tokenFor(table)) {
     screen = new TableView(root, table);
     screen.start();
   } else if (table || join) {

@@ -1,6 +1,8 @@
-// The live table: waiting room, board, pointing and keyboard moves, dialogs.
+// The live table: waiting room, board, pointing and keyboard moves, chat, dialogs; or, with
+// `watch`, the same table as a spectator sees it (no hand: the server sends none).
 import { Connection, forgetToken, tokenFor } from "./api.js";
 import { backEl, cardEl, pileEl } from "./cards.js";
+import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { filterMoves, matchTyped, playableCards, sortCards, tableUnits } from "./moves.js";
@@ -18,10 +20,11 @@ function pace() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export class TableView {
-  constructor(root, tableId, { onLeave } = {}) {
+  constructor(root, tableId, { onLeave, watch = false } = {}) {
     this.root = root;
     this.id = tableId;
-    this.token = tokenFor(tableId);
+    this.watching = watch;
+    this.token = watch ? null : tokenFor(tableId);
     this.onLeave = onLeave;
     this.seat = null;
     this.table = null;
@@ -40,11 +43,13 @@ export class TableView {
     this.gameOver = null;
     this.conn = null;
     this.keyHandler = (e) => this.onKey(e);
+    this.chat = new ChatPanel({ readOnly: watch, onSend: (text) => !!this.conn && this.conn.send({ type: "chat", text }) });
   }
 
   start() {
-    if (!this.token) return false;
+    if (!this.token && !this.watching) return false;
     this.conn = new Connection(this.id, this.token, {
+      watch: this.watching,
       onMessage: (m) => this.enqueue(m),
       onStatus: (s) => this.banner(s === "closed" ? t("game.disconnected") : ""),
     });
@@ -100,6 +105,11 @@ export class TableView {
     switch (msg.type) {
       case "welcome":
         this.seat = msg.seat;
+        this.chat.setSeat(msg.seat);
+        this.chat.reset();  // the last lines follow
+        break;
+      case "chat":
+        this.chat.add(msg);
         break;
       case "table":
         this.table = msg.table;
@@ -186,6 +196,7 @@ export class TableView {
   }
 
   onError(msg) {
+    if (this.chat.expects(msg) || msg.code === "spectator") { this.chat.error(msg); return; }
     this.waitingMove = false;
     this.hint = null;
     const fatal = ["bad_token", "unknown_table", "table_closed"];
@@ -193,7 +204,7 @@ export class TableView {
       if (this.conn && msg.code !== "table_closed") this.conn.close();
       // A token the server does not know (e.g. a new database) would send the join link
       // straight back here: forget it so the link offers the free seats again.
-      if (msg.code === "bad_token" || msg.code === "unknown_table") forgetToken(this.id);
+      if (!this.watching && (msg.code === "bad_token" || msg.code === "unknown_table")) forgetToken(this.id);
       this.fatal = msg.message || msg.code;
     }
     this.msg = t("game.error", { text: msg.message || msg.code });
@@ -287,7 +298,7 @@ export class TableView {
     }
     // Enter plays what fits the selection (Space still toggles a focused card); on a
     // move or tool button it keeps its usual meaning.
-    if (e.key === "Enter" && !(e.target.closest && e.target.closest(".choices, .toolbar, form, a"))) {
+    if (e.key === "Enter" && !(e.target.closest && e.target.closest(".choices, .toolbar, .chat, form, a"))) {
       const f = this.current();
       if (!f.exact.length) return;
       e.preventDefault();
@@ -309,6 +320,14 @@ export class TableView {
 
   // ------------------------------------------------------------------ rendering
   render() {
+    this.chat.relabel();
+    const chatFocus = !!this.chat.input && document.activeElement === this.chat.input;
+    this.renderScreen();
+    if (chatFocus && this.chat.el.isConnected) this.chat.input.focus();
+    if (this.chat.el.isConnected) this.chat.scroll();
+  }
+
+  renderScreen() {
     if (this.fatal && !this.state) { this.renderFatal(); return; }
     if (!this.table && !this.state) { fill(this.root, h("main", { class: "page" }, h("p", null, t("game.waiting")))); return; }
     if (this.table && this.table.status === "waiting" && !this.state) { this.renderWaiting(); return; }
@@ -319,7 +338,7 @@ export class TableView {
   renderFatal() {
     fill(this.root, h("main", { class: "page" }, h("div", { class: "panel" },
       h("p", { class: "error" }, this.fatal),
-      h("p", null, h("a", { href: "/?join=" + encodeURIComponent(this.id) }, t("join.title"))),
+      this.watching ? null : h("p", null, h("a", { href: "/?join=" + encodeURIComponent(this.id) }, t("join.title"))),
       h("p", null, h("a", { href: "/" }, t("game.new"))))));
   }
 
@@ -332,22 +351,38 @@ export class TableView {
     return tags;
   }
 
-  renderWaiting() {
-    const tb = this.table;
-    const link = location.origin + "/?join=" + encodeURIComponent(tb.id);
-    const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-label": t("wait.invite") });
+  linkBox(link, id, label) {
+    const input = h("input", { type: "text", readonly: true, value: link, id, "aria-label": label });
     const copy = h("button", { type: "button", class: "btn small", onclick: async () => {
       try { await navigator.clipboard.writeText(link); } catch (e) { input.select(); document.execCommand && document.execCommand("copy"); }
       copy.textContent = t("wait.copied");
     } }, t("wait.copy"));
+    return h("div", { class: "invite" }, input, copy);
+  }
+
+  watchLink() { return location.origin + "/?watch=" + encodeURIComponent(this.id); }
+
+  spectatorsEl() {
+    const n = this.table && this.table.spectators ? this.table.spectators : 0;
+    if (!n) return null;
+    return h("span", { class: "info spectators", id: "spectators", title: t("watch.count", { n }) }, "👁 " + t(n === 1 ? "watch.count1" : "watch.count", { n }));
+  }
+
+  renderWaiting() {
+    const tb = this.table;
+    const link = location.origin + "/?join=" + encodeURIComponent(tb.id);
     fill(this.root, h("main", { class: "page" }, h("section", { class: "panel", id: "waiting" },
       h("h2", null, t("wait.title")),
+      this.watching ? h("p", { class: "watchnote", id: "watching" }, t("watch.you")) : null,
       h("p", null, t("wait.invite")),
-      h("div", { class: "invite" }, input, copy),
+      this.linkBox(link, "invite-link", t("wait.invite")),
+      h("p", null, t("watch.invite") + " · " + t("watch.link")),
+      this.linkBox(this.watchLink(), "watch-link", t("watch.invite")),
+      this.spectatorsEl(),
       h("ul", { class: "seatlist" }, tb.seats.map((s) => h("li", { dataset: { seat: String(s.seat) } },
         h("b", null, s.kind === "bot" ? seatName(tb, s.seat, this.seat) : (s.taken ? (s.seat === this.seat ? (s.name || t("new.you")) : s.name) : t("wait.free"))),
         this.seatTags(s)))),
-      h("p", null, t("wait.starts")))));
+      h("p", null, t("wait.starts"))), this.chat.el));
   }
 
   name(seat) { return seatName(this.table, seat, this.seat); }
@@ -356,6 +391,8 @@ export class TableView {
     const st = this.state;
     const tb = this.table || { seats: [], players: st.players };
     const me = this.seat;
+    const watching = me === null || me === undefined;
+    const pov = watching ? 0 : me;  // whose side is shown first (a spectator: seat 0's)
     const legal = this.legal();
     const units = tableUnits(st.table, st.declarations);
     const f = filterMoves(legal, units, this.sel.card, this.sel.units);
@@ -369,21 +406,22 @@ export class TableView {
       h("small", { class: "taken", title: t("game.captured", { n: counts[s] }) }, " · " + t("game.captured", { n: counts[s] })),
       st.xeri && st.xeri[s] ? h("small", { class: "xeris", dataset: { xeri: String(st.xeri[s]) } }, " · " + t("game.xeris", { n: st.xeri[s] })) : null));
     const scorebar = h("div", { class: "scorebar", id: "scorebar" },
-      sides[me % 2], sides[1 - (me % 2)],
+      sides[pov % 2], sides[1 - (pov % 2)],
       h("span", { class: "info" }, t("game.target", { n: target })),
+      this.spectatorsEl(),
       h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })),
       h("span", { class: "info stockchip", id: "stock", title: t("game.stock") }, st.stock > 0 ? backEl() : null, t("game.stock") + " " + st.stock));
 
     // Other seats, in play order after me.
     const others = [];
-    for (let i = 1; i < st.players; i++) others.push((me + i) % st.players);
+    for (let i = watching ? 0 : 1; i < st.players; i++) others.push((pov + i) % st.players);
     const seatBox = (s) => {
       const info = tb.seats ? tb.seats[s] : null;
       const n = st.hand_sizes[s];
       const backs = h("span", { class: "backs", "aria-hidden": "true" });
       for (let i = 0; i < n; i++) backs.appendChild(backEl());
       const meta = [];
-      if (st.players === 4 && s % 2 === me % 2) meta.push(h("span", { class: "tag" }, t("seat.partner")));
+      if (st.players === 4 && !watching && s % 2 === me % 2) meta.push(h("span", { class: "tag" }, t("seat.partner")));
       if (st.dealer === s) meta.push(h("span", { class: "tag" }, t("game.dealer")));
       if (info && info.kind === "bot") meta.push(h("span", { class: "tag" }, info.level));
       return h("div", { class: ["seatbox", st.turn === s && st.phase !== "over" && "turn", info && info.kind === "human" && !info.connected && "offline"], dataset: { seat: String(s) } },
@@ -476,6 +514,7 @@ export class TableView {
       h("button", { type: "button", class: "btn small", id: "history-btn", onclick: () => this.showHistory() }, t("game.history")),
       h("button", { type: "button", class: "btn small", id: "sheet-btn", onclick: () => this.showSheet() }, t("game.scores")),
       h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => showRules() }, t("game.rules")),
+      h("button", { type: "button", class: "btn small", id: "watch-btn", onclick: () => this.showWatchLink() }, t("watch.invite")),
       this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")) : null,
       this.isOver() ? h("a", { class: "btn small", id: "replay-btn", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")) : null);
 
@@ -484,9 +523,11 @@ export class TableView {
     const hadTypedFocus = document.activeElement && document.activeElement.id === "typed";
     const oldTyped = $("#typed");
     if (oldTyped) typedInput.value = oldTyped.value;
-    fill(this.root, h("div", { id: "game", dataset: { seat: String(me), ply: String(st.ply), round: String(st.round), phase: st.phase, turn: String(st.turn), waiting: this.waitingMove ? "1" : "0" } },
-      scorebar, seats, status, felt, action, h("div", { class: "msg", id: "msg", role: "status" }, this.msg), hand, handLabel, typed, tools,
-      h("div", { class: "keyshelp" }, t("keys.help"))));
+    const mineParts = watching ? [h("div", { class: "watchnote", id: "watching" }, t("watch.you"))]
+      : [hand, handLabel, typed];
+    fill(this.root, h("div", { id: "game", class: watching ? "watching" : "", dataset: { seat: watching ? "" : String(me), ply: String(st.ply), round: String(st.round), phase: st.phase, turn: String(st.turn), waiting: this.waitingMove ? "1" : "0" } },
+      scorebar, seats, status, felt, action, h("div", { class: "msg", id: "msg", role: "status" }, this.msg), ...mineParts, tools,
+      watching ? null : h("div", { class: "keyshelp" }, t("keys.help")), this.chat.el));
     if (hadTypedFocus) typedInput.focus();
     else if (refocus) {
       const sel = refocus.unit ? `[data-unit="${refocus.unit}"]` : `.hand [data-card="${refocus.card}"]`;
@@ -551,6 +592,11 @@ export class TableView {
       body.push(h("h3", null, t("game.round", { n: r.round })), breakdownTable(r.score, this.sideNames(), r.scores));
     }
     showDialog(t("game.scores"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "score-sheet");
+  }
+
+  showWatchLink() {
+    showDialog(t("watch.invite"), [h("p", null, t("watch.link")), this.linkBox(this.watchLink(), "watch-link", t("watch.invite"))],
+      [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "watch-link");
   }
 
   showHistory() {

@@ -212,6 +212,9 @@ export class JoinPage {
       } else {
         body.push(h("p", null, t("join.full")));
       }
+      if (tb.status !== "closed") {
+        body.push(h("p", null, h("a", { href: "/?watch=" + encodeURIComponent(tb.id), id: "join-watch" }, t("watch.this"))));
+      }
     }
     body.push(h("p", { class: "error", id: "join-error", role: "alert" }, this.error));
     fill(this.root, h("main", { class: "page" }, h("section", { class: "panel", id: "join" }, body)));
