@@ -192,3 +192,27 @@ def test_options_header_reads_both_spellings_of_a_flag() -> None:
     for bad in ("target=x", "face_card_redeal=maybe", "soy=perhaps", "sooy"):
         rec = read_record(text.replace('[Options "target=15 soy"]', f'[Options "{bad}"]'))
         assert rec.errors and "bad header Options" in rec.errors[0][1], bad
+
+
+def test_a_resigned_game_says_so_and_old_records_still_load() -> None:
+    g = Game(seed=12)
+    for _ in range(30):  # mid-game: the scores decide nothing yet
+        g.push(g.state.legal_moves()[0])
+    rec = GameRecord.from_game(g, names=["ann", "bob"], date="2026.11.24", notes={3: "computer (heuristic) for bob"})
+    assert rec.result == "*"
+    rec.termination, rec.winner = "seat 0 resigned", 1
+    text = rec.dumps()
+    assert '[Termination "seat 0 resigned"]' in text and '[Result "0-1"]' in text
+    assert "; computer (heuristic) for bob" in text.splitlines()[text.splitlines().index("") + 3 + 3]
+    back = read_record(text)
+    assert back.errors == [] and back.termination == "seat 0 resigned" and back.winner == 1
+    assert back.result == "0-1" and sum(len(r.moves) for r in back.rounds) == 30
+    # Result before Termination reads the same; a forged Result without Termination is still checked.
+    lines = text.splitlines()
+    moved = [x for x in lines if x.startswith("[Termination")] + [x for x in lines if not x.startswith("[Termination")]
+    assert read_record("\n".join(moved)).winner == 1
+    forged = read_record(text.replace('[Termination "seat 0 resigned"]\n', ""))
+    assert forged.errors and "Result header says '0-1'" in forged.errors[-1][1]
+    # An old record (no Termination) reads as before.
+    old = read_record(GameRecord.from_game(g, names=["ann", "bob"]).dumps())
+    assert old.errors == [] and old.termination is None and old.winner is None and old.result == "*"

@@ -25,8 +25,10 @@ per move with the seat that made it; then the round's score breakdown::
 The ``Options`` header is :meth:`Options.to_text` and is read by
 :meth:`Options.from_text` (a flag may also be ``forced_capture=true``).
 ``;`` or ``#`` starts a comment. ``Result`` is ``1-0`` (side 0 won),
-``0-1`` or ``*`` (unfinished). The reader replays every move, checking that
-it is legal and made by the seat to move, and that each score line matches
+``0-1`` or ``*`` (unfinished). A game that ended early has a
+``Termination`` header (``[Termination "seat 1 resigned"]``): its ``Result``
+is then the one given (the rounds replay, but the scores did not decide it).
+The reader replays every move, checking that it is legal and made by the seat to move, and that each score line matches
 the replay. It never raises on a bad line: it collects ``(line number,
 message)`` in :attr:`GameRecord.errors` and keeps everything it could read.
 
@@ -88,6 +90,9 @@ class GameRecord:
     headers: dict[str, str] = field(default_factory=dict)
     rounds: list[RoundRecord] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)
+    termination: str | None = None  # why the game ended early ("seat 1 resigned"); None: played out
+    winner: int | None = None  # the winning side of a game that ended early (its Result)
+    notes: dict[int, str] = field(default_factory=dict)  # ply (over the game) -> a comment written after the move
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -98,7 +103,9 @@ class GameRecord:
 
     @property
     def result(self) -> str:
-        """``1-0``, ``0-1`` or ``*`` from the scores and the target."""
+        """``1-0``, ``0-1`` or ``*`` from the scores and the target (or from ``winner``, if it ended early)."""
+        if self.termination is not None and self.winner is not None:
+            return "1-0" if self.winner == 0 else "0-1"
         a, b = self.scores
         if self.rounds and self.rounds[-1].score is not None and max(a, b) >= self.options.target and a != b:
             return "1-0" if a > b else "0-1"
@@ -106,19 +113,22 @@ class GameRecord:
 
     @classmethod
     def from_game(cls, game: Game, names: list[str] | None = None, event: str = "diloti",
-                  date: str | None = None, site: str | None = None) -> GameRecord:
-        """A record of a game (finished or not)."""
+                  date: str | None = None, site: str | None = None,
+                  notes: dict[int, str] | None = None) -> GameRecord:
+        """A record of a game (finished or not); ``notes`` are comments on moves, by ply over the game."""
         headers = {"Event": event, "Date": date or _dt.date.today().strftime("%Y.%m.%d")}
         if site:
             headers["Site"] = site
         rounds = [RoundRecord(r.number, r.dealer, r.seed, r.deck, list(r.moves), r.score, r.swept)
                   for r in game.rounds]
-        return cls(game.players, game.options, game.seed, list(names or []), headers, rounds)
+        return cls(game.players, game.options, game.seed, list(names or []), headers, rounds,
+                   notes=dict(notes or {}))
 
     def dumps(self) -> str:
         """The record as text."""
         lines = [f'[{k} "{_quote(v)}"]' for k, v in self.headers.items()
-                 if k not in ("Players", "Options", "Seed", "Result", "Score") and not k.startswith("Seat")]
+                 if k not in ("Players", "Options", "Seed", "Result", "Score", "Termination")
+                 and not k.startswith("Seat")]
         lines.append(f'[Players "{self.players}"]')
         for i, name in enumerate(self.names):
             lines.append(f'[Seat{i} "{_quote(name)}"]')
@@ -128,11 +138,17 @@ class GameRecord:
         a, b = self.scores
         lines.append(f'[Result "{self.result}"]')
         lines.append(f'[Score "{a}-{b}"]')
+        if self.termination is not None:
+            lines.append(f'[Termination "{_quote(self.termination)}"]')
+        ply = 0
         for r in self.rounds:
             lines.append("")
             lines.append(f"round {r.number} dealer {r.dealer} seed {r.seed}")
             lines.append("deck " + " ".join(NAMES[c] for c in r.deck))
-            lines += [f"s{seat} {move}" for seat, move in r.moves]
+            for seat, move in r.moves:
+                note = self.notes.get(ply)
+                lines.append(f"s{seat} {move}" + (f" ; {_quote(note)}" if note else ""))
+                ply += 1
             if r.score is not None:
                 lines.append(format_score(r.score))
         return "\n".join(lines) + "\n"
@@ -248,6 +264,12 @@ class _Reader:
             except OptionsError as exc:
                 self.err(i, f"bad header Options: {exc}; cannot replay the rounds")
                 self.fatal = True
+        elif key == "Termination":
+            rec.termination = val
+            if "Result" in rec.headers:
+                self.result_header(rec.headers["Result"])
+        elif key == "Result" and rec.termination is not None:
+            self.result_header(val)
         elif key == "Seed":
             if not val.isdigit():
                 self.err(i, f"bad header Seed {val!r}: expected a number")
@@ -258,6 +280,10 @@ class _Reader:
             while len(rec.names) <= seat:
                 rec.names.append("")
             rec.names[seat] = val
+
+    def result_header(self, val: str) -> None:
+        # A game that ended early: its Result is the given one, not what the scores say.
+        self.rec.winner = {"1-0": 0, "0-1": 1}.get(val)
 
     # -- rounds
     def round_line(self, i: int, line: str) -> None:
