@@ -6,6 +6,7 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -52,6 +53,25 @@ def exercise(store: Store) -> None:
     assert store.load("t1").winner == 1  # type: ignore[union-attr]
     assert store.load("nope") is None
     store.delete_table("t1")
+    # Leaving, away seats, moves the computer made for an away player, a resignation.
+    store.create_table(sample("t2", "playing"))
+    assert store.claim_seat("t2", 1, "Bob", "b" * 64, "playing")
+    assert not store.leave_seat("t2", 1, "x" * 64, True)  # not that seat's token
+    assert store.leave_seat("t2", 1, "b" * 64, True)
+    t = store.load("t2")
+    assert t is not None and (t.seats[1].name, t.seats[1].token_hash, t.seats[1].away) == ("Bob", None, True)
+    store.add_moves([("t2", 0, 1, "7H", "heuristic"), ("t2", 1, 0, "7D x 7H", None)])
+    assert store.moves_since("t2", 0) == [(0, 1, "7H", "heuristic"), (1, 0, "7D x 7H", None)]
+    assert store.claim_seat("t2", 1, "Cleo", "c" * 64, "playing")  # taken over: no longer away
+    store.set_away("t2", 0, True)
+    t = store.load("t2")
+    assert t is not None and t.by == {0: "heuristic"} and [s.away for s in t.seats] == [True, False]
+    assert t.seats[1].name == "Cleo" and t.end_reason is None
+    assert store.end_game("t2", 0, "resigned:1")
+    assert not store.end_game("t2", 1, "resigned:0")  # over already
+    t = store.load("t2")
+    assert t is not None and (t.status, t.winner, t.end_reason) == ("over", 0, "resigned:1")
+    store.delete_table("t2")
     assert store.load("t1") is None
 
 
@@ -62,7 +82,7 @@ def test_sqlite_migrations_and_round_trip(tmp_path: Path) -> None:
     eng = create_engine(url)
     assert {"tables", "seats", "moves", "chat", "alembic_version"} <= set(inspect(eng).get_table_names())
     with eng.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     eng.dispose()
     exercise(store)
     store.close()
@@ -127,6 +147,19 @@ def test_postgres_server_game_survives_restart(postgres_url: str) -> None:
         assert m["ply"] == ply >= 6 and m["hand"] == hand and m["your_turn"]
 
 
+def old_rows(eng: Any) -> None:
+    """A table, its seats and a move, written as the first schema has them."""
+    with eng.begin() as conn:
+        conn.execute(text("INSERT INTO tables (id, players, options, seed, first_dealer, private, status, winner, "
+                          "created, updated) VALUES ('t1', 2, '{\"target\": 61}', 5, 0, 0, 'playing', NULL, "
+                          "'2026-11-22 02:40:00', '2026-11-22 02:40:00')"))
+        conn.execute(text("INSERT INTO seats (table_id, seat, kind, level, name, token_hash) VALUES "
+                          "('t1', 0, 'human', NULL, 'Ann', :h), ('t1', 1, 'human', NULL, 'Bob', :g)"),
+                     {"h": "a" * 64, "g": "b" * 64})
+        conn.execute(text("INSERT INTO moves (table_id, ply, seat, move, created) VALUES "
+                          "('t1', 0, 1, '7H', '2026-11-22 02:41:00')"))
+
+
 def test_a_database_of_the_first_schema_gains_the_chat_table(tmp_path: Path) -> None:
     from importlib import resources
 
@@ -141,14 +174,12 @@ def test_a_database_of_the_first_schema_gains_the_chat_table(tmp_path: Path) -> 
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0001")
     assert "chat" not in inspect(eng).get_table_names()
+    old_rows(eng)
     eng.dispose()
-    old = Store(url, migrate=False)
-    old.create_table(sample())
-    old.add_move("t1", 0, 1, "7H")
-    old.close()
     store = Store(url)  # migrated to the newest schema; the game is still there
     t = store.load("t1")
     assert t is not None and t.moves == [(1, "7H")] and t.chat == []
+    assert t.end_reason is None and t.away_level is None and t.grace is None and not t.seats[0].away
     store.add_chat("t1", 0, "Ann", "hi")
     assert [c.text for c in store.chat_lines("t1")] == ["hi"]
     store.close()

@@ -48,11 +48,14 @@ from diloti.server.messages import (
     SERVER_MESSAGE,
     Claimed,
     ClientChat,
+    ClientHandOver,
     ClientHello,
     ClientHint,
+    ClientLeave,
     ClientMessage,
     ClientMove,
     ClientPing,
+    ClientResign,
     ClientSync,
     ClientWatch,
     ErrorMessage,
@@ -227,6 +230,10 @@ class WsConnection:
             self.closed = True
 
     async def finish(self) -> None:
+        if self.closed and not self.writer.done():
+            # Closed by the server (a left seat, a closed table): its last messages go out first.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self.writer), 2.0)
         self.closed = True
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -361,7 +368,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     async def finished(table_id: str) -> LiveTable:
         table = await mgr().must_get(table_id)
-        if not table.game.is_over:
+        if not table.over:
             raise ProtocolError("game_not_over", "the record is available once the game is over "
                                 "(until then it would reveal hidden cards)", 409)
         return table
@@ -462,7 +469,16 @@ async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTa
     if seat is None:
         raise ProtocolError("spectator", f"spectators may not send {msg.type!r}: only the seated players play "
                             "and chat")
-    if isinstance(msg, ClientMove):
+    if conn not in table.seats[seat].conns:  # the seat was left (through this tab or another)
+        raise ProtocolError("not_joined", f"this connection no longer holds seat {seat}")
+    if isinstance(msg, ClientLeave):
+        await manager.leave(table, seat)
+        return None
+    if isinstance(msg, ClientResign):
+        await manager.resign(table, seat)
+    elif isinstance(msg, ClientHandOver):
+        await manager.hand_over(table, seat, msg.seat)
+    elif isinstance(msg, ClientMove):
         await manager.play_text(table, seat, msg.move, msg.ply)
     elif isinstance(msg, ClientHint):
         conn.send(await manager.hint(table, seat))

@@ -21,6 +21,9 @@ from diloti.core.view import PublicView
 from diloti.server.protocol import chat_dict, move_dict, side_dict, state_message
 from diloti.store.db import CHAT_KEEP, ChatLine, StoreError, TableData
 
+AWAY_LEVEL = "heuristic"  # the computer that plays for absent players, unless the table chose another
+GRACE = 60  # seconds a disconnected player keeps the seat before the others may hand it to the computer
+
 
 class Connection(Protocol):
     """What the manager needs of a websocket connection."""
@@ -47,7 +50,9 @@ class Seat:
     level: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    away: bool = False  # a human seat the computer plays for (handed over, or left and not yet retaken)
     conns: set[Connection] = field(default_factory=set)
+    gone: float = field(default_factory=time.monotonic)  # since when no connection of this process holds it
 
     @property
     def taken(self) -> bool:
@@ -65,7 +70,12 @@ class LiveTable:
         self.private = data.private
         self.status = data.status
         self.created = data.created
-        self.seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in data.seats]
+        self.seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.away) for s in data.seats]
+        self.away_level = data.away_level or AWAY_LEVEL
+        self.grace = GRACE if data.grace is None else data.grace
+        self.end_reason = data.end_reason if data.status == "over" else None
+        self.by = dict(data.by)  # ply -> level of the computer that played it for an away player
+        self._winner = data.winner if self.end_reason else None
         self.watchers: set[Connection] = set()  # spectators: public messages only
         self.chat: list[ChatLine] = list(data.chat)  # the last CHAT_KEEP lines, by id
         self.game = Game(self.players, self.options, self.seed, data.first_dealer)
@@ -89,6 +99,37 @@ class LiveTable:
             self.record_move(seat, move)
         if self.game.is_over and self.status != "closed":
             self.status = "over"  # the process stopped between storing the last move and the status
+
+    @property
+    def over(self) -> bool:
+        """The game is finished: played out, or ended early (a resignation)."""
+        return self.end_reason is not None or self.game.is_over
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side: from the scores, or the other side of a resignation."""
+        return self._winner if self.end_reason is not None else self.game.winner
+
+    def runs_for(self, seat: Seat) -> str | None:
+        """The level of the computer that plays this seat now, if any: a computer seat's own; an away
+        human's the table's ``away_level``, while some other human still holds a seat (a table nobody
+        sits at any more does not play itself out)."""
+        if seat.kind == "bot":
+            return seat.level
+        if seat.away and any(s.kind == "human" and s.token_hash and not s.away for s in self.seats):
+            return self.away_level
+        return None
+
+    def end(self, winner: int, reason: str) -> None:
+        """End the game early (stored already) and tell everyone."""
+        self.end_reason = reason
+        self._winner = winner
+        self.status = "over"
+        self.hint = None
+        self.send_all({"type": "game_over", "winner": winner, "scores": list(self.game.scores),
+                       "rounds": self.game.round_no, "end_reason": reason})
+        self.send_all({"type": "table", "table": self.summary()})
+        self.send_states()
 
     @property
     def hints(self) -> bool:
@@ -136,18 +177,23 @@ class LiveTable:
             "target": self.options.target, "private": self.private, "status": self.status,
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level,
                        "name": s.level if s.kind == "bot" else s.name, "taken": s.taken,
-                       "connected": s.kind == "bot" or bool(s.conns), "side": s.seat & 1} for s in self.seats],
+                       "connected": s.kind == "bot" or bool(s.conns), "side": s.seat & 1, "away": s.away}
+                      for s in self.seats],
             "free": self.free(), "scores": list(self.game.scores), "round": self.game.round_no,
-            "winner": self.game.winner, "hints": self.hints, "ply": self.ply,
+            "winner": self.winner, "hints": self.hints, "ply": self.ply,
             "spectators": len(self.watchers), "created": self.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "end_reason": self.end_reason, "away_level": self.away_level, "grace": self.grace,
         }
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` message of a seat, or (``None``) the spectators' one: public facts only."""
         scores = (self.game.scores[0], self.game.scores[1])
         view = self.game.view(seat) if seat is not None else PublicView.of(self.game.state, scores)
-        return state_message(view, ply=self.ply, round_no=self.game.round_no,
-                             target=self.options.target, last=self.last, rounds=self.rounds())
+        msg = state_message(view, ply=self.ply, round_no=self.game.round_no,
+                            target=self.options.target, last=self.last, rounds=self.rounds())
+        if self.end_reason is not None:  # resigned: nobody moves any more
+            msg.update(phase="over", your_turn=False, legal=[])
+        return msg
 
     def send_all(self, message: dict[str, Any], watchers: bool = True) -> None:
         """A public message to every seat's connections (and, unless told not to, to the spectators)."""
@@ -213,6 +259,6 @@ class LiveTable:
         if self.game.is_over:
             self.status = "over"
             self.send_all({"type": "game_over", "winner": self.game.winner,
-                           "scores": list(self.game.scores), "rounds": self.game.round_no})
+                           "scores": list(self.game.scores), "rounds": self.game.round_no, "end_reason": None})
             self.send_all({"type": "table", "table": self.summary()})
         self.send_states()

@@ -15,7 +15,7 @@ let the tests check what the server sends and what docs/PROTOCOL.md shows.
 >>> CLIENT_MESSAGE.validate_python({"type": "move", "move": "7H", "ply": 3})
 ClientMove(type='move', move='7H', ply=3)
 >>> list(CLIENT_MODELS)
-['hello', 'watch', 'move', 'hint', 'sync', 'ping', 'chat']
+['hello', 'watch', 'move', 'hint', 'sync', 'ping', 'chat', 'resign', 'leave', 'hand_over']
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ NAME_MAX = 24  # characters of a player's name, after trimming
 CHAT_MAX = 200  # characters of a chat line, after trimming
 CHAT_FIELD_MAX = 2 * CHAT_MAX  # characters of the chat text as sent (trimmed to at most CHAT_MAX)
 SEED_MAX = 2**63 - 1
+GRACE_MAX = 3600  # the longest grace period of a table, in seconds
 
 Text = Annotated[str, Field(max_length=FIELD_MAX)]
 Card = Annotated[str, Field(max_length=3, examples=["10D"])]
@@ -105,12 +106,32 @@ class ClientChat(Strict):
                                description=f"1..{CHAT_MAX} characters after trimming, no control characters")]
 
 
-ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientSync | ClientPing | ClientChat,
-                          Field(discriminator="type")]
+class ClientResign(Strict):
+    """Resign the game (seated players): it ends at once and the other side wins."""
+
+    type: Literal["resign"]
+
+
+class ClientLeave(Strict):
+    """Give up your seat: it is free for anyone with the invitation link (the computer plays it meanwhile)."""
+
+    type: Literal["leave"]
+
+
+class ClientHandOver(Strict):
+    """Hand an absent player's seat to the computer (after the table's grace period)."""
+
+    type: Literal["hand_over"]
+    seat: Annotated[int, Field(ge=0, le=3, description="the absent player's seat")]
+
+
+ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientSync | ClientPing | ClientChat
+                          | ClientResign | ClientLeave | ClientHandOver, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "watch": ClientWatch, "move": ClientMove,
                                           "hint": ClientHint, "sync": ClientSync, "ping": ClientPing,
-                                          "chat": ClientChat}
+                                          "chat": ClientChat, "resign": ClientResign, "leave": ClientLeave,
+                                          "hand_over": ClientHandOver}
 
 
 # ------------------------------------------------------------------ HTTP request bodies
@@ -155,6 +176,11 @@ class NewTable(Strict):
     private: Annotated[bool, Field(description="not listed in the lobby")] = False
     seed: Annotated[int | None, Field(ge=0, le=SEED_MAX, description="fixes the deal; tests only "
                                                                      "(servers run with --allow-seed)")] = None
+    away_level: Annotated[str | None, Field(max_length=40, description="the computer that plays for a player who "
+                                            "left or was handed over, one of /api/info `levels` "
+                                            "(default heuristic)")] = None
+    grace: Annotated[int | None, Field(ge=0, le=GRACE_MAX, description="seconds a disconnected player keeps the "
+                                       "seat before the others may hand it to the computer (default 60)")] = None
 
 
 class JoinTable(Strict):
@@ -224,6 +250,7 @@ class SeatInfo(Strict):
     taken: bool
     connected: bool
     side: int
+    away: Annotated[bool, Field(description="the computer plays this human seat (handed over, or left)")]
 
 
 class TableSummary(Strict):
@@ -244,6 +271,10 @@ class TableSummary(Strict):
     ply: int
     spectators: Annotated[int, Field(description="connections watching the table now (on this server process)")]
     created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
+    end_reason: Annotated[str | None, Field(description="why the game ended early: resigned:SEAT (null if played "
+                                            "out or not over)")]
+    away_level: Annotated[str, Field(description="the computer that plays for absent players")]
+    grace: Annotated[int, Field(description="seconds before an absent player's seat may be handed over")]
 
 
 class Claimed(Strict):
@@ -324,6 +355,9 @@ class Replay(Strict):
     names: list[str]
     winner: int | None
     scores: list[int]
+    end_reason: Annotated[str | None, Field(description="resigned:SEAT if the game ended early")]
+    by: Annotated[dict[str, str], Field(description="ply (as text) -> level, for the moves the computer made for "
+                                        "an away player")]
     rounds: list[ReplayRound]
 
 
@@ -394,6 +428,15 @@ class GameOver(Strict):
     winner: int | None
     scores: list[int]
     rounds: int
+    end_reason: Annotated[str | None, Field(description="resigned:SEAT if a player resigned; null if played out")]
+
+
+class Left(Strict):
+    """To every connection of a seat that was left: it holds the seat no more (the server then closes it)."""
+
+    type: Literal["left"]
+    table: str
+    seat: int
 
 
 class HintReply(Strict):
@@ -432,12 +475,12 @@ class ErrorMessage(Strict):
 
 
 ServerMessage = Annotated[Welcome | TableMessage | StateMessage | Played | RoundOver | GameOver | HintReply
-                          | IdleWarning | ChatMessage | Pong | ErrorMessage, Field(discriminator="type")]
+                          | IdleWarning | ChatMessage | Left | Pong | ErrorMessage, Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 SERVER_MODELS: dict[str, type[Strict]] = {
     "welcome": Welcome, "table": TableMessage, "state": StateMessage, "played": Played, "round_over": RoundOver,
-    "game_over": GameOver, "hint": HintReply, "idle_warning": IdleWarning, "chat": ChatMessage, "pong": Pong,
-    "error": ErrorMessage}
+    "game_over": GameOver, "hint": HintReply, "idle_warning": IdleWarning, "chat": ChatMessage, "left": Left,
+    "pong": Pong, "error": ErrorMessage}
 
 # The models the OpenAPI document lists (the websocket's too, though OpenAPI cannot describe a websocket).
 SCHEMA_MODELS: tuple[type[Strict], ...] = (

@@ -27,11 +27,31 @@ def seat_names(table: LiveTable) -> list[str]:
     return [(s.name or "") if s.kind == "human" else f"computer ({s.level})" for s in table.seats]
 
 
+def termination(end_reason: str | None) -> str | None:
+    """The record's ``Termination`` of a game that ended early (``resigned:1`` -> ``seat 1 resigned``).
+
+    >>> termination("resigned:1"), termination(None)
+    ('seat 1 resigned', None)
+    """
+    if end_reason is None:
+        return None
+    what, _, seat = end_reason.partition(":")
+    return f"seat {seat} {what}" if seat else what
+
+
 def record_text(table: LiveTable) -> str:
-    """The game record (``diloti.formats.record`` format) of a finished table."""
+    """The game record (``diloti.formats.record`` format) of a finished table.
+
+    A resignation is its ``Termination`` header (and the ``Result`` says who won); each move the
+    computer made for an away player carries a comment naming the computer.
+    """
     date = table.created.strftime("%Y.%m.%d")
+    notes = {ply: f"computer ({level}) for the absent player" for ply, level in table.by.items()}
     rec = GameRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
-                               site=f"table {table.id}")
+                               site=f"table {table.id}", notes=notes)
+    if table.end_reason is not None:
+        rec.termination = termination(table.end_reason)
+        rec.winner = table.winner
     return rec.dumps()
 
 
@@ -75,5 +95,6 @@ def replay_data(table: LiveTable) -> dict[str, Any]:
         ply += len(r.moves)
     summary = table.summary()
     return {"id": table.id, "players": table.players, "options": table.options.to_dict(),
-            "seats": summary["seats"], "names": seat_names(table), "winner": game.winner,
-            "scores": list(game.scores), "rounds": rounds}
+            "seats": summary["seats"], "names": seat_names(table), "winner": table.winner,
+            "scores": list(game.scores), "end_reason": table.end_reason,
+            "by": {str(ply): level for ply, level in sorted(table.by.items())}, "rounds": rounds}

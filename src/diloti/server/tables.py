@@ -39,7 +39,8 @@ from diloti.core.options import Options
 from diloti.core.seeds import derive_seed
 from diloti.match.workers import PoolSpec, choose_move, rank_hint, worker_pool
 from diloti.server.cluster import Cluster
-from diloti.server.live import Connection, LiveTable, Seat, token_hash
+from diloti.server.live import AWAY_LEVEL, GRACE, Connection, LiveTable, Seat, token_hash
+from diloti.server.messages import GRACE_MAX
 from diloti.server.protocol import ProtocolError, clean_chat, clean_name, move_dict
 from diloti.server.writer import GroupCommit
 from diloti.store.db import ChatLine, DuplicateMove, SeatData, Store, StoreError, TableData
@@ -49,6 +50,11 @@ __all__ = ["Connection", "LiveTable", "Seat", "TableManager", "token_hash"]
 log = logging.getLogger("diloti.server")
 T = TypeVar("T")
 ACTIVE = ("waiting", "playing")
+
+
+def _computer_plays(table: LiveTable) -> bool:
+    """Some seat of the table is (or may soon be) played by the computer: a process must run it."""
+    return any(s.kind == "bot" or s.away for s in table.seats)
 
 
 class TableManager:
@@ -117,7 +123,7 @@ class TableManager:
             if table is not None:
                 tables.append(table)
         if self.cluster is not None:
-            await self.cluster.claim([t.id for t in tables if any(s.kind == "bot" for s in t.seats)])
+            await self.cluster.claim([t.id for t in tables if _computer_plays(t)])
             self._watcher = asyncio.create_task(self._watch_loop())
         for table in tables:
             self._kick(table)
@@ -146,9 +152,11 @@ class TableManager:
             table.touched = now
             self._spawn(self.db(self.store.touch, [table.id]))
 
-    async def store_move(self, table_id: str, ply: int, seat: int, move: str) -> None:
-        """Store one move; returns once it is committed (moves of all tables share commits)."""
-        await self._moves.store((table_id, ply, seat, move))
+    async def store_move(self, table_id: str, ply: int, seat: int, move: str, by: str | None = None) -> None:
+        """Store one move; returns once it is committed (moves of all tables share commits).
+
+        ``by``: the level of the computer that made it for an away player."""
+        await self._moves.store((table_id, ply, seat, move, by))
 
     async def stop(self) -> None:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
@@ -212,7 +220,7 @@ class TableManager:
         """
         if not isinstance(req, dict):
             raise ProtocolError("bad_request", "the request body must be a JSON object")
-        known = {"players", "options", "seats", "seat", "name", "private", "seed"}
+        known = {"players", "options", "seats", "seat", "name", "private", "seed", "away_level", "grace"}
         for k in req:
             if k not in known:
                 raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: {', '.join(sorted(known))})")
@@ -240,12 +248,19 @@ class TableManager:
                 raise ProtocolError("bad_seed", f"invalid seed {seed!r:.40}: expected an integer 0..2^63-1")
         else:
             seed = secrets.randbelow(2**63)
+        away_level = req.get("away_level", AWAY_LEVEL)
+        if not isinstance(away_level, str) or away_level not in LEVELS:
+            raise ProtocolError("bad_level", f"unknown away_level {away_level!r:.40} (known: {', '.join(LEVELS)})")
+        grace = req.get("grace", GRACE)
+        if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
+            raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
         token = secrets.token_urlsafe(32)
         seats[seat].name = name
         seats[seat].token_hash = token_hash(token)
         status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
         tid = secrets.token_urlsafe(8)
-        data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats)
+        data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats,
+                         away_level=away_level, grace=grace)
         try:
             await self.db(self.store.create_table, data)
         except Exception as exc:
@@ -254,7 +269,7 @@ class TableManager:
         table = LiveTable(data)
         table.client = client
         self.tables[tid] = table
-        if self.cluster is not None and any(s.kind == "bot" for s in seats):
+        if self.cluster is not None and _computer_plays(table):
             await self.cluster.claim([tid])
         self._kick(table)
         return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
@@ -306,15 +321,19 @@ class TableManager:
                 raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
             token = secrets.token_urlsafe(32)
             h = token_hash(token)
-            status = "playing" if len(free) == 1 else "waiting"
+            # A seat left in a game under way is taken over from the next move: the game goes on.
+            status = "playing" if len(free) == 1 or table.status == "playing" else "waiting"
             if not await self.db(self.store.claim_seat, table.id, seat, name, h, status):
                 raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
             table.seats[seat].name = name
             table.seats[seat].token_hash = h
+            table.seats[seat].away = False
+            table.seats[seat].gone = time.monotonic()
+            was = table.status
             table.status = status
             self._touch(table)
             table.send_all({"type": "table", "table": table.summary()})
-            if status == "playing":
+            if status == "playing" and was == "waiting":
                 table.send_states()
         self._kick(table)
         return {"table": table.id, "seat": seat, "token": token, "invite": f"/?join={table.id}"}
@@ -350,6 +369,10 @@ class TableManager:
             raise ProtocolError("bad_token", f"that token holds no seat at table {table.id}")
         if table.status == "closed":
             raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
+        if seat.away:  # the player takes the seat back from the computer
+            async with table.lock:
+                if seat.away and seat.token_hash is not None:
+                    await self._set_away(table, seat, False)
         seat.conns.add(conn)
         self._touch(table)
         conn.send({"type": "welcome", "table": table.id, "seat": seat.seat, "name": seat.name})
@@ -379,6 +402,8 @@ class TableManager:
         held = table.watchers if seat is None else table.seats[seat].conns
         if conn in held:
             held.discard(conn)
+            if seat is not None and not held:
+                table.seats[seat].gone = time.monotonic()
             if self.tables.get(table.id) is table:
                 table.send_all({"type": "table", "table": table.summary()})
 
@@ -405,13 +430,117 @@ class TableManager:
                                 500) from None
         table.hear(stored)
 
+    # ---------------------------------------------------------------- leaving, resigning, away seats
+    async def _set_away(self, table: LiveTable, seat: Seat, away: bool) -> None:
+        """Store and show that the computer plays this human seat (or no longer does); the caller holds the lock."""
+        try:
+            await self.db(self.store.set_away, table.id, seat.seat, away)
+        except Exception as exc:
+            log.exception("cannot store seat %s of %s as away=%s", seat.seat, table.id, away)
+            raise ProtocolError("server_error", f"could not store the seat ({exc.__class__.__name__}); "
+                                "nothing changed", 500) from None
+        seat.away = away
+        table.send_all({"type": "table", "table": table.summary()})
+
+    async def _run_computer(self, table: LiveTable) -> None:
+        """Make sure a process runs the table's computer moves now that one of its seats is away."""
+        if self.cluster is not None and table.id not in self.cluster.owned:
+            await self.cluster.claim([table.id])  # else the process that holds the lock runs them
+        self._kick(table)
+
+    def _check_live(self, table: LiveTable) -> None:
+        if table.status == "closed" or self.tables.get(table.id) is not table:
+            raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
+        if table.over:
+            raise ProtocolError("game_over", "the game is over")
+
+    async def leave(self, table: LiveTable, seat: int) -> None:
+        """A player gives up the seat: its token no longer holds it and anyone with the invitation link may
+        take it; in a game under way the computer (``away_level``) plays for it meanwhile."""
+        async with table.lock:
+            self._check_live(table)
+            s = table.seats[seat]
+            if s.token_hash is None:
+                raise ProtocolError("bad_token", f"seat {seat} is not held any more")
+            playing = table.status == "playing"
+            try:
+                ok = await self.db(self.store.leave_seat, table.id, seat, s.token_hash, playing)
+            except Exception as exc:
+                log.exception("cannot store the leaving of seat %s of %s", seat, table.id)
+                raise ProtocolError("server_error", f"could not store the seat ({exc.__class__.__name__}); "
+                                    "nothing changed", 500) from None
+            if not ok:
+                raise ProtocolError("bad_token", f"seat {seat} is not held any more")
+            s.token_hash, s.away = None, playing
+            if not playing:
+                s.name = None
+            for c in list(s.conns):  # every tab of that seat: told, then closed
+                c.send({"type": "left", "table": table.id, "seat": seat})
+                c.close()
+            s.conns.clear()
+            s.gone = time.monotonic()
+            self._touch(table)
+            table.send_all({"type": "table", "table": table.summary()})
+        if playing:
+            await self._run_computer(table)
+
+    async def resign(self, table: LiveTable, seat: int) -> None:
+        """A player resigns: the game ends at once and the other side wins."""
+        async with table.lock:
+            self._check_live(table)
+            if table.status == "waiting":
+                raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
+            winner = 1 - (seat & 1)
+            reason = f"resigned:{seat}"
+            try:
+                ok = await self.db(self.store.end_game, table.id, winner, reason)
+            except Exception as exc:
+                log.exception("cannot store the resignation at %s", table.id)
+                raise ProtocolError("server_error", f"could not store the resignation ({exc.__class__.__name__}); "
+                                    "the game is unchanged", 500) from None
+            if not ok:  # ended or closed through another process just now
+                await self._refresh_seats(table)
+                raise ProtocolError("game_over", "the game is over")
+            self._touch(table)
+            table.end(winner, reason)
+        if self.cluster is not None:
+            await self.cluster.release(table.id)
+
+    async def hand_over(self, table: LiveTable, seat: int, other: int) -> None:
+        """Hand an absent player's seat to the computer (``away_level``), after the table's grace period."""
+        async with table.lock:
+            self._check_live(table)
+            if table.status == "waiting":
+                raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
+            if not 0 <= other < table.players:
+                raise ProtocolError("bad_seat", f"invalid seat {other}: expected 0..{table.players - 1}")
+            if other == seat:
+                raise ProtocolError("own_seat", "you cannot hand your own seat to the computer (send 'leave' to "
+                                    "give it up)")
+            s = table.seats[other]
+            if s.kind == "bot":
+                raise ProtocolError("bot_seat", f"seat {other} is a computer seat already")
+            if s.away:
+                raise ProtocolError("seat_away", f"the computer plays seat {other} already")
+            if s.token_hash is None:
+                raise ProtocolError("bad_seat", f"seat {other} is free: nobody holds it")
+            if s.conns:
+                raise ProtocolError("seat_connected", f"the player of seat {other} is connected")
+            left = table.grace - (time.monotonic() - s.gone)
+            if left > 0:
+                raise ProtocolError("grace_period", f"the player of seat {other} keeps the seat for "
+                                    f"{max(1, round(left))} more seconds")
+            self._touch(table)
+            await self._set_away(table, s, True)
+        await self._run_computer(table)
+
     # ---------------------------------------------------------------- moves
     def _check_turn(self, table: LiveTable, seat: int, ply: int | None) -> None:
         if table.status == "closed" or self.tables.get(table.id) is not table:
             raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
         if table.status == "waiting":
             raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
-        if table.game.is_over:
+        if table.over:
             raise ProtocolError("game_over", "the game is over")
         if table.game.state.turn != seat:
             raise ProtocolError("not_your_turn", f"it is seat {table.game.state.turn}'s turn, not seat {seat}'s")
@@ -429,15 +558,21 @@ class TableManager:
             raise ProtocolError("invalid_move", str(exc)) from None
         await self.apply(table, seat, move, ply)
 
-    async def apply(self, table: LiveTable, seat: int, move: Move, ply: int | None) -> None:
+    async def apply(self, table: LiveTable, seat: int, move: Move, ply: int | None, by: str | None = None) -> None:
+        """Store and announce a checked move; ``by``: the computer's level, playing for an away human."""
         async with table.lock:
             self._check_turn(table, seat, ply)
+            s = table.seats[seat]
+            if s.kind == "human" and by is not None and table.runs_for(s) != by:
+                raise ProtocolError("stale", f"seat {seat} is played by its player again")
             if not table.game.state.is_legal(move):
                 raise ProtocolError("illegal_move", f"illegal move {str(move)!r}: not a legal move in this position")
+            if s.kind == "human" and by is None and s.away:
+                await self._set_away(table, s, False)  # the player is back (reached us through another process)
             at = table.ply
             try:
                 # Stored before it is announced: a restart replays exactly what players saw.
-                await self.store_move(table.id, at, seat, str(move))
+                await self.store_move(table.id, at, seat, str(move), by if s.kind == "human" else None)
             except DuplicateMove:
                 # Another process stored a move for this ply first: take its moves, refuse this one.
                 await self._catch_up(table)
@@ -447,6 +582,8 @@ class TableManager:
                 log.exception("cannot store move %s of %s", table.ply, table.id)
                 raise ProtocolError("server_error", f"could not store the move ({exc.__class__.__name__}); "
                                     "the game is unchanged", 500) from None
+            if by is not None and s.kind == "human":
+                table.by[at] = by
             self._advance(table, seat, move)
             if table.game.is_over:
                 try:
@@ -471,10 +608,11 @@ class TableManager:
 
     @staticmethod
     def _bot_to_move(table: LiveTable) -> Seat | None:
-        if table.status != "playing" or table.game.is_over:
+        """The seat to move, if a computer plays it (a computer seat, or an away player's)."""
+        if table.status != "playing" or table.over:
             return None
         s = table.seats[table.game.state.turn]
-        return s if s.kind == "bot" else None
+        return s if table.runs_for(s) is not None else None
 
     async def _run_bots(self, table: LiveTable) -> None:
         loop = asyncio.get_running_loop()
@@ -482,31 +620,35 @@ class TableManager:
                and (self.cluster is None or table.id in self.cluster.owned)):
             ply = table.ply
             view = table.game.view(s.seat)
-            assert s.level is not None
+            level = table.runs_for(s)
+            assert level is not None
+            by = level if s.kind == "human" else None
             # Seeded by table, seat and ply: a restarted server makes the same choices.
             seed = derive_seed("diloti-bot", table.seed, s.seat, ply)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             try:
                 async with self._slot(table):
-                    move = await loop.run_in_executor(self._cpu, choose_move, s.level, seed, view)
+                    move = await loop.run_in_executor(self._cpu, choose_move, level, seed, view)
             except Exception:
                 self.bot_errors += 1
                 log.exception("computer player %s failed at %s ply %s; playing its first legal move",
-                              s.level, table.id, ply)
+                              level, table.id, ply)
                 move = view.legal[0]
             if table.ply != ply:
                 continue
             try:
-                await self.apply(table, s.seat, move, ply)
+                await self.apply(table, s.seat, move, ply, by)
             except ProtocolError as exc:
-                self.bot_errors += 1
                 if exc.code == "stale":
-                    continue  # another process stored this ply first (a takeover): we are caught up now
-                log.error("computer player %s at %s ply %s: %s", s.level, table.id, ply, exc)
+                    continue  # another process stored this ply first, or the away player is back
+                if exc.code in ("game_over", "table_closed"):
+                    return  # resigned or closed meanwhile
+                self.bot_errors += 1
+                log.error("computer player %s at %s ply %s: %s", level, table.id, ply, exc)
                 if exc.code != "illegal_move":
                     return
-                await self.apply(table, s.seat, view.legal[0], ply)
+                await self.apply(table, s.seat, view.legal[0], ply, by)
 
     @contextlib.asynccontextmanager
     async def _slot(self, table: LiveTable) -> AsyncIterator[None]:
@@ -624,14 +766,14 @@ class TableManager:
             if kind == "move":
                 ply = notice.get("p")
                 if ply == table.ply:
-                    self._absorb(table, notice.get("s"), notice.get("m"))
+                    self._absorb(table, notice.get("s"), notice.get("m"), notice.get("b"))
                 elif isinstance(ply, int) and ply > table.ply:
                     await self._catch_up(table)  # a notice went missing: the database has them all
             elif kind in ("seat", "status"):
                 await self._refresh_seats(table)
         self._kick(table)
 
-    def _absorb(self, table: LiveTable, seat: Any, text: Any) -> bool:
+    def _absorb(self, table: LiveTable, seat: Any, text: Any, by: Any = None) -> bool:
         """Apply a move another process stored (checked all the same: the database is shared, not trusted)."""
         try:
             move = Move.parse(text)
@@ -642,13 +784,15 @@ class TableManager:
             log.error("table %s: stored move %s %r does not follow; reloading it", table.id, table.ply, text)
             self._drop(table, reconnect=True)  # its players reconnect to a copy read afresh
             return False
+        if isinstance(by, str):
+            table.by[table.ply] = by
         self._advance(table, seat, move)
         return True
 
     async def _catch_up(self, table: LiveTable) -> None:
         """Apply every stored move this copy lacks (the caller holds the table's lock)."""
-        for ply, seat, text in await self.db(self.store.moves_since, table.id, table.ply):
-            if ply != table.ply or not self._absorb(table, seat, text):
+        for ply, seat, text, by in await self.db(self.store.moves_since, table.id, table.ply):
+            if ply != table.ply or not self._absorb(table, seat, text, by):
                 break
 
     async def _refresh_seats(self, table: LiveTable) -> None:
@@ -656,16 +800,30 @@ class TableManager:
         got = await self.db(self.store.seats_of, table.id)
         if got is None:
             return
-        status, seats = got
+        ending, seats = got
+        status = ending.status
         was = table.status
         changed = False
         for stored in seats:
             s = table.seats[stored.seat]
-            if (s.name, s.token_hash) != (stored.name, stored.token_hash):
-                s.name, s.token_hash = stored.name, stored.token_hash
+            if (s.name, s.token_hash, s.away) != (stored.name, stored.token_hash, stored.away):
+                if s.token_hash != stored.token_hash and s.conns:
+                    # The seat was left through another process: its connections here hold it no more.
+                    for c in list(s.conns):
+                        c.send({"type": "left", "table": table.id, "seat": s.seat})
+                        c.close()
+                    s.conns.clear()
+                    s.gone = time.monotonic()
+                s.name, s.token_hash, s.away = stored.name, stored.token_hash, stored.away
                 changed = True
         if status == "closed":
             self._drop(table, closed=True)
+            return
+        if (status == "over" and ending.end_reason is not None and ending.winner is not None
+                and table.end_reason is None and not table.game.is_over):
+            table.end(ending.winner, ending.end_reason)  # resigned through another process
+            if self.cluster is not None:
+                self._spawn(self.cluster.release(table.id))
             return
         if was in ACTIVE and status in ACTIVE:
             table.status = status

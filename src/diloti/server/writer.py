@@ -10,7 +10,7 @@ its own caller.
 ...     stored.append(list(rows))
 >>> async def main():
 ...     commit = GroupCommit(write)
-...     await asyncio.gather(*(commit.store(("t", p, 0, "7H")) for p in range(3)))
+...     await asyncio.gather(*(commit.store(("t", p, 0, "7H", None)) for p in range(3)))
 ...     commit.task.cancel()
 >>> asyncio.run(main())
 >>> [len(batch) for batch in stored]
@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("diloti.server")
 
-Row = tuple[str, int, int, str]  # table id, ply, seat, move
+Row = tuple[str, int, int, str, str | None]  # table id, ply, seat, move, computer level (for an away player)
 
 
 class GroupCommit:

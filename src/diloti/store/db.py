@@ -67,6 +67,7 @@ class SeatData:
     level: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    away: bool = False  # the computer plays for this human seat (handed over, or left and not yet retaken)
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,19 @@ class TableData:
     seats: list[SeatData] = field(default_factory=list)
     moves: list[tuple[int, str]] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)  # the last CHAT_KEEP lines, oldest first
+    end_reason: str | None = None  # why the game ended early ("resigned:SEAT"); None if played out or not over
+    away_level: str | None = None  # the computer that plays for absent players (None: the server's default)
+    grace: int | None = None  # seconds a disconnected player keeps the seat (None: the server's default)
+    by: dict[int, str] = field(default_factory=dict)  # ply -> level, for moves the computer made for a human
+
+
+@dataclass
+class Ending:
+    """What a game's end looks like as stored (read to follow another process's resignation)."""
+
+    status: str
+    winner: int | None
+    end_reason: str | None
 
 
 def _sqlite_pragmas(manual_checkpoints: bool) -> Any:
@@ -200,11 +214,12 @@ class Store:
         with self.session.begin() as s:
             s.add(TableRow(id=t.id, players=t.players, options=json.dumps(t.options), seed=t.seed,
                            first_dealer=t.first_dealer, private=t.private, status=t.status,
-                           winner=t.winner, created=t.created, updated=t.updated))
+                           winner=t.winner, created=t.created, updated=t.updated, end_reason=t.end_reason,
+                           away_level=t.away_level, grace=t.grace))
             s.flush()  # the table row first: seats refer to it
             for st in t.seats:
                 s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
-                              token_hash=st.token_hash))
+                              token_hash=st.token_hash, away=st.away))
             self._notify(s, [{"k": "created", "t": t.id}])
 
     def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> bool:
@@ -212,11 +227,48 @@ class Store:
         with self.session.begin() as s:
             res = s.execute(update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human",
-                SeatRow.token_hash.is_(None)).values(name=name, token_hash=token_hash))
+                SeatRow.token_hash.is_(None)).values(name=name, token_hash=token_hash, away=False))
             if getattr(res, "rowcount", 0) != 1:
                 return False
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated=now()))
             self._notify(s, [{"k": "seat", "t": table_id}])
+            return True
+
+    def leave_seat(self, table_id: str, seat: int, token_hash: str, playing: bool) -> bool:
+        """Give up a seat held by ``token_hash``: the token is cleared and the seat is free again.
+
+        In a game under way (``playing``) the name is kept and the seat is ``away`` (the computer
+        plays for it until someone takes it); before the start it is simply free. False if that
+        token no longer holds the seat.
+        """
+        with self.session.begin() as s:
+            values: dict[str, Any] = {"token_hash": None, "away": playing}
+            if not playing:
+                values["name"] = None
+            res = s.execute(update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token_hash == token_hash).values(**values))
+            if getattr(res, "rowcount", 0) != 1:
+                return False
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
+            self._notify(s, [{"k": "seat", "t": table_id}])
+            return True
+
+    def set_away(self, table_id: str, seat: int, away: bool) -> None:
+        """Mark a human seat as played by the computer (``away``) or by its player again."""
+        with self.session.begin() as s:
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                                            SeatRow.kind == "human").values(away=away))
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
+            self._notify(s, [{"k": "seat", "t": table_id}])
+
+    def end_game(self, table_id: str, winner: int, reason: str) -> bool:
+        """End a game under way early (a resignation): False if it was not under way any more."""
+        with self.session.begin() as s:
+            res = s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.status == "playing")
+                            .values(status="over", winner=winner, end_reason=reason, updated=now()))
+            if getattr(res, "rowcount", 0) != 1:
+                return False
+            self._notify(s, [{"k": "status", "t": table_id, "status": "over"}])
             return True
 
     def add_move(self, table_id: str, ply: int, seat: int, move: str, status: str | None = None,
@@ -233,8 +285,9 @@ class Store:
         except IntegrityError:
             raise DuplicateMove(f"move {ply} of table {table_id} is already stored") from None
 
-    def add_moves(self, moves: list[tuple[str, int, int, str]]) -> None:
-        """Store many ``(table_id, ply, seat, move)`` in one transaction (the server's group commit).
+    def add_moves(self, moves: list[tuple[str, int, int, str, str | None]]) -> None:
+        """Store many ``(table_id, ply, seat, move, by)`` in one transaction (the server's group commit);
+        ``by`` is the computer's level for a move it made for an away player, else None.
 
         All or nothing: a duplicate ply fails the whole batch with :class:`StoreError`.
         """
@@ -243,11 +296,12 @@ class Store:
         stamp = now()
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(MoveRow), [{"table_id": t, "ply": p, "seat": s, "move": m, "created": stamp}
-                                               for t, p, s, m in moves])
+                conn.execute(insert(MoveRow), [{"table_id": t, "ply": p, "seat": s, "move": m, "by": b,
+                                                "created": stamp} for t, p, s, m, b in moves])
                 conn.execute(update(TableRow).where(TableRow.id == bindparam("tid")).values(updated=stamp),
-                             [{"tid": t} for t in dict.fromkeys(t for t, _, _, _ in moves)])
-                self._notify(conn, [{"k": "move", "t": t, "p": p, "s": s, "m": m} for t, p, s, m in moves])
+                             [{"tid": t} for t in dict.fromkeys(t for t, _, _, _, _ in moves)])
+                self._notify(conn, [{"k": "move", "t": t, "p": p, "s": s, "m": m, **({"b": b} if b else {})}
+                                    for t, p, s, m, b in moves])
         except IntegrityError:
             raise DuplicateMove(f"a move of {len(moves)} is already stored") from None
 
@@ -307,37 +361,40 @@ class Store:
 
     # ------------------------------------------------------------ reading
     def _data(self, s: Session, row: TableRow, with_moves: bool = True) -> TableData:
-        seats = [SeatData(r.seat, r.kind, r.level, r.name, r.token_hash) for r in
+        seats = [SeatData(r.seat, r.kind, r.level, r.name, r.token_hash, bool(r.away)) for r in
                  s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat))]
         moves: list[tuple[int, str]] = []
         chat: list[ChatLine] = []
+        by: dict[int, str] = {}
         if with_moves:
-            moves = [(r.seat, r.move) for r in
-                     s.scalars(select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.ply))]
+            rows = s.scalars(select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.ply)).all()
+            moves = [(r.seat, r.move) for r in rows]
+            by = {r.ply: r.by for r in rows if r.by}
             chat = self._chat(s, row.id)
         return TableData(row.id, row.players, json.loads(row.options), row.seed, row.first_dealer,
                          row.private, row.status, row.winner, _aware(row.created), _aware(row.updated),
-                         seats, moves, chat)
+                         seats, moves, chat, row.end_reason, row.away_level, row.grace, by)
 
     def load(self, table_id: str) -> TableData | None:
         with self.session() as s:
             row = s.get(TableRow, table_id)
             return None if row is None else self._data(s, row)
 
-    def moves_since(self, table_id: str, ply: int) -> list[tuple[int, int, str]]:
-        """The stored moves ``(ply, seat, notation)`` of a table from ``ply`` on, in order."""
+    def moves_since(self, table_id: str, ply: int) -> list[tuple[int, int, str, str | None]]:
+        """The stored moves ``(ply, seat, notation, by)`` of a table from ``ply`` on, in order."""
         with self.session() as s:
-            return [(r.ply, r.seat, r.move) for r in
+            return [(r.ply, r.seat, r.move, r.by) for r in
                     s.scalars(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.ply >= ply)
                               .order_by(MoveRow.ply))]
 
-    def seats_of(self, table_id: str) -> tuple[str, list[SeatData]] | None:
-        """A table's status and seats as stored now (None if there is no such table)."""
+    def seats_of(self, table_id: str) -> tuple[Ending, list[SeatData]] | None:
+        """A table's status (with its winner and end reason) and seats as stored now (None if there is no
+        such table)."""
         with self.session() as s:
             row = s.get(TableRow, table_id)
             if row is None:
                 return None
-            return row.status, self._data(s, row, with_moves=False).seats
+            return Ending(row.status, row.winner, row.end_reason), self._data(s, row, with_moves=False).seats
 
     def progress(self, table_ids: list[str]) -> dict[str, tuple[int, str, datetime]]:
         """For each table: (moves stored, status, last update), read in one query."""

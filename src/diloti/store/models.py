@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -28,6 +28,9 @@ class TableRow(Base):
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, over, closed
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    end_reason: Mapped[str | None] = mapped_column(String(40), nullable=True)  # "resigned:SEAT"; null: played out
+    away_level: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the computer for absent players
+    grace: Mapped[int | None] = mapped_column(Integer, nullable=True)  # grace seconds for an absent player
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -44,6 +47,7 @@ class SeatRow(Base):
     level: Mapped[str | None] = mapped_column(String(32), nullable=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the computer plays for it
 
 
 class MoveRow(Base):
@@ -56,6 +60,7 @@ class MoveRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(80))
+    by: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the computer's level, for an away player
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
