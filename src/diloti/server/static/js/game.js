@@ -140,6 +140,12 @@ export class TableView {
         this.gameOver = msg;
         this.showGameOver();
         break;
+      case "left":
+        // This seat was given up (here or in another tab): the token holds nothing any more.
+        forgetToken(this.id);
+        if (this.conn) this.conn.close();
+        if (this.onLeave) this.onLeave(); else location.href = "/";
+        break;
       case "hint":
         this.onHint(msg);
         break;
@@ -347,6 +353,7 @@ export class TableView {
     if (s.seat === this.seat) tags.push(h("span", { class: "tag" }, t("seat.you")));
     else if (this.table.players === 4 && this.seat !== null && s.seat % 2 === this.seat % 2) tags.push(h("span", { class: "tag" }, t("seat.partner")));
     if (s.kind === "bot") tags.push(h("span", { class: "tag" }, t("seat.computer", { level: s.level })));
+    else if (s.away) tags.push(h("span", { class: "tag away" }, t(s.taken ? "seat.away" : "seat.left")));
     else if (s.taken && !s.connected) tags.push(h("span", { class: "tag" }, t("seat.offline")));
     return tags;
   }
@@ -424,7 +431,13 @@ export class TableView {
       if (st.players === 4 && !watching && s % 2 === me % 2) meta.push(h("span", { class: "tag" }, t("seat.partner")));
       if (st.dealer === s) meta.push(h("span", { class: "tag" }, t("game.dealer")));
       if (info && info.kind === "bot") meta.push(h("span", { class: "tag" }, info.level));
-      return h("div", { class: ["seatbox", st.turn === s && st.phase !== "over" && "turn", info && info.kind === "human" && !info.connected && "offline"], dataset: { seat: String(s) } },
+      if (info && info.away) meta.push(h("span", { class: "tag away" }, t(info.taken ? "seat.away" : "seat.left")));
+      // An absent player's seat may be handed to the computer (the server says when it is too soon).
+      if (info && info.kind === "human" && info.taken && !info.connected && !info.away && !watching && this.playing()) {
+        meta.push(h("button", { type: "button", class: "btn small handover-btn", dataset: { seat: String(s) },
+          onclick: () => this.conn.send({ type: "hand_over", seat: s }) }, t("away.hand_over")));
+      }
+      return h("div", { class: ["seatbox", st.turn === s && st.phase !== "over" && "turn", info && info.kind === "human" && !info.connected && "offline", info && info.away && "away"], dataset: { seat: String(s), away: info && info.away ? "1" : "0" } },
         h("span", { class: "name" }, this.name(s)),
         backs,
         h("span", { class: "count" }, t(n === 1 ? "game.card1" : "game.cards", { n })),
@@ -515,6 +528,8 @@ export class TableView {
       h("button", { type: "button", class: "btn small", id: "sheet-btn", onclick: () => this.showSheet() }, t("game.scores")),
       h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => showRules() }, t("game.rules")),
       h("button", { type: "button", class: "btn small", id: "watch-btn", onclick: () => this.showWatchLink() }, t("watch.invite")),
+      !watching && this.playing() ? h("button", { type: "button", class: "btn small", id: "resign-btn", onclick: () => this.confirm("resign") }, t("resign.btn")) : null,
+      !watching && !this.isOver() ? h("button", { type: "button", class: "btn small", id: "leave-btn", onclick: () => this.confirm("leave") }, t("leave.btn")) : null,
       this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")) : null,
       this.isOver() ? h("a", { class: "btn small", id: "replay-btn", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")) : null);
 
@@ -523,8 +538,9 @@ export class TableView {
     const hadTypedFocus = document.activeElement && document.activeElement.id === "typed";
     const oldTyped = $("#typed");
     if (oldTyped) typedInput.value = oldTyped.value;
+    const myInfo = !watching && tb.seats ? tb.seats[me] : null;
     const mineParts = watching ? [h("div", { class: "watchnote", id: "watching" }, t("watch.you"))]
-      : [hand, handLabel, typed];
+      : [myInfo && myInfo.away ? h("div", { class: "watchnote", id: "away-note" }, t("away.you")) : null, hand, handLabel, typed];
     fill(this.root, h("div", { id: "game", class: watching ? "watching" : "", dataset: { seat: watching ? "" : String(me), ply: String(st.ply), round: String(st.round), phase: st.phase, turn: String(st.turn), waiting: this.waitingMove ? "1" : "0" } },
       scorebar, seats, status, felt, action, h("div", { class: "msg", id: "msg", role: "status" }, this.msg), ...mineParts, tools,
       watching ? null : h("div", { class: "keyshelp" }, t("keys.help")), this.chat.el));
@@ -534,6 +550,21 @@ export class TableView {
       const el = this.root.querySelector(sel);
       if (el && !el.disabled) el.focus();
     }
+  }
+
+  playing() {
+    return !!this.table && this.table.status === "playing" && !this.isOver();
+  }
+
+  confirm(what) {
+    // Resigning and leaving cannot be undone: asked once more, in a dialog.
+    showDialog(t(what + ".title"), [h("p", null, t(what + ".text"))], [
+      h("button", { type: "button", class: "btn", id: "confirm-cancel", onclick: closeDialog }, t("confirm.cancel")),
+      h("button", { type: "button", class: "btn primary danger", id: "confirm-" + what, onclick: () => {
+        closeDialog();
+        this.conn.send({ type: what });
+      } }, t(what + ".confirm")),
+    ], "confirm-" + what);
   }
 
   isOver() {
@@ -559,7 +590,9 @@ export class TableView {
     const headline = mine === null ? t("end.won", { side: names[g.winner], a: g.scores[g.winner], b: g.scores[1 - g.winner] })
       : g.winner === mine ? t("end.you_won") : t("end.you_lost");
     const lastRound = this.rounds.get(g.rounds);
-    const body = [h("p", { class: "endtitle", id: "end-headline" }, headline),
+    const resigned = typeof g.end_reason === "string" && g.end_reason.startsWith("resigned:") ? Number(g.end_reason.slice(9)) : null;
+    const body = [resigned !== null ? h("p", { id: "end-reason" }, t("end.resigned", { name: this.name(resigned) })) : null,
+      h("p", { class: "endtitle", id: "end-headline" }, headline),
       h("p", null, `${names[0]} ${g.scores[0]} – ${g.scores[1]} ${names[1]}`)];
     if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores));
     if (this.rounds.size > 1) body.push(h("h3", null, t("game.scores")), this.sheetTable());

@@ -83,6 +83,7 @@ export class Lobby {
       name,
       private: f.private,
     };
+    if (f.away_level && this.levels().includes(f.away_level)) body.away_level = f.away_level;
     this.save();
     try {
       const res = await api("POST", "/api/tables", body);
@@ -137,6 +138,9 @@ export class Lobby {
       h("div", { class: "field" }, h("span", null, t("new.players")), players),
       h("div", { class: "field" }, h("span", null, t("new.seats")), seatRows),
       h("label", { class: "field" }, h("span", null, t("new.target")), target),
+      h("label", { class: "field" }, h("span", null, t("new.away_level")),
+        h("select", { id: "away-level", onchange: (e) => { f.away_level = e.target.value; } },
+          this.levels().map((lv) => h("option", { value: lv, selected: (f.away_level || "heuristic") === lv || undefined }, lv)))),
       h("details", { open: Object.keys(f.options).length ? true : undefined }, h("summary", null, t("new.options")), h("div", { class: "opts" }, opts)),
       h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "private", checked: f.private || undefined,
         onchange: (e) => { f.private = e.target.checked; } }), " ", t("new.private")),
@@ -203,8 +207,10 @@ export class JoinPage {
       body.push(h("ul", { class: "seatlist" }, tb.seats.map((s) => h("li", null,
         h("span", { class: "tag side" + (s.seat % 2) }, t("seat.n", { n: s.seat + 1 })),
         h("b", null, s.kind === "bot" ? seatName(tb, s.seat, null) + " · " + s.level : s.taken ? s.name : t("wait.free")),
+        s.away ? h("span", { class: "tag away" }, t(s.taken ? "seat.away" : "seat.left")) : null,
         tb.players === 4 ? h("span", { class: "tag" }, t("side.n", { n: (s.seat % 2) + 1 })) : null))));
-      if (tb.free && tb.free.length && tb.status === "waiting") {
+      // A seat left during a game is free too: whoever takes it plays from the next move on.
+      if (tb.free && tb.free.length && (tb.status === "waiting" || tb.status === "playing")) {
         body.push(h("label", { class: "field" }, h("span", null, t("new.name")),
           h("input", { type: "text", id: "join-name", value: this.name, maxlength: 24, oninput: (e) => { this.name = e.target.value; } })));
         body.push(h("div", { class: "choices" }, tb.free.map((s) =>
