@@ -229,3 +229,55 @@ def test_chat_and_spectators_cross_over(servers: list[Server], pg: str) -> None:
         ws.close()
     finally:
         c.stop()
+
+
+def test_leave_and_resign_through_one_process_while_the_other_runs_the_computer(servers: list[Server],
+                                                                              pg: str) -> None:
+    """Bob leaves through B while A runs the table's computer seats: A plays his seat too (seeded, marked as
+    the computer's), Cleo takes it through B, and Ann's resignation through A reaches Cleo on B."""
+    a, b = servers
+    bot = {"kind": "bot", "level": "greedy"}
+    t = a.post("/api/tables", {"name": "Ann", "players": 4, "seed": 4, "away_level": "random",
+                               "seats": [{"kind": "human"}, bot, {"kind": "human"}, bot]})  # A runs the bots
+    j = b.post(f"/api/tables/{t['table']}/join", {"name": "Bob"})
+    ann, bob = hello(a, t["table"], t["token"]), hello(b, t["table"], j["token"])
+    try:
+        state = recv(bob, "state")
+        bob.send(json.dumps({"type": "leave"}))
+        assert recv(bob, "left")["seat"] == 2
+        seen = recv(ann, "table")["table"]
+        while not seen["seats"][2]["away"]:  # told to A by B's notice
+            seen = recv(ann, "table")["table"]
+        assert not seen["seats"][2]["taken"] and seen["free"] == [2] and seen["status"] == "playing"
+        for _ in range(4):  # Ann plays on; the computer answers for Bob's seat through A
+            state = my_turn(ann)
+            ann.send(json.dumps({"type": "move", "move": state["legal"][0]["move"], "ply": state["ply"]}))
+        state = my_turn(ann)
+        assert b.get(f"/api/tables/{t['table']}")["seats"][2]["away"]
+        c = b.post(f"/api/tables/{t['table']}/join", {"name": "Cleo"})
+        assert c["seat"] == 2
+        cleo = hello(b, t["table"], c["token"])
+        ann.send(json.dumps({"type": "resign"}))
+        over = recv(cleo, "game_over")
+        assert (over["winner"], over["end_reason"]) == (1, "resigned:0")
+        cleo.close()
+    finally:
+        ann.close()
+        bob.close()
+    for s in (a, b):
+        summary = s.get(f"/api/tables/{t['table']}")
+        assert (summary["status"], summary["end_reason"], summary["seats"][2]["name"]) == ("over", "resigned:0", "Cleo")
+    store = Store(pg, migrate=False)
+    try:
+        data = store.load(t["table"])
+    finally:
+        store.close()
+    assert data is not None and data.by and set(data.by.values()) == {"random"}
+    game = Game(data.players, Options.from_dict(data.options), data.seed, data.first_dealer)
+    for ply, (seat, move) in enumerate(data.moves):
+        level = data.by.get(ply) or data.seats[seat].level
+        if level is not None:  # a computer seat, or the computer playing for Bob's left seat
+            assert ply not in data.by or seat == 2
+            want = choose_move(level, derive_seed("diloti-bot", data.seed, seat, ply), game.view(seat))
+            assert str(want) == move, f"ply {ply}: seat {seat} played {move}, its seed gives {want}"
+        game.push(Move.parse(move))
