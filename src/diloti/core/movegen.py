@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
+from diloti.core.bigtable import LAZY_ITEMS, generate_lazy
 from diloti.core.cards import BIT, VALUE, Card, mask_of
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
 from diloti.core.options import Options
@@ -49,12 +50,20 @@ def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> l
     return out
 
 
+def is_large(table: list[Card], declarations: list[Declaration]) -> bool:
+    """Whether a table is left to :func:`diloti.core.bigtable.generate_lazy` (it has more than
+    :data:`~diloti.core.bigtable.LAZY_ITEMS` loose cards and piles): its moves may be too many to list
+    at once, so :meth:`State.generate_legal_moves` hands them out one at a time."""
+    return len(table) + len(declarations) > LAZY_ITEMS
+
+
 def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], declarations: list[Declaration],
              options: Options) -> list[Move]:
     """Every legal move exactly once, in a fixed order: the engine's move generator.
 
     ``hand`` is the hand of the seat to move (``turn``); ``table`` the loose
     cards in card order. :meth:`diloti.core.state.State.legal_moves` calls it.
+    A large table (:func:`is_large`) is listed from the lazy generator.
 
     >>> from diloti.core.cards import parse_cards
     >>> from diloti.core.options import Options
@@ -65,6 +74,8 @@ def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], decla
         if phase == DECIDE:
             return [Move(None, KEEP, 0, 0), Move(None, REDEAL, 0, 0)]
         return []
+    if len(table) + len(declarations) > LAZY_ITEMS:
+        return list(generate_lazy(turn, hand, table, declarations, options))  # see is_large
     n = bisect_left(table, 40)
     numerals = table[:n]
     items = list(map(_BIT_OF, numerals))

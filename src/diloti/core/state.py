@@ -20,10 +20,11 @@ from bisect import insort
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from diloti.core.bigtable import generate_lazy, is_legal_lazy
 from diloti.core.cards import BIT, CARDS, NAMES, Card, cards_of, mask_of, parse_card
 from diloti.core.chance import BOTTOM, HANDS, TABLE, Chance
 from diloti.core.errors import IllegalMoveError, InvalidPositionError, NoSuchOutcomeError
-from diloti.core.movegen import generate
+from diloti.core.movegen import generate, is_large
 from diloti.core.moves import CAPTURE, KEEP, LAY, REDEAL, Declaration, Move
 from diloti.core.options import Options
 from diloti.core.phase import Phase
@@ -363,10 +364,17 @@ class State:
         return list(self._moves())
 
     def generate_legal_moves(self) -> Iterator[Move]:
-        """The legal moves, lazily."""
+        """The legal moves, lazily: on a large table (more than a dozen items) one at a time, in memory
+        bounded however many there are (:mod:`diloti.core.bigtable`)."""
+        if self._legal is None and self.phase == PLAY and is_large(self.table, self.declarations):
+            # push and pop replace the lists they change, so these stay as they are while the caller iterates.
+            yield from generate_lazy(self.turn, self.hands[self.turn], self.table, self.declarations, self.options)
+            return
         yield from self._moves()
 
     def is_legal(self, move: Move) -> bool:
+        if self._legal is None and self.phase == PLAY and is_large(self.table, self.declarations):
+            return is_legal_lazy(self.turn, self.hands[self.turn], self.table, self.declarations, self.options, move)
         return move in self._moves()
 
     # ------------------------------------------------------------- push / pop
