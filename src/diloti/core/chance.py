@@ -23,9 +23,18 @@ seeded game replays exactly as it always has.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import random
+from typing import TYPE_CHECKING, NamedTuple
 
-from diloti.core.cards import Card
+from diloti.core.cards import CARDS, NAMES, Card, parse_card
+from diloti.core.errors import NoSuchOutcomeError
+from diloti.core.phase import Phase
+
+if TYPE_CHECKING:
+    from diloti.core.moves import Declaration
+    from diloti.core.options import Options
+
+HAND_SIZE = 6
 
 # What a batch of dealt cards is for; the state deals the batch when its last card is chosen.
 BOTTOM = "bottom"  # the last card of the stock, which the dealer sees (dealer_sees_bottom)
@@ -51,4 +60,151 @@ class Chance(NamedTuple):
         return 1.0 / len(self.outcomes)
 
 
-__all__ = ["BOTTOM", "HANDS", "TABLE", "Chance"]
+class ExplicitChance:
+    """The explicit-chance half of :class:`~diloti.core.state.State` (which inherits it): the deals as
+    events, :attr:`chance`, :meth:`deal`, :meth:`deal_random` and :meth:`chance_outcomes`."""
+
+    if not TYPE_CHECKING:
+        __slots__ = ()
+    else:  # the state's fields and dealing steps that these methods use
+        players: int
+        options: Options
+        dealer: int
+        turn: int
+        phase: Phase
+        hands: list[list[Card]]
+        table: list[Card]
+        declarations: list[Declaration]
+        stock: list[Card]
+        stock_pos: int
+        deal_no: int
+        bottom: Card | None
+        first_table: tuple[Card, ...]
+        batch: tuple[str, int, int, bool] | None
+        _legal: object
+
+        def _deal_hands(self) -> None: ...
+        def _ask_redeal(self) -> None: ...
+        def _table_must_be_redealt(self, table: list[Card]) -> bool:
+            raise NotImplementedError
+        def _lay_first_table(self, table: list[Card]) -> None: ...
+        def describe(self) -> str:
+            raise NotImplementedError
+
+    def _begin_explicit_round(self) -> None:
+        # The undealt cards lie in the stock in card order; State.deal moves each chosen card to the
+        # next place to be dealt, so the same dealing code as a seeded round then reads the stock.
+        self.stock = list(CARDS)
+        self.stock_pos = 0
+        self.hands = [[] for _ in range(self.players)]
+        self.table = []
+        self.declarations = []
+        self.bottom = None
+        self.first_table = ()
+        self.phase = Phase.CHANCE
+        self.turn = (self.dealer + 1) % self.players
+        if self.options.dealer_sees_bottom:
+            self.batch = (BOTTOM, 51, 52, True)
+        else:
+            self.batch = (HANDS, 0, HAND_SIZE * self.players, True)
+
+    @property
+    def chance(self) -> Chance | None:
+        """The next chance event (a card to deal), or None when a player is to act."""
+        if self.phase != Phase.CHANCE or self.batch is None:
+            return None
+        kind, nxt, end, _ = self.batch
+        if kind == BOTTOM:
+            return Chance(BOTTOM, BOTTOM, tuple(sorted(self.stock)), 1)
+        # The bottom card, once seen, is dealt last: only the last place of the stock can take it.
+        hi = len(self.stock) - 1 if self.bottom is not None and nxt < len(self.stock) - 1 else len(self.stock)
+        outcomes = tuple(sorted(self.stock[nxt:hi]))
+        if kind == TABLE:
+            return Chance(TABLE, "table", outcomes, end - nxt)
+        seat = (self.dealer + 1 + (nxt - self.stock_pos) // HAND_SIZE) % self.players
+        return Chance(HANDS, seat, outcomes, end - nxt)
+
+    def chance_outcomes(self) -> list[tuple[Card, float]]:
+        """The possible next cards with their probabilities (empty when not a chance point).
+
+        >>> from diloti.core.state import State
+        >>> s = State.new(seed=0, explicit_chance=True)
+        >>> len(s.chance_outcomes()), s.chance_outcomes()[0]
+        (52, (Card('AC'), 0.019230769230769232))
+        """
+        event = self.chance
+        if event is None:
+            return []
+        p = event.probability
+        return [(c, p) for c in event.outcomes]
+
+    def deal_random(self, rng: random.Random) -> Card:
+        """Deal the next card at random from ``rng`` (uniform, as a shuffled deck); return it."""
+        event = self.chance
+        if event is None:
+            raise NoSuchOutcomeError(f"no card to deal: {self.describe()} is not a chance point")
+        card = event.outcomes[int(rng.random() * len(event.outcomes))]
+        self.deal(card)
+        return card
+
+    def deal(self, card: Card | int | str) -> None:
+        """Deal ``card`` as the outcome of the current chance event (see :attr:`chance`)."""
+        event = self.chance
+        card = parse_card(card) if isinstance(card, str) else Card(card)
+        if event is None:
+            raise NoSuchOutcomeError(f"cannot deal {card!r}: {self.describe()} is not a chance point")
+        if card not in event.outcomes:
+            raise NoSuchOutcomeError(f"cannot deal {NAMES[card]}: "
+                                     f"not among the undealt cards {' '.join(NAMES[c] for c in event.outcomes)}")
+        assert self.batch is not None
+        kind, nxt, end, table_next = self.batch
+        self._legal = None
+        stock = self.stock = self.stock.copy()
+        i = stock.index(card, 0 if kind == BOTTOM else nxt)
+        stock[i], stock[nxt] = stock[nxt], stock[i]
+        if nxt + 1 < end:
+            self.batch = (kind, nxt + 1, end, table_next)
+            return
+        self.batch = None
+        if kind == BOTTOM:
+            self.bottom = Card(card)
+            self.batch = (HANDS, 0, HAND_SIZE * self.players, True)
+        elif kind == HANDS:
+            self._deal_hands()
+            if table_next:
+                self.batch = (TABLE, self.stock_pos, self.stock_pos + 4, False)
+            else:
+                self._tidy_stock()
+                self.phase = Phase.PLAY
+                self._ask_redeal()
+        else:
+            table = self.stock[self.stock_pos:self.stock_pos + 4]
+            if self._table_must_be_redealt(table):
+                # The four go back among the undealt cards and a new table is dealt.
+                self.batch = (TABLE, self.stock_pos, self.stock_pos + 4, False)
+            else:
+                self._lay_first_table(table)
+                self._tidy_stock()
+
+    def _tidy_stock(self) -> None:
+        # Undealt cards in card order (the bottom card, if seen, stays last): equal positions compare equal.
+        hi = len(self.stock) - 1 if self.bottom is not None else len(self.stock)
+        self.stock[self.stock_pos:hi] = sorted(self.stock[self.stock_pos:hi])
+
+    def _redeal_explicit(self) -> None:
+        n = self.players
+        self.turn = (self.dealer + 1) % n
+        if self.deal_no == 1:
+            self._begin_explicit_round()  # the whole deck again, bottom card and first table too
+            return
+        # The hands were dealt from the places just before stock_pos and no card has been played:
+        # those places become undealt again.
+        self.stock = self.stock.copy()
+        self.stock_pos -= sum(len(h) for h in self.hands)
+        self.hands = [[] for _ in range(n)]
+        self.phase = Phase.CHANCE
+        self.batch = (HANDS, self.stock_pos, self.stock_pos + HAND_SIZE * n, False)
+
+
+
+__all__ = ["BOTTOM", "HANDS", "HAND_SIZE", "TABLE", "Chance", "ExplicitChance"]
