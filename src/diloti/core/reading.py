@@ -199,6 +199,8 @@ def read_move(text: str, legal: Sequence[Move], table: Sequence[Card], declarati
         more = f" (and {len(with_card) - 6} more)" if len(with_card) > 6 else ""
         raise IllegalMoveError(
             f"illegal move {text!r}: no legal move fits; legal with {NAMES[card]}: {some}{more} in {where}")
+    # Listed in a fixed order (kind, then notation), whatever order move generation found them in.
+    cands.sort(key=lambda m: (m.kind, str(m)))
     names = " or ".join(f"{_kind_phrase(m)} ({m})" for m in cands[:8])
     more = f" or {len(cands) - 8} more" if len(cands) > 8 else ""
     raise AmbiguousMoveError(f"ambiguous move {text!r}: fits {names}{more} in {where}")

@@ -24,15 +24,21 @@ the dealer's bottom card dropped (no seat, no legal moves, the hands' sizes only
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from diloti.core.cards import ALL_MASK, BIT, Card, cards_of, mask_of
 from diloti.core.moves import Declaration, Move
 from diloti.core.options import Options
 from diloti.core.phase import Phase
 
-if TYPE_CHECKING:
-    from diloti.core.state import State
+
+class _Viewable(Protocol):
+    """What :meth:`PublicView.of` needs of a state (a protocol: the view module never imports the state)."""
+
+    players: int
+    turn: int
+
+    def view(self, seat: int, scores: tuple[int, int] = (0, 0)) -> View: ...
 
 
 @dataclass(frozen=True)
@@ -175,7 +181,7 @@ class PublicView:
         return False
 
     @classmethod
-    def of(cls, state: State, scores: tuple[int, int] = (0, 0)) -> PublicView:
+    def of(cls, state: _Viewable, scores: tuple[int, int] = (0, 0)) -> PublicView:
         """The public part of ``state`` (through the view of a seat not to move: no legal moves computed)."""
         v = state.view((state.turn + 1) % state.players, scores)
         return cls(players=v.players, options=v.options, dealer=v.dealer, turn=v.turn, phase=v.phase,

@@ -4,7 +4,7 @@ Many tables then cost one transaction, not one each. A batch that fails (one dup
 ply fails the whole transaction) is stored again row by row, so one bad row fails only
 its own caller.
 
->>> import asyncio
+>>> import asyncio, threading
 >>> stored = []
 >>> async def write(rows):
 ...     stored.append(list(rows))
@@ -12,7 +12,8 @@ its own caller.
 ...     commit = GroupCommit(write)
 ...     await asyncio.gather(*(commit.store(("t", p, 0, "7H", None)) for p in range(3)))
 ...     commit.task.cancel()
->>> asyncio.run(main())
+>>> # (on a thread of its own: the example may run where an event loop is already running)
+>>> worker = threading.Thread(target=asyncio.run, args=(main(),)); worker.start(); worker.join()
 >>> [len(batch) for batch in stored]
 [3]
 """
