@@ -1,14 +1,25 @@
 """Load benchmark for ``diloti serve`` (a script, not a test).
 
-Starts the server in a subprocess on a fresh SQLite file (or ``--url`` of a running server),
-creates ``--tables`` tables, and plays every game to the end with simulated players over
-websockets on loopback: each player answers its turn after a random think time by choosing a
-random legal move. Prints moves per second, the move latency (from sending a move to the
-server's ``played`` announcement coming back) p50/p90/p99/max, and checks that every game
-finished and that the database holds every move.
+Starts the server in a subprocess on a fresh SQLite file (or ``--processes N`` servers on one
+PostgreSQL database, or uses ``--url`` of a running server), creates ``--tables`` tables, and
+plays every game to the end with simulated players over websockets on loopback: each player
+answers its turn after a random think time by choosing a random legal move. Prints moves per
+second, the move latency p50/p90/p99/max (from sending a move to the server's ``played``
+coming back to the mover, and to the other player of the table), and checks that every game
+finished and that the database holds every move a player saw announced, with no ply missing
+or stored twice.
+
+Each table's players use a loopback address of their own (127.0.0.2, 127.0.0.3, ...), so the
+server's per-address limits see one person per table. With several processes the two players
+of a table are on different processes (the latency to the other player crosses them), and a
+computer seat runs on the process its human does not use.
 
     .venv/bin/python bench/load.py --tables 200
     .venv/bin/python bench/load.py --tables 50 --bots      # one simulated human + one server bot per table
+    .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --workers 1
+    .venv/bin/python bench/load.py --postgres --processes 2 --tables 200 --bots --bot-level expert --workers 1
+    .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --kill-after 30  # SIGKILL server 0
+    .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --flood 1000     # one address floods
 """
 
 from __future__ import annotations
@@ -17,145 +28,135 @@ import argparse
 import asyncio
 import json
 import os
-import random
-import signal
-import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from urllib.parse import urlparse
 
-import httpx
-from websockets.asyncio.client import connect
+from load_check import Check, check_database, pct, sustained_rate
+from load_flood import FLOOD_ADDRESS
+from load_players import Sample, Stats, one_table
+from load_servers import PROBE, Server, end_orphans, fresh_postgres, postgres_cpu, start_servers, stop_all
 
 
 @dataclass
-class Stats:
-    latencies: list[float] = field(default_factory=list)
-    moves: int = 0
-    finished: int = 0
-    errors: list[str] = field(default_factory=list)
-    reconnects: int = 0
+class Flood:
+    start: float  # seconds since the run's start
+    end: float
+    statuses: dict[str, int]
+    accepted: dict[int, int]  # server index -> tables it created
+    cpu: float  # CPU seconds of the flooding process
+    server_cpu: float  # CPU seconds of the servers (with their workers) from the flood's start to its end
+    server_cpu_after: float = float("nan")  # the same over as long a time right after the flood (the control)
 
 
-PROBE = """
-import signal, sys, time
-lags = []
-def done(*_):
-    lags.sort()
-    n = len(lags)
-    print(f"{lags[n // 2] * 1000:.1f} {lags[int(n * 0.99)] * 1000:.1f} {lags[-1] * 1000:.1f}" if n else "nan nan nan")
-    sys.exit(0)
-signal.signal(signal.SIGTERM, done)
-while True:
-    t = time.perf_counter()
-    time.sleep(0.005)
-    lags.append(time.perf_counter() - t - 0.005)
-"""
+@dataclass
+class Outcome:
+    stats: Stats
+    ids: list[str] = field(default_factory=list)
+    wall: float = 0.0
+    flood: Flood | None = None
+    killed_at: float | None = None  # seconds since the start
+    orphans: int = 0  # worker processes of the killed server still running 5 s after it
+    loads: list[float] = field(default_factory=list)  # the 1-minute load average every 5 s
+    lags: list[float] = field(default_factory=list)  # how late this client's event loop wakes from 5 ms sleeps
+    stalls: list[Sample] = field(default_factory=list)  # (when, lag) of the lags over 100 ms
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+async def run(args: argparse.Namespace, bases: list[str], servers: list[Server], spread: bool) -> Outcome:
+    out = Outcome(Stats())
+    stats = out.stats
+    wall0 = time.time() - (time.perf_counter() - stats.t0)  # the run's start on the wall clock
 
-
-async def player(url: str, table: str, token: str, rng: random.Random, think: tuple[float, float],
-                 stats: Stats, started: asyncio.Event) -> int:
-    """Play one seat to the end of the game; returns the number of moves it made."""
-    ws_url = url.replace("http://", "ws://") + "/ws"
-    made = 0
-    pending: dict[int, float] = {}  # ply after my move -> send time
-    async with connect(ws_url, max_size=2**22, open_timeout=60, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
-        started.set()
-        async for raw in ws:
-            msg = json.loads(raw)
-            kind = msg["type"]
-            if kind == "played":
-                sent = pending.pop(msg["ply"], None)
-                if sent is not None:
-                    stats.latencies.append(time.perf_counter() - sent)
-            elif kind == "error":
-                stats.errors.append(f"{table}: {msg['code']}: {msg['message']}")
-            elif kind == "game_over":
-                return made
-            elif kind == "state" and msg["your_turn"] and msg["phase"] != "over":
-                await asyncio.sleep(rng.uniform(*think))
-                choice = rng.choice(msg["legal"])["move"]
-                pending[msg["ply"] + 1] = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "move": choice, "ply": msg["ply"]}))
-                made += 1
-                stats.moves += 1
-    raise RuntimeError(f"table {table}: connection closed before the end of the game")
-
-
-async def one_table(client: httpx.AsyncClient, url: str, i: int, args: argparse.Namespace, stats: Stats) -> str:
-    rng = random.Random(args.seed * 1_000_003 + i)
-    seats: list[dict[str, Any]] = [{"kind": "human"}, {"kind": "bot", "level": args.bot_level} if args.bots
-                                   else {"kind": "human"}]
-    r = await client.post(f"{url}/api/tables", json={"name": f"p{i}a", "seats": seats,
-                                                      "options": {"target": args.target}, "private": True})
-    r.raise_for_status()
-    t = r.json()
-    tokens = [t["token"]]
-    if not args.bots:
-        j = await client.post(f"{url}/api/tables/{t['table']}/join", json={"name": f"p{i}b"})
-        j.raise_for_status()
-        tokens.append(j.json()["token"])
-    think = (args.think_min, args.think_max)
-    started = [asyncio.Event() for _ in tokens]
-    await asyncio.gather(*(player(url, t["table"], tok, random.Random(rng.random()), think, stats, ev)
-                           for tok, ev in zip(tokens, started, strict=True)))
-    stats.finished += 1
-    return str(t["table"])
-
-
-def pct(data: list[float], p: float) -> float:
-    if not data:
-        return float("nan")
-    data = sorted(data)
-    k = min(len(data) - 1, max(0, round(p / 100 * (len(data) - 1))))
-    return data[k] * 1000
-
-
-async def run(args: argparse.Namespace, url: str) -> tuple[Stats, list[str], float]:
-    stats = Stats()
-    limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
-        t0 = time.perf_counter()
+    async def delayed(i: int) -> str:
         # Tables start over the first `ramp` seconds, like players arriving.
-        async def delayed(i: int) -> str:
-            await asyncio.sleep(args.ramp * i / max(1, args.tables))
-            return await one_table(client, url, i, args, stats)
+        await asyncio.sleep(args.ramp * i / max(1, args.tables))
+        return await one_table(i, bases, args, stats, spread, reconnect=args.kill_after is not None)
 
-        progress = asyncio.create_task(report(stats, args.tables))
-        results = await asyncio.gather(*(delayed(i) for i in range(args.tables)), return_exceptions=True)
-        progress.cancel()
-        wall = time.perf_counter() - t0
-    ids = []
+    async def kill_later() -> None:
+        await asyncio.sleep(args.kill_after)
+        victim = servers[0]
+        workers = await asyncio.to_thread(victim.kill)
+        out.killed_at = time.perf_counter() - stats.t0
+        print(f"  ... killed server 0 (pid {victim.proc.pid}) at {out.killed_at:.1f} s", file=sys.stderr, flush=True)
+        await asyncio.sleep(5)
+        out.orphans = end_orphans(workers)
+
+    async def flood_later() -> Flood:
+        await asyncio.sleep(args.flood_at if args.flood_at is not None else args.ramp + 5)
+        print(f"  ... flooding: {args.flood} table creations from {FLOOD_ADDRESS if spread else 'the client'}",
+              file=sys.stderr, flush=True)
+        cpu0 = sum(s.tree_cpu() for s in servers)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(Path(__file__).with_name("load_flood.py")), "--count", str(args.flood),
+            "--local", FLOOD_ADDRESS if spread else "", *bases, stdout=asyncio.subprocess.PIPE)
+        got = json.loads((await proc.communicate())[0])
+        cpu1 = sum(s.tree_cpu() for s in servers)
+        fl = Flood(got["start"] - wall0, got["end"] - wall0, got["statuses"],
+                   {int(k): v for k, v in got["accepted"].items()}, got["cpu"], cpu1 - cpu0)
+        await asyncio.sleep(fl.end - fl.start)  # the control: as long again, without the flood
+        fl.server_cpu_after = sum(s.tree_cpu() for s in servers) - cpu1
+        return fl
+
+    side = []
+    if args.kill_after is not None:
+        side.append(asyncio.create_task(kill_later()))
+    flood_task = asyncio.create_task(flood_later()) if args.flood else None
+    progress = asyncio.create_task(report_progress(stats, args.tables, out.loads))
+    lag = asyncio.create_task(loop_lag(out.lags, out.stalls, stats.t0))
+    results = await asyncio.gather(*(delayed(i) for i in range(args.tables)), return_exceptions=True)
+    out.wall = time.perf_counter() - stats.t0
+    if flood_task is not None:
+        out.flood = await flood_task
+    for task in side:
+        await task
+    progress.cancel()
+    lag.cancel()
     for res in results:
         if isinstance(res, BaseException):
             stats.errors.append(f"table failed: {res!r}")
         else:
-            ids.append(res)
-    return stats, ids, wall
+            out.ids.append(res)
+    return out
 
 
-async def report(stats: Stats, tables: int) -> None:
+async def report_progress(stats: Stats, tables: int, loads: list[float]) -> None:
     while True:
         await asyncio.sleep(5)
-        lat = stats.latencies[-2000:]
+        loads.append(os.getloadavg()[0])
+        recent = [lat for _, lat in (stats.cross or stats.own)[-2000:]]
         print(f"  ... {stats.moves} moves, {stats.finished}/{tables} games finished, "
-              f"p99 (recent) {pct(lat, 99):.1f} ms", file=sys.stderr, flush=True)
+              f"p99 (recent) {pct(recent, 99):.1f} ms", file=sys.stderr, flush=True)
 
 
-def main() -> int:
+async def loop_lag(lags: list[float], stalls: list[Sample], t0: float) -> None:
+    """The client's own delay: a latency figure includes it, so it is measured too."""
+    while True:
+        t = time.perf_counter()
+        await asyncio.sleep(0.005)
+        lags.append(time.perf_counter() - t - 0.005)
+        if lags[-1] > 0.1:
+            stalls.append((t - t0, lags[-1]))
+
+
+def summary(samples: list[Sample]) -> dict[str, float]:
+    lat = [x for _, x in samples]
+    return {"n": len(lat), "p50": pct(lat, 50), "p90": pct(lat, 90), "p99": pct(lat, 99),
+            "max": max(lat) * 1000 if lat else float("nan"),
+            "mean": statistics.fmean(lat) * 1000 if lat else float("nan")}
+
+
+def line(name: str, s: dict[str, float]) -> str:
+    return (f"{name} ms: p50 {s['p50']:.1f}  p90 {s['p90']:.1f}  p99 {s['p99']:.1f}  max {s['max']:.1f}  "
+            f"mean {s['mean']:.1f}  ({s['n']} moves)")
+
+
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
     ap.add_argument("--target", type=int, default=11, help="target score of each game (default 11: one or two rounds)")
@@ -169,82 +170,183 @@ def main() -> int:
                     help="run the server and this client at this niceness (negative needs root; a control on a "
                          "shared machine: shows the latency when the other work on it does not delay us)")
     ap.add_argument("--url", default=None, help="use a running server (http://HOST:PORT) instead of starting one")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="server processes to start on one database (more than 1 needs PostgreSQL; default 1)")
+    ap.add_argument("--db", default=None, help="database URL for the servers (default: a fresh SQLite file); "
+                    "on a database of your own only this run's tables are checked")
+    ap.add_argument("--postgres", action="store_true",
+                    help="start the project's private PostgreSQL (scripts/install-postgres) and use a fresh "
+                         "database diloti_load on it (dropped first)")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="worker processes of each server for computer moves (default: the server's own, 2)")
+    ap.add_argument("--kill-after", type=float, default=None, metavar="SECONDS",
+                    help="SIGKILL server 0 this long after the start; its players reconnect to another server")
+    ap.add_argument("--flood", type=int, default=0, metavar="N",
+                    help=f"meanwhile, post N table creations from one address ({FLOOD_ADDRESS}) as fast as it can, "
+                         "round robin over the servers")
+    ap.add_argument("--flood-at", type=float, default=None, metavar="SECONDS",
+                    help="when the flood starts (default: 5 s after the ramp)")
+    ap.add_argument("--json", default=None, metavar="FILE", help="append the figures to FILE as one JSON line")
+    ap.add_argument("--samples", default=None, metavar="FILE",
+                    help="write every latency sample to FILE (CSV: kind, seconds since the start, latency ms; "
+                         "also this client's own stalls over 100 ms)")
     args = ap.parse_args()
+    if args.url and (args.db or args.postgres or args.processes != 1 or args.kill_after is not None):
+        ap.error("--url uses a running server: --db, --postgres, --processes and --kill-after start servers")
+    if args.processes < 1 or (args.processes > 1 and not (args.postgres or (args.db or "").startswith("postgres"))):
+        ap.error("--processes N > 1 needs PostgreSQL: --postgres or --db postgresql://...")
+    if args.kill_after is not None and args.processes < 2:
+        ap.error("--kill-after needs --processes 2 or more (the players reconnect to another process)")
+    return args
 
-    server = None
-    db_path = None
-    url = args.url
-    if url is None:
-        port = free_port()
-        db_path = Path(tempfile.mkdtemp(prefix="diloti-load-")) / "load.sqlite3"
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+
+def main() -> int:
+    args = parse_args()
+    load_start = os.getloadavg()
+    servers: list[Server] = []
+    db = None
+    if args.url:
+        bases = [args.url]
+    else:
+        if args.postgres:
+            db = fresh_postgres()
+        elif args.db:
+            db = args.db
+        else:
+            db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='diloti-load-')) / 'load.sqlite3'}"
         if args.nice:
-            os.nice(args.nice)  # the server inherits it
-        server = subprocess.Popen([sys.executable, "-m", "diloti", "serve", "--port", str(port), "--db",
-                                   f"sqlite:///{db_path}", "--log-level", "warning"], env=env)
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                print("load: the server did not start", file=sys.stderr)
-                return 2
-            time.sleep(0.3)
-    def cpu(pid: int) -> float:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            return float("nan")
-
-    server_cpu = 0.0
+            os.nice(args.nice)  # the servers inherit it
+        servers = start_servers(db, args.processes, args.workers)
+        bases = [s.url for s in servers]
+    spread = all(urlparse(b).hostname in ("127.0.0.1", "localhost") for b in bases)
+    on_pg = db is not None and db.startswith("postgres")
+    who = (f"1 player + 1 server bot ({args.bot_level})" if args.bots else "2 players") + " each"
+    where = (f"{len(servers)} server process{'es' if len(servers) > 1 else ''} on "
+             f"{'PostgreSQL' if on_pg else 'SQLite'}" if servers else f"server {args.url}")
+    print(f"load: {args.tables} tables, {who}, target {args.target}, think {args.think_min}-{args.think_max} s, "
+          f"{where}, workers {args.workers or 'default'}; load average at start "
+          f"{load_start[0]:.1f} {load_start[1]:.1f} {load_start[2]:.1f}", flush=True)
+    pg0 = postgres_cpu() if on_pg else {}
+    probe = subprocess.Popen([sys.executable, "-c", PROBE], stdout=subprocess.PIPE, text=True)
     probe_out = ["nan", "nan", "nan"]
     try:
-        print(f"load: {args.tables} tables, {'1 player + 1 server bot' if args.bots else '2 players'} each, "
-              f"target {args.target}, think {args.think_min}-{args.think_max} s, server {url}", flush=True)
-        cpu0 = cpu(server.pid) if server else float("nan")
-        # A bystander process that only sleeps 5 ms at a time: how late the machine wakes it up
-        # tells how much of the latency is the machine's scheduling (other work), not the server.
-        probe = subprocess.Popen([sys.executable, "-c", PROBE], stdout=subprocess.PIPE, text=True)
-        stats, ids, wall = asyncio.run(run(args, url))
-        server_cpu = cpu(server.pid) - cpu0 if server else float("nan")
+        out = asyncio.run(run(args, bases, servers, spread))
+        server_cpu = [s.tree_cpu() - s.cpu0 for s in servers]
+        pg1 = postgres_cpu() if on_pg else {}
         probe.terminate()
         probe_out = (probe.communicate(timeout=10)[0] or "nan nan nan").split()
     finally:
-        if server is not None:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-    lost = 0
-    stored = None
-    if db_path is not None:
-        con = sqlite3.connect(db_path)
-        over = {r[0] for r in con.execute("SELECT id FROM tables WHERE status = 'over'")}
-        stored = con.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
-        con.close()
-        lost = len([i for i in ids if i not in over]) + (args.tables - len(ids))
-    lat = stats.latencies
-    print(f"games finished: {stats.finished}/{args.tables}   lost: {lost}   errors: {len(stats.errors)}")
-    print(f"moves by players: {stats.moves}   stored moves (incl. bots): {stored}   wall: {wall:.1f} s")
+        if probe.poll() is None:
+            probe.kill()
+        stop_all(servers)
+    check = check_database(db, out.ids, out.stats.acked, out.stats.seen) if db else None
+    pg_cpu = sum(v - pg0.get(pid, 0.0) for pid, v in pg1.items())
+    figures = report(args, out, check, servers, server_cpu, pg_cpu if on_pg else None, probe_out, load_start)
+    if args.samples:
+        with open(args.samples, "w") as f:
+            f.write("kind,sent_s,latency_ms\n")
+            for kind in ("own", "cross", "reply"):
+                f.writelines(f"{kind},{t:.3f},{lat * 1000:.2f}\n" for t, lat in getattr(out.stats, kind))
+            f.writelines(f"client_stall,{t:.3f},{lag * 1000:.2f}\n" for t, lag in out.stalls)
+    if args.json:
+        with open(args.json, "a") as f:
+            f.write(json.dumps({"when": datetime.now(UTC).isoformat(timespec="seconds"),
+                                "command": " ".join(sys.argv), **figures}) + "\n")
+    st = out.stats
+    ok = (st.finished == args.tables and not st.errors and (check is None or (
+        not check.lost and not check.unstored and not check.gaps and not check.duplicates
+        and not check.bad_replays and check.over == args.tables)))
+    return 0 if ok else 1
+
+
+def report(args: argparse.Namespace, out: Outcome, check: Check | None, servers: list[Server],
+           server_cpu: list[float], pg_cpu: float | None, probe: list[str],
+           load_start: tuple[float, float, float]) -> dict[str, object]:
+    st, wall = out.stats, out.wall
+    stored = check.stored if check else None
+    sustained = sustained_rate(list(st.first_seen.values()))
+    fig: dict[str, object] = {"tables": args.tables, "finished": st.finished, "errors": len(st.errors),
+                              "stale": st.stale, "moves_by_players": st.moves, "stored": stored,
+                              "wall": round(wall, 1), "sustained_moves_per_s": round(sustained, 1),
+                              "own": summary(st.own), "load_start": load_start[0]}
+    print(f"games finished: {st.finished}/{args.tables}   errors: {len(st.errors)}   stale moves refused: {st.stale}")
+    print(f"moves by players: {st.moves}   stored moves (incl. bots): {stored}   wall: {wall:.1f} s")
     rate = f"   stored moves/s: {stored / wall:.1f}" if stored else ""
-    print(f"moves/s (players): {stats.moves / wall:.1f}{rate}")
-    print(f"latency ms: p50 {pct(lat, 50):.1f}  p90 {pct(lat, 90):.1f}  p99 {pct(lat, 99):.1f}  "
-          f"max {max(lat) * 1000 if lat else float('nan'):.1f}  mean {statistics.fmean(lat) * 1000 if lat else 0:.1f}")
+    print(f"moves/s (players): {st.moves / wall:.1f}{rate}   sustained (10-90 % of the moves): {sustained:.1f}")
+    print(line("latency (move -> its own played)", fig["own"]))  # type: ignore[arg-type]
+    if st.cross:
+        fig["cross"] = summary(st.cross)
+        print(line("latency (move -> the other player's played)", fig["cross"]))  # type: ignore[arg-type]
+    if st.reply:
+        fig["reply"] = summary(st.reply)
+        print(line("computer reply (own played -> the computer's played)", fig["reply"]))  # type: ignore[arg-type]
+    if check is not None:
+        fig["check"] = {"over": check.over, "lost": len(check.lost), "unstored": check.unstored,
+                        "gaps": check.gaps, "duplicates": check.duplicates, "bad_replays": len(check.bad_replays)}
+        print(f"database: {check.over}/{args.tables} games over and replaying; moves lost (acknowledged to the "
+              f"mover, not stored): {len(check.lost)}; announced but not stored: {check.unstored}; "
+              f"ply gaps: {check.gaps}; duplicate plies: {check.duplicates}; bad replays: {len(check.bad_replays)}")
+        for x in (check.lost + check.bad_replays)[:10]:
+            print("  lost or bad:", x)
+    if out.killed_at is not None:
+        rc = st.reconnects
+        fig["kill"] = {"at": round(out.killed_at, 1), "drops": st.drops, "reconnected": len(rc),
+                       "reconnect_p50": pct(rc, 50), "reconnect_max": max(rc) * 1000 if rc else float("nan"),
+                       "orphans": out.orphans}
+        after = [x for x in st.cross or st.own if out.killed_at <= x[0] <= out.killed_at + 10]
+        fig["kill"]["latency_10s_after"] = summary(after)  # type: ignore[index]
+        print(f"kill: server 0 killed at {out.killed_at:.1f} s; connections lost {st.drops}, back with a state "
+              f"{len(rc)}; reconnect ms p50 {pct(rc, 50):.1f}  p99 {pct(rc, 99):.1f}  "
+              f"max {fig['kill']['reconnect_max']:.1f}; its worker processes still running 5 s later: "  # type: ignore[index]
+              f"{out.orphans}")
+        print(line("  latency of the moves sent in the 10 s after the kill", summary(after)))
+    if out.flood is not None:
+        fl = out.flood
+        main_lat = st.cross or st.own
+        during = [s for s in main_lat if fl.start <= s[0] <= fl.end]
+        rest = [s for s in main_lat if s[0] >= args.ramp and not fl.start - 1 <= s[0] <= fl.end + 1]
+        span = fl.end - fl.start
+        after = [s for s in main_lat if fl.end < s[0] <= fl.end + span]  # as long again, right after
+        fig["flood"] = {"seconds": round(span, 2), "statuses": dict(fl.statuses),
+                        "flooder_cpu": round(fl.cpu, 1), "server_cpu_during": round(fl.server_cpu, 1),
+                        "server_cpu_after": round(fl.server_cpu_after, 1),
+                        "accepted_per_server": {str(k): v for k, v in sorted(fl.accepted.items())},
+                        "during": summary(during), "after": summary(after), "rest": summary(rest)}
+        print(f"flood: {args.flood} creations from one address in {span:.2f} s: "
+              f"{dict(sorted(fl.statuses.items()))}; accepted per server {dict(sorted(fl.accepted.items()))}; "
+              f"the flooding process used {fl.cpu:.1f} CPU s; the servers {fl.server_cpu:.1f} CPU s during the "
+              f"flood, {fl.server_cpu_after:.1f} in as long a time right after it")
+        print(line("  latency of the players during the flood", fig["flood"]["during"]))  # type: ignore[index]
+        print(line("  latency of the players in as long a time right after it", fig["flood"]["after"]))  # type: ignore[index]
+        print(line("  latency of the players after the ramp, outside the flood", fig["flood"]["rest"]))  # type: ignore[index]
     client_cpu = time.process_time()
-    print(f"CPU seconds: server {server_cpu:.1f}, load client {client_cpu:.1f} "
-          f"(server {1000 * server_cpu / max(1, stored or stats.moves):.2f} ms per move); "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"scheduling delay of an idle bystander process, ms: p50 {probe_out[0]}  p99 {probe_out[1]}  "
-          f"max {probe_out[2]}")
-    for e in stats.errors[:10]:
+    fig["cpu"] = {"servers": [round(c, 1) for c in server_cpu], "postgres": pg_cpu, "client": round(client_cpu, 1)}
+    load_end = os.getloadavg()
+    fig["load_end"] = load_end[0]
+    fig["load_during"] = {"mean": round(statistics.fmean(out.loads), 1) if out.loads else None,
+                          "max": round(max(out.loads), 1) if out.loads else None}
+    fig["bystander_ms"] = probe
+    per_move = 1000 * sum(server_cpu) / max(1, stored or st.moves)
+    pg = f", PostgreSQL {pg_cpu:.1f} (all its processes)" if pg_cpu is not None else ""
+    print(f"CPU seconds: server{'s' if len(servers) > 1 else ''} "
+          f"{' + '.join(f'{c:.1f}' for c in server_cpu) or 'nan'} (with their worker processes){pg}, "
+          f"load client {client_cpu:.1f} (servers {per_move:.2f} ms per move); "
+          f"load average {load_end[0]:.1f} at the end ({load_start[0]:.1f} at the start; during the run, every 5 s: "
+          f"mean {fig['load_during']['mean']}, max {fig['load_during']['max']}) on {os.cpu_count()} cores")  # type: ignore[index]
+    print(f"scheduling delay of an idle bystander process, ms: p50 {probe[0]}  p99 {probe[1]}  max {probe[2]}")
+    fig["client_lag_ms"] = [round(pct(out.lags, 50), 1), round(pct(out.lags, 99), 1), round(pct(out.lags, 100), 1)]
+    print(f"event-loop delay of this load client (part of every latency above), ms: p50 {pct(out.lags, 50):.1f}  "
+          f"p99 {pct(out.lags, 99):.1f}  max {pct(out.lags, 100):.1f}; stalls over 100 ms: {len(out.stalls)}"
+          + (f", the longest at {max(out.stalls, key=lambda x: x[1])[0]:.1f} s" if out.stalls else ""))
+    for e in st.errors[:10]:
         print("  error:", e)
-    return 0 if stats.finished == args.tables and not stats.errors and not lost else 1
+    for s in servers:
+        lines = s.log_lines()
+        if lines:
+            print(f"server {s.index} logged {len(lines)} lines ({s.log_path}); the first:")
+            for ln in lines[:8]:
+                print("   ", ln[:300])
+    return fig
 
 
 if __name__ == "__main__":
