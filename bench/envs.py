@@ -140,7 +140,7 @@ def search_moves(rounds: int, seed: int) -> dict[str, object]:
         players = 2 if r % 4 < 2 else 4
         s = State.new(players, options, rng.randrange(players), seed=rng.randrange(2**62))
         while not s.is_over:
-            if len(s.table) >= 20:  # past this one move list can take seconds and gigabytes to generate
+            if len(s.table) >= 20:  # past this one move list can hold millions of moves (seconds to list)
                 break
             moves = s.legal_moves()
             if len(moves) > int(best["moves"]):  # type: ignore[call-overload]
