@@ -281,3 +281,17 @@ def test_leave_and_resign_through_one_process_while_the_other_runs_the_computer(
             want = choose_move(level, derive_seed("diloti-bot", data.seed, seat, ply), game.view(seat))
             assert str(want) == move, f"ply {ply}: seat {seat} played {move}, its seed gives {want}"
         game.push(Move.parse(move))
+
+
+def test_processes_started_together_on_a_new_database_all_come_up(pg: str) -> None:
+    """Both migrate at once: one does it under a database lock, the other waits and finds it done."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(3) as start:
+        started = list(start.map(lambda _: Server(pg), range(3)))
+    try:
+        t = started[0].post("/api/tables", {"name": "Ann"})
+        assert all(s.get(f"/api/tables/{t['table']}")["status"] == "waiting" for s in started)
+    finally:
+        for s in started:
+            s.stop()

@@ -57,6 +57,7 @@ class Cluster:
         self._lock_mutex = asyncio.Lock()
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._tails: dict[str, asyncio.Task[None]] = {}  # the last notice task of each table
 
     async def start(self) -> None:
         """Connect, start listening, and return once notices flow."""
@@ -68,6 +69,8 @@ class Cluster:
             self._listener.result()  # raises why listening failed
 
     async def stop(self) -> None:
+        for task in list(self._tails.values()):
+            task.cancel()
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -122,10 +125,21 @@ class Cluster:
             return
         if not isinstance(notice, dict) or notice.get("o") == self.origin:
             return
+        # One table's notices in order, each table on its own: a table waiting for its lock (a
+        # local move being committed) must not hold up the notices of every other table.
+        key = str(notice.get("t"))
+        task = asyncio.create_task(self._handle(self._tails.get(key), notice))
+        self._tails[key] = task
+        task.add_done_callback(lambda t: self._tails.pop(key, None) if self._tails.get(key) is t else None)
+
+    async def _handle(self, before: asyncio.Task[None] | None, notice: dict[str, Any]) -> None:
+        if before is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(before)
         try:
             await self.on_notice(notice)
         except Exception:
-            log.exception("handling notice %r failed", payload[:80])
+            log.exception("handling notice %r failed", str(notice)[:80])
 
     # ------------------------------------------------------------ computer-seat runners
     async def _locks(self) -> Any:

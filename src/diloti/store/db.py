@@ -177,6 +177,10 @@ class Store:
         cfg.set_main_option("script_location", str(resources.files("diloti.store") / "migrations"))
         try:
             with self.engine.begin() as conn:
+                if self.is_postgres:
+                    # Several processes starting at once on a new database: one migrates, the
+                    # others wait for it here and then find the schema current.
+                    conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('diloti-migrate'))"))
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except SQLAlchemyError as exc:
