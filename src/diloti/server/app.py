@@ -55,6 +55,7 @@ from diloti.server.messages import (
     ClientMessage,
     ClientMove,
     ClientPing,
+    ClientRematch,
     ClientResign,
     ClientSync,
     ClientWatch,
@@ -474,7 +475,9 @@ async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTa
     if isinstance(msg, ClientLeave):
         await manager.leave(table, seat)
         return None
-    if isinstance(msg, ClientResign):
+    if isinstance(msg, ClientRematch):
+        await manager.rematch(table, seat)
+    elif isinstance(msg, ClientResign):
         await manager.resign(table, seat)
     elif isinstance(msg, ClientHandOver):
         await manager.hand_over(table, seat, msg.seat)

@@ -76,6 +76,10 @@ class LiveTable:
         self.end_reason = data.end_reason if data.status == "over" else None
         self.by = dict(data.by)  # ply -> level of the computer that played it for an away player
         self._winner = data.winner if self.end_reason else None
+        self.first_dealer = data.first_dealer
+        self.series = data.series  # the series' first game (None until a rematch is made)
+        self.next_table = data.next_table  # the rematch, once made
+        self.series_before = list(data.series_before)  # games each side won earlier in the series
         self.watchers: set[Connection] = set()  # spectators: public messages only
         self.chat: list[ChatLine] = list(data.chat)  # the last CHAT_KEEP lines, by id
         self.game = Game(self.players, self.options, self.seed, data.first_dealer)
@@ -183,7 +187,16 @@ class LiveTable:
             "winner": self.winner, "hints": self.hints, "ply": self.ply,
             "spectators": len(self.watchers), "created": self.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "end_reason": self.end_reason, "away_level": self.away_level, "grace": self.grace,
+            "series": self.series, "series_score": self.series_score(), "next_table": self.next_table,
         }
+
+    def series_score(self) -> list[int]:
+        """Games won by each side over the finished games of the series, this one included once over."""
+        score = list(self.series_before)
+        winner = self.winner
+        if self.over and winner is not None:
+            score[winner] += 1
+        return score
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` message of a seat, or (``None``) the spectators' one: public facts only."""

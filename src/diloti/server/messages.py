@@ -125,13 +125,19 @@ class ClientHandOver(Strict):
     seat: Annotated[int, Field(ge=0, le=3, description="the absent player's seat")]
 
 
+class ClientRematch(Strict):
+    """Play again with the same seats, once the game is over (seated players; made once, however often asked)."""
+
+    type: Literal["rematch"]
+
+
 ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientSync | ClientPing | ClientChat
-                          | ClientResign | ClientLeave | ClientHandOver, Field(discriminator="type")]
+                          | ClientResign | ClientLeave | ClientHandOver | ClientRematch, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "watch": ClientWatch, "move": ClientMove,
                                           "hint": ClientHint, "sync": ClientSync, "ping": ClientPing,
                                           "chat": ClientChat, "resign": ClientResign, "leave": ClientLeave,
-                                          "hand_over": ClientHandOver}
+                                          "hand_over": ClientHandOver, "rematch": ClientRematch}
 
 
 # ------------------------------------------------------------------ HTTP request bodies
@@ -275,6 +281,11 @@ class TableSummary(Strict):
                                             "out or not over)")]
     away_level: Annotated[str, Field(description="the computer that plays for absent players")]
     grace: Annotated[int, Field(description="seconds before an absent player's seat may be handed over")]
+    series: Annotated[str | None, Field(description="the id of the first game of the series this table belongs to "
+                                        "(null until a rematch of it is made)")]
+    series_score: Annotated[list[int], Field(description="games won by each side over the finished games of the "
+                                             "series (this one included once over)")]
+    next_table: Annotated[str | None, Field(description="the rematch of this finished game, once made")]
 
 
 class Claimed(Strict):
@@ -439,6 +450,14 @@ class Left(Strict):
     seat: int
 
 
+class Rematch(Strict):
+    """To every connection of a finished table once its rematch exists: its id (the same tokens hold the same
+    seats there)."""
+
+    type: Literal["rematch"]
+    table: str
+
+
 class HintReply(Strict):
     type: Literal["hint"]
     ply: int
@@ -475,12 +494,13 @@ class ErrorMessage(Strict):
 
 
 ServerMessage = Annotated[Welcome | TableMessage | StateMessage | Played | RoundOver | GameOver | HintReply
-                          | IdleWarning | ChatMessage | Left | Pong | ErrorMessage, Field(discriminator="type")]
+                          | IdleWarning | ChatMessage | Left | Rematch | Pong | ErrorMessage,
+                          Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 SERVER_MODELS: dict[str, type[Strict]] = {
     "welcome": Welcome, "table": TableMessage, "state": StateMessage, "played": Played, "round_over": RoundOver,
     "game_over": GameOver, "hint": HintReply, "idle_warning": IdleWarning, "chat": ChatMessage, "left": Left,
-    "pong": Pong, "error": ErrorMessage}
+    "rematch": Rematch, "pong": Pong, "error": ErrorMessage}
 
 # The models the OpenAPI document lists (the websocket's too, though OpenAPI cannot describe a websocket).
 SCHEMA_MODELS: tuple[type[Strict], ...] = (

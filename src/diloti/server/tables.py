@@ -506,6 +506,53 @@ class TableManager:
         if self.cluster is not None:
             await self.cluster.release(table.id)
 
+    async def rematch(self, table: LiveTable, seat: int) -> str:
+        """Play again with the same seats once the game is over: the same players (each human seat keeps its
+        token), options and settings, a new deal, the next dealer first. Made once however often, by however
+        many players or processes, it is asked for; every connection of the old table is told its id."""
+        async with table.lock:
+            if table.status == "closed" or self.tables.get(table.id) is not table:
+                raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
+            if not table.over:
+                raise ProtocolError("game_not_over", "a rematch can be asked for only once the game is over")
+            if table.next_table is None:
+                seats = [SeatData(s.seat, s.kind, s.level, s.name if s.token_hash else None, s.token_hash)
+                         if s.kind == "human" else SeatData(s.seat, "bot", s.level) for s in table.seats]
+                status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
+                data = TableData(secrets.token_urlsafe(8), table.players, table.options.to_dict(),
+                                 secrets.randbelow(2**63), (table.first_dealer + 1) % table.players,
+                                 table.private, status, seats=seats, away_level=table.away_level,
+                                 grace=table.grace, series=table.series or table.id,
+                                 series_before=table.series_score())
+                try:
+                    made = await self.db(self.store.create_rematch, table.id, data)
+                except Exception as exc:
+                    log.exception("cannot store the rematch of %s", table.id)
+                    raise ProtocolError("server_error", f"could not store the rematch ({exc.__class__.__name__}); "
+                                        "nothing changed", 500) from None
+                if made == data.id:
+                    new = LiveTable(data)
+                    new.client = table.client
+                    self.tables[new.id] = new
+                    if self.cluster is not None and _computer_plays(new):
+                        await self.cluster.claim([new.id])
+                    self._kick(new)
+                self._touch(table)
+                self._rematched(table, made)
+            else:
+                self._touch(table)
+                table.send_all({"type": "rematch", "table": table.next_table})
+            return table.next_table or ""
+
+    def _rematched(self, table: LiveTable, new_id: str) -> None:
+        """The rematch of ``table`` is ``new_id`` (made here or by another process): tell everyone at the table."""
+        if table.next_table == new_id:
+            return
+        table.next_table = new_id
+        table.series = table.series or table.id
+        table.send_all({"type": "table", "table": table.summary()})
+        table.send_all({"type": "rematch", "table": new_id})
+
     async def hand_over(self, table: LiveTable, seat: int, other: int) -> None:
         """Hand an absent player's seat to the computer (``away_level``), after the table's grace period."""
         async with table.lock:
@@ -752,6 +799,12 @@ class TableManager:
             if held is not None:
                 async with held.lock:
                     self._drop(held, closed=True)
+            return
+        if kind == "rematch":
+            held = self.tables.get(tid)
+            new_id = notice.get("n")
+            if held is not None and isinstance(new_id, str):
+                self._rematched(held, new_id)
             return
         if kind == "chat":
             line = ChatLine.from_notice(notice)

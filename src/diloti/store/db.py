@@ -118,6 +118,9 @@ class TableData:
     away_level: str | None = None  # the computer that plays for absent players (None: the server's default)
     grace: int | None = None  # seconds a disconnected player keeps the seat (None: the server's default)
     by: dict[int, str] = field(default_factory=dict)  # ply -> level, for moves the computer made for a human
+    series: str | None = None  # the id of the series' first game (None: a game with no rematch yet)
+    next_table: str | None = None  # the rematch made from this table, once it is over
+    series_before: list[int] = field(default_factory=lambda: [0, 0])  # games each side won earlier in the series
 
 
 @dataclass
@@ -219,12 +222,58 @@ class Store:
             s.add(TableRow(id=t.id, players=t.players, options=json.dumps(t.options), seed=t.seed,
                            first_dealer=t.first_dealer, private=t.private, status=t.status,
                            winner=t.winner, created=t.created, updated=t.updated, end_reason=t.end_reason,
-                           away_level=t.away_level, grace=t.grace))
+                           away_level=t.away_level, grace=t.grace, series=t.series))
             s.flush()  # the table row first: seats refer to it
             for st in t.seats:
                 s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
                               token_hash=st.token_hash, away=st.away))
             self._notify(s, [{"k": "created", "t": t.id}])
+
+    def create_rematch(self, old_id: str, t: TableData) -> str:
+        """Make ``t`` the rematch of the finished table ``old_id``, once: returns the rematch's id.
+
+        The old table's ``next_table`` is set by a conditional update (only while it is null, only
+        once the game is over), in the same transaction as the new table's rows: of several
+        requests (from any process) exactly one creates a table; the others get its id. Raises
+        :class:`StoreError` if the old table is missing or not over.
+        """
+        with self.session.begin() as s:
+            if self.is_postgres:  # the row's lock: a second request waits here, then sees next_table
+                s.execute(select(TableRow.id).where(TableRow.id == old_id).with_for_update())
+            res = s.execute(update(TableRow).where(TableRow.id == old_id, TableRow.status == "over",
+                                                   TableRow.next_table.is_(None))
+                            .values(next_table=t.id, series=func.coalesce(TableRow.series, TableRow.id)))
+            if getattr(res, "rowcount", 0) != 1:
+                row = s.get(TableRow, old_id)
+                if row is None or row.next_table is None:
+                    raise StoreError(f"table {old_id} is not a finished game")
+                return row.next_table
+            s.add(TableRow(id=t.id, players=t.players, options=json.dumps(t.options), seed=t.seed,
+                           first_dealer=t.first_dealer, private=t.private, status=t.status,
+                           winner=None, created=t.created, updated=t.updated, away_level=t.away_level,
+                           grace=t.grace, series=t.series))
+            s.flush()
+            for st in t.seats:
+                s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
+                              token_hash=st.token_hash, away=st.away))
+            self._notify(s, [{"k": "created", "t": t.id}, {"k": "rematch", "t": old_id, "n": t.id}])
+            return t.id
+
+    def series_wins(self, series: str, before: datetime | None = None, exclude: str | None = None) -> list[int]:
+        """Games each side won over the finished games of a series (created before ``before``, not ``exclude``)."""
+        q = (select(TableRow.winner, func.count()).where(
+            (TableRow.series == series) | (TableRow.id == series), TableRow.status == "over",
+            TableRow.winner.is_not(None)).group_by(TableRow.winner))
+        if before is not None:
+            q = q.where(TableRow.created < before)
+        if exclude is not None:
+            q = q.where(TableRow.id != exclude)
+        wins = [0, 0]
+        with self.session() as s:
+            for winner, n in s.execute(q):
+                if winner in (0, 1):
+                    wins[winner] += int(n)
+        return wins
 
     def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> bool:
         """Give a free human seat a name and token; False if it was taken meanwhile."""
@@ -377,9 +426,16 @@ class Store:
             chat = self._chat(s, row.id)
         return TableData(row.id, row.players, json.loads(row.options), row.seed, row.first_dealer,
                          row.private, row.status, row.winner, _aware(row.created), _aware(row.updated),
-                         seats, moves, chat, row.end_reason, row.away_level, row.grace, by)
+                         seats, moves, chat, row.end_reason, row.away_level, row.grace, by,
+                         row.series, row.next_table)
 
     def load(self, table_id: str) -> TableData | None:
+        data = self._load(table_id)
+        if data is not None and data.series is not None:
+            data.series_before = self.series_wins(data.series, data.created, data.id)
+        return data
+
+    def _load(self, table_id: str) -> TableData | None:
         with self.session() as s:
             row = s.get(TableRow, table_id)
             return None if row is None else self._data(s, row)

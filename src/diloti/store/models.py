@@ -31,6 +31,8 @@ class TableRow(Base):
     end_reason: Mapped[str | None] = mapped_column(String(40), nullable=True)  # "resigned:SEAT"; null: played out
     away_level: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the computer for absent players
     grace: Mapped[int | None] = mapped_column(Integer, nullable=True)  # grace seconds for an absent player
+    series: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)  # the series' first game
+    next_table: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True, unique=True)  # the rematch
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
