@@ -1,6 +1,6 @@
 // The live table: waiting room, board, pointing and keyboard moves, chat, dialogs; or, with
 // `watch`, the same table as a spectator sees it (no hand: the server sends none).
-import { Connection, forgetToken, tokenFor } from "./api.js";
+import { Connection, forgetToken, saveToken, tokenFor } from "./api.js";
 import { backEl, cardEl, pileEl } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
@@ -114,6 +114,7 @@ export class TableView {
       case "table":
         this.table = msg.table;
         this.render();
+        if ($("#end-series") && this.table.series_score) $("#end-series").textContent = this.seriesText();
         break;
       case "state":
         this.clearIdle();
@@ -139,6 +140,9 @@ export class TableView {
       case "game_over":
         this.gameOver = msg;
         this.showGameOver();
+        break;
+      case "rematch":
+        this.toRematch(msg.table);
         break;
       case "left":
         // This seat was given up (here or in another tab): the token holds nothing any more.
@@ -567,6 +571,29 @@ export class TableView {
     ], "confirm-" + what);
   }
 
+  // Play again: the server makes the rematch once (whoever asks first) and tells every connection its id.
+  askRematch() {
+    if (this.conn) this.conn.send({ type: "rematch" });
+  }
+
+  toRematch(table) {
+    // The same token holds the same seat at the new table: kept under its id, the way tokens are kept.
+    if (!this.watching && this.token) saveToken(table, this.token);
+    if (this.conn) this.conn.close();
+    closeDialog();
+    const q = new URLSearchParams(location.search);
+    const next = new URLSearchParams();
+    if (q.has("pace")) next.set("pace", q.get("pace"));
+    next.set(this.watching ? "watch" : "table", table);
+    location.assign("/?" + next.toString());
+  }
+
+  seriesText() {
+    const names = this.sideNames();
+    const sc = this.table.series_score;
+    return t("end.series", { a: names[0], x: sc[0], y: sc[1], b: names[1] });
+  }
+
   isOver() {
     return !!this.gameOver || (this.table && this.table.status === "over") || (this.state && this.state.phase === "over");
   }
@@ -594,13 +621,15 @@ export class TableView {
     const body = [resigned !== null ? h("p", { id: "end-reason" }, t("end.resigned", { name: this.name(resigned) })) : null,
       h("p", { class: "endtitle", id: "end-headline" }, headline),
       h("p", null, `${names[0]} ${g.scores[0]} – ${g.scores[1]} ${names[1]}`)];
+    if (this.table && this.table.series_score) body.push(h("p", { id: "end-series" }, this.seriesText()));
     if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores));
     if (this.rounds.size > 1) body.push(h("h3", null, t("game.scores")), this.sheetTable());
     showDialog(t("end.title"), body, [
       h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")),
       h("a", { class: "btn", id: "end-replay", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")),
       h("a", { class: "btn", href: "/" }, t("game.new")),
-      h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close")),
+      this.seat !== null ? h("button", { type: "button", class: "btn primary", id: "end-again", onclick: () => this.askRematch() }, t("end.again")) : null,
+      h("button", { type: "button", class: "btn" + (this.seat !== null ? "" : " primary"), onclick: closeDialog }, t("game.close")),
     ], "game-over");
     this.render();
   }
