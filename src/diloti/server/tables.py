@@ -39,11 +39,12 @@ from diloti.core.options import Options
 from diloti.core.seeds import derive_seed
 from diloti.match.workers import PoolSpec, choose_move, rank_hint, worker_pool
 from diloti.server.cluster import Cluster
-from diloti.server.live import AWAY_LEVEL, GRACE, Connection, LiveTable, Seat, token_hash
+from diloti.server.life import TableLife
+from diloti.server.live import AWAY_LEVEL, GRACE, Connection, LiveTable, Seat, computer_plays, token_hash
 from diloti.server.messages import GRACE_MAX
 from diloti.server.protocol import ProtocolError, clean_chat, clean_name, move_dict
 from diloti.server.writer import GroupCommit
-from diloti.store.db import ChatLine, DuplicateMove, SeatData, Store, StoreError, TableData
+from diloti.store.db import DuplicateMove, SeatData, Store, StoreError, TableData
 
 __all__ = ["Connection", "LiveTable", "Seat", "TableManager", "token_hash"]
 
@@ -52,12 +53,7 @@ T = TypeVar("T")
 ACTIVE = ("waiting", "playing")
 
 
-def _computer_plays(table: LiveTable) -> bool:
-    """Some seat of the table is (or may soon be) played by the computer: a process must run it."""
-    return any(s.kind == "bot" or s.away for s in table.seats)
-
-
-class TableManager:
+class TableManager(TableLife):
     """Every live table, the database worker and the computer players' worker processes."""
 
     def __init__(self, store: Store, *, idle_minutes: float = 60.0, bot_delay: float = 0.0,
@@ -123,7 +119,7 @@ class TableManager:
             if table is not None:
                 tables.append(table)
         if self.cluster is not None:
-            await self.cluster.claim([t.id for t in tables if _computer_plays(t)])
+            await self.cluster.claim([t.id for t in tables if computer_plays(t)])
             self._watcher = asyncio.create_task(self._watch_loop())
         for table in tables:
             self._kick(table)
@@ -269,7 +265,7 @@ class TableManager:
         table = LiveTable(data)
         table.client = client
         self.tables[tid] = table
-        if self.cluster is not None and _computer_plays(table):
+        if self.cluster is not None and computer_plays(table):
             await self.cluster.claim([tid])
         self._kick(table)
         return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
@@ -429,157 +425,6 @@ class TableManager:
             raise ProtocolError("server_error", f"could not store the chat line ({exc.__class__.__name__})",
                                 500) from None
         table.hear(stored)
-
-    # ---------------------------------------------------------------- leaving, resigning, away seats
-    async def _set_away(self, table: LiveTable, seat: Seat, away: bool) -> None:
-        """Store and show that the computer plays this human seat (or no longer does); the caller holds the lock."""
-        try:
-            await self.db(self.store.set_away, table.id, seat.seat, away)
-        except Exception as exc:
-            log.exception("cannot store seat %s of %s as away=%s", seat.seat, table.id, away)
-            raise ProtocolError("server_error", f"could not store the seat ({exc.__class__.__name__}); "
-                                "nothing changed", 500) from None
-        seat.away = away
-        table.send_all({"type": "table", "table": table.summary()})
-
-    async def _run_computer(self, table: LiveTable) -> None:
-        """Make sure a process runs the table's computer moves now that one of its seats is away."""
-        if self.cluster is not None and table.id not in self.cluster.owned:
-            await self.cluster.claim([table.id])  # else the process that holds the lock runs them
-        self._kick(table)
-
-    def _check_live(self, table: LiveTable) -> None:
-        if table.status == "closed" or self.tables.get(table.id) is not table:
-            raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
-        if table.over:
-            raise ProtocolError("game_over", "the game is over")
-
-    async def leave(self, table: LiveTable, seat: int) -> None:
-        """A player gives up the seat: its token no longer holds it and anyone with the invitation link may
-        take it; in a game under way the computer (``away_level``) plays for it meanwhile."""
-        async with table.lock:
-            self._check_live(table)
-            s = table.seats[seat]
-            if s.token_hash is None:
-                raise ProtocolError("bad_token", f"seat {seat} is not held any more")
-            playing = table.status == "playing"
-            try:
-                ok = await self.db(self.store.leave_seat, table.id, seat, s.token_hash, playing)
-            except Exception as exc:
-                log.exception("cannot store the leaving of seat %s of %s", seat, table.id)
-                raise ProtocolError("server_error", f"could not store the seat ({exc.__class__.__name__}); "
-                                    "nothing changed", 500) from None
-            if not ok:
-                raise ProtocolError("bad_token", f"seat {seat} is not held any more")
-            s.token_hash, s.away = None, playing
-            if not playing:
-                s.name = None
-            for c in list(s.conns):  # every tab of that seat: told, then closed
-                c.send({"type": "left", "table": table.id, "seat": seat})
-                c.close()
-            s.conns.clear()
-            s.gone = time.monotonic()
-            self._touch(table)
-            table.send_all({"type": "table", "table": table.summary()})
-        if playing:
-            await self._run_computer(table)
-
-    async def resign(self, table: LiveTable, seat: int) -> None:
-        """A player resigns: the game ends at once and the other side wins."""
-        async with table.lock:
-            self._check_live(table)
-            if table.status == "waiting":
-                raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
-            winner = 1 - (seat & 1)
-            reason = f"resigned:{seat}"
-            try:
-                ok = await self.db(self.store.end_game, table.id, winner, reason)
-            except Exception as exc:
-                log.exception("cannot store the resignation at %s", table.id)
-                raise ProtocolError("server_error", f"could not store the resignation ({exc.__class__.__name__}); "
-                                    "the game is unchanged", 500) from None
-            if not ok:  # ended or closed through another process just now
-                await self._refresh_seats(table)
-                raise ProtocolError("game_over", "the game is over")
-            self._touch(table)
-            table.end(winner, reason)
-        if self.cluster is not None:
-            await self.cluster.release(table.id)
-
-    async def rematch(self, table: LiveTable, seat: int) -> str:
-        """Play again with the same seats once the game is over: the same players (each human seat keeps its
-        token), options and settings, a new deal, the next dealer first. Made once however often, by however
-        many players or processes, it is asked for; every connection of the old table is told its id."""
-        async with table.lock:
-            if table.status == "closed" or self.tables.get(table.id) is not table:
-                raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
-            if not table.over:
-                raise ProtocolError("game_not_over", "a rematch can be asked for only once the game is over")
-            if table.next_table is None:
-                seats = [SeatData(s.seat, s.kind, s.level, s.name if s.token_hash else None, s.token_hash)
-                         if s.kind == "human" else SeatData(s.seat, "bot", s.level) for s in table.seats]
-                status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
-                data = TableData(secrets.token_urlsafe(8), table.players, table.options.to_dict(),
-                                 secrets.randbelow(2**63), (table.first_dealer + 1) % table.players,
-                                 table.private, status, seats=seats, away_level=table.away_level,
-                                 grace=table.grace, series=table.series or table.id,
-                                 series_before=table.series_score())
-                try:
-                    made = await self.db(self.store.create_rematch, table.id, data)
-                except Exception as exc:
-                    log.exception("cannot store the rematch of %s", table.id)
-                    raise ProtocolError("server_error", f"could not store the rematch ({exc.__class__.__name__}); "
-                                        "nothing changed", 500) from None
-                if made == data.id:
-                    new = LiveTable(data)
-                    new.client = table.client
-                    self.tables[new.id] = new
-                    if self.cluster is not None and _computer_plays(new):
-                        await self.cluster.claim([new.id])
-                    self._kick(new)
-                self._touch(table)
-                self._rematched(table, made)
-            else:
-                self._touch(table)
-                table.send_all({"type": "rematch", "table": table.next_table})
-            return table.next_table or ""
-
-    def _rematched(self, table: LiveTable, new_id: str) -> None:
-        """The rematch of ``table`` is ``new_id`` (made here or by another process): tell everyone at the table."""
-        if table.next_table == new_id:
-            return
-        table.next_table = new_id
-        table.series = table.series or table.id
-        table.send_all({"type": "table", "table": table.summary()})
-        table.send_all({"type": "rematch", "table": new_id})
-
-    async def hand_over(self, table: LiveTable, seat: int, other: int) -> None:
-        """Hand an absent player's seat to the computer (``away_level``), after the table's grace period."""
-        async with table.lock:
-            self._check_live(table)
-            if table.status == "waiting":
-                raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
-            if not 0 <= other < table.players:
-                raise ProtocolError("bad_seat", f"invalid seat {other}: expected 0..{table.players - 1}")
-            if other == seat:
-                raise ProtocolError("own_seat", "you cannot hand your own seat to the computer (send 'leave' to "
-                                    "give it up)")
-            s = table.seats[other]
-            if s.kind == "bot":
-                raise ProtocolError("bot_seat", f"seat {other} is a computer seat already")
-            if s.away:
-                raise ProtocolError("seat_away", f"the computer plays seat {other} already")
-            if s.token_hash is None:
-                raise ProtocolError("bad_seat", f"seat {other} is free: nobody holds it")
-            if s.conns:
-                raise ProtocolError("seat_connected", f"the player of seat {other} is connected")
-            left = table.grace - (time.monotonic() - s.gone)
-            if left > 0:
-                raise ProtocolError("grace_period", f"the player of seat {other} keeps the seat for "
-                                    f"{max(1, round(left))} more seconds")
-            self._touch(table)
-            await self._set_away(table, s, True)
-        await self._run_computer(table)
 
     # ---------------------------------------------------------------- moves
     def _check_turn(self, table: LiveTable, seat: int, ply: int | None) -> None:
@@ -787,163 +632,6 @@ class TableManager:
             del self.tables[table.id]
         if self.cluster is not None:
             self._spawn(self.cluster.release(table.id))
-
-    # ---------------------------------------------------------------- other processes (PostgreSQL)
-    async def _on_notice(self, notice: dict[str, Any]) -> None:
-        """A change committed by another process: apply it to our copy and tell our players."""
-        kind, tid = notice.get("k"), notice.get("t")
-        if not isinstance(tid, str):
-            return
-        if kind == "status" and notice.get("status") == "closed":
-            held = self.tables.get(tid)
-            if held is not None:
-                async with held.lock:
-                    self._drop(held, closed=True)
-            return
-        if kind == "rematch":
-            held = self.tables.get(tid)
-            new_id = notice.get("n")
-            if held is not None and isinstance(new_id, str):
-                self._rematched(held, new_id)
-            return
-        if kind == "chat":
-            line = ChatLine.from_notice(notice)
-            held = self.tables.get(tid)  # a table not held here reads its chat when it is loaded
-            if line is not None and held is not None:
-                held.hear(line)
-            return
-        table = await self.get(tid)  # a table created elsewhere, or one we did not hold, is loaded whole
-        if table is None:
-            return
-        async with table.lock:
-            if kind == "move":
-                ply = notice.get("p")
-                if ply == table.ply:
-                    self._absorb(table, notice.get("s"), notice.get("m"), notice.get("b"))
-                elif isinstance(ply, int) and ply > table.ply:
-                    await self._catch_up(table)  # a notice went missing: the database has them all
-            elif kind in ("seat", "status"):
-                await self._refresh_seats(table)
-        self._kick(table)
-
-    def _absorb(self, table: LiveTable, seat: Any, text: Any, by: Any = None) -> bool:
-        """Apply a move another process stored (checked all the same: the database is shared, not trusted)."""
-        try:
-            move = Move.parse(text)
-        except DilotiError:
-            move = None
-        if (move is None or table.game.is_over or seat != table.game.state.turn
-                or not table.game.state.is_legal(move)):
-            log.error("table %s: stored move %s %r does not follow; reloading it", table.id, table.ply, text)
-            self._drop(table, reconnect=True)  # its players reconnect to a copy read afresh
-            return False
-        if isinstance(by, str):
-            table.by[table.ply] = by
-        self._advance(table, seat, move)
-        return True
-
-    async def _catch_up(self, table: LiveTable) -> None:
-        """Apply every stored move this copy lacks (the caller holds the table's lock)."""
-        for ply, seat, text, by in await self.db(self.store.moves_since, table.id, table.ply):
-            if ply != table.ply or not self._absorb(table, seat, text, by):
-                break
-
-    async def _refresh_seats(self, table: LiveTable) -> None:
-        """Read who sits where, and the status, as stored (the caller holds the table's lock)."""
-        got = await self.db(self.store.seats_of, table.id)
-        if got is None:
-            return
-        ending, seats = got
-        status = ending.status
-        was = table.status
-        changed = False
-        for stored in seats:
-            s = table.seats[stored.seat]
-            if (s.name, s.token_hash, s.away) != (stored.name, stored.token_hash, stored.away):
-                if s.token_hash != stored.token_hash and s.conns:
-                    # The seat was left through another process: its connections here hold it no more.
-                    for c in list(s.conns):
-                        c.send({"type": "left", "table": table.id, "seat": s.seat})
-                        c.close()
-                    s.conns.clear()
-                    s.gone = time.monotonic()
-                s.name, s.token_hash, s.away = stored.name, stored.token_hash, stored.away
-                changed = True
-        if status == "closed":
-            self._drop(table, closed=True)
-            return
-        if (status == "over" and ending.end_reason is not None and ending.winner is not None
-                and table.end_reason is None and not table.game.is_over):
-            table.end(ending.winner, ending.end_reason)  # resigned through another process
-            if self.cluster is not None:
-                self._spawn(self.cluster.release(table.id))
-            return
-        if was in ACTIVE and status in ACTIVE:
-            table.status = status
-        if changed or table.status != was:
-            table.send_all({"type": "table", "table": table.summary()})
-            if table.status == "playing" and was == "waiting":
-                table.send_states()
-
-    async def _refresh_activity(self, tables: list[LiveTable]) -> None:
-        if not tables:
-            return
-        stored = await self.db(self.store.progress, [t.id for t in tables])
-        now, wall = time.monotonic(), datetime.now(UTC)
-        for table in tables:
-            if table.id in stored:
-                age = (wall - stored[table.id][2]).total_seconds()
-                table.activity = max(table.activity, now - max(0.0, age))
-
-    async def _resync(self) -> None:
-        """Compare every table we hold with the database, and load the unfinished ones we lack.
-
-        Run after the listener reconnects (notices sent meanwhile are lost) and every few seconds.
-        """
-        for tid in await self.db(self.store.active_ids):
-            if tid not in self.tables:
-                try:
-                    await self.get(tid)
-                except StoreError as exc:
-                    log.error("cannot load %s", exc)
-        held = [t for t in self.tables.values() if t.status in ACTIVE]
-        stored = await self.db(self.store.progress, [t.id for t in held])
-        for table in held:
-            if table.id not in stored:
-                continue
-            count, status, _ = stored[table.id]
-            if count > table.ply or status != table.status:
-                async with table.lock:
-                    if count > table.ply:
-                        await self._catch_up(table)
-                    if self.tables.get(table.id) is table:
-                        await self._refresh_seats(table)
-            self._kick(table)
-
-    async def _watch_loop(self) -> None:
-        tick = 0
-        while True:
-            await asyncio.sleep(1.0)
-            tick += 1
-            try:
-                assert self.cluster is not None
-                await self.cluster.check()
-                await self._take_over()
-                if tick % 5 == 0:
-                    await self._resync()
-            except Exception:
-                log.exception("watching the other processes failed")
-
-    async def _take_over(self) -> None:
-        """Run the computer seats of tables whose runner is gone (its lock died with its process)."""
-        assert self.cluster is not None
-        orphans = [t.id for t in self.tables.values()
-                   if t.id not in self.cluster.owned and self._bot_to_move(t) is not None]
-        for tid in await self.cluster.claim(orphans) if orphans else ():
-            table = self.tables.get(tid)
-            if table is not None:
-                log.info("running the computer seats of %s", tid)
-                self._kick(table)
 
 
 def _keeping_sigterm(make: Callable[[PoolSpec], T], spec: PoolSpec) -> T:

@@ -1,0 +1,177 @@
+"""The life of a table beyond its moves: leaving, resigning, away seats, rematches.
+
+:class:`TableLife` is a part of :class:`~diloti.server.tables.TableManager` (which builds on it,
+as it builds on :class:`~diloti.server.replica.Replica`); it names below, as abstract
+methods, what else it uses of the manager.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from abc import abstractmethod
+
+from diloti.server.live import LiveTable, Seat, computer_plays
+from diloti.server.protocol import ProtocolError
+from diloti.server.replica import Replica
+from diloti.store.db import SeatData, TableData
+
+log = logging.getLogger("diloti.server")
+
+
+class TableLife(Replica):
+    """Leave, resign, hand a seat to the computer, play again."""
+
+    @abstractmethod
+    def _touch(self, table: LiveTable) -> None: ...
+
+    async def _set_away(self, table: LiveTable, seat: Seat, away: bool) -> None:
+        """Store and show that the computer plays this human seat (or no longer does); the caller holds the lock."""
+        try:
+            await self.db(self.store.set_away, table.id, seat.seat, away)
+        except Exception as exc:
+            log.exception("cannot store seat %s of %s as away=%s", seat.seat, table.id, away)
+            raise ProtocolError("server_error", f"could not store the seat ({exc.__class__.__name__}); "
+                                "nothing changed", 500) from None
+        seat.away = away
+        table.send_all({"type": "table", "table": table.summary()})
+
+    async def _run_computer(self, table: LiveTable) -> None:
+        """Make sure a process runs the table's computer moves now that one of its seats is away."""
+        if self.cluster is not None and table.id not in self.cluster.owned:
+            await self.cluster.claim([table.id])  # else the process that holds the lock runs them
+        self._kick(table)
+
+    def _check_live(self, table: LiveTable) -> None:
+        if table.status == "closed" or self.tables.get(table.id) is not table:
+            raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
+        if table.over:
+            raise ProtocolError("game_over", "the game is over")
+
+    async def leave(self, table: LiveTable, seat: int) -> None:
+        """A player gives up the seat: its token no longer holds it and anyone with the invitation link may
+        take it; in a game under way the computer (``away_level``) plays for it meanwhile."""
+        async with table.lock:
+            self._check_live(table)
+            s = table.seats[seat]
+            if s.token_hash is None:
+                raise ProtocolError("bad_token", f"seat {seat} is not held any more")
+            playing = table.status == "playing"
+            try:
+                ok = await self.db(self.store.leave_seat, table.id, seat, s.token_hash, playing)
+            except Exception as exc:
+                log.exception("cannot store the leaving of seat %s of %s", seat, table.id)
+                raise ProtocolError("server_error", f"could not store the seat ({exc.__class__.__name__}); "
+                                    "nothing changed", 500) from None
+            if not ok:
+                raise ProtocolError("bad_token", f"seat {seat} is not held any more")
+            s.token_hash, s.away = None, playing
+            if not playing:
+                s.name = None
+            for c in list(s.conns):  # every tab of that seat: told, then closed
+                c.send({"type": "left", "table": table.id, "seat": seat})
+                c.close()
+            s.conns.clear()
+            s.gone = time.monotonic()
+            self._touch(table)
+            table.send_all({"type": "table", "table": table.summary()})
+        if playing:
+            await self._run_computer(table)
+
+    async def resign(self, table: LiveTable, seat: int) -> None:
+        """A player resigns: the game ends at once and the other side wins."""
+        async with table.lock:
+            self._check_live(table)
+            if table.status == "waiting":
+                raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
+            winner = 1 - (seat & 1)
+            reason = f"resigned:{seat}"
+            try:
+                ok = await self.db(self.store.end_game, table.id, winner, reason)
+            except Exception as exc:
+                log.exception("cannot store the resignation at %s", table.id)
+                raise ProtocolError("server_error", f"could not store the resignation ({exc.__class__.__name__}); "
+                                    "the game is unchanged", 500) from None
+            if not ok:  # ended or closed through another process just now
+                await self._refresh_seats(table)
+                raise ProtocolError("game_over", "the game is over")
+            self._touch(table)
+            table.end(winner, reason)
+        if self.cluster is not None:
+            await self.cluster.release(table.id)
+
+    async def rematch(self, table: LiveTable, seat: int) -> str:
+        """Play again with the same seats once the game is over: the same players (each human seat keeps its
+        token), options and settings, a new deal, the next dealer first. Made once however often, by however
+        many players or processes, it is asked for; every connection of the old table is told its id."""
+        async with table.lock:
+            if table.status == "closed" or self.tables.get(table.id) is not table:
+                raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
+            if not table.over:
+                raise ProtocolError("game_not_over", "a rematch can be asked for only once the game is over")
+            if table.next_table is None:
+                seats = [SeatData(s.seat, s.kind, s.level, s.name if s.token_hash else None, s.token_hash)
+                         if s.kind == "human" else SeatData(s.seat, "bot", s.level) for s in table.seats]
+                status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
+                data = TableData(secrets.token_urlsafe(8), table.players, table.options.to_dict(),
+                                 secrets.randbelow(2**63), (table.first_dealer + 1) % table.players,
+                                 table.private, status, seats=seats, away_level=table.away_level,
+                                 grace=table.grace, series=table.series or table.id,
+                                 series_before=table.series_score())
+                try:
+                    made = await self.db(self.store.create_rematch, table.id, data)
+                except Exception as exc:
+                    log.exception("cannot store the rematch of %s", table.id)
+                    raise ProtocolError("server_error", f"could not store the rematch ({exc.__class__.__name__}); "
+                                        "nothing changed", 500) from None
+                if made == data.id:
+                    new = LiveTable(data)
+                    new.client = table.client
+                    self.tables[new.id] = new
+                    if self.cluster is not None and computer_plays(new):
+                        await self.cluster.claim([new.id])
+                    self._kick(new)
+                self._touch(table)
+                self._rematched(table, made)
+            else:
+                self._touch(table)
+                table.send_all({"type": "rematch", "table": table.next_table})
+            return table.next_table or ""
+
+    def _rematched(self, table: LiveTable, new_id: str) -> None:
+        """The rematch of ``table`` is ``new_id`` (made here or by another process): tell everyone at the table."""
+        if table.next_table == new_id:
+            return
+        table.next_table = new_id
+        table.series = table.series or table.id
+        table.send_all({"type": "table", "table": table.summary()})
+        table.send_all({"type": "rematch", "table": new_id})
+
+    async def hand_over(self, table: LiveTable, seat: int, other: int) -> None:
+        """Hand an absent player's seat to the computer (``away_level``), after the table's grace period."""
+        async with table.lock:
+            self._check_live(table)
+            if table.status == "waiting":
+                raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
+            if not 0 <= other < table.players:
+                raise ProtocolError("bad_seat", f"invalid seat {other}: expected 0..{table.players - 1}")
+            if other == seat:
+                raise ProtocolError("own_seat", "you cannot hand your own seat to the computer (send 'leave' to "
+                                    "give it up)")
+            s = table.seats[other]
+            if s.kind == "bot":
+                raise ProtocolError("bot_seat", f"seat {other} is a computer seat already")
+            if s.away:
+                raise ProtocolError("seat_away", f"the computer plays seat {other} already")
+            if s.token_hash is None:
+                raise ProtocolError("bad_seat", f"seat {other} is free: nobody holds it")
+            if s.conns:
+                raise ProtocolError("seat_connected", f"the player of seat {other} is connected")
+            left = table.grace - (time.monotonic() - s.gone)
+            if left > 0:
+                raise ProtocolError("grace_period", f"the player of seat {other} keeps the seat for "
+                                    f"{max(1, round(left))} more seconds")
+            self._touch(table)
+            await self._set_away(table, s, True)
+        await self._run_computer(table)

@@ -1,0 +1,217 @@
+"""How a table manager keeps its copies current when several processes share one PostgreSQL.
+
+:class:`Replica` is a part of :class:`~diloti.server.tables.TableManager`: the handling
+of the other processes' notices (moves, seats, statuses, chat, rematches), the catch-up
+from the database when a notice went missing, the resync every few seconds, and the
+takeover of the computer seats of tables whose runner died. It names below, as
+abstract methods, what it uses of the manager.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from diloti.core.errors import DilotiError
+from diloti.core.moves import Move
+from diloti.server.cluster import Cluster
+from diloti.server.live import LiveTable, Seat
+from diloti.store.db import ChatLine, Store, StoreError
+
+log = logging.getLogger("diloti.server")
+T = TypeVar("T")
+ACTIVE = ("waiting", "playing")
+
+
+class Replica(ABC):
+    """The manager's side of the cluster: its copies of the tables follow the database."""
+
+    tables: dict[str, LiveTable]
+    store: Store
+    cluster: Cluster | None
+
+    @abstractmethod
+    async def db(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+    @abstractmethod
+    async def get(self, table_id: str) -> LiveTable | None: ...
+
+    @abstractmethod
+    def _kick(self, table: LiveTable) -> None: ...
+
+    @abstractmethod
+    def _drop(self, table: LiveTable, closed: bool = False, reconnect: bool = False) -> None: ...
+
+    @abstractmethod
+    def _advance(self, table: LiveTable, seat: int, move: Move) -> None: ...
+
+    @abstractmethod
+    def _spawn(self, coro: Any) -> None: ...
+
+    @abstractmethod
+    def _rematched(self, table: LiveTable, new_id: str) -> None: ...
+
+    @staticmethod
+    @abstractmethod
+    def _bot_to_move(table: LiveTable) -> Seat | None: ...
+
+    async def _on_notice(self, notice: dict[str, Any]) -> None:
+        """A change committed by another process: apply it to our copy and tell our players."""
+        kind, tid = notice.get("k"), notice.get("t")
+        if not isinstance(tid, str):
+            return
+        if kind == "status" and notice.get("status") == "closed":
+            held = self.tables.get(tid)
+            if held is not None:
+                async with held.lock:
+                    self._drop(held, closed=True)
+            return
+        if kind == "rematch":
+            held = self.tables.get(tid)
+            new_id = notice.get("n")
+            if held is not None and isinstance(new_id, str):
+                self._rematched(held, new_id)
+            return
+        if kind == "chat":
+            line = ChatLine.from_notice(notice)
+            held = self.tables.get(tid)  # a table not held here reads its chat when it is loaded
+            if line is not None and held is not None:
+                held.hear(line)
+            return
+        table = await self.get(tid)  # a table created elsewhere, or one we did not hold, is loaded whole
+        if table is None:
+            return
+        async with table.lock:
+            if kind == "move":
+                ply = notice.get("p")
+                if ply == table.ply:
+                    self._absorb(table, notice.get("s"), notice.get("m"), notice.get("b"))
+                elif isinstance(ply, int) and ply > table.ply:
+                    await self._catch_up(table)  # a notice went missing: the database has them all
+            elif kind in ("seat", "status"):
+                await self._refresh_seats(table)
+        self._kick(table)
+
+    def _absorb(self, table: LiveTable, seat: Any, text: Any, by: Any = None) -> bool:
+        """Apply a move another process stored (checked all the same: the database is shared, not trusted)."""
+        try:
+            move = Move.parse(text)
+        except DilotiError:
+            move = None
+        if (move is None or table.game.is_over or seat != table.game.state.turn
+                or not table.game.state.is_legal(move)):
+            log.error("table %s: stored move %s %r does not follow; reloading it", table.id, table.ply, text)
+            self._drop(table, reconnect=True)  # its players reconnect to a copy read afresh
+            return False
+        if isinstance(by, str):
+            table.by[table.ply] = by
+        self._advance(table, seat, move)
+        return True
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        """Apply every stored move this copy lacks (the caller holds the table's lock)."""
+        for ply, seat, text, by in await self.db(self.store.moves_since, table.id, table.ply):
+            if ply != table.ply or not self._absorb(table, seat, text, by):
+                break
+
+    async def _refresh_seats(self, table: LiveTable) -> None:
+        """Read who sits where, and the status, as stored (the caller holds the table's lock)."""
+        got = await self.db(self.store.seats_of, table.id)
+        if got is None:
+            return
+        ending, seats = got
+        status = ending.status
+        was = table.status
+        changed = False
+        for stored in seats:
+            s = table.seats[stored.seat]
+            if (s.name, s.token_hash, s.away) != (stored.name, stored.token_hash, stored.away):
+                if s.token_hash != stored.token_hash and s.conns:
+                    # The seat was left through another process: its connections here hold it no more.
+                    for c in list(s.conns):
+                        c.send({"type": "left", "table": table.id, "seat": s.seat})
+                        c.close()
+                    s.conns.clear()
+                    s.gone = time.monotonic()
+                s.name, s.token_hash, s.away = stored.name, stored.token_hash, stored.away
+                changed = True
+        if status == "closed":
+            self._drop(table, closed=True)
+            return
+        if (status == "over" and ending.end_reason is not None and ending.winner is not None
+                and table.end_reason is None and not table.game.is_over):
+            table.end(ending.winner, ending.end_reason)  # resigned through another process
+            if self.cluster is not None:
+                self._spawn(self.cluster.release(table.id))
+            return
+        if was in ACTIVE and status in ACTIVE:
+            table.status = status
+        if changed or table.status != was:
+            table.send_all({"type": "table", "table": table.summary()})
+            if table.status == "playing" and was == "waiting":
+                table.send_states()
+
+    async def _refresh_activity(self, tables: list[LiveTable]) -> None:
+        if not tables:
+            return
+        stored = await self.db(self.store.progress, [t.id for t in tables])
+        now, wall = time.monotonic(), datetime.now(UTC)
+        for table in tables:
+            if table.id in stored:
+                age = (wall - stored[table.id][2]).total_seconds()
+                table.activity = max(table.activity, now - max(0.0, age))
+
+    async def _resync(self) -> None:
+        """Compare every table we hold with the database, and load the unfinished ones we lack.
+
+        Run after the listener reconnects (notices sent meanwhile are lost) and every few seconds.
+        """
+        for tid in await self.db(self.store.active_ids):
+            if tid not in self.tables:
+                try:
+                    await self.get(tid)
+                except StoreError as exc:
+                    log.error("cannot load %s", exc)
+        held = [t for t in self.tables.values() if t.status in ACTIVE]
+        stored = await self.db(self.store.progress, [t.id for t in held])
+        for table in held:
+            if table.id not in stored:
+                continue
+            count, status, _ = stored[table.id]
+            if count > table.ply or status != table.status:
+                async with table.lock:
+                    if count > table.ply:
+                        await self._catch_up(table)
+                    if self.tables.get(table.id) is table:
+                        await self._refresh_seats(table)
+            self._kick(table)
+
+    async def _watch_loop(self) -> None:
+        tick = 0
+        while True:
+            await asyncio.sleep(1.0)
+            tick += 1
+            try:
+                assert self.cluster is not None
+                await self.cluster.check()
+                await self._take_over()
+                if tick % 5 == 0:
+                    await self._resync()
+            except Exception:
+                log.exception("watching the other processes failed")
+
+    async def _take_over(self) -> None:
+        """Run the computer seats of tables whose runner is gone (its lock died with its process)."""
+        assert self.cluster is not None
+        orphans = [t.id for t in self.tables.values()
+                   if t.id not in self.cluster.owned and self._bot_to_move(t) is not None]
+        for tid in await self.cluster.claim(orphans) if orphans else ():
+            table = self.tables.get(tid)
+            if table is not None:
+                log.info("running the computer seats of %s", tid)
+                self._kick(table)
