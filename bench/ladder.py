@@ -24,18 +24,10 @@ import json
 import os
 from dataclasses import asdict
 
+from diloti.cli.common import pool_spec
 from diloti.core.options import Options
 from diloti.match.tournament import GameResult, play_match, summarise
-from diloti.match.workers import WorkerPoolError, check_pool_spec, worker_pool
-
-
-def pool_spec(text: str) -> int | str:
-    """``--workers``: a number of processes (as an int) or a Ray spec."""
-    try:
-        kind = check_pool_spec(text)
-    except WorkerPoolError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return kind if isinstance(kind, int) else text.strip()
+from diloti.match.workers import worker_pool
 
 
 def main() -> None:

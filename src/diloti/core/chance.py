@@ -24,6 +24,7 @@ seeded game replays exactly as it always has.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from diloti.core.cards import CARDS, NAMES, Card, parse_card
@@ -85,11 +86,9 @@ class ExplicitChance:
 
         def _deal_hands(self) -> None: ...
         def _ask_redeal(self) -> None: ...
-        def _table_must_be_redealt(self, table: list[Card]) -> bool:
-            raise NotImplementedError
+        _table_must_be_redealt: Callable[[list[Card]], bool]
         def _lay_first_table(self, table: list[Card]) -> None: ...
-        def describe(self) -> str:
-            raise NotImplementedError
+        describe: Callable[[], str]
 
     def _begin_explicit_round(self) -> None:
         # The undealt cards lie in the stock in card order; State.deal moves each chosen card to the
