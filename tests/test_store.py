@@ -54,19 +54,28 @@ def exercise(store: Store) -> None:
     assert store.load("nope") is None
     store.delete_table("t1")
     # Leaving, away seats, moves the computer made for an away player, a resignation.
-    store.create_table(sample("t2", "playing"))
+    t2 = sample("t2", "playing")
+    t2.clock = (30, 90)
+    store.create_table(t2)
     assert store.claim_seat("t2", 1, "Bob", "b" * 64, "playing")
     assert not store.leave_seat("t2", 1, "x" * 64, True)  # not that seat's token
     assert store.leave_seat("t2", 1, "b" * 64, True)
     t = store.load("t2")
     assert t is not None and (t.seats[1].name, t.seats[1].token_hash, t.seats[1].away) == ("Bob", None, True)
-    store.add_moves([("t2", 0, 1, "7H", "heuristic"), ("t2", 1, 0, "7D x 7H", None)])
-    assert store.moves_since("t2", 0) == [(0, 1, "7H", "heuristic"), (1, 0, "7D x 7H", None)]
+    store.add_moves([("t2", 0, 1, "7H", "heuristic", None), ("t2", 1, 0, "7D x 7H", None, 41500)])
+    assert store.moves_since("t2", 0) == [(0, 1, "7H", "heuristic", None), (1, 0, "7D x 7H", None, 41500)]
     assert store.claim_seat("t2", 1, "Cleo", "c" * 64, "playing")  # taken over: no longer away
     store.set_away("t2", 0, True)
     t = store.load("t2")
     assert t is not None and t.by == {0: "heuristic"} and [s.away for s in t.seats] == [True, False]
-    assert t.seats[1].name == "Cleo" and t.end_reason is None
+    assert t.seats[1].name == "Cleo" and t.end_reason is None and t.left == {1: 41500}
+    assert t.clock == (30, 90)
+    # A clock runs out only if no move for that ply is stored and the seat is held and not away already.
+    assert not store.time_out("t2", 1, 1)  # ply 1 is stored: the player moved in time
+    assert not store.time_out("t2", 0, 2)  # seat 0 is away already
+    assert store.time_out("t2", 1, 2) and not store.time_out("t2", 1, 2)
+    t = store.load("t2")
+    assert t is not None and [s.away for s in t.seats] == [True, True]
     assert store.end_game("t2", 0, "resigned:1")
     assert not store.end_game("t2", 1, "resigned:0")  # over already
     t = store.load("t2")
@@ -82,7 +91,7 @@ def test_sqlite_migrations_and_round_trip(tmp_path: Path) -> None:
     eng = create_engine(url)
     assert {"tables", "seats", "moves", "chat", "alembic_version"} <= set(inspect(eng).get_table_names())
     with eng.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
     eng.dispose()
     exercise(store)
     store.close()

@@ -47,6 +47,7 @@ from diloti.server.messages import (
     SCHEMA_MODELS,
     SERVER_MESSAGE,
     Claimed,
+    ClientBack,
     ClientChat,
     ClientHandOver,
     ClientHello,
@@ -481,6 +482,8 @@ async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTa
         await manager.resign(table, seat)
     elif isinstance(msg, ClientHandOver):
         await manager.hand_over(table, seat, msg.seat)
+    elif isinstance(msg, ClientBack):
+        await manager.back(table, seat)
     elif isinstance(msg, ClientMove):
         await manager.play_text(table, seat, msg.move, msg.ply)
     elif isinstance(msg, ClientHint):

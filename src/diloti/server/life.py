@@ -7,6 +7,7 @@ methods, what else it uses of the manager.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -36,6 +37,70 @@ class TableLife(Replica):
                                 "nothing changed", 500) from None
         seat.away = away
         table.send_all({"type": "table", "table": table.summary()})
+        if table.arm():
+            table.send_clock()
+
+    # ---------------------------------------------------------------- turn clocks
+    async def _clock_loop(self) -> None:
+        while True:
+            await asyncio.sleep(0.2)
+            try:
+                self.check_clocks()
+            except Exception:
+                log.exception("checking the turn clocks failed")
+
+    def check_clocks(self, now: float | None = None) -> None:
+        """Hand to the computer every seat whose clock ran out, or (one process) whose player is to move and
+        has been disconnected longer than the table's grace period."""
+        now = time.monotonic() if now is None else now
+        for table in list(self.tables.values()):
+            c = table.clock
+            deadline = None if c is None or table.timing_out else c.deadline()
+            if c is None or c.seat is None or deadline is None:
+                continue
+            s = table.seats[c.seat]
+            # Only one process knows its own connections: in a cluster the clock alone decides.
+            gone = self.cluster is None and not s.conns and now - s.gone > table.grace
+            if now >= deadline or gone:
+                table.timing_out = True
+                self._spawn(self._time_out(table, c.seat, c.ply, "clock" if now >= deadline else "disconnected"))
+
+    async def _time_out(self, table: LiveTable, seat: int, ply: int, reason: str) -> None:
+        """The player of ``seat`` ran out of time at ``ply`` (or stayed away): the computer plays the seat."""
+        try:
+            async with table.lock:
+                c = table.clock
+                if (c is None or (c.seat, c.ply) != (seat, ply) or table.ply != ply
+                        or self.tables.get(table.id) is not table):
+                    return
+                if not await self.db(self.store.time_out, table.id, seat, ply):
+                    # The player moved in time through another process, or the seat changed hands.
+                    if self.cluster is not None:
+                        await self._catch_up(table)
+                        await self._refresh_seats(table)
+                    if (c.seat, c.ply) == (seat, ply):
+                        log.warning("table %s: the clock of seat %s at ply %s could not run out", table.id, seat, ply)
+                        c.stop()
+                    return
+                table.seats[seat].away = True
+                c.ran_out(seat)
+                table.send_all({"type": "timeout", "seat": seat, "ply": ply, "reason": reason})
+                table.send_all({"type": "table", "table": table.summary()})
+                table.arm()
+                table.send_clock()
+        finally:
+            table.timing_out = False
+        await self._run_computer(table)
+
+    async def back(self, table: LiveTable, seat: int) -> None:
+        """A connected player whose seat the computer plays (their clock ran out) takes it back."""
+        async with table.lock:
+            self._check_live(table)
+            s = table.seats[seat]
+            if not s.away:
+                raise ProtocolError("not_away", f"seat {seat} is played by its player already")
+            self._touch(table)
+            await self._set_away(table, s, False)
 
     async def _run_computer(self, table: LiveTable) -> None:
         """Make sure a process runs the table's computer moves now that one of its seats is away."""
@@ -118,6 +183,7 @@ class TableLife(Replica):
                                  secrets.randbelow(2**63), (table.first_dealer + 1) % table.players,
                                  table.private, status, seats=seats, away_level=table.away_level,
                                  grace=table.grace, series=table.series or table.id,
+                                 clock=None if table.clock is None else (table.clock.move, table.clock.reserve),
                                  series_before=table.series_score())
                 try:
                     made = await self.db(self.store.create_rematch, table.id, data)

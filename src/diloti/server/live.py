@@ -18,6 +18,7 @@ from diloti.core.game import Game
 from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.view import PublicView
+from diloti.server.clock import TurnClock
 from diloti.server.protocol import chat_dict, move_dict, side_dict, state_message
 from diloti.store.db import CHAT_KEEP, ChatLine, StoreError, TableData
 
@@ -93,6 +94,12 @@ class LiveTable:
         self.client: str | None = None  # the creator's address, when this process created it
         age = (datetime.now(UTC) - data.updated).total_seconds()
         self.activity = time.monotonic() - max(0.0, age)
+        self.clock: TurnClock | None = None
+        if data.clock is not None:
+            # Each seat's reserve as it was after its player's last clocked move.
+            left = {data.moves[ply][0]: ms for ply, ms in sorted(data.left.items()) if ply < len(data.moves)}
+            self.clock = TurnClock(data.clock[0], data.clock[1], self.players, left)
+        self.timing_out = False  # a timeout of the running clock is being stored
         for seat, text in data.moves:
             try:
                 move = Move.parse(text)
@@ -103,6 +110,7 @@ class LiveTable:
             self.record_move(seat, move)
         if self.game.is_over and self.status != "closed":
             self.status = "over"  # the process stopped between storing the last move and the status
+        self.arm()
 
     @property
     def over(self) -> bool:
@@ -124,12 +132,32 @@ class LiveTable:
             return self.away_level
         return None
 
+    def arm(self) -> bool:
+        """Run the clock of the seat to move if its player plays it (not away, not a computer), else stop it;
+        True if that changed which clock runs."""
+        if self.clock is None:
+            return False
+        before = (self.clock.seat, self.clock.ply)
+        s = self.seats[self.game.state.turn] if not self.game.is_over else None
+        if (self.status == "playing" and not self.over and s is not None and s.kind == "human"
+                and s.token_hash is not None and not s.away):
+            self.clock.start(s.seat, self.ply)
+        else:
+            self.clock.stop()
+        return (self.clock.seat, self.clock.ply) != before
+
+    def send_clock(self) -> None:
+        """Tell everyone the clock (after it started or stopped without a move: a seat away or back)."""
+        if self.clock is not None:
+            self.send_all({"type": "clock", **self.clock.to_dict()})
+
     def end(self, winner: int, reason: str) -> None:
         """End the game early (stored already) and tell everyone."""
         self.end_reason = reason
         self._winner = winner
         self.status = "over"
         self.hint = None
+        self.arm()
         self.send_all({"type": "game_over", "winner": winner, "scores": list(self.game.scores),
                        "rounds": self.game.round_no, "end_reason": reason})
         self.send_all({"type": "table", "table": self.summary()})
@@ -188,6 +216,7 @@ class LiveTable:
             "spectators": len(self.watchers), "created": self.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "end_reason": self.end_reason, "away_level": self.away_level, "grace": self.grace,
             "series": self.series, "series_score": self.series_score(), "next_table": self.next_table,
+            "clock": None if self.clock is None else {"move": self.clock.move, "reserve": self.clock.reserve},
         }
 
     def series_score(self) -> list[int]:
@@ -206,6 +235,7 @@ class LiveTable:
                             target=self.options.target, last=self.last, rounds=self.rounds())
         if self.end_reason is not None:  # resigned: nobody moves any more
             msg.update(phase="over", your_turn=False, legal=[])
+        msg["clock"] = None if self.clock is None else self.clock.to_dict()
         return msg
 
     def send_all(self, message: dict[str, Any], watchers: bool = True) -> None:
@@ -251,12 +281,15 @@ class LiveTable:
         for c in list(self.watchers):
             c.close()
 
-    def advance(self, seat: int, move: Move) -> None:
-        """Push a stored move into the table and tell its players (whichever process stored it)."""
+    def advance(self, seat: int, move: Move, left: int | None = None) -> None:
+        """Push a stored move into the table and tell its players (whichever process stored it); ``left``:
+        the mover's clock reserve after it (ms), stored with a clocked player's move."""
         round_no = self.game.round_no
         rec = self.game.current
         st = self.game.state
         _, round_over = self.record_move(seat, move)
+        if self.clock is not None:
+            self.clock.moved(seat, left)
         self.activity = time.monotonic()
         self.warned = False
         assert self.last is not None
@@ -271,6 +304,8 @@ class LiveTable:
                            "scores": list(self.game.scores)})
         if self.game.is_over:
             self.status = "over"
+        self.arm()
+        if self.game.is_over:
             self.send_all({"type": "game_over", "winner": self.game.winner,
                            "scores": list(self.game.scores), "rounds": self.game.round_no, "end_reason": None})
             self.send_all({"type": "table", "table": self.summary()})

@@ -15,7 +15,7 @@ let the tests check what the server sends and what docs/PROTOCOL.md shows.
 >>> CLIENT_MESSAGE.validate_python({"type": "move", "move": "7H", "ply": 3})
 ClientMove(type='move', move='7H', ply=3)
 >>> list(CLIENT_MODELS)
-['hello', 'watch', 'move', 'hint', 'sync', 'ping', 'chat', 'resign', 'leave', 'hand_over', 'rematch']
+['hello', 'watch', 'move', 'hint', 'sync', 'ping', 'chat', 'resign', 'leave', 'hand_over', 'rematch', 'back']
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 from pydantic_core import PydanticCustomError
 
 from diloti.core.options import MAX_TARGET, Options
+from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 
 FIELD_MAX = 200  # characters of any text field a client sends
 NAME_MAX = 24  # characters of a player's name, after trimming
@@ -131,13 +132,20 @@ class ClientRematch(Strict):
     type: Literal["rematch"]
 
 
+class ClientBack(Strict):
+    """Take your seat back from the computer (it plays for you since your clock ran out)."""
+
+    type: Literal["back"]
+
+
 ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientSync | ClientPing | ClientChat
-                          | ClientResign | ClientLeave | ClientHandOver | ClientRematch, Field(discriminator="type")]
+                          | ClientResign | ClientLeave | ClientHandOver | ClientRematch | ClientBack,
+                          Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "watch": ClientWatch, "move": ClientMove,
                                           "hint": ClientHint, "sync": ClientSync, "ping": ClientPing,
                                           "chat": ClientChat, "resign": ClientResign, "leave": ClientLeave,
-                                          "hand_over": ClientHandOver, "rematch": ClientRematch}
+                                          "hand_over": ClientHandOver, "rematch": ClientRematch, "back": ClientBack}
 
 
 # ------------------------------------------------------------------ HTTP request bodies
@@ -168,6 +176,15 @@ class SeatRequest(Strict):
         | None = None
 
 
+class ClockSettings(Strict):
+    """A turn clock: seconds per move, then a reserve per player for the moves that take longer."""
+
+    move: Annotated[int, BeforeValidator(_int_only), Field(ge=CLOCK_MOVE[0], le=CLOCK_MOVE[1],
+                                                           description="seconds for each move")]
+    reserve: Annotated[int, BeforeValidator(_int_only), Field(ge=CLOCK_RESERVE[0], le=CLOCK_RESERVE[1],
+                                                              description="each player's reserve, in seconds")] = 0
+
+
 class NewTable(Strict):
     """``POST /api/tables``: a new table. ``null`` for an optional field is the same as leaving it out."""
 
@@ -187,6 +204,8 @@ class NewTable(Strict):
                                             "(default heuristic)")] = None
     grace: Annotated[int | None, Field(ge=0, le=GRACE_MAX, description="seconds a disconnected player keeps the "
                                        "seat before the others may hand it to the computer (default 60)")] = None
+    clock: Annotated[ClockSettings | None, Field(description="the turn clock (default: none); when a player's "
+                                                 "runs out the computer plays for them until they are back")] = None
 
 
 class JoinTable(Strict):
@@ -286,6 +305,7 @@ class TableSummary(Strict):
     series_score: Annotated[list[int], Field(description="games won by each side over the finished games of the "
                                              "series (this one included once over)")]
     next_table: Annotated[str | None, Field(description="the rematch of this finished game, once made")]
+    clock: Annotated[ClockSettings | None, Field(description="the table's turn clock (null: none)")]
 
 
 class Claimed(Strict):
@@ -387,6 +407,18 @@ class TableMessage(Strict):
     table: TableSummary
 
 
+class ClockState(Strict):
+    """The turn clock now: the page counts ``left`` (then the running seat's reserve) down from its arrival."""
+
+    move: int
+    reserve: int
+    reserves: Annotated[list[int], Field(description="each seat's reserve left, in ms")]
+    running: Annotated[int | None, Field(description="the seat whose clock runs (null: none: a computer or an "
+                                         "away seat is to move, or the game is not under way)")]
+    left: Annotated[int | None, Field(description="the running seat's move time left, in ms")]
+    ply: int | None
+
+
 class StateMessage(Strict):
     """A seat's view (``seat`` null: a spectator's, with no hand and no legal moves)."""
 
@@ -418,6 +450,7 @@ class StateMessage(Strict):
     legal: list[MoveParts]
     last: LastMove | None
     rounds: list[RoundScore]
+    clock: Annotated[ClockState | None, Field(description="the turn clock (null: the table has none)")]
 
 
 class Played(LastMove):
@@ -440,6 +473,22 @@ class GameOver(Strict):
     scores: list[int]
     rounds: int
     end_reason: Annotated[str | None, Field(description="resigned:SEAT if a player resigned; null if played out")]
+
+
+class ClockMessage(ClockState):
+    """The clock started or stopped without a move (a seat went away or came back)."""
+
+    type: Literal["clock"]
+
+
+class Timeout(Strict):
+    """A player's clock ran out (or, the table's grace period over, they were still disconnected at their
+    turn): the computer plays their seat until they are back."""
+
+    type: Literal["timeout"]
+    seat: int
+    ply: int
+    reason: Literal["clock", "disconnected"]
 
 
 class Left(Strict):
@@ -494,13 +543,13 @@ class ErrorMessage(Strict):
 
 
 ServerMessage = Annotated[Welcome | TableMessage | StateMessage | Played | RoundOver | GameOver | HintReply
-                          | IdleWarning | ChatMessage | Left | Rematch | Pong | ErrorMessage,
+                          | IdleWarning | ChatMessage | Left | Rematch | Pong | ClockMessage | Timeout | ErrorMessage,
                           Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 SERVER_MODELS: dict[str, type[Strict]] = {
     "welcome": Welcome, "table": TableMessage, "state": StateMessage, "played": Played, "round_over": RoundOver,
     "game_over": GameOver, "hint": HintReply, "idle_warning": IdleWarning, "chat": ChatMessage, "left": Left,
-    "rematch": Rematch, "pong": Pong, "error": ErrorMessage}
+    "rematch": Rematch, "pong": Pong, "clock": ClockMessage, "timeout": Timeout, "error": ErrorMessage}
 
 # The models the OpenAPI document lists (the websocket's too, though OpenAPI cannot describe a websocket).
 SCHEMA_MODELS: tuple[type[Strict], ...] = (

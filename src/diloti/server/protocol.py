@@ -13,7 +13,7 @@ public facts, so nothing here can reveal another hand or the stock.
 ...     parse_message('{"type": "dance"}')
 ... except ProtocolError as exc:
 ...     print(exc.code, exc)  # doctest: +ELLIPSIS
-unknown_type unknown message type 'dance' (known: hello, watch, move, hint, sync, ping, chat, ..., rematch)
+unknown_type unknown message type 'dance' (known: hello, watch, move, hint, sync, ping, chat, ..., back)
 >>> try:
 ...     parse_message('{"type": "ping", "x": "' + "λ" * 2100 + '"}')
 ... except ProtocolError as exc:
@@ -145,7 +145,7 @@ def _message_error(exc: ValidationError, kind: str) -> ProtocolError:
 NEW_TABLE_CODES: dict[tuple[str, ...], str] = {
     ("players",): "bad_players", ("options",): "bad_options", ("seats",): "bad_seats", ("seats", "level"): "bad_level",
     ("seat",): "bad_seat", ("name",): "bad_name", ("seed",): "bad_seed", ("private",): "bad_request",
-    ("away_level",): "bad_level", ("grace",): "bad_grace"}
+    ("away_level",): "bad_level", ("grace",): "bad_grace", ("clock",): "bad_clock"}
 JOIN_CODES: dict[tuple[str, ...], str] = {("name",): "bad_name", ("seat",): "bad_seat"}
 BODY_CODES: dict[type[BaseModel], dict[tuple[str, ...], str]] = {NewTable: NEW_TABLE_CODES, JoinTable: JOIN_CODES}
 
@@ -165,7 +165,7 @@ def read_body(model: type[BaseModel], data: Any) -> dict[str, Any]:
     ...         print(exc.code, exc)
     bad_players invalid players '4': expected an integer
     bad_options invalid options.target 0: expected 1..10000
-    bad_request unknown field 'x' (known: away_level, grace, name, options, players, private, seat, seats, seed)
+    bad_request unknown field 'x' (known: away_level, clock, grace, name, options, players, private, seat, seats, seed)
     """
     try:
         body = model.model_validate(data)

@@ -48,7 +48,7 @@ class Replica(ABC):
     def _drop(self, table: LiveTable, closed: bool = False, reconnect: bool = False) -> None: ...
 
     @abstractmethod
-    def _advance(self, table: LiveTable, seat: int, move: Move) -> None: ...
+    def _advance(self, table: LiveTable, seat: int, move: Move, left: int | None = None) -> None: ...
 
     @abstractmethod
     def _spawn(self, coro: Any) -> None: ...
@@ -90,14 +90,14 @@ class Replica(ABC):
             if kind == "move":
                 ply = notice.get("p")
                 if ply == table.ply:
-                    self._absorb(table, notice.get("s"), notice.get("m"), notice.get("b"))
+                    self._absorb(table, notice.get("s"), notice.get("m"), notice.get("b"), notice.get("l"))
                 elif isinstance(ply, int) and ply > table.ply:
                     await self._catch_up(table)  # a notice went missing: the database has them all
             elif kind in ("seat", "status"):
                 await self._refresh_seats(table)
         self._kick(table)
 
-    def _absorb(self, table: LiveTable, seat: Any, text: Any, by: Any = None) -> bool:
+    def _absorb(self, table: LiveTable, seat: Any, text: Any, by: Any = None, left: Any = None) -> bool:
         """Apply a move another process stored (checked all the same: the database is shared, not trusted)."""
         try:
             move = Move.parse(text)
@@ -110,13 +110,13 @@ class Replica(ABC):
             return False
         if isinstance(by, str):
             table.by[table.ply] = by
-        self._advance(table, seat, move)
+        self._advance(table, seat, move, left if type(left) is int else None)
         return True
 
     async def _catch_up(self, table: LiveTable) -> None:
         """Apply every stored move this copy lacks (the caller holds the table's lock)."""
-        for ply, seat, text, by in await self.db(self.store.moves_since, table.id, table.ply):
-            if ply != table.ply or not self._absorb(table, seat, text, by):
+        for ply, seat, text, by, left in await self.db(self.store.moves_since, table.id, table.ply):
+            if ply != table.ply or not self._absorb(table, seat, text, by, left):
                 break
 
     async def _refresh_seats(self, table: LiveTable) -> None:
@@ -151,10 +151,13 @@ class Replica(ABC):
             return
         if was in ACTIVE and status in ACTIVE:
             table.status = status
+        rearmed = table.arm()
         if changed or table.status != was:
             table.send_all({"type": "table", "table": table.summary()})
             if table.status == "playing" and was == "waiting":
                 table.send_states()
+            elif rearmed:
+                table.send_clock()
 
     async def _refresh_activity(self, tables: list[LiveTable]) -> None:
         if not tables:

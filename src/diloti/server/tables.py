@@ -38,6 +38,7 @@ from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.seeds import derive_seed
 from diloti.match.workers import PoolSpec, choose_move, rank_hint, worker_pool
+from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.cluster import Cluster
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, Connection, LiveTable, Seat, computer_plays, token_hash
@@ -81,6 +82,7 @@ class TableManager(TableLife):
         self.warn_seconds = min(300.0, self.idle_seconds / 4)
         self.cluster: Cluster | None = None  # several processes on one PostgreSQL
         self._watcher: asyncio.Task[None] | None = None
+        self._clocker: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
     # ---------------------------------------------------------------- lifecycle
@@ -124,6 +126,7 @@ class TableManager(TableLife):
         for table in tables:
             self._kick(table)
         self._sweeper = asyncio.create_task(self._sweep_loop())
+        self._clocker = asyncio.create_task(self._clock_loop())
         if self.store.is_sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop())
 
@@ -148,11 +151,13 @@ class TableManager(TableLife):
             table.touched = now
             self._spawn(self.db(self.store.touch, [table.id]))
 
-    async def store_move(self, table_id: str, ply: int, seat: int, move: str, by: str | None = None) -> None:
+    async def store_move(self, table_id: str, ply: int, seat: int, move: str, by: str | None = None,
+                         left: int | None = None) -> None:
         """Store one move; returns once it is committed (moves of all tables share commits).
 
-        ``by``: the level of the computer that made it for an away player."""
-        await self._moves.store((table_id, ply, seat, move, by))
+        ``by``: the level of the computer that made it for an away player; ``left``: the mover's clock
+        reserve after it, in ms."""
+        await self._moves.store((table_id, ply, seat, move, by, left))
 
     async def stop(self) -> None:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
@@ -164,6 +169,8 @@ class TableManager(TableLife):
             tasks.append(self._checkpointer)
         if self._watcher is not None:
             tasks.append(self._watcher)
+        if self._clocker is not None:
+            tasks.append(self._clocker)
         tasks.extend(self._background)
         for t in tasks:
             t.cancel()
@@ -216,7 +223,7 @@ class TableManager(TableLife):
         """
         if not isinstance(req, dict):
             raise ProtocolError("bad_request", "the request body must be a JSON object")
-        known = {"players", "options", "seats", "seat", "name", "private", "seed", "away_level", "grace"}
+        known = {"players", "options", "seats", "seat", "name", "private", "seed", "away_level", "grace", "clock"}
         for k in req:
             if k not in known:
                 raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: {', '.join(sorted(known))})")
@@ -250,13 +257,14 @@ class TableManager(TableLife):
         grace = req.get("grace", GRACE)
         if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
             raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
+        clock = parse_clock(req.get("clock"))
         token = secrets.token_urlsafe(32)
         seats[seat].name = name
         seats[seat].token_hash = token_hash(token)
         status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
         tid = secrets.token_urlsafe(8)
         data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats,
-                         away_level=away_level, grace=grace)
+                         away_level=away_level, grace=grace, clock=clock)
         try:
             await self.db(self.store.create_table, data)
         except Exception as exc:
@@ -328,9 +336,12 @@ class TableManager(TableLife):
             was = table.status
             table.status = status
             self._touch(table)
+            rearmed = table.arm()
             table.send_all({"type": "table", "table": table.summary()})
             if status == "playing" and was == "waiting":
                 table.send_states()
+            elif rearmed:
+                table.send_clock()
         self._kick(table)
         return {"table": table.id, "seat": seat, "token": token, "invite": f"/?join={table.id}"}
 
@@ -462,9 +473,11 @@ class TableManager(TableLife):
             if s.kind == "human" and by is None and s.away:
                 await self._set_away(table, s, False)  # the player is back (reached us through another process)
             at = table.ply
+            left = table.clock.left_after(seat) if table.clock is not None and by is None and s.kind == "human" \
+                else None
             try:
                 # Stored before it is announced: a restart replays exactly what players saw.
-                await self.store_move(table.id, at, seat, str(move), by if s.kind == "human" else None)
+                await self.store_move(table.id, at, seat, str(move), by if s.kind == "human" else None, left)
             except DuplicateMove:
                 # Another process stored a move for this ply first: take its moves, refuse this one.
                 await self._catch_up(table)
@@ -476,7 +489,7 @@ class TableManager(TableLife):
                                     "the game is unchanged", 500) from None
             if by is not None and s.kind == "human":
                 table.by[at] = by
-            self._advance(table, seat, move)
+            self._advance(table, seat, move, left)
             if table.game.is_over:
                 try:
                     await self.db(self.store.set_status, table.id, "over", table.game.winner)
@@ -484,8 +497,8 @@ class TableManager(TableLife):
                     log.exception("cannot store the end of %s", table.id)
         self._kick(table)
 
-    def _advance(self, table: LiveTable, seat: int, move: Move) -> None:
-        table.advance(seat, move)
+    def _advance(self, table: LiveTable, seat: int, move: Move, left: int | None = None) -> None:
+        table.advance(seat, move, left)
         if table.game.is_over and self.cluster is not None:
             self._spawn(self.cluster.release(table.id))
 
@@ -632,6 +645,30 @@ class TableManager(TableLife):
             del self.tables[table.id]
         if self.cluster is not None:
             self._spawn(self.cluster.release(table.id))
+
+
+def parse_clock(raw: Any) -> tuple[int, int] | None:
+    """A new table's ``clock`` field: None (no clock) or ``{"move": S, "reserve": S}``.
+
+    >>> parse_clock({"move": 30, "reserve": 120}), parse_clock(None)
+    ((30, 120), None)
+    >>> parse_clock({"move": 2})
+    Traceback (most recent call last):
+    ...
+    diloti.server.protocol.ProtocolError: invalid clock.move 2: expected 5..600 seconds
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not set(raw) <= {"move", "reserve"} or "move" not in raw:
+        raise ProtocolError("bad_clock", f"invalid clock {raw!r:.60}: expected null or "
+                                         '{"move": SECONDS, "reserve": SECONDS}')
+    out = []
+    for key, (lo, hi), default in (("move", CLOCK_MOVE, None), ("reserve", CLOCK_RESERVE, 0)):
+        v = raw.get(key, default)
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            raise ProtocolError("bad_clock", f"invalid clock.{key} {v!r:.40}: expected {lo}..{hi} seconds")
+        out.append(v)
+    return out[0], out[1]
 
 
 def _keeping_sigterm(make: Callable[[PoolSpec], T], spec: PoolSpec) -> T:

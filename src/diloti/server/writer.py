@@ -27,7 +27,8 @@ from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("diloti.server")
 
-Row = tuple[str, int, int, str, str | None]  # table id, ply, seat, move, computer level (for an away player)
+# table id, ply, seat, move, computer level (for an away player), clock reserve left after it (ms)
+Row = tuple[str, int, int, str, str | None, int | None]
 
 
 class GroupCommit:

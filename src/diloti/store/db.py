@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, create_engine, delete, event, func, insert, select, text, update
+from sqlalchemy import Engine, bindparam, create_engine, delete, event, false, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -121,6 +121,8 @@ class TableData:
     series: str | None = None  # the id of the series' first game (None: a game with no rematch yet)
     next_table: str | None = None  # the rematch made from this table, once it is over
     series_before: list[int] = field(default_factory=lambda: [0, 0])  # games each side won earlier in the series
+    clock: tuple[int, int] | None = None  # the turn clock: (seconds per move, reserve seconds); None: no clock
+    left: dict[int, int] = field(default_factory=dict)  # ply -> the mover's clock reserve after it, in ms
 
 
 @dataclass
@@ -145,6 +147,15 @@ def _sqlite_pragmas(manual_checkpoints: bool) -> Any:
         cur.close()
 
     return on_connect
+
+
+def _row(t: TableData) -> TableRow:
+    """The ``tables`` row of a new table."""
+    return TableRow(id=t.id, players=t.players, options=json.dumps(t.options), seed=t.seed,
+                    first_dealer=t.first_dealer, private=t.private, status=t.status, winner=t.winner,
+                    created=t.created, updated=t.updated, end_reason=t.end_reason, away_level=t.away_level,
+                    grace=t.grace, series=t.series, clock_move=t.clock[0] if t.clock else None,
+                    clock_reserve=t.clock[1] if t.clock else None)
 
 
 def _aware(dt: datetime) -> datetime:
@@ -219,10 +230,7 @@ class Store:
     # ------------------------------------------------------------ writing
     def create_table(self, t: TableData) -> None:
         with self.session.begin() as s:
-            s.add(TableRow(id=t.id, players=t.players, options=json.dumps(t.options), seed=t.seed,
-                           first_dealer=t.first_dealer, private=t.private, status=t.status,
-                           winner=t.winner, created=t.created, updated=t.updated, end_reason=t.end_reason,
-                           away_level=t.away_level, grace=t.grace, series=t.series))
+            s.add(_row(t))
             s.flush()  # the table row first: seats refer to it
             for st in t.seats:
                 s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
@@ -248,10 +256,7 @@ class Store:
                 if row is None or row.next_table is None:
                     raise StoreError(f"table {old_id} is not a finished game")
                 return row.next_table
-            s.add(TableRow(id=t.id, players=t.players, options=json.dumps(t.options), seed=t.seed,
-                           first_dealer=t.first_dealer, private=t.private, status=t.status,
-                           winner=None, created=t.created, updated=t.updated, away_level=t.away_level,
-                           grace=t.grace, series=t.series))
+            s.add(_row(t))
             s.flush()
             for st in t.seats:
                 s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
@@ -306,6 +311,21 @@ class Store:
             self._notify(s, [{"k": "seat", "t": table_id}])
             return True
 
+    def time_out(self, table_id: str, seat: int, ply: int) -> bool:
+        """Mark a held human seat away because its clock ran out at ``ply``: False (nothing changed) if
+        the seat is away already or a move for that ply is stored (the player moved in time, through any
+        process)."""
+        with self.session.begin() as s:
+            played = select(func.count()).select_from(MoveRow).where(MoveRow.table_id == table_id).scalar_subquery()
+            res = s.execute(update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human",
+                SeatRow.away == false(), SeatRow.token_hash.is_not(None), played == ply).values(away=True))
+            if getattr(res, "rowcount", 0) != 1:
+                return False
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
+            self._notify(s, [{"k": "seat", "t": table_id}])
+            return True
+
     def set_away(self, table_id: str, seat: int, away: bool) -> None:
         """Mark a human seat as played by the computer (``away``) or by its player again."""
         with self.session.begin() as s:
@@ -338,9 +358,10 @@ class Store:
         except IntegrityError:
             raise DuplicateMove(f"move {ply} of table {table_id} is already stored") from None
 
-    def add_moves(self, moves: list[tuple[str, int, int, str, str | None]]) -> None:
-        """Store many ``(table_id, ply, seat, move, by)`` in one transaction (the server's group commit);
-        ``by`` is the computer's level for a move it made for an away player, else None.
+    def add_moves(self, moves: list[tuple[str, int, int, str, str | None, int | None]]) -> None:
+        """Store many ``(table_id, ply, seat, move, by, left)`` in one transaction (the server's group commit);
+        ``by`` is the computer's level for a move it made for an away player, else None; ``left`` the
+        mover's clock reserve after the move in ms (a clocked table's human move), else None.
 
         All or nothing: a duplicate ply fails the whole batch with :class:`StoreError`.
         """
@@ -349,12 +370,12 @@ class Store:
         stamp = now()
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(MoveRow), [{"table_id": t, "ply": p, "seat": s, "move": m, "by": b,
-                                                "created": stamp} for t, p, s, m, b in moves])
+                conn.execute(insert(MoveRow), [{"table_id": t, "ply": p, "seat": s, "move": m, "by": b, "left": x,
+                                                "created": stamp} for t, p, s, m, b, x in moves])
                 conn.execute(update(TableRow).where(TableRow.id == bindparam("tid")).values(updated=stamp),
-                             [{"tid": t} for t in dict.fromkeys(t for t, _, _, _, _ in moves)])
-                self._notify(conn, [{"k": "move", "t": t, "p": p, "s": s, "m": m, **({"b": b} if b else {})}
-                                    for t, p, s, m, b in moves])
+                             [{"tid": t} for t in dict.fromkeys(row[0] for row in moves)])
+                self._notify(conn, [{"k": "move", "t": t, "p": p, "s": s, "m": m, **({"b": b} if b else {}),
+                                     **({"l": x} if x is not None else {})} for t, p, s, m, b, x in moves])
         except IntegrityError:
             raise DuplicateMove(f"a move of {len(moves)} is already stored") from None
 
@@ -419,15 +440,19 @@ class Store:
         moves: list[tuple[int, str]] = []
         chat: list[ChatLine] = []
         by: dict[int, str] = {}
+        left: dict[int, int] = {}
         if with_moves:
             rows = s.scalars(select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.ply)).all()
             moves = [(r.seat, r.move) for r in rows]
             by = {r.ply: r.by for r in rows if r.by}
+            left = {r.ply: r.left for r in rows if r.left is not None}
             chat = self._chat(s, row.id)
         return TableData(row.id, row.players, json.loads(row.options), row.seed, row.first_dealer,
                          row.private, row.status, row.winner, _aware(row.created), _aware(row.updated),
                          seats, moves, chat, row.end_reason, row.away_level, row.grace, by,
-                         row.series, row.next_table)
+                         row.series, row.next_table,
+                         clock=None if row.clock_move is None else (row.clock_move, row.clock_reserve or 0),
+                         left=left)
 
     def load(self, table_id: str) -> TableData | None:
         data = self._load(table_id)
@@ -440,10 +465,10 @@ class Store:
             row = s.get(TableRow, table_id)
             return None if row is None else self._data(s, row)
 
-    def moves_since(self, table_id: str, ply: int) -> list[tuple[int, int, str, str | None]]:
-        """The stored moves ``(ply, seat, notation, by)`` of a table from ``ply`` on, in order."""
+    def moves_since(self, table_id: str, ply: int) -> list[tuple[int, int, str, str | None, int | None]]:
+        """The stored moves ``(ply, seat, notation, by, left)`` of a table from ``ply`` on, in order."""
         with self.session() as s:
-            return [(r.ply, r.seat, r.move, r.by) for r in
+            return [(r.ply, r.seat, r.move, r.by, r.left) for r in
                     s.scalars(select(MoveRow).where(MoveRow.table_id == table_id, MoveRow.ply >= ply)
                               .order_by(MoveRow.ply))]
 

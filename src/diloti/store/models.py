@@ -31,6 +31,8 @@ class TableRow(Base):
     end_reason: Mapped[str | None] = mapped_column(String(40), nullable=True)  # "resigned:SEAT"; null: played out
     away_level: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the computer for absent players
     grace: Mapped[int | None] = mapped_column(Integer, nullable=True)  # grace seconds for an absent player
+    clock_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # turn clock: seconds per move
+    clock_reserve: Mapped[int | None] = mapped_column(Integer, nullable=True)  # turn clock: reserve seconds
     series: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)  # the series' first game
     next_table: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True, unique=True)  # the rematch
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -63,6 +65,7 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(80))
     by: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the computer's level, for an away player
+    left: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the mover's clock reserve after it, in ms
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
