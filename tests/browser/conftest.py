@@ -231,6 +231,30 @@ class UI:
         return table
 
 
+    @staticmethod
+    def seat_places(page: Any) -> dict[str, dict[str, float]]:
+        """Each seat box's place and box, by seat."""
+        out = {}
+        for i in range(page.locator("#seats .seatbox").count()):
+            box = page.locator("#seats .seatbox").nth(i)
+            out[box.get_attribute("data-seat")] = {"place": box.get_attribute("data-place"), **box.bounding_box()}
+        return out
+
+    @staticmethod
+    def check_sitting(page: Any, width: int) -> None:
+        """Me at the bottom, the next player (seat 1) on the right, my partner opposite, seat 3 on the left."""
+        places = UI.seat_places(page)
+        felt = page.locator("#felt").bounding_box()
+        assert {k: v["place"] for k, v in places.items()} == {"0": "bottom", "1": "right", "2": "top", "3": "left"}
+        assert places["2"]["y"] + places["2"]["height"] <= felt["y"] + 1  # partner above the table
+        assert places["0"]["y"] >= felt["y"] + felt["height"] - 1  # me below it
+        assert places["3"]["x"] + places["3"]["width"] <= felt["x"] + 1  # opponents left and right
+        assert places["1"]["x"] >= felt["x"] + felt["width"] - 1
+        for b in places.values():
+            assert b["x"] >= 0 and b["x"] + b["width"] <= width, b
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
 @pytest.fixture()
 def ui() -> type[UI]:
     return UI

@@ -66,3 +66,27 @@ def test_typed_moves_complete_named_piles_only(js: Any) -> None:
     assert js(body, LEGAL, DECLS, "9D x 4C") == "illegal"  # 5H is loose: never added silently
     assert js(body, LEGAL, DECLS, "4d+4c=4g") == "4D + 4C = 4G"
     assert js(body, LEGAL, DECLS, "4D + 4C") == "syntax"
+
+
+def test_clock_and_seat_places(server: str, new_page: Any) -> None:
+    page = new_page()
+    page.goto(server + "/?pace=0")
+    page.wait_for_selector("#new-table")
+
+    def run(module: str, body: str, *args: Any) -> Any:
+        return page.evaluate(f"async (args) => {{ const M = await import('/static/js/{module}'); {body} }}",
+                             list(args))
+    assert run("clock.js", "return [0, 999, 1000, 65000, 600000].map(M.mmss)") == [
+        "0:00", "0:01", "0:01", "1:05", "10:00"]
+    clock = {"move": 10, "reserve": 30, "reserves": [30000, 4000], "running": 1, "left": 2000, "ply": 3}
+    # 5 s after the message: the 2 s of move time are gone, and 3 s of the 4 s reserve.
+    assert run("clock.js", "return M.seatClock(args[0], 1, 5000)", clock) == {
+        "running": True, "move": 0, "reserve": 1000, "low": True}
+    assert run("clock.js", "return M.seatClock(args[0], 0, 5000)", clock) == {
+        "running": False, "move": None, "reserve": 30000, "low": False}
+    assert run("clock.js", "return M.seatClock(null, 0, 0)") is None
+    # Play passes to the right: from seat 2, seat 3 sits on the right, seat 0 opposite, seat 1 on the left.
+    assert run("seats.js", "return [0, 1, 2, 3].map((s) => M.placeOf(s, 2, 4))") == ["top", "left", "bottom", "right"]
+    assert run("seats.js", "return [0, 1].map((s) => M.placeOf(s, 1, 2))") == ["top", "bottom"]
+    assert run("seats.js", "return [...M.lastBySeat(args[0]).entries()]", [[0, "7H"], [1, "7D x 7H"], [0, "2C"]]) == [
+        [0, "2C"], [1, "7D x 7H"]]

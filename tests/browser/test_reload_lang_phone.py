@@ -106,11 +106,11 @@ def test_four_players_with_partner(server: str, new_page: Any, ui: Any, screensh
     ui.create_table(page, server, "Maria", ["random", "greedy", "random"], players=4)
     page.wait_for_selector("#game")
     boxes = page.locator("#seats .seatbox")
-    assert boxes.count() == 3
-    # Play order after me: opponent, partner, opponent.
-    assert [boxes.nth(i).get_attribute("data-seat") for i in range(3)] == ["1", "2", "3"]
-    assert "partner" in boxes.nth(1).inner_text()
-    assert "partner" not in boxes.nth(0).inner_text()
+    assert boxes.count() == 4
+    ui.check_sitting(page, 1000)
+    assert "partner" in page.inner_text("#seats .seatbox[data-seat='2']")
+    assert "partner" not in page.inner_text("#seats .seatbox[data-seat='1']")
+    assert "You" in page.inner_text("#seats .seatbox[data-seat='0']")
     rng = random.Random(3)
     moves = 0
     while True:

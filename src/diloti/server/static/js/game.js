@@ -6,8 +6,11 @@ import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { filterMoves, matchTyped, playableCards, sortCards, tableUnits } from "./moves.js";
-import { breakdownTable, moveLabel, prettyCard, prettyMove, seatName, sideName } from "./present.js";
+import { moveLabel, prettyCard, prettyMove, seatName, sideName } from "./present.js";
 import { showDialog, closeDialog, showRules } from "./dialogs.js";
+import { ClockTicker } from "./clock.js";
+import { seatRing } from "./seats.js";
+import { tableDialogs } from "./tabledialogs.js";
 
 const KEYS = "abcdefghijklmnopqrstuvwxyz";
 
@@ -35,6 +38,9 @@ export class TableView {
     this.rounds = new Map();     // round number -> {score, scores, swept, swept_to}
     this.moves = new Map();      // round number -> [[seat, move, xeri]]
     this.hint = null;
+    this.hintMove = null;        // the move the last hint suggests (marked on the board)
+    this.xeriBy = new Set();     // seats whose last move was a xeri
+    this.outOfTime = new Set();  // away seats whose clock ran out (until their player is back)
     this.msg = "";
     this.waitingMove = false;
     this.queue = [];
@@ -43,6 +49,7 @@ export class TableView {
     this.gameOver = null;
     this.conn = null;
     this.keyHandler = (e) => this.onKey(e);
+    this.ticker = new ClockTicker(root, t);
     this.chat = new ChatPanel({ readOnly: watch, onSend: (text) => !!this.conn && this.conn.send({ type: "chat", text }) });
   }
 
@@ -54,6 +61,7 @@ export class TableView {
       onStatus: (s) => this.banner(s === "closed" ? t("game.disconnected") : ""),
     });
     this.conn.connect();
+    this.ticker.start();
     document.addEventListener("keydown", this.keyHandler);
     this.render();
     return true;
@@ -61,6 +69,7 @@ export class TableView {
 
   stop() {
     if (this.conn) this.conn.close();
+    this.ticker.stop();
     document.removeEventListener("keydown", this.keyHandler);
     this.banner("");
   }
@@ -113,6 +122,7 @@ export class TableView {
         break;
       case "table":
         this.table = msg.table;
+        for (const s of this.table.seats) if (!s.away) this.outOfTime.delete(s.seat);
         this.render();
         if ($("#end-series") && this.table.series_score) $("#end-series").textContent = this.seriesText();
         break;
@@ -130,10 +140,21 @@ export class TableView {
         this.last = msg;
         this.lastFresh = true;
         this.hint = null;
+        this.hintMove = null;
+        if (msg.xeri) this.xeriBy.add(msg.seat); else this.xeriBy.delete(msg.seat);
         if (!this.moves.has(msg.round)) this.moves.set(msg.round, []);
         this.moves.get(msg.round).push([msg.seat, msg.move, !!msg.xeri]);
         break;
+      case "clock":
+        this.ticker.set(msg);
+        break;
+      case "timeout":
+        // The server decides: this seat's time ran out (or its player stayed away), the computer plays it.
+        this.outOfTime.add(msg.seat);
+        this.render();
+        break;
       case "round_over":
+        this.xeriBy.clear();
         this.rounds.set(msg.round, msg);
         this.showRoundOver(msg);
         break;
@@ -175,6 +196,7 @@ export class TableView {
       this.moves.set(st.round, st.history.map(([s, m]) => [s, m, false]));
     }
     if (!this.last && st.last) this.last = st.last;
+    if ("clock" in st) this.ticker.set(st.clock);
     if (!prev || prev.ply !== st.ply) {
       this.clearSel(false);
       if (prev && !this.fatal) this.msg = "";  // an error about the last position no longer applies
@@ -194,6 +216,7 @@ export class TableView {
   onHint(msg) {
     if (!this.state || msg.ply !== this.state.ply || !msg.moves || !msg.moves.length) return;
     const best = this.legal().find((m) => m.text === msg.moves[0].move);
+    this.hintMove = best || null;
     const fmt = (m) => prettyMove(m.move) + (typeof m.score === "number" ? ` (${m.score > 0 ? "+" : ""}${m.score.toFixed(1)})` : "");
     this.hint = t("game.hint_is", { move: fmt(msg.moves[0]) })
       + (msg.moves.length > 1 ? " · " + t("game.hint_also", { moves: msg.moves.slice(1, 3).map(fmt).join(", ") }) : "");
@@ -230,6 +253,7 @@ export class TableView {
 
   send(mv) {
     if (!mv || this.waitingMove) return;
+    this.hintMove = null;
     if (this.conn.send({ type: "move", move: mv.text, ply: this.state.ply })) {
       this.waitingMove = true;
       this.msg = "";
@@ -393,7 +417,9 @@ export class TableView {
       h("ul", { class: "seatlist" }, tb.seats.map((s) => h("li", { dataset: { seat: String(s.seat) } },
         h("b", null, s.kind === "bot" ? seatName(tb, s.seat, this.seat) : (s.taken ? (s.seat === this.seat ? (s.name || t("new.you")) : s.name) : t("wait.free"))),
         this.seatTags(s)))),
-      h("p", null, t("wait.starts"))), this.chat.el));
+      h("p", null, t("wait.starts")),
+      this.watching ? null : h("button", { type: "button", class: "btn small", id: "leave-btn", onclick: () => this.confirm("leave") }, t("leave.btn"))),
+    this.chat.el));
   }
 
   name(seat) { return seatName(this.table, seat, this.seat); }
@@ -423,32 +449,6 @@ export class TableView {
       h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })),
       h("span", { class: "info stockchip", id: "stock", title: t("game.stock") }, st.stock > 0 ? backEl() : null, t("game.stock") + " " + st.stock));
 
-    // Other seats, in play order after me.
-    const others = [];
-    for (let i = watching ? 0 : 1; i < st.players; i++) others.push((pov + i) % st.players);
-    const seatBox = (s) => {
-      const info = tb.seats ? tb.seats[s] : null;
-      const n = st.hand_sizes[s];
-      const backs = h("span", { class: "backs", "aria-hidden": "true" });
-      for (let i = 0; i < n; i++) backs.appendChild(backEl());
-      const meta = [];
-      if (st.players === 4 && !watching && s % 2 === me % 2) meta.push(h("span", { class: "tag" }, t("seat.partner")));
-      if (st.dealer === s) meta.push(h("span", { class: "tag" }, t("game.dealer")));
-      if (info && info.kind === "bot") meta.push(h("span", { class: "tag" }, info.level));
-      if (info && info.away) meta.push(h("span", { class: "tag away" }, t(info.taken ? "seat.away" : "seat.left")));
-      // An absent player's seat may be handed to the computer (the server says when it is too soon).
-      if (info && info.kind === "human" && info.taken && !info.connected && !info.away && !watching && this.playing()) {
-        meta.push(h("button", { type: "button", class: "btn small handover-btn", dataset: { seat: String(s) },
-          onclick: () => this.conn.send({ type: "hand_over", seat: s }) }, t("away.hand_over")));
-      }
-      return h("div", { class: ["seatbox", st.turn === s && st.phase !== "over" && "turn", info && info.kind === "human" && !info.connected && "offline", info && info.away && "away"], dataset: { seat: String(s), away: info && info.away ? "1" : "0" } },
-        h("span", { class: "name" }, this.name(s)),
-        backs,
-        h("span", { class: "count" }, t(n === 1 ? "game.card1" : "game.cards", { n })),
-        h("span", { class: "meta" }, meta));
-    };
-    const seats = h("div", { class: "seats", id: "seats" }, others.map(seatBox));
-
     // Whose turn + the last move.
     const mine = st.your_turn;
     const turnText = st.phase === "over" ? t("end.title") : mine ? t("game.your_turn") : t("game.turn_of", { name: this.name(st.turn) });
@@ -463,6 +463,8 @@ export class TableView {
     // The table: loose cards and declarations.
     const selecting = !!this.sel.card;
     const freshCards = new Set(this.lastFresh && this.last && this.last.kind === "lay" ? [this.last.card] : []);
+    const hm = mine ? this.hintMove : null;
+    const hinted = (cards) => !!hm && cards.length > 0 && cards.every((c) => hm.cards.includes(c));
     const felt = h("div", { class: "felt", id: "felt", "aria-label": t("game.table") });
     units.forEach((u, i) => {
       const chosen = this.sel.units.has(u.id);
@@ -473,12 +475,12 @@ export class TableView {
       const onclick = () => this.pickUnit(u.id);
       let el;
       if (u.id.startsWith("c:")) {
-        el = cardEl(u.cards[0], { tag: "button", t, cls: [chosen && "selected", selecting && !usable && "dim", freshCards.has(u.cards[0]) && "new"].filter(Boolean).join(" "), attrs });
+        el = cardEl(u.cards[0], { tag: "button", t, cls: [chosen && "selected", selecting && !usable && "dim", freshCards.has(u.cards[0]) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
       } else {
         const d = st.declarations[Number(u.id.slice(2))];
         const owner = d.owner === me ? t("new.you") : this.name(d.owner);
         const label = d.kind === "group" ? t("pile.label.group", { value: d.value, owner }) : t("pile.label.plain", { owner });
-        el = pileEl(d, label, { tag: "button", t, index: Number(u.id.slice(2)), cls: [chosen && "selected", selecting && !usable && "dim", this.lastFresh && this.last && this.last.card && d.cards.includes(this.last.card) && "new"].filter(Boolean).join(" "), attrs });
+        el = pileEl(d, label, { tag: "button", t, index: Number(u.id.slice(2)), cls: [chosen && "selected", selecting && !usable && "dim", this.lastFresh && this.last && this.last.card && d.cards.includes(this.last.card) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
         el.dataset.owner = String(d.owner);
       }
       el.addEventListener("click", onclick);
@@ -512,7 +514,7 @@ export class TableView {
     const hand = h("div", { class: "hand", id: "hand", "aria-label": t("game.hand") });
     st.hand.forEach((c, i) => {
       const ok = mine && playable.has(c);
-      const el = cardEl(c, { tag: "button", t, cls: [this.sel.card === c && "selected", mine && !ok && "dim"].filter(Boolean).join(" "),
+      const el = cardEl(c, { tag: "button", t, cls: [this.sel.card === c && "selected", mine && !ok && "dim", hm && hm.card === c && "hinted"].filter(Boolean).join(" "),
         attrs: { "aria-pressed": this.sel.card === c ? "true" : "false", disabled: !ok || undefined, "data-key": String(i + 1) } });
       el.addEventListener("click", () => this.pickCard(c));
       if (mine && ok && i < 9) el.appendChild(h("span", { class: "key", "aria-hidden": "true" }, String(i + 1)));
@@ -544,10 +546,14 @@ export class TableView {
     if (oldTyped) typedInput.value = oldTyped.value;
     const myInfo = !watching && tb.seats ? tb.seats[me] : null;
     const mineParts = watching ? [h("div", { class: "watchnote", id: "watching" }, t("watch.you"))]
-      : [myInfo && myInfo.away ? h("div", { class: "watchnote", id: "away-note" }, t("away.you")) : null, hand, handLabel, typed];
+      : [myInfo && myInfo.away ? h("div", { class: "watchnote", id: "away-note" }, t(this.outOfTime.has(me) ? "clock.you_out" : "away.you"), " ",
+        h("button", { type: "button", class: "btn small primary", id: "back-btn", onclick: () => this.conn.send({ type: "back" }) }, t("away.back"))) : null,
+      hand, handLabel, typed];
     fill(this.root, h("div", { id: "game", class: watching ? "watching" : "", dataset: { seat: watching ? "" : String(me), ply: String(st.ply), round: String(st.round), phase: st.phase, turn: String(st.turn), waiting: this.waitingMove ? "1" : "0" } },
-      scorebar, seats, status, felt, action, h("div", { class: "msg", id: "msg", role: "status" }, this.msg), ...mineParts, tools,
+      scorebar, status, seatRing(this, felt, { st, tb, me, watching, xeris: this.xeriBy }), action,
+      h("div", { class: "msg", id: "msg", role: "status" }, this.msg), ...mineParts, tools,
       watching ? null : h("div", { class: "keyshelp" }, t("keys.help")), this.chat.el));
+    this.ticker.paint();
     if (hadTypedFocus) typedInput.focus();
     else if (refocus) {
       const sel = refocus.unit ? `[data-unit="${refocus.unit}"]` : `.hand [data-card="${refocus.card}"]`;
@@ -597,79 +603,7 @@ export class TableView {
   isOver() {
     return !!this.gameOver || (this.table && this.table.status === "over") || (this.state && this.state.phase === "over");
   }
-
-  // ------------------------------------------------------------------ dialogs
-  sideNames() { return [0, 1].map((s) => sideName(this.table, s, this.seat)); }
-
-  showRoundOver(msg) {
-    const names = this.sideNames();
-    const body = [breakdownTable(msg.score, names, msg.scores)];
-    if (msg.swept && msg.swept.length && msg.swept_to !== null && msg.swept_to !== undefined) {
-      body.push(h("p", null, t("game.sweep", { name: names[msg.swept_to] }) + ": " + msg.swept.map(prettyCard).join(" ")));
-    }
-    showDialog(t("round.title", { n: msg.round }), body, [h("button", { type: "button", class: "btn primary", id: "round-continue", onclick: closeDialog }, t("round.continue"))], "round-over");
-  }
-
-  showGameOver() {
-    const g = this.gameOver;
-    const names = this.sideNames();
-    const mine = this.seat !== null ? this.seat % 2 : null;
-    const headline = mine === null ? t("end.won", { side: names[g.winner], a: g.scores[g.winner], b: g.scores[1 - g.winner] })
-      : g.winner === mine ? t("end.you_won") : t("end.you_lost");
-    const lastRound = this.rounds.get(g.rounds);
-    const resigned = typeof g.end_reason === "string" && g.end_reason.startsWith("resigned:") ? Number(g.end_reason.slice(9)) : null;
-    const body = [resigned !== null ? h("p", { id: "end-reason" }, t("end.resigned", { name: this.name(resigned) })) : null,
-      h("p", { class: "endtitle", id: "end-headline" }, headline),
-      h("p", null, `${names[0]} ${g.scores[0]} – ${g.scores[1]} ${names[1]}`)];
-    if (this.table && this.table.series_score) body.push(h("p", { id: "end-series" }, this.seriesText()));
-    if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores));
-    if (this.rounds.size > 1) body.push(h("h3", null, t("game.scores")), this.sheetTable());
-    showDialog(t("end.title"), body, [
-      h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")),
-      h("a", { class: "btn", id: "end-replay", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")),
-      h("a", { class: "btn", href: "/" }, t("game.new")),
-      this.seat !== null ? h("button", { type: "button", class: "btn primary", id: "end-again", onclick: () => this.askRematch() }, t("end.again")) : null,
-      h("button", { type: "button", class: "btn" + (this.seat !== null ? "" : " primary"), onclick: closeDialog }, t("game.close")),
-    ], "game-over");
-    this.render();
-  }
-
-  sheetTable() {
-    const names = this.sideNames();
-    const rows = [...this.rounds.values()].sort((a, b) => a.round - b.round).map((r) =>
-      h("tr", { dataset: { round: String(r.round) } }, h("td", null, String(r.round)),
-        r.score.map((s) => h("td", null, String(s.total) + (s.xeri ? ` (${t("game.xeris", { n: s.xeri })})` : "")))));
-    const total = this.state ? this.state.scores : [0, 0];
-    const final = this.gameOver ? this.gameOver.scores : total;
-    rows.push(h("tr", { class: "total" }, h("td", null, t("round.game")), final.map((s) => h("td", null, String(s)))));
-    return h("table", { class: "sheet", id: "sheet" },
-      h("thead", null, h("tr", null, h("th", null, t("sheet.round")), names.map((n) => h("th", null, n)))),
-      h("tbody", null, rows));
-  }
-
-  showSheet() {
-    const body = [this.sheetTable()];
-    const rounds = [...this.rounds.values()].sort((a, b) => b.round - a.round);
-    for (const r of rounds) {
-      body.push(h("h3", null, t("game.round", { n: r.round })), breakdownTable(r.score, this.sideNames(), r.scores));
-    }
-    showDialog(t("game.scores"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "score-sheet");
-  }
-
-  showWatchLink() {
-    showDialog(t("watch.invite"), [h("p", null, t("watch.link")), this.linkBox(this.watchLink(), "watch-link", t("watch.invite"))],
-      [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "watch-link");
-  }
-
-  showHistory() {
-    const rounds = [...this.moves.keys()].sort((a, b) => a - b);
-    const body = [];
-    for (const r of rounds) {
-      body.push(h("h3", null, t("game.round", { n: r })));
-      body.push(h("ol", { class: "history" }, this.moves.get(r).map(([s, m, x]) =>
-        h("li", null, h("span", { class: "who" }, this.name(s) + ":"), " ", prettyMove(m), x ? h("span", { class: "xeri-badge" }, t("game.xeri")) : null))));
-    }
-    if (!body.length) body.push(h("p", null, t("history.empty")));
-    showDialog(t("game.history"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "history");
-  }
 }
+
+// The table's dialogs (round and game summaries, score sheet, history, watch link) live in their own module.
+Object.assign(TableView.prototype, tableDialogs);

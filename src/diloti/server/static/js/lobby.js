@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { seatName } from "./present.js";
 
 const FORM_KEY = "diloti.form";
+const CLOCKS = ["off", "15+60", "30+120", "60+300"];  // the turn clocks offered: "move+reserve" seconds
 
 function loadForm() {
   try { return JSON.parse(localStorage.getItem(FORM_KEY)) || {}; } catch (e) { return {}; }
@@ -26,6 +27,7 @@ export class Lobby {
       target: Number.isInteger(saved.target) ? saved.target : 61,
       options: saved.options && typeof saved.options === "object" ? saved.options : {},
       private: !!saved.private,
+      clock: CLOCKS.includes(saved.clock) ? saved.clock : "off",
     };
   }
 
@@ -84,6 +86,10 @@ export class Lobby {
       private: f.private,
     };
     if (f.away_level && this.levels().includes(f.away_level)) body.away_level = f.away_level;
+    if (f.clock !== "off") {
+      const [move, reserve] = f.clock.split("+").map(Number);
+      body.clock = { move, reserve };
+    }
     this.save();
     try {
       const res = await api("POST", "/api/tables", body);
@@ -141,6 +147,9 @@ export class Lobby {
       h("label", { class: "field" }, h("span", null, t("new.away_level")),
         h("select", { id: "away-level", onchange: (e) => { f.away_level = e.target.value; } },
           this.levels().map((lv) => h("option", { value: lv, selected: (f.away_level || "heuristic") === lv || undefined }, lv)))),
+      h("label", { class: "field" }, h("span", null, t("new.clock")),
+        h("select", { id: "clock", onchange: (e) => { f.clock = e.target.value; } },
+          CLOCKS.map((c) => h("option", { value: c, selected: f.clock === c || undefined }, t("new.clock." + c))))),
       h("details", { open: Object.keys(f.options).length ? true : undefined }, h("summary", null, t("new.options")), h("div", { class: "opts" }, opts)),
       h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "private", checked: f.private || undefined,
         onchange: (e) => { f.private = e.target.checked; } }), " ", t("new.private")),

@@ -1,0 +1,68 @@
+// The seats around the table, placed as the players sit: this seat at the bottom, play passing to
+// the right (counter-clockwise, as Greek card games go), so the next player sits on the right, the
+// partner opposite, the player before on the left; each with name, cards left, clock, away mark and
+// the last move that seat made.
+import { backEl } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { prettyMove } from "./present.js";
+
+/** Where seat `s` sits seen from `pov`: "bottom", "right", "top" or "left". */
+export function placeOf(s, pov, players) {
+  const r = (s - pov + players) % players;
+  if (r === 0) return "bottom";
+  if (players === 2) return "top";
+  return ["bottom", "right", "top", "left"][r];
+}
+
+/** The last move of every seat in this round, from the round's history `[[seat, move]]`. */
+export function lastBySeat(history) {
+  const out = new Map();
+  for (const [seat, move] of history || []) out.set(seat, move);
+  return out;
+}
+
+function seatBox(view, s, { st, tb, me, watching, last, xeris, bottomOwn }) {
+  const info = tb.seats ? tb.seats[s] : null;
+  const n = st.hand_sizes[s];
+  const meta = [];
+  if (st.players === 4 && !watching && s !== me && s % 2 === me % 2) meta.push(h("span", { class: "tag" }, t("seat.partner")));
+  if (st.dealer === s) meta.push(h("span", { class: "tag" }, t("game.dealer")));
+  if (info && info.kind === "bot") meta.push(h("span", { class: "tag" }, info.level));
+  const away = !info || !info.away ? null : !info.taken ? "seat.left" : view.outOfTime.has(s) ? "clock.out" : "seat.away";
+  if (away) meta.push(h("span", { class: "tag away awaymark" }, t(away)));
+  // An absent player's seat may be handed to the computer (the server says when it is too soon).
+  if (info && info.kind === "human" && info.taken && !info.connected && !info.away && !watching && view.playing() && s !== me) {
+    meta.push(h("button", { type: "button", class: "btn small handover-btn", dataset: { seat: String(s) },
+      onclick: () => view.conn.send({ type: "hand_over", seat: s }) }, t("away.hand_over")));
+  }
+  const backs = bottomOwn ? null : h("span", { class: "backs", "aria-hidden": "true" });
+  if (backs) for (let i = 0; i < n; i++) backs.appendChild(backEl());
+  const move = last.get(s);
+  const place = placeOf(s, watching ? 0 : me, st.players);
+  return h("div", {
+    class: ["seatbox", "at-" + place, st.turn === s && st.phase !== "over" && "turn",
+      info && info.kind === "human" && !info.connected && "offline", info && info.away && "away"],
+    dataset: { seat: String(s), place, away: info && info.away ? "1" : "0" },
+  },
+  h("span", { class: "name" }, view.name(s)),
+  backs,
+  bottomOwn ? null : h("span", { class: "count" }, t(n === 1 ? "game.card1" : "game.cards", { n })),
+  tb.clock ? h("span", { class: "clock", dataset: { clockSeat: String(s) }, "aria-live": "off" }) : null,
+  h("span", { class: "seatlast", dataset: { seatLast: String(s) } }, move ? prettyMove(move) : "\u00a0",
+    move && xeris.has(s) ? h("span", { class: "xeri-badge small" }, t("game.xeri")) : null),
+  meta.length ? h("span", { class: "meta" }, meta) : null);
+}
+
+/** The table's ring: every seat in its place around `felt`. */
+export function seatRing(view, felt, { st, tb, me, watching, xeris }) {
+  const last = lastBySeat(st.history);
+  const ctx = { st, tb, me, watching, last, xeris };
+  const boxes = {};
+  for (let s = 0; s < st.players; s++) {
+    const place = placeOf(s, watching ? 0 : me, st.players);
+    boxes[place] = seatBox(view, s, { ...ctx, bottomOwn: place === "bottom" && !watching });
+  }
+  return h("div", { class: ["ring", "p" + st.players], id: "seats" },
+    boxes.top || null, boxes.left || null, felt, boxes.right || null, boxes.bottom || null);
+}

@@ -1,0 +1,82 @@
+// The live table's dialogs: the round and game summaries, the score sheet, the move history and the
+// watch link. Mixed into TableView (game.js): `this` is the table view.
+import { closeDialog, showDialog } from "./dialogs.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { breakdownTable, prettyCard, prettyMove, sideName } from "./present.js";
+
+export const tableDialogs = {
+  sideNames() { return [0, 1].map((s) => sideName(this.table, s, this.seat)); },
+
+  showRoundOver(msg) {
+    const names = this.sideNames();
+    const body = [breakdownTable(msg.score, names, msg.scores)];
+    if (msg.swept && msg.swept.length && msg.swept_to !== null && msg.swept_to !== undefined) {
+      body.push(h("p", null, t("game.sweep", { name: names[msg.swept_to] }) + ": " + msg.swept.map(prettyCard).join(" ")));
+    }
+    showDialog(t("round.title", { n: msg.round }), body, [h("button", { type: "button", class: "btn primary", id: "round-continue", onclick: closeDialog }, t("round.continue"))], "round-over");
+  },
+
+  showGameOver() {
+    const g = this.gameOver;
+    const names = this.sideNames();
+    const mine = this.seat !== null ? this.seat % 2 : null;
+    const headline = mine === null ? t("end.won", { side: names[g.winner], a: g.scores[g.winner], b: g.scores[1 - g.winner] })
+      : g.winner === mine ? t("end.you_won") : t("end.you_lost");
+    const lastRound = this.rounds.get(g.rounds);
+    const resigned = typeof g.end_reason === "string" && g.end_reason.startsWith("resigned:") ? Number(g.end_reason.slice(9)) : null;
+    const body = [resigned !== null ? h("p", { id: "end-reason" }, t("end.resigned", { name: this.name(resigned) })) : null,
+      h("p", { class: "endtitle", id: "end-headline" }, headline),
+      h("p", null, `${names[0]} ${g.scores[0]} – ${g.scores[1]} ${names[1]}`)];
+    if (this.table && this.table.series_score) body.push(h("p", { id: "end-series" }, this.seriesText()));
+    if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores));
+    if (this.rounds.size > 1) body.push(h("h3", null, t("game.scores")), this.sheetTable());
+    showDialog(t("end.title"), body, [
+      h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")),
+      h("a", { class: "btn", id: "end-replay", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")),
+      h("a", { class: "btn", href: "/" }, t("game.new")),
+      this.seat !== null ? h("button", { type: "button", class: "btn primary", id: "end-again", onclick: () => this.askRematch() }, t("end.again")) : null,
+      h("button", { type: "button", class: "btn" + (this.seat !== null ? "" : " primary"), onclick: closeDialog }, t("game.close")),
+    ], "game-over");
+    this.render();
+  },
+
+  sheetTable() {
+    const names = this.sideNames();
+    const rows = [...this.rounds.values()].sort((a, b) => a.round - b.round).map((r) =>
+      h("tr", { dataset: { round: String(r.round) } }, h("td", null, String(r.round)),
+        r.score.map((s) => h("td", null, String(s.total) + (s.xeri ? ` (${t("game.xeris", { n: s.xeri })})` : "")))));
+    const total = this.state ? this.state.scores : [0, 0];
+    const final = this.gameOver ? this.gameOver.scores : total;
+    rows.push(h("tr", { class: "total" }, h("td", null, t("round.game")), final.map((s) => h("td", null, String(s)))));
+    return h("table", { class: "sheet", id: "sheet" },
+      h("thead", null, h("tr", null, h("th", null, t("sheet.round")), names.map((n) => h("th", null, n)))),
+      h("tbody", null, rows));
+  },
+
+  showSheet() {
+    const body = [this.sheetTable()];
+    const rounds = [...this.rounds.values()].sort((a, b) => b.round - a.round);
+    for (const r of rounds) {
+      body.push(h("h3", null, t("game.round", { n: r.round })), breakdownTable(r.score, this.sideNames(), r.scores));
+    }
+    showDialog(t("game.scores"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "score-sheet");
+  },
+
+  showWatchLink() {
+    showDialog(t("watch.invite"), [h("p", null, t("watch.link")), this.linkBox(this.watchLink(), "watch-link", t("watch.invite"))],
+      [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "watch-link");
+  },
+
+  showHistory() {
+    const rounds = [...this.moves.keys()].sort((a, b) => a - b);
+    const body = [];
+    for (const r of rounds) {
+      body.push(h("h3", null, t("game.round", { n: r })));
+      body.push(h("ol", { class: "history" }, this.moves.get(r).map(([s, m, x]) =>
+        h("li", null, h("span", { class: "who" }, this.name(s) + ":"), " ", prettyMove(m), x ? h("span", { class: "xeri-badge" }, t("game.xeri")) : null))));
+    }
+    if (!body.length) body.push(h("p", null, t("history.empty")));
+    showDialog(t("game.history"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "history");
+  },
+};
