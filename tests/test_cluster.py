@@ -295,3 +295,51 @@ def test_processes_started_together_on_a_new_database_all_come_up(pg: str) -> No
     finally:
         for s in started:
             s.stop()
+
+
+def test_a_clock_runs_out_across_processes_and_a_rematch_asked_through_both_is_made_once(
+        servers: list[Server], pg: str) -> None:
+    """Ann on A, Bob on B, a 5 s clock: Bob moves in time through B (his reserve stored with the move);
+    when Ann's clock runs out, one process puts her away, the computer plays for her, and Bob on B sees it
+    all; she takes her seat back with 'back'. After Bob resigns, both ask for a rematch at once through
+    their own processes: one new table, with the same clock, that both are told of."""
+    a, b = servers
+    t = a.post("/api/tables", {"name": "Ann", "seed": 9, "clock": {"move": 5, "reserve": 3}, "away_level": "random"})
+    deadline = time.monotonic() + 5
+    while t["table"] not in [x["id"] for x in b.get("/api/tables")["tables"]]:
+        assert time.monotonic() < deadline, "the table never reached B"
+        time.sleep(0.05)
+    j = b.post(f"/api/tables/{t['table']}/join", {"name": "Bob"})
+    ann, bob = hello(a, t["table"], t["token"]), hello(b, t["table"], j["token"])
+    try:
+        states = [recv(ann, "state", ply=0), recv(bob, "state", ply=0)]
+        if states[1]["your_turn"]:  # Bob moves in time, through B
+            bob.send(json.dumps({"type": "move", "move": states[1]["legal"][0]["move"], "ply": 0}))
+            st = recv(ann, "state", ply=1)
+            assert st["clock"]["running"] == 0 and st["clock"]["reserves"][1] == 3000
+        ply = 1 if states[1]["your_turn"] else 0
+        # Ann does nothing: within 5 + 3 s her seat goes away and the computer moves for her.
+        out = recv(bob, "timeout", timeout=30)
+        assert (out["seat"], out["ply"], out["reason"]) == (0, ply, "clock")
+        played = recv(bob, "played", ply=ply + 1, timeout=30)
+        assert played["seat"] == 0
+        assert b.get(f"/api/tables/{t['table']}")["seats"][0]["away"]
+        ann.send(json.dumps({"type": "back"}))
+        deadline = time.monotonic() + 10
+        while b.get(f"/api/tables/{t['table']}")["seats"][0]["away"]:
+            assert time.monotonic() < deadline, "B never saw Ann come back"
+            time.sleep(0.1)
+        bob.send(json.dumps({"type": "resign"}))
+        recv(ann, "game_over")
+        recv(bob, "game_over")
+        ann.send(json.dumps({"type": "rematch"}))
+        bob.send(json.dumps({"type": "rematch"}))
+        new = {recv(ann, "rematch")["table"], recv(bob, "rematch")["table"]}
+        assert len(new) == 1
+        (nid,) = new
+        for s in (a, b):
+            summary = s.get(f"/api/tables/{nid}")
+            assert summary["clock"] == {"move": 5, "reserve": 3} and summary["series"] == t["table"]
+    finally:
+        ann.close()
+        bob.close()

@@ -73,7 +73,7 @@ class TableLife(Replica):
                 if (c is None or (c.seat, c.ply) != (seat, ply) or table.ply != ply
                         or self.tables.get(table.id) is not table):
                     return
-                if not await self.db(self.store.time_out, table.id, seat, ply):
+                if not await self.db(self.store.time_out, table.id, seat, ply, reason):
                     # The player moved in time through another process, or the seat changed hands.
                     if self.cluster is not None:
                         await self._catch_up(table)
@@ -83,11 +83,7 @@ class TableLife(Replica):
                         c.stop()
                     return
                 table.seats[seat].away = True
-                c.ran_out(seat)
-                table.send_all({"type": "timeout", "seat": seat, "ply": ply, "reason": reason})
-                table.send_all({"type": "table", "table": table.summary()})
-                table.arm()
-                table.send_clock()
+                table.timed_out(seat, ply, reason)
         finally:
             table.timing_out = False
         await self._run_computer(table)

@@ -146,6 +146,16 @@ class LiveTable:
             self.clock.stop()
         return (self.clock.seat, self.clock.ply) != before
 
+    def timed_out(self, seat: int, ply: int, reason: str) -> None:
+        """The seat's clock ran out at ``ply`` (stored here or by another process): its reserve is spent, and
+        everyone is told, with the seat now away."""
+        if self.clock is not None:
+            self.clock.ran_out(seat)
+        self.send_all({"type": "timeout", "seat": seat, "ply": ply, "reason": reason})
+        self.send_all({"type": "table", "table": self.summary()})
+        self.arm()
+        self.send_clock()
+
     def send_clock(self) -> None:
         """Tell everyone the clock (after it started or stopped without a move: a seat away or back)."""
         if self.clock is not None:

@@ -95,6 +95,16 @@ class Replica(ABC):
                     await self._catch_up(table)  # a notice went missing: the database has them all
             elif kind in ("seat", "status"):
                 await self._refresh_seats(table)
+            elif kind == "timeout":
+                seat, ply, reason = notice.get("s"), notice.get("p"), notice.get("r")
+                if not (isinstance(seat, int) and 0 <= seat < table.players and isinstance(ply, int)
+                        and isinstance(reason, str)):
+                    await self._refresh_seats(table)
+                else:
+                    was = table.seats[seat].away
+                    await self._refresh_seats(table)
+                    if not was and table.seats[seat].away:  # told here too: this process's players see why
+                        table.timed_out(seat, ply, reason)
         self._kick(table)
 
     def _absorb(self, table: LiveTable, seat: Any, text: Any, by: Any = None, left: Any = None) -> bool:

@@ -311,7 +311,7 @@ class Store:
             self._notify(s, [{"k": "seat", "t": table_id}])
             return True
 
-    def time_out(self, table_id: str, seat: int, ply: int) -> bool:
+    def time_out(self, table_id: str, seat: int, ply: int, reason: str = "clock") -> bool:
         """Mark a held human seat away because its clock ran out at ``ply``: False (nothing changed) if
         the seat is away already or a move for that ply is stored (the player moved in time, through any
         process)."""
@@ -323,7 +323,7 @@ class Store:
             if getattr(res, "rowcount", 0) != 1:
                 return False
             s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
-            self._notify(s, [{"k": "seat", "t": table_id}])
+            self._notify(s, [{"k": "timeout", "t": table_id, "s": seat, "p": ply, "r": reason}])
             return True
 
     def set_away(self, table_id: str, seat: int, away: bool) -> None:
