@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -192,6 +193,12 @@ def test_replay(capsys: pytest.CaptureFixture[str]) -> None:
     bad = next(FIXTURES.glob("bad_record_illegal_line*.txt"))
     code, out, err = run(capsys, "replay", str(bad), "--all")
     assert code == 1 and f"{bad}:18: round 1: illegal move '8D x 5C'" in err and "=== round 2" in out
+    # A resigned game says so after its result.
+    resigned = Path(sample).read_text().replace('[Result "1-0"]', '[Termination "seat 1 resigned"]\n[Result "1-0"]')
+    path = Path(tempfile.mkdtemp()) / "resigned.txt"
+    path.write_text(resigned)
+    code, out, _ = run(capsys, "replay", str(path), "--all")
+    assert "result 1-0, score 18-4 (seat 1 resigned)" in out, out[-300:]
 
 
 def test_simulate(capsys: pytest.CaptureFixture[str]) -> None:

@@ -73,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         elif final is not None:
             print("  (round unfinished)")
     if args.round is None:
-        print(f"result {rec.result}, score {rec.scores[0]}-{rec.scores[1]}")
+        print(f"result {rec.result}, score {rec.scores[0]}-{rec.scores[1]}"
+              + (f" ({rec.termination})" if rec.termination else ""))
     if rec.errors:
         print(f"{len(rec.errors)} problem(s) in {args.record}; replayed what could be read", file=sys.stderr)
         return 1
