@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import signal
 import threading
 import time
@@ -32,20 +31,16 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from diloti.ai import LEVELS
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
-from diloti.core.options import Options
 from diloti.core.seeds import derive_seed
 from diloti.match.workers import PoolSpec, choose_move, rank_hint, worker_pool
-from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.cluster import Cluster
-from diloti.server.life import TableLife
-from diloti.server.live import AWAY_LEVEL, GRACE, Connection, LiveTable, Seat, computer_plays, token_hash
-from diloti.server.messages import GRACE_MAX
-from diloti.server.protocol import ProtocolError, clean_chat, clean_name, move_dict
+from diloti.server.live import Connection, LiveTable, Seat, computer_plays, token_hash
+from diloti.server.protocol import ProtocolError, clean_chat, move_dict
+from diloti.server.seating import Seating
 from diloti.server.writer import GroupCommit
-from diloti.store.db import DuplicateMove, SeatData, Store, StoreError, TableData
+from diloti.store.db import DuplicateMove, Store, StoreError
 
 __all__ = ["Connection", "LiveTable", "Seat", "TableManager", "token_hash"]
 
@@ -54,7 +49,7 @@ T = TypeVar("T")
 ACTIVE = ("waiting", "playing")
 
 
-class TableManager(TableLife):
+class TableManager(Seating):
     """Every live table, the database worker and the computer players' worker processes."""
 
     def __init__(self, store: Store, *, idle_minutes: float = 60.0, bot_delay: float = 0.0,
@@ -214,154 +209,6 @@ class TableManager(TableLife):
         if table is None:
             raise ProtocolError("unknown_table", f"no table {table_id!r:.40}", 404)
         return table
-
-    # ---------------------------------------------------------------- tables and seats
-    async def create(self, req: Any, client: str | None = None) -> dict[str, Any]:
-        """A new table from a ``POST /api/tables`` body; returns the creator's seat and token.
-
-        ``client`` (the creator's address) shares out computer moves: see ``bot_slots``.
-        """
-        if not isinstance(req, dict):
-            raise ProtocolError("bad_request", "the request body must be a JSON object")
-        known = {"players", "options", "seats", "seat", "name", "private", "seed", "away_level", "grace", "clock"}
-        for k in req:
-            if k not in known:
-                raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: {', '.join(sorted(known))})")
-        players = req.get("players", 2)
-        if players not in (2, 4) or isinstance(players, bool):
-            raise ProtocolError("bad_players", f"invalid players {players!r:.40}: expected 2 or 4")
-        try:
-            options = Options.from_dict(req.get("options") or {})
-        except DilotiError as exc:
-            raise ProtocolError("bad_options", str(exc)) from None
-        seats = self._parse_seats(req.get("seats"), players)
-        humans = [s.seat for s in seats if s.kind == "human"]
-        seat = req.get("seat", humans[0])
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in humans:
-            raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected a human seat ({humans})")
-        name = clean_name(req.get("name"))
-        private = req.get("private", False)
-        if not isinstance(private, bool):
-            raise ProtocolError("bad_request", f"invalid private {private!r:.40}: expected true or false")
-        seed = req.get("seed")
-        if seed is not None:
-            if not self.allow_seed:
-                raise ProtocolError("bad_seed", "this server does not accept seeds (they reveal the deck)")
-            if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-                raise ProtocolError("bad_seed", f"invalid seed {seed!r:.40}: expected an integer 0..2^63-1")
-        else:
-            seed = secrets.randbelow(2**63)
-        away_level = req.get("away_level", AWAY_LEVEL)
-        if not isinstance(away_level, str) or away_level not in LEVELS:
-            raise ProtocolError("bad_level", f"unknown away_level {away_level!r:.40} (known: {', '.join(LEVELS)})")
-        grace = req.get("grace", GRACE)
-        if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
-            raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
-        clock = parse_clock(req.get("clock"))
-        token = secrets.token_urlsafe(32)
-        seats[seat].name = name
-        seats[seat].token_hash = token_hash(token)
-        status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
-        tid = secrets.token_urlsafe(8)
-        data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats,
-                         away_level=away_level, grace=grace, clock=clock)
-        try:
-            await self.db(self.store.create_table, data)
-        except Exception as exc:
-            log.exception("cannot store a new table")
-            raise ProtocolError("server_error", f"could not store the table: {exc.__class__.__name__}", 500) from None
-        table = LiveTable(data)
-        table.client = client
-        self.tables[tid] = table
-        if self.cluster is not None and computer_plays(table):
-            await self.cluster.claim([tid])
-        self._kick(table)
-        return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
-
-    @staticmethod
-    def _parse_seats(raw: Any, players: int) -> list[SeatData]:
-        if raw is None:
-            return [SeatData(i, "human") for i in range(players)]
-        if not isinstance(raw, list) or len(raw) != players:
-            raise ProtocolError("bad_seats", f"seats must be a list of {players} entries")
-        out = []
-        for i, s in enumerate(raw):
-            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
-                raise ProtocolError("bad_seats", f"seat {i}: expected {{\"kind\": \"human\"}} or "
-                                                 f"{{\"kind\": \"bot\", \"level\": LEVEL}}")
-            if s["kind"] == "bot":
-                level = s.get("level")
-                if not isinstance(level, str) or level not in LEVELS:
-                    raise ProtocolError("bad_level", f"seat {i}: unknown level {level!r:.40} "
-                                                     f"(known: {', '.join(LEVELS)})")
-                out.append(SeatData(i, "bot", level))
-            else:
-                out.append(SeatData(i, "human"))
-        if all(s.kind == "bot" for s in out):
-            raise ProtocolError("bad_seats", "at least one seat must be human")
-        return out
-
-    async def join(self, table_id: str, req: Any) -> dict[str, Any]:
-        """Claim a free human seat (``POST /api/tables/{id}/join``)."""
-        if not isinstance(req, dict):
-            raise ProtocolError("bad_request", "the request body must be a JSON object")
-        for k in req:
-            if k not in ("name", "seat"):
-                raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: name, seat)")
-        table = await self.must_get(table_id)
-        name = clean_name(req.get("name"))
-        async with table.lock:
-            if table.status == "closed":
-                raise ProtocolError("table_closed", f"table {table.id} was closed for idleness", 409)
-            free = table.free()
-            seat = req.get("seat")
-            if seat is None:
-                if not free:
-                    raise ProtocolError("table_full", f"table {table.id} has no free seat", 409)
-                seat = free[0]
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
-                raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected 0..{table.players - 1}")
-            if seat not in free:
-                raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
-            token = secrets.token_urlsafe(32)
-            h = token_hash(token)
-            # A seat left in a game under way is taken over from the next move: the game goes on.
-            status = "playing" if len(free) == 1 or table.status == "playing" else "waiting"
-            if not await self.db(self.store.claim_seat, table.id, seat, name, h, status):
-                raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
-            table.seats[seat].name = name
-            table.seats[seat].token_hash = h
-            table.seats[seat].away = False
-            table.seats[seat].gone = time.monotonic()
-            was = table.status
-            table.status = status
-            self._touch(table)
-            rearmed = table.arm()
-            table.send_all({"type": "table", "table": table.summary()})
-            if status == "playing" and was == "waiting":
-                table.send_states()
-            elif rearmed:
-                table.send_clock()
-        self._kick(table)
-        return {"table": table.id, "seat": seat, "token": token, "invite": f"/?join={table.id}"}
-
-    async def lobby(self, status: str = "waiting") -> list[dict[str, Any]]:
-        """Public tables waiting for players (or recently finished, for ``status='over'``)."""
-        if status == "waiting":
-            tables = [t for t in self.tables.values() if t.status == "waiting" and not t.private]
-        else:
-            tables = []
-            for tid in await self.db(self.store.recent_ids, "over", 50):
-                t = await self.get(tid)
-                if t is not None and not t.private:
-                    tables.append(t)
-        tables.sort(key=lambda t: t.created, reverse=True)
-        out = []
-        for t in tables[:50]:
-            s = t.summary()
-            s["options"] = t.options.changed()
-            out.append(s)
-        return out
 
     # ---------------------------------------------------------------- connections
     async def hello(self, conn: Connection, table_id: str, token: str) -> tuple[LiveTable, int]:
@@ -645,30 +492,6 @@ class TableManager(TableLife):
             del self.tables[table.id]
         if self.cluster is not None:
             self._spawn(self.cluster.release(table.id))
-
-
-def parse_clock(raw: Any) -> tuple[int, int] | None:
-    """A new table's ``clock`` field: None (no clock) or ``{"move": S, "reserve": S}``.
-
-    >>> parse_clock({"move": 30, "reserve": 120}), parse_clock(None)
-    ((30, 120), None)
-    >>> parse_clock({"move": 2})
-    Traceback (most recent call last):
-    ...
-    diloti.server.protocol.ProtocolError: invalid clock.move 2: expected 5..600 seconds
-    """
-    if raw is None:
-        return None
-    if not isinstance(raw, dict) or not set(raw) <= {"move", "reserve"} or "move" not in raw:
-        raise ProtocolError("bad_clock", f"invalid clock {raw!r:.60}: expected null or "
-                                         '{"move": SECONDS, "reserve": SECONDS}')
-    out = []
-    for key, (lo, hi), default in (("move", CLOCK_MOVE, None), ("reserve", CLOCK_RESERVE, 0)):
-        v = raw.get(key, default)
-        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            raise ProtocolError("bad_clock", f"invalid clock.{key} {v!r:.40}: expected {lo}..{hi} seconds")
-        out.append(v)
-    return out[0], out[1]
 
 
 def _keeping_sigterm(make: Callable[[PoolSpec], T], spec: PoolSpec) -> T:
