@@ -51,3 +51,43 @@ def test_play_a_short_game_to_the_end_and_play_again(server: str, new_page: Any,
     assert s["series"] == table and s["status"] == "playing" and sum(s["series_score"]) == 1
     assert str(s["series_score"][0]) in series
     screenshot(page, "02-rematch")
+
+
+def test_two_friends_on_phones_in_greek_resign_and_play_again(server: str, new_page: Any, screenshot: Any) -> None:
+    """A series between two people on phones, in Greek: one resigns, the other asks for a rematch, and both
+    pages move to the new table (the same seats), where the series score counts the first game."""
+    phone = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
+    made = post(f"{server}/api/tables", {"name": "Άννα", "seed": 8, "clock": {"move": 60, "reserve": 60}})
+    table = made["table"]
+    joined = post(f"{server}/api/tables/{table}/join", {"name": "Νίκος"})
+    pages = []
+    for token in (made["token"], joined["token"]):
+        page = new_page(**phone)
+        page.goto(f"{server}/?pace=0")
+        page.evaluate("([id, tok]) => { localStorage.setItem('diloti.token.' + id, tok);"
+                      " localStorage.setItem('diloti.lang', 'el'); }", [table, token])
+        page.goto(f"{server}/?pace=0&table={table}")
+        page.wait_for_selector("#game")
+        pages.append(page)
+    anna, nikos = pages
+    assert anna.inner_text("#resign-btn") == "Παραίτηση"
+    anna.click("#resign-btn")
+    anna.click("#confirm-resign")
+    for page in pages:
+        page.wait_for_selector("#end-again")
+        assert "Σειρά:" in page.inner_text("#end-series")
+    assert "Άννα: παραίτηση." in nikos.inner_text("#end-reason")
+    assert nikos.inner_text("#end-again") == "Ξανά"
+    screenshot(nikos, "23-phone-series-greek")
+    nikos.click("#end-again")
+    for page in pages:  # both move to the rematch, each in their own seat
+        page.wait_for_function(f"() => new URLSearchParams(location.search).get('table') !== '{table}'")
+        page.wait_for_selector("#game")
+    new = anna.evaluate("new URLSearchParams(location.search).get('table')")
+    assert nikos.evaluate("new URLSearchParams(location.search).get('table')") == new
+    assert anna.get_attribute("#game", "data-seat") == "0" and nikos.get_attribute("#game", "data-seat") == "1"
+    with urllib.request.urlopen(f"{server}/api/tables/{new}", timeout=10) as r:
+        s = json.loads(r.read())
+    assert s["series"] == table and s["series_score"] == [0, 1] and s["clock"] == {"move": 60, "reserve": 60}
+    for page in pages:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
