@@ -332,6 +332,13 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
             return FileResponse(page, media_type="text/html; charset=utf-8")
         return HTMLResponse(PLACEHOLDER)
 
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        # Served from the root so that its scope is the whole site; never cached by the browser's
+        # HTTP cache, so a new version is picked up on the next visit.
+        return FileResponse(static_dir() / "sw.js", media_type="text/javascript; charset=utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
     app.mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static")
 
     @app.get("/healthz", **documented(Health))

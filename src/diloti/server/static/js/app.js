@@ -63,3 +63,5 @@ $("#lang-btn").addEventListener("click", () => {
 });
 window.addEventListener("popstate", route);
 route();
+// Installable, and the shell opens offline (sw.js); a browser without service workers just plays online.
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

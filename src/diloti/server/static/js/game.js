@@ -11,6 +11,7 @@ import { showDialog, closeDialog, showRules } from "./dialogs.js";
 import { ClockTicker } from "./clock.js";
 import { seatRing } from "./seats.js";
 import { tableDialogs } from "./tabledialogs.js";
+import { alertPrefs, shouldAlert, turnAlert } from "./alerts.js";
 
 const KEYS = "abcdefghijklmnopqrstuvwxyz";
 
@@ -197,6 +198,7 @@ export class TableView {
     }
     if (!this.last && st.last) this.last = st.last;
     if ("clock" in st) this.ticker.set(st.clock);
+    if (!this.watching && shouldAlert(prev, st, document.hidden)) turnAlert(alertPrefs(), t("app.title"), t("game.your_turn"));
     if (!prev || prev.ply !== st.ply) {
       this.clearSel(false);
       if (prev && !this.fatal) this.msg = "";  // an error about the last position no longer applies
@@ -534,6 +536,7 @@ export class TableView {
       h("button", { type: "button", class: "btn small", id: "sheet-btn", onclick: () => this.showSheet() }, t("game.scores")),
       h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => showRules() }, t("game.rules")),
       h("button", { type: "button", class: "btn small", id: "watch-btn", onclick: () => this.showWatchLink() }, t("watch.invite")),
+      watching ? null : h("button", { type: "button", class: "btn small", id: "alerts-btn", onclick: () => this.showAlerts() }, t("alerts.btn")),
       !watching && this.playing() ? h("button", { type: "button", class: "btn small", id: "resign-btn", onclick: () => this.confirm("resign") }, t("resign.btn")) : null,
       !watching && !this.isOver() ? h("button", { type: "button", class: "btn small", id: "leave-btn", onclick: () => this.confirm("leave") }, t("leave.btn")) : null,
       this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")) : null,

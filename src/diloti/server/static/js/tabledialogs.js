@@ -4,8 +4,26 @@ import { closeDialog, showDialog } from "./dialogs.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { breakdownTable, prettyCard, prettyMove, sideName } from "./present.js";
+import { alertPrefs, askNotify, saveAlertPrefs } from "./alerts.js";
 
 export const tableDialogs = {
+  showAlerts() {
+    const prefs = alertPrefs();
+    const note = h("p", { class: "error", id: "alerts-note", role: "status" });
+    const box = (key, label) => h("label", null, h("input", { type: "checkbox", id: "alert-" + key, checked: prefs[key] || undefined,
+      onchange: async (e) => {
+        prefs[key] = e.target.checked;
+        note.textContent = "";
+        if (key === "notify" && prefs.notify) {
+          const got = await askNotify();
+          if (got !== "granted") { prefs.notify = false; e.target.checked = false; note.textContent = t("alerts.denied"); }
+        }
+        saveAlertPrefs(prefs);
+      } }), " ", t(label));
+    showDialog(t("alerts.btn"), [h("div", { class: "alerts-opts" }, box("sound", "alerts.sound"), box("notify", "alerts.notify")), note],
+      [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "alerts");
+  },
+
   sideNames() { return [0, 1].map((s) => sideName(this.table, s, this.seat)); },
 
   showRoundOver(msg) {
