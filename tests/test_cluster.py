@@ -28,6 +28,14 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")]
 
 
+def in_lobby(server: Server, table: str) -> None:
+    """Wait until a table created through another process is in this one's lobby."""
+    deadline = time.monotonic() + 5
+    while table not in [x["id"] for x in server.get("/api/tables")["tables"]]:
+        assert time.monotonic() < deadline, f"table {table} never reached the lobby of {server.base}"
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def servers(pg: str) -> Iterator[list[Server]]:
     started: list[Server] = []
@@ -43,10 +51,7 @@ def servers(pg: str) -> Iterator[list[Server]]:
 def test_one_lobby_any_process_any_table_and_moves_cross_over(servers: list[Server]) -> None:
     a, b = servers
     t = a.post("/api/tables", {"name": "Ann", "seed": 11})
-    deadline = time.monotonic() + 5
-    while t["table"] not in [x["id"] for x in b.get("/api/tables")["tables"]]:
-        assert time.monotonic() < deadline, "the table created through A never reached B's lobby"
-        time.sleep(0.05)
+    in_lobby(b, t["table"])
     j = b.post(f"/api/tables/{t['table']}/join", {"name": "Bob"})
     # Each player talks to the process that did not seat them: no stale seat cache anywhere.
     ann, bob = hello(b, t["table"], t["token"]), hello(a, t["table"], j["token"])
@@ -192,10 +197,7 @@ def test_chat_and_spectators_cross_over(servers: list[Server], pg: str) -> None:
     sees the moves played through A; a process started later hands the stored lines to whoever connects."""
     a, b = servers
     t = a.post("/api/tables", {"name": "Ann", "seed": 5})
-    deadline = time.monotonic() + 5
-    while t["table"] not in [x["id"] for x in b.get("/api/tables")["tables"]]:
-        assert time.monotonic() < deadline, "the table never reached B"
-        time.sleep(0.05)
+    in_lobby(b, t["table"])
     j = b.post(f"/api/tables/{t['table']}/join", {"name": "Bob"})
     ann, bob = hello(a, t["table"], t["token"]), hello(b, t["table"], j["token"])
     spec = b.ws()
@@ -305,10 +307,7 @@ def test_a_clock_runs_out_across_processes_and_a_rematch_asked_through_both_is_m
     their own processes: one new table, with the same clock, that both are told of."""
     a, b = servers
     t = a.post("/api/tables", {"name": "Ann", "seed": 9, "clock": {"move": 5, "reserve": 3}, "away_level": "random"})
-    deadline = time.monotonic() + 5
-    while t["table"] not in [x["id"] for x in b.get("/api/tables")["tables"]]:
-        assert time.monotonic() < deadline, "the table never reached B"
-        time.sleep(0.05)
+    in_lobby(b, t["table"])
     j = b.post(f"/api/tables/{t['table']}/join", {"name": "Bob"})
     ann, bob = hello(a, t["table"], t["token"]), hello(b, t["table"], j["token"])
     try:
