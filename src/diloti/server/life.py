@@ -76,8 +76,14 @@ class TableLife(Replica):
                 if not await self.db(self.store.time_out, table.id, seat, ply, reason):
                     # The player moved in time through another process, or the seat changed hands.
                     if self.cluster is not None:
+                        was = table.seats[seat].away
                         await self._catch_up(table)
                         await self._refresh_seats(table)
+                        if not was and table.seats[seat].away and table.ply == ply:
+                            # Another process ran this clock out a moment earlier: tell our players too
+                            # (its notice, arriving after this, finds the seat away already and says nothing).
+                            table.timed_out(seat, ply, reason)
+                            return
                     if (c.seat, c.ply) == (seat, ply):
                         log.warning("table %s: the clock of seat %s at ply %s could not run out", table.id, seat, ply)
                         c.stop()
