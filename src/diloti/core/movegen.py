@@ -19,7 +19,7 @@ from diloti.core.cards import BIT, VALUE, Card, mask_of
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
 from diloti.core.options import Options
 from diloti.core.phase import Phase
-from diloti.core.table import Analysis, Use, shapes_of
+from diloti.core.table import Analysis, ShapeCache, Use, shapes_of
 
 PLAY, DECIDE = Phase.PLAY, Phase.DECIDE
 KINDS = tuple(MoveKind)
@@ -74,8 +74,20 @@ def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], decla
         if phase == DECIDE:
             return [Move(None, KEEP, 0, 0), Move(None, REDEAL, 0, 0)]
         return []
-    if len(table) + len(declarations) > LAZY_ITEMS:
-        return list(generate_lazy(turn, hand, table, declarations, options))  # see is_large
+    if len(table) + len(declarations) > LAZY_ITEMS:  # see is_large
+        n = bisect_left(table, 40)
+        if _few_subsets(table, n):
+            # The shape cache's way (a cache of its own: such shapes seldom come again) is many times
+            # faster here; sorted into the lazy generator's order, it gives the same list.
+            moves = _generate(turn, hand, table, declarations, options, ShapeCache(options))
+            return in_lazy_order(moves, hand, mask_of(table[:n]), declarations)
+        return list(generate_lazy(turn, hand, table, declarations, options))
+    return _generate(turn, hand, table, declarations, options, shapes_of(options))
+
+
+def _generate(turn: int, hand: list[Card], table: list[Card], declarations: list[Declaration], options: Options,
+              shapes: ShapeCache) -> list[Move]:
+    """:func:`generate` in the play phase through the shape cache ``shapes``."""
     n = bisect_left(table, 40)
     numerals = table[:n]
     items = list(map(_BIT_OF, numerals))
@@ -96,7 +108,6 @@ def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], decla
         sig: tuple[object, ...] = (tuple(map(_VALUE_OF, numerals)), tuple(psig))
     else:
         sig = (tuple(map(_VALUE_OF, numerals)), ())
-    shapes = shapes_of(options)
     entry = shapes.young.get(sig)
     held = 1 << 11  # "need 11": no condition
     twice = 0  # values the hand holds twice or more
@@ -341,3 +352,73 @@ def _cards(im: int, items: list[int]) -> int:
         r |= items[low.bit_length() - 1]
         im ^= low
     return r
+
+
+# A large table goes the shape cache's way when its loose numerals have at most this many subsets summing
+# to 10 or less (a cheap count): past it, the work of analysing the shape (every capture of every value)
+# outgrows the lazy generator's walk.
+SORTED_SUBSETS = 200
+
+
+def _few_subsets(table: list[Card], n: int) -> bool:
+    """Whether the ``n`` loose numerals of ``table`` have at most :data:`SORTED_SUBSETS` subsets summing to
+    10 or less (counted by sum, without listing them)."""
+    ways = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    for i in range(n):
+        v = VALUE[table[i]]
+        for t in range(10, v - 1, -1):
+            ways[t] += ways[t - v]
+    return sum(ways) <= SORTED_SUBSETS + 1
+
+
+def in_lazy_order(moves: list[Move], hand: list[Card], numerals: int, declarations: list[Declaration]) -> list[Move]:
+    """``moves`` (the shape cache's list of a position) in :func:`~diloti.core.bigtable.generate_lazy`'s
+    order; ``numerals`` is the set of the table's loose numerals.
+
+    The lazy generator lists the moves card by card in hand order (as the shape cache does), a face card's
+    in the same order; a numeral's captures by (piles, count vector, cards), then its new plain
+    declarations by (count vector, cards), its raises by (piles, count vector, cards), its groups by
+    (value, piles, count vector, cards), and its lay: piles as a set of declaration indexes (bit j for
+    the j-th), the count vector (numerals taken per value 1..10) and the cards compared as sequences.
+    """
+    by_card: dict[Card, list[Move]] = {}
+    for m in moves:
+        ms = by_card.get(m[0])  # type: ignore[arg-type]
+        if ms is None:
+            by_card[m[0]] = [m]  # type: ignore[index]
+        else:
+            ms.append(m)
+    piles = [d.mask for d in declarations]
+    out: list[Move] = []
+    for card in hand:
+        ms = by_card.get(card)
+        if not ms:
+            continue
+        if VALUE[card]:
+            ms.sort(key=lambda m: _lazy_key(m, numerals, piles))
+        out += ms
+    return out
+
+
+def _lazy_key(move: Move, numerals: int, piles: list[int]) -> tuple[Any, ...]:
+    _, kind, value, mask = move
+    if kind == LAY:
+        return (4,)
+    ps = 0
+    for j, pm in enumerate(piles):
+        if mask & pm:
+            ps |= 1 << j
+    k = [0] * 11
+    cards = []
+    m = mask & numerals
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        cards.append(c)
+        k[VALUE[c]] += 1
+        m ^= low
+    if kind == CAPTURE:
+        return (0, ps, k, cards)
+    if kind == PLAIN:
+        return (2, ps, k, cards) if ps else (1, 0, k, cards)
+    return (3, value, ps, k, cards)
