@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from diloti.core.bigtable import generate_lazy, is_legal_lazy
-from diloti.core.cards import BIT, CARDS, NAMES, Card, cards_of, mask_of
+from diloti.core.cards import BIT, CARDS, NAMES, Card, mask_of
 from diloti.core.chance import HAND_SIZE as HAND_SIZE  # re-exported: readers of positions count hands
 from diloti.core.chance import HANDS, ExplicitChance
 from diloti.core.errors import IllegalMoveError, InvalidPositionError
@@ -32,7 +32,7 @@ from diloti.core.phase import Phase
 from diloti.core.reading import read_move
 from diloti.core.scoring import Side, score_sides
 from diloti.core.validation import check_position
-from diloti.core.view import View
+from diloti.core.view import View, cards_of_set, new_view
 
 PLAY, DECIDE, OVER, CHANCE = Phase.PLAY, Phase.DECIDE, Phase.OVER, Phase.CHANCE
 
@@ -481,18 +481,14 @@ class State(ExplicitChance):
         """What ``seat`` may know (see :class:`diloti.core.view.View`)."""
         if not 0 <= seat < self.players:
             raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
-        return View(
-            seat=seat, players=self.players, options=self.options, dealer=self.dealer,
-            turn=self.turn, phase=self.phase, hand=tuple(self.hands[seat]), table=tuple(self.table),
-            declarations=tuple(self.declarations), hand_sizes=tuple(len(h) for h in self.hands),
-            stock_size=self.stock_size, plays=self.plays, deal_no=self.deal_no,
-            xeri=(self.xeri[0], self.xeri[1]),
-            captured=(cards_of(self.captured[0]), cards_of(self.captured[1])),
-            last_capturer=self.last_capturer, history=tuple(self.history),
-            first_table=self.first_table,
-            bottom=self.bottom if seat == self.dealer else None,
-            scores=scores, pending=self.pending,
-            legal=tuple(self.legal_moves()) if seat == self.turn and self.phase != OVER else (),
+        cap, xeri = self.captured, self.xeri
+        return new_view(  # View's fields in order
+            seat, self.players, self.options, self.dealer, self.turn, self.phase, tuple(self.hands[seat]),
+            tuple(self.table), tuple(self.declarations), tuple(map(len, self.hands)),
+            len(self.stock) - self.stock_pos, self.plays, self.deal_no, (xeri[0], xeri[1]),
+            (cards_of_set(cap[0]), cards_of_set(cap[1])), self.last_capturer, tuple(self.history),
+            self.first_table, self.bottom if seat == self.dealer else None, scores, self.pending,
+            tuple(self._moves()) if seat == self.turn and self.phase != OVER else (),
         )
 
     # ------------------------------------------------------------ comparison
