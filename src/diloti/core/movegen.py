@@ -122,7 +122,7 @@ def _generate(turn: int, hand: list[Card], table: list[Card], declarations: list
             entry = shapes.analysis(sig)
         if own_bit:
             w = declarations[own_bit.bit_length() - 1 - n].value
-            return _standard_declarer(hand, faces, items, entry[22], held, own_bit, w, raisable,
+            return _standard_declarer(hand, faces, items, entry[22], held, twice, own_bit, w, raisable,
                                       options.three_faces_stay)
         return _standard(hand, faces, items, entry[22], held, twice, raisable, options.three_faces_stay)
     memo: dict[int, int] = {0: 0}
@@ -211,7 +211,13 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
         v = VALUE[card]
         if not v:
             if faces:
-                _face_moves(card, faces, True, three_stay, out)
+                rank = card >> 2
+                for c in faces:
+                    if c >> 2 == rank:
+                        _face_moves(card, faces, True, three_stay, out)
+                        break
+                else:  # no face card of its rank on the table (the usual case)
+                    append(_new_move(Move, (card, LAY, 0, 0)))
             else:
                 append(_new_move(Move, (card, LAY, 0, 0)))
             continue
@@ -230,7 +236,7 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
             for im in caps:
                 r = memo.get(im)
                 if r is None:
-                    r = memo[im] = _cards(im, items)
+                    r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
                 append(_new_move(Move, (card, CAPTURE, v, r)))
             needs &= sums << v | 1 << v  # a card of g > v is needed only if something sums to g - v
         else:
@@ -248,13 +254,13 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
             for im in pcs:  # a plain declaration of g
                 r = memo.get(im)
                 if r is None:
-                    r = memo[im] = _cards(im, items)
+                    r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
                 append(_new_move(Move, (card, PLAIN, g, r)))
             for bit, pv in rais:  # a raise to g
                 if pv == need:
                     r = memo.get(bit)
                     if r is None:
-                        r = memo[bit] = _cards(bit, items)
+                        r = memo[bit] = items[bit.bit_length() - 1]  # one item
                     append(_new_move(Move, (card, PLAIN, g, r)))
             others = clos[g]  # a group of g: the card with cards summing to g - v, or raising a pile to g
             if not others:
@@ -266,7 +272,7 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
                     im = u | pc
                     r = memo.get(im)
                     if r is None:
-                        r = memo[im] = _cards(im, items)
+                        r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
                     append(_new_move(Move, (card, GROUP, g, r)))
                 continue
             found = {u | pc: 0 for pc in pcs for u in others if not u & pc}
@@ -278,7 +284,7 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
             for im in found:
                 r = memo.get(im)
                 if r is None:
-                    r = memo[im] = _cards(im, items)
+                    r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
                 append(_new_move(Move, (card, GROUP, g, r)))
         append(_new_move(Move, (card, LAY, v, 0)))
         if start >= 0:
@@ -286,7 +292,7 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
     return out
 
 def _standard_declarer(hand: list[Card], faces: list[Card], items: list[int], ana: Analysis, held: int,
-                       own_bit: int, w: int, raisable: int, three_stay: bool) -> list[Move]:
+                       twice: int, own_bit: int, w: int, raisable: int, three_stay: bool) -> list[Move]:
     """The moves under the standard rules of a mover who owns the declaration ``own_bit`` of value ``w``
     (the same moves as raw_standard's uses filtered by _filter_uses).
 
@@ -303,21 +309,22 @@ def _standard_declarer(hand: list[Card], faces: list[Card], items: list[int], an
     for card in hand:
         v = VALUE[card]
         if not v:
-            _face_moves(card, faces, False, three_stay, out)
+            if faces:
+                _face_moves(card, faces, False, three_stay, out)
             continue
         # The values still held once this card is played.
-        h = held if sum(1 for c in hand if VALUE[c] == v) > 1 else held ^ 1 << v
+        h = held if twice >> v & 1 else held ^ 1 << v
         keeps = h >> w & 1
         for im in clos[v]:
             if keeps or im & own_bit:
                 r = memo.get(im)
                 if r is None:
-                    r = memo[im] = _cards(im, items)
+                    r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
                 append(_new_move(Move, (card, CAPTURE, v, r)))
         if own_raisable and v + w <= 10 and h >> (v + w) & 1:
             r = memo.get(own_bit)
             if r is None:
-                r = memo[own_bit] = _cards(own_bit, items)
+                r = memo[own_bit] = items[own_bit.bit_length() - 1]
             append(_new_move(Move, (card, PLAIN, v + w, r)))
         if not keeps or v > w:
             continue
@@ -339,7 +346,7 @@ def _standard_declarer(hand: list[Card], faces: list[Card], items: list[int], an
         for im in found:
             r = memo.get(im)
             if r is None:
-                r = memo[im] = _cards(im, items)
+                r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
             append(_new_move(Move, (card, GROUP, w, r)))
     return out
 
