@@ -97,7 +97,9 @@ def _at(name: str) -> int:
     "declarations", "hand_sizes", "stock", "captured_counts", "xeri", "points", "scores", "turn", "dealer",
     "last_capturer", "phase", "four_players", "deal", "plays", "pending", "options", "prefix_kind",
     "prefix_value", "prefix_stage"))
-_PACK = struct.Struct(f"<{PLANES}Q{TAIL}f").pack  # the planes as 64-bit sets, then the numbers
+_PACK = struct.Struct(f"<{TAIL}f").pack  # the numbers after the planes
+_BITS = PLANES * 52
+_BYTES = (_BITS + 7) // 8
 _DECIDE = Phase.DECIDE
 assert Phase.PLAY < Phase.DECIDE < Phase.OVER < Phase.CHANCE
 _ZERO_TAIL = [0.0] * TAIL
@@ -117,10 +119,10 @@ def observe(view: View, head: int = -1, chosen: int = 0,
     rel = _REL[n][seat]  # seat -> relative seat
     cap = view.captured
     if seat & 1:
-        own_cap, other_cap = mask_of(cap[1]), mask_of(cap[0])
+        own_cap, other_cap = _mask_of(cap[1]), _mask_of(cap[0])
         x0, x1 = view.xeri[1], view.xeri[0]
     else:
-        own_cap, other_cap = mask_of(cap[0]), mask_of(cap[1])
+        own_cap, other_cap = _mask_of(cap[0]), _mask_of(cap[1])
         x0, x1 = view.xeri
     table = mask_of(view.table)
     hand = mask_of(view.hand)
@@ -180,13 +182,30 @@ def observe(view: View, head: int = -1, chosen: int = 0,
         tail[_KIND + kind] = 1.0
         tail[_VALUE + value] = 1.0
         tail[_STAGE] = 1.0
-    raw = _PACK(*planes, *tail)
-    bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8, count=PLANES * 8).reshape(PLANES, 8), axis=1,
-                         count=52, bitorder="little")
+    # The planes side by side as one int of 12 * 52 bits, unpacked at once; the numbers packed as float32.
+    p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11 = planes
+    whole = (p0 | p1 << 52 | p2 << 104 | p3 << 156 | p4 << 208 | p5 << 260 | p6 << 312 | p7 << 364 | p8 << 416
+             | p9 << 468 | p10 << 520 | p11 << 572)
     o = np.empty(SIZE, dtype=np.float32) if out is None else out
-    o[:PLANES * 52] = bits.ravel()
-    o[PLANES * 52:] = np.frombuffer(raw, dtype=np.float32, offset=PLANES * 8)
+    o[:_BITS] = np.unpackbits(np.frombuffer(whole.to_bytes(_BYTES, "little"), dtype=np.uint8), bitorder="little")
+    o[_BITS:] = np.frombuffer(_PACK(*tail), dtype=np.float32)
     return o
+
+
+# The card sets of a view's captured tuples by identity (State.view hands out the same tuple for the same
+# set, diloti.core.view.cards_of_set), each kept with its tuple so that its id is not reused.
+_MASKS: dict[int, tuple[tuple[int, ...], int]] = {}
+
+
+def _mask_of(cards: tuple[int, ...]) -> int:
+    hit = _MASKS.get(id(cards))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    if len(_MASKS) >= 4096:
+        _MASKS.clear()
+    m = mask_of(cards)
+    _MASKS[id(cards)] = (cards, m)
+    return m
 
 
 def _points(captured: int, more_cards: bool, xeri: int) -> int:
