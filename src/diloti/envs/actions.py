@@ -152,13 +152,18 @@ class Decision:
     def __init__(self, legal: Sequence[Move], table: Iterable[int], declarations: Iterable[Declaration]) -> None:
         low = item_mask(table, declarations)
         groups: dict[int, list[tuple[int, Move]]] = {}
+        heads = _HEAD_OF
         for m in legal:
-            h = head_of(m)
+            card, kind, value, mask = m
+            # head_of(m), inline; head_of itself for a decision's move (no card) and to raise on a bad one
+            h = heads[(card * 4 + kind) * 11 + value] if card is not None and 0 <= value <= 10 else -1
+            if h < 0:
+                h = head_of(m)
             g = groups.get(h)
             if g is None:
-                groups[h] = [(m[3] & low, m)]
+                groups[h] = [(mask & low, m)]
             else:
-                g.append((m[3] & low, m))
+                g.append((mask & low, m))
         self._groups = groups
         self._low = low
         self.head = -1
