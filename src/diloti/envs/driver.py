@@ -153,6 +153,21 @@ class Driver:
             self._views = {}
         return move
 
+    def play(self, move: Move) -> None:
+        """Play a whole move for the seat to act: the same as applying each action of its sequence
+        (``decision.encode(move)``, which raises if it is not legal), without the steps in between."""
+        if self.over:
+            raise InvalidActionError(f"illegal move {move}: the round is over")
+        d = self.decision
+        if d.head >= 0:
+            raise InvalidActionError(f"illegal move {move}: a move is being chosen ({describe(d.head)})")
+        self.steps += len(d.encode(move))
+        self._mask = None
+        self._obs = {}
+        self.state.push(move)
+        self._decision = None
+        self._views = {}
+
     def returns(self) -> list[float]:
         """Each seat's reward for the round: its side's points minus the other side's (0 before the end)."""
         if not self.over:

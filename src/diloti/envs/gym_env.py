@@ -145,8 +145,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
         while not d.over and state.turn != self.me:
             bot = self.bots[state.turn]
             move = bot.choose(state.view(state.turn))
-            for a in d.decision.encode(move):
-                d.apply(a)
+            d.play(move)  # its actions, at once
 
     def _mask(self) -> npt.NDArray[np.int8]:
         d = self.driver
