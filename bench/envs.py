@@ -1,6 +1,6 @@
 """Benchmark: environment steps per second of the research wrappers, with random agents.
 
-Usage: python bench/envs.py [--seconds S] [--repeat N] [--players 2|4] [--only NAME ...]
+Usage: python bench/envs.py [--seconds S] [--repeat N] [--players 2|4] [--only NAME ...] [--cpu-clock]
        python bench/envs.py --search-moves [--rounds N]
 
 Each figure is the median of ``--repeat`` runs of about ``--seconds`` each, in
@@ -39,11 +39,12 @@ from diloti.core.options import Options
 from diloti.core.state import State
 
 Run = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, elapsed)
+clock: Callable[[], float] = time.perf_counter  # --cpu-clock: time.process_time
 
 
 def engine(players: int) -> Run:
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        rate, actions, _ = playout_rate(players, Options(), seconds, seed)
+        rate, actions, _ = playout_rate(players, Options(), seconds, seed, clock)
         return actions, actions / rate
     return run
 
@@ -54,10 +55,10 @@ def pettingzoo(players: int, wrapped: bool) -> Run:
     def run(seconds: float, seed: int) -> tuple[int, float]:
         env = pettingzoo_env.env(players=players) if wrapped else pettingzoo_env.raw_env(players=players)
         rng = random.Random(seed)
-        steps, start = 0, time.perf_counter()
+        steps, start = 0, clock()
         end = start + seconds
         episode = 0
-        while time.perf_counter() < end:
+        while clock() < end:
             env.reset(seed=seed * 100_000 + episode)
             episode += 1
             for _ in env.agent_iter():
@@ -68,7 +69,7 @@ def pettingzoo(players: int, wrapped: bool) -> Run:
                 legal = np.flatnonzero(obs["action_mask"])
                 env.step(int(legal[rng.randrange(len(legal))]))
                 steps += 1
-        return steps, time.perf_counter() - start
+        return steps, clock() - start
     return run
 
 
@@ -78,10 +79,10 @@ def gymnasium_env(players: int) -> Run:
     def run(seconds: float, seed: int) -> tuple[int, float]:
         env = DilotiEnv(opponent="random", players=players)
         rng = random.Random(seed)
-        steps, start = 0, time.perf_counter()
+        steps, start = 0, clock()
         end = start + seconds
         episode = 0
-        while time.perf_counter() < end:
+        while clock() < end:
             obs, _ = env.reset(seed=seed * 100_000 + episode)
             episode += 1
             while True:
@@ -90,7 +91,7 @@ def gymnasium_env(players: int) -> Run:
                 steps += 1
                 if terminated or truncated:
                     break
-        return steps, time.perf_counter() - start
+        return steps, clock() - start
     return run
 
 
@@ -104,9 +105,9 @@ def openspiel(players: int, chance_counts: list[int]) -> Run:
     def run(seconds: float, seed: int) -> tuple[int, float]:
         rng = random.Random(seed)
         steps = chance = 0
-        start = time.perf_counter()
+        start = clock()
         end = start + seconds
-        while time.perf_counter() < end:
+        while clock() < end:
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -118,7 +119,7 @@ def openspiel(players: int, chance_counts: list[int]) -> Run:
                     state.apply_action(legal[rng.randrange(len(legal))])
                     steps += 1
         chance_counts.append(chance)
-        return steps, time.perf_counter() - start
+        return steps, clock() - start
     return run
 
 
@@ -159,12 +160,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", nargs="*", choices=["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel"])
     p.add_argument("--json", action="store_true")
+    p.add_argument("--cpu-clock", action="store_true",
+                   help="time by the process CPU time (time.process_time): steadier on a shared machine")
     p.add_argument("--search-moves", action="store_true", help="search for large legal-move lists instead")
     p.add_argument("--rounds", type=int, default=200, help="rounds for --search-moves")
     args = p.parse_args(argv)
     if args.search_moves:
         print(json.dumps(search_moves(args.rounds, args.seed), indent=1))
         return 0
+    global clock
+    if args.cpu_clock:
+        clock = time.process_time
     chance: list[int] = []
     runs: dict[str, Run] = {
         "engine": engine(args.players),

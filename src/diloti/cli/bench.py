@@ -15,6 +15,7 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from diloti.cli.common import (
     add_option_flags,
@@ -47,11 +48,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def playout_rate(players: int, options: Options, seconds: float, seed: int) -> tuple[float, int, int]:
-    """(actions per second, actions, rounds) of random playouts for about ``seconds``."""
+def playout_rate(players: int, options: Options, seconds: float, seed: int,
+                 clock: Callable[[], float] = time.perf_counter) -> tuple[float, int, int]:
+    """(actions per second, actions, rounds) of random playouts for about ``seconds`` of ``clock``."""
     rng = random.Random(seed)
     actions = rounds = 0
-    clock = time.perf_counter
     start = clock()
     end = start + seconds
     while True:
