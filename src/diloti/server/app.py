@@ -69,6 +69,7 @@ from diloti.server.messages import (
     Replay,
     TableSummary,
 )
+from diloti.server.players import Players, add_routes
 from diloti.server.protocol import (
     CHAT_MAX,
     MAX_MESSAGE,
@@ -283,6 +284,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     def mgr() -> TableManager:
         return holder["m"]
 
+    players = Players(mgr, limiter)
+
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ProtocolError)
@@ -363,7 +366,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     async def new_table(request: Request) -> dict[str, Any]:
         limiter.check("create", request)
         data = read_body(NewTable, await body(request))
-        return await mgr().create(data, request.client.host if request.client else None)
+        player = await players.optional(request)
+        return await mgr().create(data, request.client.host if request.client else None, player)
 
     @app.get("/api/tables/{table_id}", **documented(TableSummary))
     async def table_summary(table_id: str) -> dict[str, Any]:
@@ -373,7 +377,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         limiter.check("join", request)
         data = read_body(JoinTable, await body(request))
-        return await mgr().join(table_id, data)
+        return await mgr().join(table_id, data, await players.optional(request))
 
     async def finished(table_id: str) -> LiveTable:
         table = await mgr().must_get(table_id)
@@ -392,6 +396,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     @app.get("/api/tables/{table_id}/replay", **documented(Replay))
     async def replay(table_id: str) -> dict[str, Any]:
         return replay_data(await finished(table_id))
+
+    add_routes(app, players, body, documented)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

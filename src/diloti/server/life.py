@@ -15,8 +15,10 @@ from abc import abstractmethod
 
 from diloti.server.live import LiveTable, Seat, computer_plays
 from diloti.server.protocol import ProtocolError
+from diloti.server.ratings import game_result, rate_seats
 from diloti.server.replica import Replica
 from diloti.store.db import SeatData, TableData
+from diloti.store.players import PlayerStore
 
 log = logging.getLogger("diloti.server")
 
@@ -24,8 +26,17 @@ log = logging.getLogger("diloti.server")
 class TableLife(Replica):
     """Leave, resign, hand a seat to the computer, play again."""
 
+    players: PlayerStore
+
     @abstractmethod
     def _touch(self, table: LiveTable) -> None: ...
+
+    async def _store_end(self, table: LiveTable, end: tuple[int, str] | None = None) -> bool:
+        """Store that the game is over (``end``: ended early, ``(winner, reason)``; else played out) with, once,
+        its players' results and ratings (one transaction). False: an early end came too late (the game was
+        no longer under way)."""
+        winner, reason = end if end is not None else (table.game.winner, None)
+        return await self.db(self.players.finish, game_result(table, winner, reason), rate_seats, end)
 
     async def _set_away(self, table: LiveTable, seat: Seat, away: bool) -> None:
         """Store and show that the computer plays this human seat (or no longer does); the caller holds the lock."""
@@ -136,6 +147,7 @@ class TableLife(Replica):
             s.token_hash, s.away = None, playing
             if not playing:
                 s.name = None
+                s.player = None
             for c in list(s.conns):  # every tab of that seat: told, then closed
                 c.send({"type": "left", "table": table.id, "seat": seat})
                 c.close()
@@ -155,7 +167,7 @@ class TableLife(Replica):
             winner = 1 - (seat & 1)
             reason = f"resigned:{seat}"
             try:
-                ok = await self.db(self.store.end_game, table.id, winner, reason)
+                ok = await self._store_end(table, (winner, reason))
             except Exception as exc:
                 log.exception("cannot store the resignation at %s", table.id)
                 raise ProtocolError("server_error", f"could not store the resignation ({exc.__class__.__name__}); "
@@ -178,7 +190,8 @@ class TableLife(Replica):
             if not table.over:
                 raise ProtocolError("game_not_over", "a rematch can be asked for only once the game is over")
             if table.next_table is None:
-                seats = [SeatData(s.seat, s.kind, s.level, s.name if s.token_hash else None, s.token_hash)
+                seats = [SeatData(s.seat, s.kind, s.level, s.name if s.token_hash else None, s.token_hash,
+                                  player_id=s.player if s.token_hash else None)
                          if s.kind == "human" else SeatData(s.seat, "bot", s.level) for s in table.seats]
                 status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
                 data = TableData(secrets.token_urlsafe(8), table.players, table.options.to_dict(),
@@ -186,7 +199,7 @@ class TableLife(Replica):
                                  table.private, status, seats=seats, away_level=table.away_level,
                                  grace=table.grace, series=table.series or table.id,
                                  clock=None if table.clock is None else (table.clock.move, table.clock.reserve),
-                                 series_before=table.series_score())
+                                 series_before=table.series_score(), rated=table.rated)
                 try:
                     made = await self.db(self.store.create_rematch, table.id, data)
                 except Exception as exc:

@@ -1,5 +1,7 @@
 """Per-address limits: rates of creating and joining tables and of hints (the ``limits`` library),
-and the websockets open at once; per connection, the chat lines it may send.
+and the websockets open at once; per connection, the chat lines it may send. For players who come
+back: new players and recoveries per address, login attempts per address and per name, renames
+per player.
 
 A client over a rate gets ``429 rate_limited`` with ``Retry-After`` (HTTP) or a
 ``rate_limited`` error message (websocket), and nothing changes. A websocket over
@@ -51,13 +53,21 @@ class Limits:
     hint: str = "60/minute"
     connections: int = 20  # websockets open at once from one address (in this process)
     chat: str = "5/10 seconds"  # chat lines per connection (besides the connection's message rate)
+    players: str = "20/hour"  # new players per address
+    recover: str = "10/hour"  # recovery attempts per address
+    login: str = "20/minute"  # login attempts per address
+    login_name: str = "5/minute"  # login attempts per name (from any address)
+    rename: str = "10/day"  # renames per player
 
     def __post_init__(self) -> None:
         if isinstance(self.connections, bool) or not isinstance(self.connections, int) or self.connections < 1:
             raise ValueError(f"invalid connections {self.connections!r}: expected a positive integer")
 
 
-_WHAT = {"create": "tables created", "join": "seats joined", "hint": "hints asked for"}
+_WHAT = {"create": "tables created", "join": "seats joined", "hint": "hints asked for", "players": "new players",
+         "recover": "recovery attempts", "login": "login attempts", "login_name": "login attempts",
+         "rename": "renames"}
+_WHO = {"login_name": "for this name", "rename": "of this player"}  # counted per key, not per address
 
 
 def address_of(request: Any) -> str:
@@ -88,7 +98,7 @@ class Limiter:
     """Moving-window counters per (action, address), and the open websockets per address."""
 
     def __init__(self, limits: Limits) -> None:
-        self.items = {name: parse(getattr(limits, name)) for name in ("create", "join", "hint")}
+        self.items = {name: parse(getattr(limits, name)) for name in _WHAT}
         self.window = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
         self.max_connections = limits.connections
         self.open: dict[str, int] = {}
@@ -120,13 +130,14 @@ class Limiter:
         else:
             self.open.pop(address, None)
 
-    def check(self, action: str, request: Any) -> None:
-        """Count one ``action`` for the request's address; raise ``rate_limited`` if over the limit."""
-        address = address_of(request)
+    def check(self, action: str, request: Any, key: str | None = None) -> None:
+        """Count one ``action`` for the request's address (or for ``key``: a name, a player); raise
+        ``rate_limited`` if over the limit."""
+        who = address_of(request) if key is None else key
         item = self.items[action]
-        if self.window.hit(item, action, address):
+        if self.window.hit(item, action, who):
             return
-        reset = self.window.get_window_stats(item, action, address).reset_time
+        reset = self.window.get_window_stats(item, action, who).reset_time
         retry = max(1, int(reset - time.time()) + 1)
-        raise ProtocolError("rate_limited", f"too many {_WHAT[action]} from this address (limit {item}); "
-                            f"try again in {retry} s", 429, retry_after=retry)
+        raise ProtocolError("rate_limited", f"too many {_WHAT[action]} {_WHO.get(action, 'from this address')} "
+                            f"(limit {item}); try again in {retry} s", 429, retry_after=retry)

@@ -53,6 +53,7 @@ class Seat:
     token_hash: str | None = None
     away: bool = False  # a human seat the computer plays for (handed over, or left and not yet retaken)
     conns: set[Connection] = field(default_factory=set)
+    player: str | None = None  # the player who comes back holding it (None: a guest, or a computer)
     gone: float = field(default_factory=time.monotonic)  # since when no connection of this process holds it
 
     @property
@@ -71,7 +72,10 @@ class LiveTable:
         self.private = data.private
         self.status = data.status
         self.created = data.created
-        self.seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.away) for s in data.seats]
+        self.seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.away, player=s.player_id)
+                      for s in data.seats]
+        self.rated = data.rated  # the game counts for its players' ratings (False: casual)
+        self.xeris = [0] * data.players  # xeris each seat made
         self.away_level = data.away_level or AWAY_LEVEL
         self.grace = GRACE if data.grace is None else data.grace
         self.end_reason = data.end_reason if data.status == "over" else None
@@ -195,6 +199,8 @@ class LiveTable:
         self.game.push(move)
         self.ply += 1
         xeri = st.xeri[side] > before
+        if xeri:
+            self.xeris[seat] += 1
         self.last = {"seat": seat, **move_dict(move), "xeri": xeri, "ply": self.ply, "round": round_no}
         return xeri, self.game.is_over or self.game.round_no != round_no
 
@@ -219,8 +225,10 @@ class LiveTable:
             "target": self.options.target, "private": self.private, "status": self.status,
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level,
                        "name": s.level if s.kind == "bot" else s.name, "taken": s.taken,
-                       "connected": s.kind == "bot" or bool(s.conns), "side": s.seat & 1, "away": s.away}
+                       "connected": s.kind == "bot" or bool(s.conns), "side": s.seat & 1, "away": s.away,
+                       "player": s.player}
                       for s in self.seats],
+            "rated": self.rated,
             "free": self.free(), "scores": list(self.game.scores), "round": self.game.round_no,
             "winner": self.winner, "hints": self.hints, "ply": self.ply,
             "spectators": len(self.watchers), "created": self.created.strftime("%Y-%m-%dT%H:%M:%SZ"),

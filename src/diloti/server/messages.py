@@ -206,6 +206,8 @@ class NewTable(Strict):
                                        "seat before the others may hand it to the computer (default 60)")] = None
     clock: Annotated[ClockSettings | None, Field(description="the turn clock (default: none); when a player's "
                                                  "runs out the computer plays for them until they are back")] = None
+    rated: Annotated[bool, Field(description="the game counts for the ratings of its players who come back "
+                                 "(false: a casual game)")] = True
 
 
 class JoinTable(Strict):
@@ -276,6 +278,8 @@ class SeatInfo(Strict):
     connected: bool
     side: int
     away: Annotated[bool, Field(description="the computer plays this human seat (handed over, or left)")]
+    player: Annotated[str | None, Field(description="the id of the player who comes back holding this seat (their "
+                                        "profile: /api/players/{id}); null: a guest, a computer or a free seat")]
 
 
 class TableSummary(Strict):
@@ -306,6 +310,8 @@ class TableSummary(Strict):
                                              "series (this one included once over)")]
     next_table: Annotated[str | None, Field(description="the rematch of this finished game, once made")]
     clock: Annotated[ClockSettings | None, Field(description="the table's turn clock (null: none)")]
+    rated: Annotated[bool, Field(description="the game counts for its players' ratings once over (if every human "
+                                 "seat is a player who comes back)")]
 
 
 class Claimed(Strict):
@@ -390,6 +396,214 @@ class Replay(Strict):
     by: Annotated[dict[str, str], Field(description="ply (as text) -> level, for the moves the computer made for "
                                         "an away player")]
     rounds: list[ReplayRound]
+
+
+# ------------------------------------------------------------------ players who come back (HTTP)
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+Name = Annotated[str, Field(max_length=FIELD_MAX, description=f"1..{NAME_MAX} characters after trimming, no "
+                            "control characters, unique (compared case-insensitively), not a computer level's")]
+
+
+class NewPlayer(Strict):
+    """``POST /api/players``: become a player who comes back (no password needed)."""
+
+    name: Name
+
+
+class Rename(Strict):
+    """``PATCH /api/me``: a new name."""
+
+    name: Name
+
+
+class Recover(Strict):
+    """``POST /api/players/recover``: move to this device with the recovery code."""
+
+    recovery: Annotated[str, Field(max_length=FIELD_MAX, description="the code shown when the player was made "
+                                   "(dashes, spaces and case do not matter)")]
+
+
+class SetPassword(Strict):
+    """``PUT /api/me/password``: set (or change) the optional password."""
+
+    password: Annotated[str, Field(max_length=FIELD_MAX, description=f"{PASSWORD_MIN}..{PASSWORD_MAX} characters, "
+                                   "not the name")]
+    current: Annotated[str | None, Field(max_length=FIELD_MAX, description="the password now, when one is set")] = None
+
+
+class Login(Strict):
+    """``POST /api/login``: sign in on this device with a name and password."""
+
+    name: Annotated[str, Field(max_length=FIELD_MAX)]
+    password: Annotated[str, Field(max_length=FIELD_MAX)]
+
+
+class Identity(Strict):
+    """A player's key for this device (kept by the page; send it as ``Authorization: Bearer KEY``) and, when the
+    player is made or recovered, the recovery code to write down (shown once; null after a login)."""
+
+    player: str
+    name: str
+    key: str
+    recovery: str | None
+
+
+class Me(Strict):
+    """``GET /api/me``: the player this key belongs to."""
+
+    player: str
+    name: str
+    password: Annotated[bool, Field(description="a password is set (the player can sign in by name)")]
+    created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
+
+
+class RecoveryCode(Strict):
+    """``POST /api/me/recovery``: a new recovery code (the old one stops working)."""
+
+    recovery: str
+
+
+class Done(Strict):
+    ok: bool
+
+
+class PlayerRef(Strict):
+    """``GET /api/players?name=NAME``: the player of that name."""
+
+    player: str
+    name: str
+
+
+class RatingInfo(Strict):
+    """A rating as shown: ``rating`` ± ``deviation`` (1500 ± 333 for a newcomer); ``conservative`` = rating − 3
+    deviations orders the leaderboard; ``mu``/``sigma`` are OpenSkill's own figures."""
+
+    mode: Literal["overall", "2p", "4p"]
+    rating: int
+    deviation: int
+    conservative: int
+    provisional: Annotated[bool, Field(description="deviation over 200: few games yet (about 10)")]
+    mu: float
+    sigma: float
+    games: Annotated[int, Field(description="rated games")]
+    wins: int
+    losses: int
+    rank: Annotated[int, Field(description="place on the leaderboard of the mode (1: first)")]
+
+
+class PlayerStats(Strict):
+    """Every finished game of a mode (``all``: both), rated or not."""
+
+    mode: Literal["all", "2p", "4p"]
+    games: int
+    won: int
+    lost: int
+    xeris: Annotated[int, Field(description="xeris the player made")]
+    points_per_round: Annotated[float, Field(description="the player's side's points a round")]
+
+
+class Opponent(Strict):
+    """An opponent met often: a player (``player``, ``name``) or a computer (``level``); the games and the
+    player's wins and losses against them."""
+
+    player: str | None
+    name: str | None
+    level: str | None
+    games: int
+    won: int
+    lost: int
+
+
+class HistoryPoint(Strict):
+    at: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
+    rating: int
+    deviation: int
+
+
+class RatingHistory(Strict):
+    """The rating after each rated game of a mode (the last 500), oldest first: the profile's plot."""
+
+    mode: Literal["overall", "2p", "4p"]
+    points: list[HistoryPoint]
+
+
+class GameSeat(Strict):
+    """A seat of a past game: a player (``player`` and their name now; null name: deleted), a computer (its
+    level as ``name``) or a guest (the name it played under)."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    player: str | None
+    name: str | None
+
+
+class GameEntry(Strict):
+    """One finished game of a player, from their seat: links to its replay and its record."""
+
+    table: str
+    finished: Annotated[str, Field(examples=["2026-11-22T03:10:00Z"])]
+    mode: Literal["2p", "4p"]
+    seat: int
+    side: int
+    result: Literal["won", "lost", "draw"]
+    points: int
+    against: int
+    rounds: int
+    xeris: int
+    rated: bool
+    end_reason: str | None
+    rating: Annotated[int | None, Field(description="the player's rating in the mode after the game (shown "
+                                        "scale); null if not rated")]
+    seats: list[GameSeat]
+    replay: Annotated[str, Field(examples=["/?replay=k3J9x_aQ2mE"])]
+    record: Annotated[str, Field(examples=["/api/tables/k3J9x_aQ2mE/record"])]
+
+
+class GamePage(Strict):
+    """``GET /api/players/{id}/games``: a page of a player's finished games, newest first."""
+
+    total: int
+    page: int
+    per_page: int
+    pages: int
+    games: list[GameEntry]
+
+
+class Profile(Strict):
+    """``GET /api/players/{id}``: a player's profile."""
+
+    player: str
+    name: str
+    created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
+    ratings: Annotated[list[RatingInfo], Field(description="the modes with at least one rated game")]
+    stats: list[PlayerStats]
+    opponents: Annotated[list[Opponent], Field(description="the 5 opponents met most")]
+    history: list[RatingHistory]
+    games: Annotated[GamePage, Field(description="the first page of finished games (10)")]
+
+
+class BoardRow(Strict):
+    rank: int
+    player: str
+    name: str
+    rating: int
+    deviation: int
+    conservative: int
+    provisional: bool
+    games: int
+    wins: int
+    losses: int
+
+
+class Leaderboard(Strict):
+    """``GET /api/leaderboard``: a page of the players of a mode who have a rated game in it."""
+
+    mode: Literal["overall", "2p", "4p"]
+    page: int
+    per_page: int
+    total: int
+    pages: int
+    players: list[BoardRow]
 
 
 # ------------------------------------------------------------------ server -> client (websocket)
@@ -554,4 +768,6 @@ SERVER_MODELS: dict[str, type[Strict]] = {
 # The models the OpenAPI document lists (the websocket's too, though OpenAPI cannot describe a websocket).
 SCHEMA_MODELS: tuple[type[Strict], ...] = (
     NewTable, JoinTable, Claimed, Info, Lobby, TableSummary, Replay, Health, ErrorMessage,
+    NewPlayer, Rename, Recover, SetPassword, Login, Identity, Me, RecoveryCode, Done, PlayerRef, Profile, GamePage,
+    Leaderboard,
     *CLIENT_MODELS.values(), *(m for m in SERVER_MODELS.values() if m is not ErrorMessage))

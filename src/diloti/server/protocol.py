@@ -48,7 +48,12 @@ from diloti.server.messages import (
     NAME_MAX,
     ClientMessage,
     JoinTable,
+    Login,
+    NewPlayer,
     NewTable,
+    Recover,
+    Rename,
+    SetPassword,
 )
 from diloti.store.db import ChatLine
 
@@ -145,9 +150,13 @@ def _message_error(exc: ValidationError, kind: str) -> ProtocolError:
 NEW_TABLE_CODES: dict[tuple[str, ...], str] = {
     ("players",): "bad_players", ("options",): "bad_options", ("seats",): "bad_seats", ("seats", "level"): "bad_level",
     ("seat",): "bad_seat", ("name",): "bad_name", ("seed",): "bad_seed", ("private",): "bad_request",
-    ("away_level",): "bad_level", ("grace",): "bad_grace", ("clock",): "bad_clock"}
+    ("away_level",): "bad_level", ("grace",): "bad_grace", ("clock",): "bad_clock", ("rated",): "bad_request"}
 JOIN_CODES: dict[tuple[str, ...], str] = {("name",): "bad_name", ("seat",): "bad_seat"}
-BODY_CODES: dict[type[BaseModel], dict[tuple[str, ...], str]] = {NewTable: NEW_TABLE_CODES, JoinTable: JOIN_CODES}
+PLAYER_CODES: dict[tuple[str, ...], str] = {("name",): "bad_name", ("recovery",): "bad_recovery",
+                                            ("password",): "bad_password", ("current",): "bad_password"}
+BODY_CODES: dict[type[BaseModel], dict[tuple[str, ...], str]] = {
+    NewTable: NEW_TABLE_CODES, JoinTable: JOIN_CODES, NewPlayer: PLAYER_CODES, Rename: PLAYER_CODES,
+    Recover: PLAYER_CODES, SetPassword: PLAYER_CODES, Login: PLAYER_CODES}
 
 
 def read_body(model: type[BaseModel], data: Any) -> dict[str, Any]:
@@ -162,10 +171,10 @@ def read_body(model: type[BaseModel], data: Any) -> dict[str, Any]:
     ...     try:
     ...         read_body(NewTable, bad)
     ...     except ProtocolError as exc:
-    ...         print(exc.code, exc)
+    ...         print(exc.code, exc)  # doctest: +ELLIPSIS
     bad_players invalid players '4': expected an integer
     bad_options invalid options.target 0: expected 1..10000
-    bad_request unknown field 'x' (known: away_level, clock, grace, name, options, players, private, seat, seats, seed)
+    bad_request unknown field 'x' (known: away_level, clock, grace, name, options, players, private, ..., seed)
     """
     try:
         body = model.model_validate(data)

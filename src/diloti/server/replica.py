@@ -140,7 +140,8 @@ class Replica(ABC):
         changed = False
         for stored in seats:
             s = table.seats[stored.seat]
-            if (s.name, s.token_hash, s.away) != (stored.name, stored.token_hash, stored.away):
+            if (s.name, s.token_hash, s.away, s.player) != (stored.name, stored.token_hash, stored.away,
+                                                            stored.player_id):
                 if s.token_hash != stored.token_hash and s.conns:
                     # The seat was left through another process: its connections here hold it no more.
                     for c in list(s.conns):
@@ -148,7 +149,7 @@ class Replica(ABC):
                         c.close()
                     s.conns.clear()
                     s.gone = time.monotonic()
-                s.name, s.token_hash, s.away = stored.name, stored.token_hash, stored.away
+                s.name, s.token_hash, s.away, s.player = stored.name, stored.token_hash, stored.away, stored.player_id
                 changed = True
         if status == "closed":
             self._drop(table, closed=True)

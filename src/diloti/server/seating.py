@@ -20,8 +20,10 @@ from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash
 from diloti.server.messages import GRACE_MAX
+from diloti.server.players import name_key
 from diloti.server.protocol import ProtocolError, clean_name
 from diloti.store.db import SeatData, TableData
+from diloti.store.players import PlayerData, PlayerStore
 
 log = logging.getLogger("diloti.server")
 
@@ -30,18 +32,32 @@ class Seating(TableLife):
     """Create tables, seat players, list the lobby."""
 
     allow_seed: bool
+    players: PlayerStore
 
     @abstractmethod
     async def must_get(self, table_id: str) -> LiveTable: ...
 
-    async def create(self, req: Any, client: str | None = None) -> dict[str, Any]:
+    async def _seat_name(self, raw: Any, player: PlayerData | None) -> str:
+        """The name a seat is taken under: a player's own (the body's is checked all the same), or a guest's,
+        which may not be a player's name."""
+        name = clean_name(raw)
+        if player is not None and player.name is not None:
+            return player.name
+        if await self.db(self.players.by_name, name_key(name)) is not None:
+            raise ProtocolError("name_taken", f"the name {name!r} belongs to a player who comes back: use that "
+                                "player's key, or choose another name", 409)
+        return name
+
+    async def create(self, req: Any, client: str | None = None, player: PlayerData | None = None) -> dict[str, Any]:
         """A new table from a ``POST /api/tables`` body; returns the creator's seat and token.
 
-        ``client`` (the creator's address) shares out computer moves: see ``bot_slots``.
+        ``client`` (the creator's address) shares out computer moves: see ``bot_slots``. ``player``: the
+        creator is that player who comes back (the seat is theirs, under their name).
         """
         if not isinstance(req, dict):
             raise ProtocolError("bad_request", "the request body must be a JSON object")
-        known = {"players", "options", "seats", "seat", "name", "private", "seed", "away_level", "grace", "clock"}
+        known = {"players", "options", "seats", "seat", "name", "private", "seed", "away_level", "grace", "clock",
+                 "rated"}
         for k in req:
             if k not in known:
                 raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: {', '.join(sorted(known))})")
@@ -57,7 +73,7 @@ class Seating(TableLife):
         seat = req.get("seat", humans[0])
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in humans:
             raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected a human seat ({humans})")
-        name = clean_name(req.get("name"))
+        name = await self._seat_name(req.get("name"), player)
         private = req.get("private", False)
         if not isinstance(private, bool):
             raise ProtocolError("bad_request", f"invalid private {private!r:.40}: expected true or false")
@@ -76,13 +92,17 @@ class Seating(TableLife):
         if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
             raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
         clock = parse_clock(req.get("clock"))
+        rated = req.get("rated", True)
+        if not isinstance(rated, bool):
+            raise ProtocolError("bad_request", f"invalid rated {rated!r:.40}: expected true or false")
         token = secrets.token_urlsafe(32)
         seats[seat].name = name
         seats[seat].token_hash = token_hash(token)
+        seats[seat].player_id = player.id if player is not None else None
         status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
         tid = secrets.token_urlsafe(8)
         data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats,
-                         away_level=away_level, grace=grace, clock=clock)
+                         away_level=away_level, grace=grace, clock=clock, rated=rated)
         try:
             await self.db(self.store.create_table, data)
         except Exception as exc:
@@ -119,15 +139,16 @@ class Seating(TableLife):
             raise ProtocolError("bad_seats", "at least one seat must be human")
         return out
 
-    async def join(self, table_id: str, req: Any) -> dict[str, Any]:
-        """Claim a free human seat (``POST /api/tables/{id}/join``)."""
+    async def join(self, table_id: str, req: Any, player: PlayerData | None = None) -> dict[str, Any]:
+        """Claim a free human seat (``POST /api/tables/{id}/join``); ``player``: for that player who comes back."""
         if not isinstance(req, dict):
             raise ProtocolError("bad_request", "the request body must be a JSON object")
         for k in req:
             if k not in ("name", "seat"):
                 raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: name, seat)")
         table = await self.must_get(table_id)
-        name = clean_name(req.get("name"))
+        name = await self._seat_name(req.get("name"), player)
+        pid = player.id if player is not None else None
         async with table.lock:
             if table.status == "closed":
                 raise ProtocolError("table_closed", f"table {table.id} was closed for idleness", 409)
@@ -145,9 +166,10 @@ class Seating(TableLife):
             h = token_hash(token)
             # A seat left in a game under way is taken over from the next move: the game goes on.
             status = "playing" if len(free) == 1 or table.status == "playing" else "waiting"
-            if not await self.db(self.store.claim_seat, table.id, seat, name, h, status):
+            if not await self.db(self.store.claim_seat, table.id, seat, name, h, status, pid):
                 raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
             table.seats[seat].name = name
+            table.seats[seat].player = pid
             table.seats[seat].token_hash = h
             table.seats[seat].away = False
             table.seats[seat].gone = time.monotonic()

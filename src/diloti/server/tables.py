@@ -41,6 +41,7 @@ from diloti.server.protocol import ProtocolError, clean_chat, move_dict
 from diloti.server.seating import Seating
 from diloti.server.writer import GroupCommit
 from diloti.store.db import DuplicateMove, Store, StoreError
+from diloti.store.players import PlayerStore
 
 __all__ = ["Connection", "LiveTable", "Seat", "TableManager", "token_hash"]
 
@@ -55,6 +56,7 @@ class TableManager(Seating):
     def __init__(self, store: Store, *, idle_minutes: float = 60.0, bot_delay: float = 0.0,
                  allow_seed: bool = False, workers: PoolSpec = 2, bot_slots: int = 4) -> None:
         self.store = store
+        self.players = PlayerStore(store)
         self.idle_seconds = idle_minutes * 60.0
         self.bot_delay = bot_delay
         self.allow_seed = allow_seed
@@ -195,6 +197,9 @@ class TableManager(Seating):
             table = None if data is None else LiveTable(data)
             if table is not None:
                 self.tables[table_id] = table
+                if data is not None and table.over and data.status in ACTIVE:
+                    # The process stopped between the last move and storing the end: store it now.
+                    self._spawn(self._store_end(table))
             fut.set_result(table)
             return table
         except BaseException as exc:
@@ -339,8 +344,8 @@ class TableManager(Seating):
             self._advance(table, seat, move, left)
             if table.game.is_over:
                 try:
-                    await self.db(self.store.set_status, table.id, "over", table.game.winner)
-                except Exception:  # the replay on load marks it over anyway
+                    await self._store_end(table)
+                except Exception:  # the replay on load marks it over anyway, and stores its end then
                     log.exception("cannot store the end of %s", table.id)
         self._kick(table)
 

@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from diloti.core.errors import DilotiError
-from diloti.store.models import ChatRow, MoveRow, SeatRow, TableRow
+from diloti.store.models import ChatRow, MoveRow, ResultRow, SeatRow, TableRow
 
 
 class StoreError(DilotiError):
@@ -68,6 +68,7 @@ class SeatData:
     name: str | None = None
     token_hash: str | None = None
     away: bool = False  # the computer plays for this human seat (handed over, or left and not yet retaken)
+    player_id: str | None = None  # the player who comes back holding this seat (None: a guest, or a computer)
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ class TableData:
     series_before: list[int] = field(default_factory=lambda: [0, 0])  # games each side won earlier in the series
     clock: tuple[int, int] | None = None  # the turn clock: (seconds per move, reserve seconds); None: no clock
     left: dict[int, int] = field(default_factory=dict)  # ply -> the mover's clock reserve after it, in ms
+    rated: bool = True  # the game counts for its players' ratings (False: a casual game)
 
 
 @dataclass
@@ -155,7 +157,7 @@ def _row(t: TableData) -> TableRow:
                     first_dealer=t.first_dealer, private=t.private, status=t.status, winner=t.winner,
                     created=t.created, updated=t.updated, end_reason=t.end_reason, away_level=t.away_level,
                     grace=t.grace, series=t.series, clock_move=t.clock[0] if t.clock else None,
-                    clock_reserve=t.clock[1] if t.clock else None)
+                    clock_reserve=t.clock[1] if t.clock else None, rated=None if t.rated else False)
 
 
 def _aware(dt: datetime) -> datetime:
@@ -234,7 +236,7 @@ class Store:
             s.flush()  # the table row first: seats refer to it
             for st in t.seats:
                 s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
-                              token_hash=st.token_hash, away=st.away))
+                              token_hash=st.token_hash, away=st.away, player_id=st.player_id))
             self._notify(s, [{"k": "created", "t": t.id}])
 
     def create_rematch(self, old_id: str, t: TableData) -> str:
@@ -260,7 +262,7 @@ class Store:
             s.flush()
             for st in t.seats:
                 s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
-                              token_hash=st.token_hash, away=st.away))
+                              token_hash=st.token_hash, away=st.away, player_id=st.player_id))
             self._notify(s, [{"k": "created", "t": t.id}, {"k": "rematch", "t": old_id, "n": t.id}])
             return t.id
 
@@ -280,12 +282,15 @@ class Store:
                     wins[winner] += int(n)
         return wins
 
-    def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> bool:
-        """Give a free human seat a name and token; False if it was taken meanwhile."""
+    def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str,
+                   player_id: str | None = None) -> bool:
+        """Give a free human seat a name and token (and its player, if one who comes back); False if it was taken
+        meanwhile."""
         with self.session.begin() as s:
             res = s.execute(update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human",
-                SeatRow.token_hash.is_(None)).values(name=name, token_hash=token_hash, away=False))
+                SeatRow.token_hash.is_(None)).values(name=name, token_hash=token_hash, away=False,
+                                                     player_id=player_id))
             if getattr(res, "rowcount", 0) != 1:
                 return False
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated=now()))
@@ -295,14 +300,15 @@ class Store:
     def leave_seat(self, table_id: str, seat: int, token_hash: str, playing: bool) -> bool:
         """Give up a seat held by ``token_hash``: the token is cleared and the seat is free again.
 
-        In a game under way (``playing``) the name is kept and the seat is ``away`` (the computer
-        plays for it until someone takes it); before the start it is simply free. False if that
-        token no longer holds the seat.
+        In a game under way (``playing``) the name and player are kept (the game still counts for
+        them, until someone takes the seat) and the seat is ``away`` (the computer plays for it);
+        before the start it is simply free. False if that token no longer holds the seat.
         """
         with self.session.begin() as s:
             values: dict[str, Any] = {"token_hash": None, "away": playing}
             if not playing:
                 values["name"] = None
+                values["player_id"] = None
             res = s.execute(update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token_hash == token_hash).values(**values))
             if getattr(res, "rowcount", 0) != 1:
@@ -430,12 +436,13 @@ class Store:
         with self.session.begin() as s:
             s.execute(delete(ChatRow).where(ChatRow.table_id == table_id))
             s.execute(delete(MoveRow).where(MoveRow.table_id == table_id))
+            s.execute(delete(ResultRow).where(ResultRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
 
     # ------------------------------------------------------------ reading
     def _data(self, s: Session, row: TableRow, with_moves: bool = True) -> TableData:
-        seats = [SeatData(r.seat, r.kind, r.level, r.name, r.token_hash, bool(r.away)) for r in
+        seats = [SeatData(r.seat, r.kind, r.level, r.name, r.token_hash, bool(r.away), r.player_id) for r in
                  s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat))]
         moves: list[tuple[int, str]] = []
         chat: list[ChatLine] = []
@@ -452,7 +459,7 @@ class Store:
                          seats, moves, chat, row.end_reason, row.away_level, row.grace, by,
                          row.series, row.next_table,
                          clock=None if row.clock_move is None else (row.clock_move, row.clock_reserve or 0),
-                         left=left)
+                         left=left, rated=row.rated is not False)
 
     def load(self, table_id: str) -> TableData | None:
         data = self._load(table_id)

@@ -1,4 +1,5 @@
-"""The database tables: ``tables`` (one per game table), ``seats``, ``moves`` and ``chat``.
+"""The database tables: ``tables`` (one per game table), ``seats``, ``moves`` and ``chat``; the players who
+come back: ``players``, their device keys ``player_keys``, their ``ratings`` and the ``results`` of their games.
 
 Changing these classes needs a new migration in ``migrations/versions``.
 """
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, false
+from sqlalchemy import BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -37,6 +38,8 @@ class TableRow(Base):
     next_table: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True, unique=True)  # the rematch
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # null: rated (the default); false: casual
+    scored: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)  # results written
 
 
 class SeatRow(Base):
@@ -52,6 +55,7 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the computer plays for it
+    player_id: Mapped[str | None] = mapped_column(String(16), ForeignKey("players.id"), nullable=True, index=True)
 
 
 class MoveRow(Base):
@@ -80,3 +84,81 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRow(Base):
+    """A player who comes back: a name (unique by ``name_key``, its case-folded form) and, optionally, a
+    password (an argon2 hash). A deleted player keeps the row (its games stay, anonymised) with no name."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    recovery_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)  # SHA-256 of the code
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)  # argon2id, PHC string
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deleted: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PlayerKeyRow(Base):
+    """One device's key of a player (only its SHA-256 is stored)."""
+
+    __tablename__ = "player_keys"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A player's rating in one mode (``overall``, ``2p``, ``4p``), with the counts of their rated games.
+
+    ``score`` is the conservative figure ``mu - 3 sigma`` the leaderboard orders by (its index)."""
+
+    __tablename__ = "ratings"
+    # Read backwards for ``ORDER BY score DESC, player_id DESC`` (ties broken by id: a stable order).
+    __table_args__ = (Index("ix_ratings_board", "mode", "score", "player_id"),)
+
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("players.id"), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(8), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    score: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ResultRow(Base):
+    """One seat's result of a finished game with at least one player who comes back (one row a seat: the
+    computers' and guests' too, so that a profile can name its opponents without replaying a game).
+
+    ``mu``/``sigma`` are the player's rating in the game's mode after it, ``omu``/``osigma`` the overall
+    one (null for a computer, a guest, or a game that was not rated)."""
+
+    __tablename__ = "results"
+    __table_args__ = (Index("ix_results_player", "player_id", "finished"),)
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(String(16), ForeignKey("players.id"), nullable=True)
+    kind: Mapped[str] = mapped_column(String(8))  # human or bot
+    level: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    side: Mapped[int] = mapped_column(Integer)
+    mode: Mapped[str] = mapped_column(String(8))  # 2p or 4p
+    rated: Mapped[bool] = mapped_column(Boolean)
+    won: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # null: a draw
+    points: Mapped[int] = mapped_column(Integer)  # the side's game points
+    against: Mapped[int] = mapped_column(Integer)  # the other side's
+    rounds: Mapped[int] = mapped_column(Integer)  # rounds finished
+    xeris: Mapped[int] = mapped_column(Integer)  # xeris this seat made
+    end_reason: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    finished: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    mu: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma: Mapped[float | None] = mapped_column(Float, nullable=True)
+    omu: Mapped[float | None] = mapped_column(Float, nullable=True)
+    osigma: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -1,0 +1,404 @@
+"""Players who come back: identities (a key kept by the browser, a recovery code, an optional password),
+profiles and the leaderboard, as HTTP routes (docs/PROTOCOL.md, "Players who come back").
+
+A player is made with a name alone: the reply's key is the player on this device (the page keeps it
+and sends ``Authorization: Bearer KEY``), the recovery code moves the player to another device. Keys
+and codes come from :mod:`secrets` and only their SHA-256 is stored; a password is optional and
+stored as an argon2id hash (``argon2-cffi``), checked off the event loop.
+
+>>> name_key("  Ελένη  Π. ")
+'ελένη π.'
+>>> player_name("Heuristic")
+Traceback (most recent call last):
+...
+diloti.server.protocol.ProtocolError: invalid name 'Heuristic': that is the name of a computer level
+>>> code = new_recovery()[0]
+>>> len(code), code.count("-"), recovery_hash(code.lower().replace("-", " ")) == recovery_hash(code)
+(24, 4, True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import re
+import secrets
+import unicodedata
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import FastAPI, Request
+
+from diloti.ai import MEASUREMENT_LEVELS
+from diloti.server.limits import Limiter
+from diloti.server.messages import (
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    Done,
+    GamePage,
+    Identity,
+    Leaderboard,
+    Login,
+    Me,
+    NewPlayer,
+    PlayerRef,
+    Profile,
+    Recover,
+    RecoveryCode,
+    Rename,
+    SetPassword,
+)
+from diloti.server.protocol import ProtocolError, clean_name, read_body
+from diloti.server.ratings import shown
+from diloti.store.players import MODES, GameLine, NameTaken, PlayerData, PlayerStore
+
+if TYPE_CHECKING:
+    from diloti.server.tables import TableManager
+
+HASHER = PasswordHasher()  # argon2id with the library's defaults (RFC 9106's low-memory profile)
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U to misread
+PER_PAGE, PER_PAGE_MAX, PAGE_MAX = 50, 100, 100_000
+GAMES_SHOWN = 10  # games on the profile itself (the rest: /api/players/{id}/games)
+WRONG = "wrong name or password"
+
+
+def name_key(name: str) -> str:
+    """The form of a name that must be unique: compatibility-normalised, case-folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def player_name(raw: object) -> tuple[str, str]:
+    """A player's name and its key: :func:`~diloti.server.protocol.clean_name`'s rules, and not a computer's."""
+    name = clean_name(raw)
+    key = name_key(name)
+    if key in MEASUREMENT_LEVELS or key.startswith("computer"):
+        raise ProtocolError("bad_name", f"invalid name {name!r}: that is the name of a computer level")
+    return name, key
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_key() -> tuple[str, str]:
+    """A device key and its stored hash."""
+    key = secrets.token_urlsafe(32)
+    return key, secret_hash(key)
+
+
+def new_recovery() -> tuple[str, str]:
+    """A recovery code to write down (``XXXX-XXXX-XXXX-XXXX-XXXX``, 100 random bits) and its stored hash."""
+    raw = "".join(secrets.choice(ALPHABET) for _ in range(20))
+    code = "-".join(raw[i:i + 4] for i in range(0, 20, 4))
+    return code, recovery_hash(code)
+
+
+def recovery_hash(code: str) -> str:
+    """The stored hash of a recovery code as typed (case, spaces and dashes ignored; O read as 0, I and L as 1)."""
+    plain = re.sub(r"[\s-]", "", code.upper()).replace("O", "0").replace("I", "1").replace("L", "1")
+    return secret_hash(plain)
+
+
+def stamp(at: datetime) -> str:
+    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def page_of(page: int, per_page: int) -> tuple[int, int]:
+    """``(offset, limit)`` of a page (1-based), or ``bad_page``."""
+    if not 1 <= per_page <= PER_PAGE_MAX:
+        raise ProtocolError("bad_page", f"invalid per_page {per_page}: expected 1..{PER_PAGE_MAX}")
+    if not 1 <= page <= PAGE_MAX:
+        raise ProtocolError("bad_page", f"invalid page {page}: expected 1..{PAGE_MAX}")
+    return (page - 1) * per_page, per_page
+
+
+def _pages(total: int, per_page: int) -> int:
+    return max(1, math.ceil(total / per_page))
+
+
+def game_entry(line: GameLine) -> dict[str, Any]:
+    return {"table": line.table_id, "finished": stamp(line.finished), "mode": line.mode, "seat": line.seat,
+            "side": line.side, "result": "draw" if line.won is None else ("won" if line.won else "lost"),
+            "points": line.points, "against": line.against, "rounds": line.rounds, "xeris": line.xeris,
+            "rated": line.rated, "end_reason": line.end_reason,
+            "rating": None if line.mu is None or line.sigma is None else shown(line.mu, line.sigma)["rating"],
+            "seats": [{"seat": seat, "kind": kind, "player": pid, "name": name}
+                      for seat, kind, pid, name in line.seats],
+            "replay": f"/?replay={line.table_id}", "record": f"/api/tables/{line.table_id}/record"}
+
+
+class Players:
+    """The routes' work: identities, profiles, the leaderboard (database calls on the manager's worker)."""
+
+    def __init__(self, manager: Callable[[], TableManager], limiter: Limiter) -> None:
+        self.manager = manager
+        self.limiter = limiter
+        self._dummy: str | None = None  # a hash to verify against when the name is unknown (same time taken)
+
+    @property
+    def store(self) -> PlayerStore:
+        return self.manager().players
+
+    def db(self, fn: Callable[..., Any], *args: Any) -> Awaitable[Any]:
+        return self.manager().db(fn, *args)
+
+    # ---------------------------------------------------------------- who is asking
+    async def optional(self, request: Request) -> PlayerData | None:
+        """The player of the request's ``Authorization: Bearer KEY`` (None without the header); ``bad_key`` if
+        the key is no player's."""
+        header = request.headers.get("authorization")
+        if header is None:
+            return None
+        scheme, _, key = header.partition(" ")
+        key = key.strip()
+        if scheme.lower() != "bearer" or not key or len(key) > 200:
+            raise ProtocolError("bad_key", "the Authorization header must be 'Bearer KEY' with the player's key", 401)
+        player: PlayerData | None = await self.db(self.store.by_key, secret_hash(key))
+        if player is None:
+            raise ProtocolError("bad_key", "that key belongs to no player (it was replaced by a recovery, signed "
+                                "out, or the player was deleted)", 401)
+        return player
+
+    async def me(self, request: Request) -> PlayerData:
+        player = await self.optional(request)
+        if player is None:
+            raise ProtocolError("no_key", "this needs the player's key: send 'Authorization: Bearer KEY'", 401)
+        return player
+
+    async def free_name(self, name: str) -> None:
+        """A guest may not sit under a player's name (``name_taken``)."""
+        if await self.db(self.store.by_name, name_key(name)) is not None:
+            raise ProtocolError("name_taken", f"the name {name!r} belongs to a player who comes back: use that "
+                                "player's key, or choose another name", 409)
+
+    # ---------------------------------------------------------------- identities
+    async def create(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        name, key_of_name = player_name(data["name"])
+        self.limiter.check("players", request)
+        pid = secrets.token_urlsafe(9)
+        key, key_hash = new_key()
+        code, code_hash = new_recovery()
+        try:
+            await self.db(self.store.create_player, pid, name, key_of_name, key_hash, code_hash)
+        except NameTaken:
+            raise ProtocolError("name_taken", f"the name {name!r} is taken", 409) from None
+        return {"player": pid, "name": name, "key": key, "recovery": code}
+
+    async def recover(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        self.limiter.check("recover", request)
+        key, key_hash = new_key()
+        code, code_hash = new_recovery()
+        player = await self.db(self.store.recover, recovery_hash(data["recovery"]), key_hash, code_hash)
+        if player is None or player.name is None:
+            raise ProtocolError("bad_recovery", "that recovery code belongs to no player", 401)
+        return {"player": player.id, "name": player.name, "key": key, "recovery": code}
+
+    async def login(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        self.limiter.check("login", request)
+        name = data["name"]
+        key_of_name = name_key(name)[:100]
+        self.limiter.check("login_name", request, key_of_name)
+        player = await self.db(self.store.by_name, key_of_name)
+        stored = player.password_hash if player is not None and not player.deleted else None
+        if stored is None:
+            if self._dummy is None:
+                self._dummy = await asyncio.to_thread(HASHER.hash, secrets.token_hex(16))
+            await asyncio.to_thread(_verify, self._dummy, data["password"])  # as long as a real check
+            raise ProtocolError("wrong_password", WRONG, 401)
+        if not await asyncio.to_thread(_verify, stored, data["password"]):
+            raise ProtocolError("wrong_password", WRONG, 401)
+        assert player is not None and player.name is not None
+        if HASHER.check_needs_rehash(stored):
+            await self.db(self.store.set_password, player.id, await asyncio.to_thread(HASHER.hash, data["password"]))
+        key, key_hash = new_key()
+        await self.db(self.store.add_key, player.id, key_hash)
+        return {"player": player.id, "name": player.name, "key": key, "recovery": None}
+
+    async def logout(self, request: Request) -> dict[str, Any]:
+        await self.me(request)
+        _, _, key = (request.headers.get("authorization") or "").partition(" ")
+        await self.db(self.store.drop_key, secret_hash(key.strip()))
+        return {"ok": True}
+
+    def me_dict(self, player: PlayerData) -> dict[str, Any]:
+        return {"player": player.id, "name": player.name, "password": player.password_hash is not None,
+                "created": stamp(player.created)}
+
+    async def rename(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        player = await self.me(request)
+        name, key_of_name = player_name(data["name"])
+        self.limiter.check("rename", request, player.id)
+        try:
+            await self.db(self.store.rename, player.id, name, key_of_name)
+        except NameTaken:
+            raise ProtocolError("name_taken", f"the name {name!r} is taken", 409) from None
+        return self.me_dict(await self.db(self.store.by_id, player.id))
+
+    async def set_password(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        player = await self.me(request)
+        password = data["password"]
+        if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+            raise ProtocolError("bad_password", f"invalid password: {len(password)} characters (expected "
+                                f"{PASSWORD_MIN}..{PASSWORD_MAX})")
+        if not password.strip():
+            raise ProtocolError("bad_password", "invalid password: only spaces")
+        if player.name is not None and name_key(password) == name_key(player.name):
+            raise ProtocolError("bad_password", "invalid password: it is the player's name")
+        if player.password_hash is not None:
+            current = data.get("current")
+            if current is None:
+                raise ProtocolError("bad_password", "a password is set: send it as 'current' to change it")
+            self.limiter.check("login_name", request, name_key(player.name or ""))
+            if not await asyncio.to_thread(_verify, player.password_hash, current):
+                raise ProtocolError("wrong_password", "the current password is wrong", 401)
+        await self.db(self.store.set_password, player.id, await asyncio.to_thread(HASHER.hash, password))
+        return {"ok": True}
+
+    async def new_recovery_code(self, request: Request) -> dict[str, Any]:
+        player = await self.me(request)
+        code, code_hash = new_recovery()
+        await self.db(self.store.new_recovery, player.id, code_hash)
+        return {"recovery": code}
+
+    async def delete(self, request: Request) -> dict[str, Any]:
+        player = await self.me(request)
+        tables = await self.db(self.store.delete_player, player.id)
+        for tid in tables:  # this process's copies show no name either
+            table = self.manager().tables.get(tid)
+            if table is not None:
+                for s in table.seats:
+                    if s.player == player.id:
+                        s.name = None
+        return {"ok": True}
+
+    # ---------------------------------------------------------------- profiles and the leaderboard
+    async def find(self, name: str) -> dict[str, Any]:
+        player = await self.db(self.store.by_name, name_key(name)[:100])
+        if player is None or player.name is None:
+            raise ProtocolError("unknown_player", f"no player named {name!r:.40}", 404)
+        return {"player": player.id, "name": player.name}
+
+    async def _known(self, pid: str) -> PlayerData:
+        player: PlayerData | None = await self.db(self.store.by_id, pid) if 1 <= len(pid) <= 16 else None
+        if player is None or player.name is None:
+            raise ProtocolError("unknown_player", f"no player {pid!r:.40}", 404)
+        return player
+
+    async def games(self, pid: str, page: int = 1, per_page: int = GAMES_SHOWN) -> dict[str, Any]:
+        offset, limit = page_of(page, per_page)
+        await self._known(pid)
+        return await self._games(pid, page, offset, limit)
+
+    async def _games(self, pid: str, page: int, offset: int, limit: int) -> dict[str, Any]:
+        total, lines = await self.db(self.store.games, pid, offset, limit)
+        return {"total": total, "page": page, "per_page": limit, "pages": _pages(total, limit),
+                "games": [game_entry(line) for line in lines]}
+
+    async def profile(self, pid: str) -> dict[str, Any]:
+        player = await self._known(pid)
+        ratings = await self.db(self.store.ratings, pid, True)
+        totals = await self.db(self.store.totals, pid)
+        rows = [("all", {k: sum(t[k] for t in totals.values()) for k in ("games", "won", "lost", "xeris", "points",
+                                                                         "rounds")})]
+        rows += [(mode, totals.get(mode, dict.fromkeys(("games", "won", "lost", "xeris", "points", "rounds"), 0)))
+                 for mode in ("2p", "4p")]
+        opponents = await self.db(self.store.opponents, pid)
+        history = []
+        for mode in MODES:
+            points = await self.db(self.store.history, pid, mode)
+            if points:
+                history.append({"mode": mode, "points": [{"at": stamp(at), "rating": shown(mu, sg)["rating"],
+                                                          "deviation": shown(mu, sg)["deviation"]}
+                                                         for at, mu, sg in points]})
+        return {
+            "player": player.id, "name": player.name, "created": stamp(player.created),
+            "ratings": [{"mode": r.mode, **shown(r.mu, r.sigma), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+                         "games": r.games, "wins": r.wins, "losses": r.losses, "rank": r.rank}
+                        for r in sorted(ratings, key=lambda r: MODES.index(r.mode))],
+            "stats": [{"mode": mode, "games": t["games"], "won": t["won"], "lost": t["lost"], "xeris": t["xeris"],
+                       "points_per_round": round(t["points"] / t["rounds"], 2) if t["rounds"] else 0.0}
+                      for mode, t in rows],
+            "opponents": [{"player": p, "name": name if p else level, "level": level, "games": n, "won": w,
+                           "lost": lo} for p, name, level, n, w, lo in opponents],
+            "history": history,
+            "games": await self._games(pid, 1, 0, GAMES_SHOWN),
+        }
+
+    async def leaderboard(self, mode: str, page: int, per_page: int) -> dict[str, Any]:
+        if mode not in MODES:
+            raise ProtocolError("bad_mode", f"invalid mode {mode!r:.40}: expected {', '.join(MODES)}")
+        offset, limit = page_of(page, per_page)
+        total, rows = await self.db(self.store.leaderboard, mode, offset, limit)
+        return {"mode": mode, "page": page, "per_page": limit, "total": total, "pages": _pages(total, limit),
+                "players": [{"rank": r.rank, "player": pid, "name": name or "", **shown(r.mu, r.sigma),
+                             "games": r.games, "wins": r.wins, "losses": r.losses} for pid, name, r in rows]}
+
+
+def _verify(stored: str, password: str) -> bool:
+    """argon2's check (it raises on a mismatch; any failure is a mismatch here)."""
+    try:
+        return bool(HASHER.verify(stored, password))
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def add_routes(app: FastAPI, players: Players, body: Callable[[Request], Awaitable[Any]],
+               documented: Callable[..., dict[str, Any]]) -> None:
+    """The players' routes on ``app`` (``body`` reads a request body within the size limit)."""
+
+    @app.post("/api/players", status_code=201, **documented(Identity, NewPlayer, 201))
+    async def new_player(request: Request) -> dict[str, Any]:
+        return await players.create(request, read_body(NewPlayer, await body(request)))
+
+    @app.post("/api/players/recover", **documented(Identity, Recover))
+    async def recover(request: Request) -> dict[str, Any]:
+        return await players.recover(request, read_body(Recover, await body(request)))
+
+    @app.post("/api/login", **documented(Identity, Login))
+    async def login(request: Request) -> dict[str, Any]:
+        return await players.login(request, read_body(Login, await body(request)))
+
+    @app.post("/api/logout", **documented(Done))
+    async def logout(request: Request) -> dict[str, Any]:
+        return await players.logout(request)
+
+    @app.get("/api/me", **documented(Me))
+    async def me(request: Request) -> dict[str, Any]:
+        return players.me_dict(await players.me(request))
+
+    @app.patch("/api/me", **documented(Me, Rename))
+    async def rename(request: Request) -> dict[str, Any]:
+        return await players.rename(request, read_body(Rename, await body(request)))
+
+    @app.delete("/api/me", **documented(Done))
+    async def delete_me(request: Request) -> dict[str, Any]:
+        return await players.delete(request)
+
+    @app.put("/api/me/password", **documented(Done, SetPassword))
+    async def password(request: Request) -> dict[str, Any]:
+        return await players.set_password(request, read_body(SetPassword, await body(request)))
+
+    @app.post("/api/me/recovery", **documented(RecoveryCode))
+    async def recovery(request: Request) -> dict[str, Any]:
+        return await players.new_recovery_code(request)
+
+    @app.get("/api/players", **documented(PlayerRef))
+    async def find(name: str) -> dict[str, Any]:
+        return await players.find(name)
+
+    @app.get("/api/players/{player_id}", **documented(Profile))
+    async def profile(player_id: str) -> dict[str, Any]:
+        return await players.profile(player_id)
+
+    @app.get("/api/players/{player_id}/games", **documented(GamePage))
+    async def games(player_id: str, page: int = 1, per_page: int = GAMES_SHOWN) -> dict[str, Any]:
+        return await players.games(player_id, page, per_page)
+
+    @app.get("/api/leaderboard", **documented(Leaderboard))
+    async def leaderboard(mode: str = "overall", page: int = 1, per_page: int = PER_PAGE) -> dict[str, Any]:
+        return await players.leaderboard(mode, page, per_page)
+

@@ -1,0 +1,396 @@
+"""Players who come back, as stored: identities and device keys, ratings, per-seat results, profiles and the
+leaderboard (:class:`PlayerStore`, on the engine of a :class:`~diloti.store.db.Store`).
+
+Secrets are stored only as SHA-256 hashes (device keys, recovery codes) or argon2 hashes (passwords,
+made by the caller). A game's end, its results and its rating updates are one transaction, written
+once whichever process sees the game end (``tables.scored`` is set by a conditional update).
+
+>>> import tempfile, os
+>>> from diloti.store.db import Store, TableData, SeatData
+>>> st = Store(f"sqlite:///{os.path.join(tempfile.mkdtemp(), 'p.sqlite3')}")
+>>> ps = PlayerStore(st)
+>>> ps.create_player("p1", "Ann", "ann", "k" * 64, "r" * 64)
+>>> ps.by_key("k" * 64).name, ps.by_key("x" * 64)
+('Ann', None)
+>>> st.create_table(TableData("t1", 2, {}, 7, 0, False, "playing",
+...                 seats=[SeatData(0, "human", None, "Ann", "h" * 64, player_id="p1"), SeatData(1, "bot", "greedy")]))
+>>> seats = [SeatResult(0, "human", None, "p1", 0, 61, 40, 5, 2), SeatResult(1, "bot", "greedy", None, 1, 40, 61, 5, 0)]
+>>> ps.finish(GameResult("t1", "2p", 0, None, True, seats), lambda teams, winner: [(30.0, 7.0), None])
+True
+>>> ps.finish(GameResult("t1", "2p", 0, None, True, seats), lambda teams, winner: [(99.0, 1.0), None])  # once
+True
+>>> [(r.mode, r.mu, r.games, r.wins) for r in ps.ratings("p1")]
+[('2p', 30.0, 1, 1), ('overall', 30.0, 1, 1)]
+>>> st.close()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import and_, case, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, aliased
+
+from diloti.store.db import Store, StoreError, _aware, now
+from diloti.store.models import ChatRow, PlayerKeyRow, PlayerRow, RatingRow, ResultRow, SeatRow, TableRow
+
+MODES = ("overall", "2p", "4p")
+
+
+class NameTaken(StoreError):
+    """Another player has that name (names are unique, compared case-folded)."""
+
+
+@dataclass(frozen=True)
+class PlayerData:
+    """A player as stored (``name`` is None once deleted)."""
+
+    id: str
+    name: str | None
+    password_hash: str | None
+    created: datetime
+    deleted: bool = False
+
+
+@dataclass(frozen=True)
+class RatingData:
+    """A player's rating in one mode with the counts of their rated games in it."""
+
+    mode: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    losses: int
+    rank: int = 0  # on the leaderboard of the mode (1 = first); 0 when not asked for
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of a finished game: who (a player's id, a computer's level, or neither: a guest), its side and
+    the side's points (``against``: the other side's), the rounds played and the xeris this seat made."""
+
+    seat: int
+    kind: str
+    level: str | None
+    player_id: str | None
+    side: int
+    points: int
+    against: int
+    rounds: int
+    xeris: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game: ``mode`` ``2p`` or ``4p``, the winning side (None: a draw), why it ended early (None:
+    played out) and whether it may be rated (the caller's rules; the store adds: every player still exists)."""
+
+    table_id: str
+    mode: str
+    winner: int | None
+    end_reason: str | None
+    rated: bool
+    seats: list[SeatResult]
+
+
+# (side, the player's rating (mu, sigma) or None: a newcomer, the computer's level or None) per seat, and the
+# winning side -> each seat's new rating (None for a seat that is not a player's).
+Rater = Callable[[list[tuple[int, tuple[float, float] | None, str | None]], int | None],
+                 list[tuple[float, float] | None]]
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """A finished game in a player's list: their seat's result and every seat's name."""
+
+    table_id: str
+    finished: datetime
+    mode: str
+    seat: int
+    side: int
+    won: bool | None
+    points: int
+    against: int
+    rounds: int
+    xeris: int
+    rated: bool
+    end_reason: str | None
+    mu: float | None
+    sigma: float | None
+    seats: list[tuple[int, str, str | None, str | None]]  # (seat, kind, player id, name or level) in seat order
+
+
+class PlayerStore:
+    """Player queries on a :class:`Store`'s engine."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.session = store.session
+
+    # ------------------------------------------------------------ identities
+    def create_player(self, pid: str, name: str, name_key: str, key_hash: str, recovery_hash: str) -> None:
+        """A new player with one device key; :class:`NameTaken` if the name is another player's."""
+        stamp = now()
+        try:
+            with self.session.begin() as s:
+                s.add(PlayerRow(id=pid, name=name, name_key=name_key, recovery_hash=recovery_hash, created=stamp,
+                                seen=stamp))
+                s.flush()
+                s.add(PlayerKeyRow(key_hash=key_hash, player_id=pid, created=stamp))
+        except IntegrityError:
+            raise NameTaken(f"the name {name!r} is taken") from None
+
+    @staticmethod
+    def _data(row: PlayerRow) -> PlayerData:
+        return PlayerData(row.id, row.name, row.password_hash, _aware(row.created), row.deleted is not None)
+
+    def by_key(self, key_hash: str) -> PlayerData | None:
+        """The player a device key belongs to (None: no such key)."""
+        with self.session() as s:
+            row = s.scalars(select(PlayerRow).join(PlayerKeyRow, PlayerKeyRow.player_id == PlayerRow.id)
+                            .where(PlayerKeyRow.key_hash == key_hash, PlayerRow.deleted.is_(None))).first()
+            return None if row is None else self._data(row)
+
+    def by_name(self, name_key: str) -> PlayerData | None:
+        with self.session() as s:
+            row = s.scalars(select(PlayerRow).where(PlayerRow.name_key == name_key)).first()
+            return None if row is None else self._data(row)
+
+    def by_id(self, pid: str) -> PlayerData | None:
+        with self.session() as s:
+            row = s.get(PlayerRow, pid)
+            return None if row is None or row.deleted is not None else self._data(row)
+
+    def recover(self, recovery_hash: str, key_hash: str, new_recovery_hash: str) -> PlayerData | None:
+        """Move a player to a new device: every old key stops working, a new key and a new recovery code take
+        their place (the code is used up). None if no player has that code."""
+        with self.session.begin() as s:
+            row = s.scalars(select(PlayerRow).where(PlayerRow.recovery_hash == recovery_hash,
+                                                    PlayerRow.deleted.is_(None))).first()
+            if row is None:
+                return None
+            s.execute(delete(PlayerKeyRow).where(PlayerKeyRow.player_id == row.id))
+            s.add(PlayerKeyRow(key_hash=key_hash, player_id=row.id, created=now()))
+            row.recovery_hash = new_recovery_hash
+            row.seen = now()
+            return self._data(row)
+
+    def new_recovery(self, pid: str, recovery_hash: str) -> None:
+        """Replace a player's recovery code (the old one stops working)."""
+        with self.session.begin() as s:
+            s.execute(update(PlayerRow).where(PlayerRow.id == pid).values(recovery_hash=recovery_hash))
+
+    def add_key(self, pid: str, key_hash: str) -> None:
+        """One more device key (a login); the other devices stay signed in."""
+        with self.session.begin() as s:
+            s.add(PlayerKeyRow(key_hash=key_hash, player_id=pid, created=now()))
+            s.execute(update(PlayerRow).where(PlayerRow.id == pid).values(seen=now()))
+
+    def drop_key(self, key_hash: str) -> bool:
+        """Sign one device out."""
+        with self.session.begin() as s:
+            return bool(getattr(s.execute(delete(PlayerKeyRow).where(PlayerKeyRow.key_hash == key_hash)),
+                                "rowcount", 0))
+
+    def rename(self, pid: str, name: str, name_key: str) -> None:
+        """:class:`NameTaken` if the name is another player's."""
+        try:
+            with self.session.begin() as s:
+                s.execute(update(PlayerRow).where(PlayerRow.id == pid).values(name=name, name_key=name_key))
+        except IntegrityError:
+            raise NameTaken(f"the name {name!r} is taken") from None
+
+    def set_password(self, pid: str, password_hash: str | None) -> None:
+        with self.session.begin() as s:
+            s.execute(update(PlayerRow).where(PlayerRow.id == pid).values(password_hash=password_hash))
+
+    def delete_player(self, pid: str) -> list[str]:
+        """Remove a player's personal data: name, password, recovery code, keys, ratings; their seats keep the
+        games with no name, and what they said in chat is deleted. The row stays (nameless) so that the
+        games' results stay whole, anonymised. Returns the ids of the tables they sat at."""
+        with self.session.begin() as s:
+            tables = list(s.scalars(select(SeatRow.table_id).where(SeatRow.player_id == pid)))
+            seats = select(SeatRow.table_id, SeatRow.seat).where(SeatRow.player_id == pid)
+            s.execute(delete(ChatRow).where(tuple_(ChatRow.table_id, ChatRow.seat).in_(seats)))
+            s.execute(update(SeatRow).where(SeatRow.player_id == pid).values(name=None))
+            s.execute(delete(PlayerKeyRow).where(PlayerKeyRow.player_id == pid))
+            s.execute(delete(RatingRow).where(RatingRow.player_id == pid))
+            s.execute(update(PlayerRow).where(PlayerRow.id == pid).values(
+                name=None, name_key=None, recovery_hash=None, password_hash=None, deleted=now()))
+            self.store._notify(s, [{"k": "seat", "t": t} for t in tables[:200]])
+            return tables
+
+    def names(self, ids: Sequence[str]) -> dict[str, str | None]:
+        """The names of players (None for a deleted one)."""
+        if not ids:
+            return {}
+        with self.session() as s:
+            return {pid: name for pid, name in s.execute(select(PlayerRow.id, PlayerRow.name)
+                                                         .where(PlayerRow.id.in_(list(set(ids)))))}
+
+    # ------------------------------------------------------------ the end of a game
+    def finish(self, result: GameResult, rate: Rater, end: tuple[int, str] | None = None) -> bool:
+        """Store that a game is over (``end``: it ended early, ``(winner, reason)``, only if still under way;
+        else it was played out) and, once, its results and rating updates, in one transaction.
+
+        False (nothing changed) only for an early end of a game that is no longer under way.
+        """
+        with self.session.begin() as s:
+            table = TableRow.id == result.table_id
+            if end is not None:
+                res = s.execute(update(TableRow).where(table, TableRow.status == "playing").values(
+                    status="over", winner=end[0], end_reason=end[1], updated=now()))
+                if getattr(res, "rowcount", 0) != 1:
+                    return False
+            else:
+                s.execute(update(TableRow).where(table).values(status="over", winner=result.winner, updated=now()))
+            self.store._notify(s, [{"k": "status", "t": result.table_id, "status": "over"}])
+            if any(st.player_id for st in result.seats):
+                done = s.execute(update(TableRow).where(table, TableRow.scored.is_(False)).values(scored=True))
+                if getattr(done, "rowcount", 0) == 1:
+                    self._score(s, result, rate)
+            return True
+
+    def _score(self, s: Session, result: GameResult, rate: Rater) -> None:
+        players = sorted({st.player_id for st in result.seats if st.player_id})
+        # Each player's row locked (in id order: no deadlock): two games of one player ending at once in two
+        # processes update the rating one after the other.
+        q = select(PlayerRow.id, PlayerRow.deleted).where(PlayerRow.id.in_(players)).order_by(PlayerRow.id)
+        if self.store.is_postgres:
+            q = q.with_for_update()
+        alive = {pid for pid, deleted in s.execute(q) if deleted is None}
+        rated = result.rated and alive == set(players)
+        stamp = now()
+        after: dict[str, dict[str, tuple[float, float]]] = {}
+        if rated:
+            old = {(r.player_id, r.mode): r for r in
+                   s.scalars(select(RatingRow).where(RatingRow.player_id.in_(players),
+                                                     RatingRow.mode.in_((result.mode, "overall"))))}
+            for mode in (result.mode, "overall"):
+                teams = [(st.side, (had.mu, had.sigma) if (had := old.get((st.player_id or "", mode))) else None,
+                          st.level if st.kind == "bot" else None) for st in result.seats]
+                for st, new in zip(result.seats, rate(teams, result.winner), strict=True):
+                    if st.player_id is None or new is None:
+                        continue
+                    after.setdefault(st.player_id, {})[mode] = new
+                    won = result.winner is not None and st.side == result.winner
+                    lost = result.winner is not None and st.side != result.winner
+                    row = old.get((st.player_id, mode))
+                    mu, sigma = new
+                    if row is None:
+                        s.add(RatingRow(player_id=st.player_id, mode=mode, mu=mu, sigma=sigma, score=mu - 3 * sigma,
+                                        games=1, wins=int(won), losses=int(lost), updated=stamp))
+                    else:
+                        row.mu, row.sigma, row.score, row.updated = mu, sigma, mu - 3 * sigma, stamp
+                        row.games += 1
+                        row.wins += int(won)
+                        row.losses += int(lost)
+        rows = []
+        for st in result.seats:
+            mine = after.get(st.player_id or "", {})
+            rows.append({"table_id": result.table_id, "seat": st.seat, "player_id": st.player_id, "kind": st.kind,
+                         "level": st.level, "side": st.side, "mode": result.mode, "rated": rated,
+                         "won": None if result.winner is None else st.side == result.winner,
+                         "points": st.points, "against": st.against, "rounds": st.rounds, "xeris": st.xeris,
+                         "end_reason": result.end_reason, "finished": stamp,
+                         "mu": mine.get(result.mode, (None, None))[0], "sigma": mine.get(result.mode, (None, None))[1],
+                         "omu": mine.get("overall", (None, None))[0], "osigma": mine.get("overall", (None, None))[1]})
+        s.execute(insert(ResultRow), rows)
+
+    # ------------------------------------------------------------ profiles
+    def ratings(self, pid: str, ranks: bool = False) -> list[RatingData]:
+        """A player's ratings (modes with at least one rated game), with their leaderboard ranks if asked."""
+        with self.session() as s:
+            out = []
+            for r in s.scalars(select(RatingRow).where(RatingRow.player_id == pid).order_by(RatingRow.mode)):
+                rank = 0
+                if ranks:
+                    ahead = s.scalar(select(func.count()).select_from(RatingRow).where(
+                        RatingRow.mode == r.mode, or_(RatingRow.score > r.score,
+                                                      and_(RatingRow.score == r.score, RatingRow.player_id > pid))))
+                    rank = int(ahead or 0) + 1
+                out.append(RatingData(r.mode, r.mu, r.sigma, r.games, r.wins, r.losses, rank))
+            return out
+
+    def totals(self, pid: str) -> dict[str, dict[str, int]]:
+        """Per mode (``2p``, ``4p``) over every finished game (rated or not): games, won, lost, xeris, points and
+        rounds."""
+        won = func.sum(case((ResultRow.won.is_(True), 1), else_=0))
+        lost = func.sum(case((ResultRow.won.is_(False), 1), else_=0))
+        q = (select(ResultRow.mode, func.count(), won, lost, func.sum(ResultRow.xeris), func.sum(ResultRow.points),
+                    func.sum(ResultRow.rounds)).where(ResultRow.player_id == pid).group_by(ResultRow.mode))
+        with self.session() as s:
+            return {mode: {"games": int(n), "won": int(w or 0), "lost": int(lo or 0), "xeris": int(x or 0),
+                           "points": int(p or 0), "rounds": int(r or 0)}
+                    for mode, n, w, lo, x, p, r in s.execute(q)}
+
+    def opponents(self, pid: str, limit: int = 5) -> list[tuple[str | None, str | None, str | None, int, int, int]]:
+        """The opponents a player met most: ``(player id, name, level, games, won, lost)`` (a computer by its
+        level; guests are left out), most games first."""
+        me, other = aliased(ResultRow), aliased(ResultRow)
+        n = func.count().label("n")
+        q = (select(other.player_id, other.level, n, func.sum(case((me.won.is_(True), 1), else_=0)),
+                    func.sum(case((me.won.is_(False), 1), else_=0)))
+             .join(other, and_(other.table_id == me.table_id, other.side != me.side))
+             .where(me.player_id == pid, or_(other.player_id.is_not(None), other.kind == "bot"))
+             .group_by(other.player_id, other.level).order_by(n.desc(), other.player_id, other.level).limit(limit))
+        with self.session() as s:
+            rows = list(s.execute(q))
+        names = self.names([r[0] for r in rows if r[0]])
+        return [(p, names.get(p) if p else None, lv, int(c), int(w or 0), int(lo or 0)) for p, lv, c, w, lo in rows]
+
+    def history(self, pid: str, mode: str, limit: int = 500) -> list[tuple[datetime, float, float]]:
+        """A player's rating after each of their last ``limit`` rated games of a mode (``overall``: every
+        mode), oldest first."""
+        mu, sigma = (ResultRow.omu, ResultRow.osigma) if mode == "overall" else (ResultRow.mu, ResultRow.sigma)
+        q = select(ResultRow.finished, mu, sigma).where(ResultRow.player_id == pid, ResultRow.rated.is_(True),
+                                                        mu.is_not(None))
+        if mode != "overall":
+            q = q.where(ResultRow.mode == mode)
+        with self.session() as s:
+            rows = list(s.execute(q.order_by(ResultRow.finished.desc()).limit(limit)))
+        return [(_aware(at), float(m or 0.0), float(sg or 0.0)) for at, m, sg in reversed(rows)]
+
+    def games(self, pid: str, offset: int, limit: int) -> tuple[int, list[GameLine]]:
+        """A player's finished games, newest first (a page of them) and how many there are."""
+        with self.session() as s:
+            total = int(s.scalar(select(func.count()).select_from(ResultRow).where(ResultRow.player_id == pid))
+                        or 0)
+            mine = list(s.scalars(select(ResultRow).where(ResultRow.player_id == pid)
+                                  .order_by(ResultRow.finished.desc(), ResultRow.table_id).offset(offset)
+                                  .limit(limit)))
+            ids = [r.table_id for r in mine]
+            seats: dict[str, list[tuple[int, str, str | None, str | None]]] = {}
+            if ids:
+                q = (select(ResultRow.table_id, ResultRow.seat, ResultRow.kind, ResultRow.player_id, ResultRow.level,
+                            PlayerRow.name, SeatRow.name)
+                     .outerjoin(PlayerRow, PlayerRow.id == ResultRow.player_id)
+                     .outerjoin(SeatRow, and_(SeatRow.table_id == ResultRow.table_id, SeatRow.seat == ResultRow.seat))
+                     .where(ResultRow.table_id.in_(ids)).order_by(ResultRow.table_id, ResultRow.seat))
+                for tid, seat, kind, player, level, pname, sname in s.execute(q):
+                    shown = level if kind == "bot" else (pname if player else sname)
+                    seats.setdefault(tid, []).append((seat, kind, player, shown))
+        return total, [GameLine(r.table_id, _aware(r.finished), r.mode, r.seat, r.side, r.won, r.points, r.against,
+                                r.rounds, r.xeris, r.rated, r.end_reason, r.mu, r.sigma, seats.get(r.table_id, []))
+                       for r in mine]
+
+    # ------------------------------------------------------------ the leaderboard
+    def leaderboard(self, mode: str, offset: int, limit: int) -> tuple[int, list[tuple[str, str | None, RatingData]]]:
+        """A page of the players of a mode, best conservative rating first (ties: by id), and how many there
+        are (players with at least one rated game in the mode)."""
+        with self.session() as s:
+            total = int(s.scalar(select(func.count()).select_from(RatingRow).where(RatingRow.mode == mode)) or 0)
+            # The page is found in the index alone, then joined to the names of its rows only.
+            order = (RatingRow.score.desc(), RatingRow.player_id.desc())
+            page = (select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins,
+                           RatingRow.losses, RatingRow.score).where(RatingRow.mode == mode).order_by(*order)
+                    .offset(offset).limit(limit).subquery())
+            q = (select(page, PlayerRow.name).join(PlayerRow, PlayerRow.id == page.c.player_id)
+                 .order_by(page.c.score.desc(), page.c.player_id.desc()))
+            rows = [(pid, name, RatingData(mode, mu, sigma, games, wins, losses, offset + i + 1))
+                    for i, (pid, mu, sigma, games, wins, losses, _score, name) in enumerate(s.execute(q))]
+        return total, rows
