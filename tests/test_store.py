@@ -91,7 +91,7 @@ def test_sqlite_migrations_and_round_trip(tmp_path: Path) -> None:
     eng = create_engine(url)
     assert {"tables", "seats", "moves", "chat", "alembic_version"} <= set(inspect(eng).get_table_names())
     with eng.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
     eng.dispose()
     exercise(store)
     store.close()
@@ -122,7 +122,8 @@ def postgres_url() -> Iterator[str]:
         url = out.stdout.strip().splitlines()[-1]
     eng = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with eng.begin() as conn:
-        for name in ("chat", "moves", "seats", "tables", "alembic_version"):
+        for name in ("results", "ratings", "player_keys", "chat", "moves", "seats", "tables", "players",
+                     "alembic_version"):
             conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
     eng.dispose()
     yield url

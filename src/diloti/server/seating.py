@@ -162,6 +162,10 @@ class Seating(TableLife):
                 raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected 0..{table.players - 1}")
             if seat not in free:
                 raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
+            held = next((s.seat for s in table.seats if pid is not None and s.player == pid and s.token_hash), None)
+            if held is not None:  # one seat a player: no game against oneself, no partnering oneself
+                raise ProtocolError("already_seated", f"this player holds seat {held} of table {table.id} already",
+                                    409)
             token = secrets.token_urlsafe(32)
             h = token_hash(token)
             # A seat left in a game under way is taken over from the next move: the game goes on.

@@ -1,0 +1,340 @@
+"""Ratings, results, profiles and the leaderboard: anchors stay fixed, 2-player and 2-versus-2 updates, once per
+game, resignations count, casual games do not, everything survives a restart; one test on PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, insert, text
+
+from diloti.server import create_app
+from diloti.server.limits import Limits
+from diloti.server.messages import GamePage, Leaderboard, Profile
+from diloti.server.ratings import ANCHORS, MODEL, rate_seats, shown
+from diloti.server.tables import TableManager
+from diloti.store.db import SeatData, Store, TableData
+from diloti.store.models import PlayerRow, RatingRow
+from diloti.store.players import GameResult, PlayerStore, SeatResult
+
+pytestmark = pytest.mark.timeout(180)
+ROOT = Path(__file__).resolve().parents[1]
+OPEN = Limits(players="1000/minute", join="1000/minute", create="1000/minute")
+VS_RANDOM = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+
+
+def make_client(url: str) -> TestClient:
+    return TestClient(create_app(url, allow_seed=True, limits=OPEN, rate=1e6, burst=1e6))
+
+
+def sqlite(path: Path) -> str:
+    return f"sqlite:///{path / 'd.sqlite3'}"
+
+
+def auth(p: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {p['key']}"}
+
+
+def player(client: TestClient, name: str) -> dict[str, Any]:
+    r = client.post("/api/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def table(client: TestClient, who: dict[str, Any] | None, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"name": "Guest", **body}, headers=auth(who) if who else {})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def join(client: TestClient, tid: str, who: dict[str, Any] | None, seat: int | None = None) -> dict[str, Any]:
+    r = client.post(f"/api/tables/{tid}/join", json={"name": "Guest2", "seat": seat}, headers=auth(who) if who else {})
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def resign(client: TestClient, claimed: dict[str, Any]) -> None:
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": claimed["table"], "token": claimed["token"]})
+        ws.send_json({"type": "resign"})
+        while (m := ws.receive_json())["type"] != "game_over":
+            assert m["type"] != "error", m
+
+
+def play_out(client: TestClient, claimed: dict[str, Any]) -> dict[str, Any]:
+    """Play the first legal move at every turn until the game is over; the game_over message."""
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": claimed["table"], "token": claimed["token"]})
+        while (m := ws.receive_json())["type"] != "game_over":
+            assert m["type"] != "error", m
+            if m["type"] == "state" and m["your_turn"]:
+                ws.send_json({"type": "move", "move": m["legal"][0]["move"], "ply": m["ply"]})
+        return m
+
+
+def ratings(client: TestClient, p: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    r = client.get(f"/api/players/{p['player']}")
+    assert r.status_code == 200, r.text
+    Profile.model_validate(r.json())
+    return {x["mode"]: x for x in r.json()["ratings"]}
+
+
+def manager(client: TestClient) -> TableManager:
+    m: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    return m
+
+
+# ------------------------------------------------------------------ the rules
+def test_anchors_are_fixed_and_results_move_humans_by_the_surprise() -> None:
+    assert ANCHORS["random"][0] < ANCHORS["greedy"][0] < ANCHORS["heuristic"][0] == MODEL.mu < ANCHORS["expert"][0]
+    newcomer = None
+    beat = {lv: rate_seats([(0, newcomer, None), (1, None, lv)], 0)[0] for lv in ANCHORS}
+    lost = {lv: rate_seats([(0, newcomer, None), (1, None, lv)], 1)[0] for lv in ANCHORS}
+    assert all(v is not None for v in (*beat.values(), *lost.values()))
+    gain = {lv: beat[lv][0] - MODEL.mu for lv in ANCHORS}  # type: ignore[index]
+    loss = {lv: MODEL.mu - lost[lv][0] for lv in ANCHORS}  # type: ignore[index]
+    assert gain["random"] < gain["greedy"] < gain["heuristic"] < gain["expert"]
+    assert loss["random"] > loss["greedy"] > loss["heuristic"] > loss["expert"] > 0
+    assert rate_seats([(0, None, None), (1, None, "expert")], 0)[1] is None  # a computer is never rated
+    # 2 versus 2: partners move together; a computer partner is an anchor too.
+    new = rate_seats([(0, (30.0, 4.0), None), (1, None, "greedy"), (0, (30.0, 4.0), None), (1, None, "greedy")], 1)
+    assert new[0] == new[2] and new[0] is not None and new[0][0] < 30 and new[1] is None and new[3] is None
+    assert shown(25.0, 25 / 3)["rating"] == 1500 and shown(30.0, 2.0) == {
+        "rating": 1700, "deviation": 80, "conservative": 1460, "provisional": False}
+
+
+# ------------------------------------------------------------------ through the server
+def test_a_played_out_game_against_the_computer_is_rated_and_profiled(tmp_path: Path) -> None:
+    with make_client(sqlite(tmp_path)) as client:
+        ann = player(client, "Ann")
+        t = table(client, ann, seats=VS_RANDOM, options={"target": 15}, seed=3)
+        over = play_out(client, t)
+        r = ratings(client, ann)
+        assert set(r) == {"overall", "2p"} and r["2p"]["games"] == 1 and r["2p"]["rank"] == 1
+        assert r["2p"]["mu"] == r["overall"]["mu"] != MODEL.mu and r["2p"]["provisional"]
+        assert (r["2p"]["wins"], r["2p"]["losses"]) == ((1, 0) if over["winner"] == 0 else (0, 1))
+        prof = client.get(f"/api/players/{ann['player']}").json()
+        live = manager(client).tables[t["table"]]
+        rounds = len([x for x in live.game.rounds if x.score is not None])
+        stats = {s["mode"]: s for s in prof["stats"]}
+        assert stats["all"] == {**stats["2p"], "mode": "all"} and stats["4p"]["games"] == 0
+        assert stats["2p"]["games"] == 1 and stats["2p"]["xeris"] == live.xeris[0]
+        assert stats["2p"]["points_per_round"] == round(over["scores"][0] / rounds, 2)
+        assert prof["opponents"] == [{"player": None, "name": "random", "level": "random", "games": 1,
+                                      "won": r["2p"]["wins"], "lost": r["2p"]["losses"]}]
+        assert [h["mode"] for h in prof["history"]] == ["overall", "2p"]
+        assert prof["history"][1]["points"][0]["rating"] == r["2p"]["rating"]
+        game = prof["games"]["games"][0]
+        assert game["table"] == t["table"] and game["replay"] == f"/?replay={t['table']}"
+        assert client.get(game["record"]).status_code == 200 and game["rated"] and game["rounds"] == rounds
+        assert [(s["kind"], s["name"]) for s in game["seats"]] == [("human", "Ann"), ("bot", "random")]
+        board = client.get("/api/leaderboard", params={"mode": "2p"}).json()
+        assert board["total"] == 1 and board["players"][0]["player"] == ann["player"]
+        assert client.get("/api/leaderboard", params={"mode": "4p"}).json()["total"] == 0
+
+
+def test_two_players_and_two_partnerships(tmp_path: Path) -> None:
+    with make_client(sqlite(tmp_path)) as client:
+        ann, bob, cleo, dan = (player(client, n) for n in ("Ann", "Bob", "Cleo", "Dan"))
+        t = table(client, ann)
+        join(client, t["table"], bob)
+        resign(client, t)  # Ann resigns: Bob wins
+        ra, rb = ratings(client, ann), ratings(client, bob)
+        assert ra["2p"]["mu"] < MODEL.mu < rb["2p"]["mu"] and ra["2p"]["losses"] == rb["2p"]["wins"] == 1
+        assert ra["2p"]["sigma"] == rb["2p"]["sigma"] < MODEL.sigma
+        # Ann and Cleo (seats 0 and 2) against Bob and Dan; Dan resigns.
+        t4 = table(client, ann, players=4)
+        join(client, t4["table"], bob, 1)
+        join(client, t4["table"], cleo, 2)
+        d = join(client, t4["table"], dan, 3)
+        resign(client, d)
+        ra, rb, rc, rd = (ratings(client, p) for p in (ann, bob, cleo, dan))
+        assert ra["4p"]["wins"] == rc["4p"]["wins"] == rb["4p"]["losses"] == rd["4p"]["losses"] == 1
+        assert rc["4p"]["mu"] > MODEL.mu > rd["4p"]["mu"] and rb["4p"]["mu"] < rb["2p"]["mu"] + 10
+        assert ra["overall"]["games"] == 2 and rc["overall"]["games"] == 1
+        # The overall rating went on from the 2-player game: Ann's moved from where that game left it.
+        assert ra["overall"]["mu"] > ra["2p"]["mu"]
+        prof = client.get(f"/api/players/{ann['player']}").json()
+        assert {o["name"]: (o["games"], o["won"], o["lost"]) for o in prof["opponents"]} == {
+            "Bob": (2, 1, 1), "Dan": (1, 1, 0)}
+        assert [g["mode"] for g in prof["games"]["games"]] == ["4p", "2p"]
+        assert prof["games"]["games"][0]["end_reason"] == "resigned:3"
+        board = client.get("/api/leaderboard", params={"mode": "overall", "per_page": 2}).json()
+        Leaderboard.model_validate(board)
+        assert (board["total"], board["pages"], len(board["players"])) == (4, 2, 2)
+        second = client.get("/api/leaderboard", params={"page": 2, "per_page": 2}).json()["players"]
+        rows = board["players"] + second
+        assert [r["rank"] for r in rows] == [1, 2, 3, 4]
+        assert [r["conservative"] for r in rows] == sorted((r["conservative"] for r in rows), reverse=True)
+
+
+def test_casual_games_are_recorded_but_not_rated(tmp_path: Path) -> None:
+    with make_client(sqlite(tmp_path)) as client:
+        ann = player(client, "Ann")
+        t = table(client, ann)  # against a guest
+        join(client, t["table"], None)
+        resign(client, t)
+        t = table(client, ann, seats=VS_RANDOM, rated=False)
+        assert client.get(f"/api/tables/{t['table']}").json()["rated"] is False
+        resign(client, t)
+        t = table(client, ann)  # one seat a player
+        r = client.post(f"/api/tables/{t['table']}/join", json={"name": "Ann"}, headers=auth(ann))
+        assert r.status_code == 409 and r.json()["code"] == "already_seated"
+        prof = client.get(f"/api/players/{ann['player']}").json()
+        assert prof["ratings"] == [] and prof["history"] == []
+        assert prof["stats"][0]["games"] == 2 and prof["stats"][0]["lost"] == 2
+        assert [g["rated"] for g in prof["games"]["games"]] == [False] * 2
+        assert prof["games"]["games"][1]["seats"][1] == {"seat": 1, "kind": "human", "player": None,
+                                                         "name": "Guest2"}
+        assert client.get("/api/leaderboard").json()["total"] == 0
+        r = client.post("/api/tables", json={"name": "A", "rated": "yes"})
+        assert r.status_code == 400 and r.json()["code"] == "bad_request"
+
+
+def test_the_end_is_scored_once_and_the_players_of_a_rematch_stay(tmp_path: Path) -> None:
+    with make_client(sqlite(tmp_path)) as client:
+        ann, bob = player(client, "Ann"), player(client, "Bob")
+        t = table(client, ann)
+        b = join(client, t["table"], bob)
+        resign(client, b)
+        m = manager(client)
+        live = m.tables[t["table"]]
+        before = ratings(client, ann)
+
+        async def again() -> None:
+            await m._store_end(live)
+
+        client.portal.call(again)  # type: ignore[union-attr]
+        assert ratings(client, ann) == before and ratings(client, ann)["2p"]["games"] == 1
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "table": t["table"], "token": t["token"]})
+            ws.send_json({"type": "rematch"})
+            while (msg := ws.receive_json())["type"] != "rematch":
+                pass
+        seats = client.get(f"/api/tables/{msg['table']}").json()["seats"]
+        assert [s["player"] for s in seats] == [ann["player"], bob["player"]]
+
+
+def test_everything_survives_a_restart_and_a_lost_end_is_stored_on_load(tmp_path: Path) -> None:
+    url = sqlite(tmp_path)
+    with make_client(url) as client:
+        ann = player(client, "Ann")
+        t = table(client, ann, seats=VS_RANDOM, options={"target": 10}, seed=5)
+        play_out(client, t)
+        t2 = table(client, ann, seats=VS_RANDOM, options={"target": 10}, seed=6)
+        play_out(client, t2)
+        prof = client.get(f"/api/players/{ann['player']}").json()
+        board = client.get("/api/leaderboard").json()
+    # As if the process had stopped between the last move of t2 and storing its end.
+    eng = create_engine(url)
+    with eng.begin() as conn:
+        conn.execute(text("DELETE FROM results WHERE table_id = :t"), {"t": t2["table"]})
+        conn.execute(text("UPDATE tables SET status = 'playing', winner = NULL, scored = false WHERE id = :t"),
+                     {"t": t2["table"]})
+        conn.execute(text("UPDATE ratings SET games = games - 1"))  # undone by hand: the end is stored again
+    eng.dispose()
+    with make_client(url) as client:
+        assert client.get("/api/me", headers=auth(ann)).json()["name"] == "Ann"
+        again = client.get(f"/api/players/{ann['player']}").json()
+        assert again["stats"] == prof["stats"] and again["games"]["total"] == 2
+        assert client.get(f"/api/tables/{t2['table']}").json()["status"] == "over"
+        assert client.get("/api/leaderboard").json()["players"][0]["games"] == board["players"][0]["games"] == 2
+
+
+def test_pages_and_modes_are_checked(tmp_path: Path) -> None:
+    with make_client(sqlite(tmp_path)) as client:
+        ann = player(client, "Ann")
+        for path, params, code in (("/api/leaderboard", {"mode": "3p"}, "bad_mode"),
+                                   ("/api/leaderboard", {"page": 0}, "bad_page"),
+                                   ("/api/leaderboard", {"per_page": 101}, "bad_page"),
+                                   ("/api/leaderboard", {"page": "x"}, "bad_request"),
+                                   (f"/api/players/{ann['player']}/games", {"per_page": 0}, "bad_page")):
+            r = client.get(path, params=params)
+            assert r.status_code == 400 and r.json()["code"] == code, (path, params, r.json())
+        for path in ("/api/players/nobody", "/api/players/nobody/games", "/api/players/" + "x" * 40):
+            r = client.get(path)
+            assert r.status_code == 404 and r.json()["code"] == "unknown_player"
+        page = client.get(f"/api/players/{ann['player']}/games").json()
+        assert GamePage.model_validate(page).total == 0 and page["pages"] == 1
+
+
+def test_the_leaderboard_orders_by_the_conservative_rating_with_stable_ties(tmp_path: Path) -> None:
+    store = Store(sqlite(tmp_path))
+    stamp = datetime.now(UTC)
+    rows = [(f"p{i:02d}", 20.0 + (i % 7), 2.0 + (i % 3)) for i in range(30)]
+    with store.engine.begin() as conn:
+        conn.execute(insert(PlayerRow), [{"id": pid, "name": pid.upper(), "name_key": pid, "created": stamp,
+                                          "seen": stamp} for pid, _, _ in rows])
+        conn.execute(insert(RatingRow), [{"player_id": pid, "mode": "overall", "mu": mu, "sigma": sg,
+                                          "score": mu - 3 * sg, "games": 1, "wins": 1, "losses": 0,
+                                          "updated": stamp} for pid, mu, sg in rows])
+    ps = PlayerStore(store)
+    want = [pid for pid, mu, sg in sorted(rows, key=lambda r: (r[1] - 3 * r[2], r[0]), reverse=True)]
+    got = [pid for page in range(3) for pid, _, _ in ps.leaderboard("overall", page * 10, 10)[1]]
+    assert got == want and ps.leaderboard("overall", 0, 10)[0] == 30
+    assert [r.rank for r in ps.ratings(want[17], ranks=True)] == [18]
+    store.close()
+
+
+# ------------------------------------------------------------------ PostgreSQL
+@pytest.fixture(scope="module")
+def players_pg() -> Iterator[str]:
+    """A fresh database of its own on the project's private PostgreSQL server."""
+    url = os.environ.get("DILOTI_TEST_POSTGRES_URL")
+    if not url:
+        out = subprocess.run(["bash", str(ROOT / "scripts" / "install-postgres")], capture_output=True, text=True,
+                             timeout=120, check=False)
+        if out.returncode != 0:
+            pytest.skip(f"PostgreSQL could not be started: {out.stderr.strip()[-300:]}")
+        url = out.stdout.strip().splitlines()[-1]
+    base = url.rpartition("/")[0]
+    admin = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text("DROP DATABASE IF EXISTS diloti_players WITH (FORCE)"))
+        conn.execute(text("CREATE DATABASE diloti_players"))
+    admin.dispose()
+    yield f"{base}/diloti_players"
+
+
+def test_on_postgres_ratings_are_written_once_whoever_sees_the_end(players_pg: str) -> None:
+    with make_client(players_pg) as client:
+        ann, bob = player(client, "Ann"), player(client, "Bob")
+        t = table(client, ann)
+        join(client, t["table"], bob)
+        resign(client, t)
+        assert ratings(client, bob)["2p"]["wins"] == 1
+    # Two processes' stores finishing the same game at once: one writes its results, the other nothing.
+    stores = [Store(players_pg), Store(players_pg)]
+    try:
+        seats = [SeatData(0, "human", None, "Ann", "a" * 64, player_id=ann["player"]),
+                 SeatData(1, "human", None, "Bob", "b" * 64, player_id=bob["player"])]
+        stores[0].create_table(TableData("race", 2, {}, 1, 0, False, "playing", seats=seats))
+        result = GameResult("race", "2p", 0, None, True, [SeatResult(0, "human", None, ann["player"], 0, 61, 30, 4, 1),
+                                                          SeatResult(1, "human", None, bob["player"], 1, 30, 61, 4, 0)])
+        barrier = threading.Barrier(2)
+
+        def finish(st: Store) -> None:
+            barrier.wait()
+            PlayerStore(st).finish(result, rate_seats)
+
+        threads = [threading.Thread(target=finish, args=(st,)) for st in stores]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        ps = PlayerStore(stores[0])
+        assert {r.mode: r.games for r in ps.ratings(ann["player"])} == {"2p": 2, "overall": 2}
+        assert ps.games(ann["player"], 0, 10)[0] == 2
+    finally:
+        for st in stores:
+            st.close()
