@@ -24,12 +24,20 @@ from diloti.server.messages import (
     SERVER_MODELS,
     Claimed,
     Health,
+    Identity,
     Info,
     JoinTable,
+    Leaderboard,
     Lobby,
+    Login,
+    Me,
+    NewPlayer,
     NewTable,
     OptionsBody,
+    Profile,
+    Recover,
     Replay,
+    SetPassword,
     TableSummary,
 )
 from diloti.server.protocol import JOIN_CODES, NEW_TABLE_CODES, ProtocolError, read_body, read_message
@@ -123,7 +131,15 @@ HTTP_EXAMPLES: dict[str, list[type[BaseModel]]] = {
     "`GET /api/tables/{id}` ": [TableSummary],
     "`POST /api/tables/{id}/join`": [JoinTable, Claimed],
     "`GET /api/tables/{id}/replay`": [Replay],
+    "`POST /api/players` ": [NewPlayer, Identity],
+    "`POST /api/players/recover`": [Recover],
+    "`POST /api/login`": [Login],
+    "`GET /api/me`": [Me],
+    "`PUT /api/me/password`": [SetPassword],
+    "`GET /api/players/{id}` ": [Profile],
+    "`GET /api/leaderboard?": [Leaderboard],
 }
+BODIES = (NewTable, JoinTable, NewPlayer, Recover, Login, SetPassword)
 
 
 def test_every_json_example_parses_with_its_model() -> None:
@@ -133,7 +149,7 @@ def test_every_json_example_parses_with_its_model() -> None:
         assert len(blocks) == len(models), (title, len(blocks))
         for text, model in zip(blocks, models, strict=True):
             model.model_validate_json(text)
-            if model in (NewTable, JoinTable):
+            if model in BODIES:
                 read_body(model, json.loads(text))  # the server's own path, with its error codes
             checked += 1
     client = json_blocks(section("Client → server"))
@@ -286,6 +302,9 @@ def test_openapi_describes_the_http_api(tmp_path: Path) -> None:
     assert ref(ops["/api/tables"]["get"], "200") == "Lobby"
     assert ref(ops["/api/tables/{table_id}"]["get"], "200") == "TableSummary"
     assert ref(ops["/api/tables/{table_id}/replay"]["get"], "200") == "Replay"
+    assert ref(ops["/api/players"]["post"], "201") == "Identity" and ref(ops["/api/me"]["patch"], "200") == "Me"
+    assert ref(ops["/api/players/{player_id}"]["get"], "200") == "Profile"
+    assert ref(ops["/api/leaderboard"]["get"], "200") == "Leaderboard"
     assert "text/plain" in ops["/api/tables/{table_id}/record"]["get"]["responses"]["200"]["content"]
     assert "/" not in ops and "/ws" not in ops
     assert not any("422" in op["responses"] for path in ops.values() for op in path.values())

@@ -29,8 +29,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import and_, case, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy import Select, and_, bindparam, case, delete, func, insert, or_, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -122,6 +123,24 @@ class GameLine:
     mu: float | None
     sigma: float | None
     seats: list[tuple[int, str, str | None, str | None]]  # (seat, kind, player id, name or level) in seat order
+
+
+def _opponents() -> Select[Any]:
+    """The favourite opponents' query (built once: adapting the aliases costs more than running it)."""
+    me, other = aliased(ResultRow), aliased(ResultRow)
+    n = func.count().label("n")
+    top = (select(other.player_id, other.level, n, func.sum(case((me.won.is_(True), 1), else_=0)).label("w"),
+                  func.sum(case((me.won.is_(False), 1), else_=0)).label("lo"))
+           .join(other, and_(other.table_id == me.table_id, other.side != me.side))
+           .where(me.player_id == bindparam("pid"), or_(other.player_id.is_not(None), other.kind == "bot"))
+           .group_by(other.player_id, other.level).order_by(n.desc(), other.player_id, other.level)
+           .limit(bindparam("n")).subquery())
+    return (select(top.c.player_id, top.c.level, top.c.n, top.c.w, top.c.lo, PlayerRow.name)
+            .outerjoin(PlayerRow, PlayerRow.id == top.c.player_id)
+            .order_by(top.c.n.desc(), top.c.player_id, top.c.level))
+
+
+_OPPONENTS = _opponents()
 
 
 class PlayerStore:
@@ -331,17 +350,9 @@ class PlayerStore:
     def opponents(self, pid: str, limit: int = 5) -> list[tuple[str | None, str | None, str | None, int, int, int]]:
         """The opponents a player met most: ``(player id, name, level, games, won, lost)`` (a computer by its
         level; guests are left out), most games first."""
-        me, other = aliased(ResultRow), aliased(ResultRow)
-        n = func.count().label("n")
-        q = (select(other.player_id, other.level, n, func.sum(case((me.won.is_(True), 1), else_=0)),
-                    func.sum(case((me.won.is_(False), 1), else_=0)))
-             .join(other, and_(other.table_id == me.table_id, other.side != me.side))
-             .where(me.player_id == pid, or_(other.player_id.is_not(None), other.kind == "bot"))
-             .group_by(other.player_id, other.level).order_by(n.desc(), other.player_id, other.level).limit(limit))
         with self.session() as s:
-            rows = list(s.execute(q))
-        names = self.names([r[0] for r in rows if r[0]])
-        return [(p, names.get(p) if p else None, lv, int(c), int(w or 0), int(lo or 0)) for p, lv, c, w, lo in rows]
+            return [(p, name, lv, int(c), int(w or 0), int(lo or 0))
+                    for p, lv, c, w, lo, name in s.execute(_OPPONENTS, {"pid": pid, "n": limit})]
 
     def history(self, pid: str, mode: str, limit: int = 500) -> list[tuple[datetime, float, float]]:
         """A player's rating after each of their last ``limit`` rated games of a mode (``overall``: every
