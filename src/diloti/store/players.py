@@ -240,7 +240,10 @@ class PlayerStore:
             s.execute(delete(RatingRow).where(RatingRow.player_id == pid))
             s.execute(update(PlayerRow).where(PlayerRow.id == pid).values(
                 name=None, name_key=None, recovery_hash=None, password_hash=None, deleted=now()))
-            self.store._notify(s, [{"k": "seat", "t": t} for t in tables[:200]])
+            # The other processes re-read the seats of the games under way (finished ones are read when loaded).
+            live = s.scalars(select(TableRow.id).where(TableRow.id.in_(select(SeatRow.table_id).where(
+                SeatRow.player_id == pid)), TableRow.status.in_(("waiting", "playing"))))
+            self.store._notify(s, [{"k": "seat", "t": t} for t in live])
             return tables
 
     def names(self, ids: Sequence[str]) -> dict[str, str | None]:
