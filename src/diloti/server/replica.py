@@ -56,6 +56,9 @@ class Replica(ABC):
     @abstractmethod
     def _rematched(self, table: LiveTable, new_id: str) -> None: ...
 
+    @abstractmethod
+    async def _store_end(self, table: LiveTable, end: tuple[int, str] | None = None) -> bool: ...
+
     @staticmethod
     @abstractmethod
     def _bot_to_move(table: LiveTable) -> Seat | None: ...
@@ -121,6 +124,10 @@ class Replica(ABC):
         if isinstance(by, str):
             table.by[table.ply] = by
         self._advance(table, seat, move, left if type(left) is int else None)
+        if table.game.is_over:
+            # Normally the process that stored the last move stores the end too; in case it stopped in between,
+            # every process that sees the end stores it as well (written once: its results go in only once).
+            self._spawn(self._store_end(table))
         return True
 
     async def _catch_up(self, table: LiveTable) -> None:

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -146,9 +147,22 @@ _OPPONENTS = _opponents()
 class PlayerStore:
     """Player queries on a :class:`Store`'s engine."""
 
+    COUNT_SECONDS = 30.0  # how long a leaderboard's player count is reused (this process's changes: none)
+
     def __init__(self, store: Store) -> None:
         self.store = store
         self.session = store.session
+        self._counts: dict[str, tuple[float, int]] = {}  # mode -> (when counted, players)
+
+    def _count(self, s: Session, mode: str) -> int:
+        """The players of a mode's leaderboard: counting 100,000 index entries takes longer than the page itself,
+        so the count is kept a while (forgotten at once when this process adds or removes a player's rating)."""
+        got = self._counts.get(mode)
+        if got is not None and time.monotonic() - got[0] < self.COUNT_SECONDS:
+            return got[1]
+        n = int(s.scalar(select(func.count()).select_from(RatingRow).where(RatingRow.mode == mode)) or 0)
+        self._counts[mode] = (time.monotonic(), n)
+        return n
 
     # ------------------------------------------------------------ identities
     def create_player(self, pid: str, name: str, name_key: str, key_hash: str, recovery_hash: str) -> None:
@@ -238,6 +252,7 @@ class PlayerStore:
             s.execute(update(SeatRow).where(SeatRow.player_id == pid).values(name=None))
             s.execute(delete(PlayerKeyRow).where(PlayerKeyRow.player_id == pid))
             s.execute(delete(RatingRow).where(RatingRow.player_id == pid))
+            self._counts.clear()
             s.execute(update(PlayerRow).where(PlayerRow.id == pid).values(
                 name=None, name_key=None, recovery_hash=None, password_hash=None, deleted=now()))
             # The other processes re-read the seats of the games under way (finished ones are read when loaded).
@@ -304,6 +319,7 @@ class PlayerStore:
                     row = old.get((st.player_id, mode))
                     mu, sigma = new
                     if row is None:
+                        self._counts.clear()
                         s.add(RatingRow(player_id=st.player_id, mode=mode, mu=mu, sigma=sigma, score=mu - 3 * sigma,
                                         games=1, wins=int(won), losses=int(lost), updated=stamp))
                     else:
@@ -330,11 +346,12 @@ class PlayerStore:
             out = []
             for r in s.scalars(select(RatingRow).where(RatingRow.player_id == pid).order_by(RatingRow.mode)):
                 rank = 0
-                if ranks:
+                if ranks:  # two ranges of the leaderboard's index (one OR of both would scan the mode)
                     ahead = s.scalar(select(func.count()).select_from(RatingRow).where(
-                        RatingRow.mode == r.mode, or_(RatingRow.score > r.score,
-                                                      and_(RatingRow.score == r.score, RatingRow.player_id > pid))))
-                    rank = int(ahead or 0) + 1
+                        RatingRow.mode == r.mode, RatingRow.score > r.score))
+                    tied = s.scalar(select(func.count()).select_from(RatingRow).where(
+                        RatingRow.mode == r.mode, RatingRow.score == r.score, RatingRow.player_id > pid))
+                    rank = int(ahead or 0) + int(tied or 0) + 1
                 out.append(RatingData(r.mode, r.mu, r.sigma, r.games, r.wins, r.losses, rank))
             return out
 
@@ -397,7 +414,7 @@ class PlayerStore:
         """A page of the players of a mode, best conservative rating first (ties: by id), and how many there
         are (players with at least one rated game in the mode)."""
         with self.session() as s:
-            total = int(s.scalar(select(func.count()).select_from(RatingRow).where(RatingRow.mode == mode)) or 0)
+            total = self._count(s, mode)
             # The page is found in the index alone, then joined to the names of its rows only.
             order = (RatingRow.score.desc(), RatingRow.player_id.desc())
             page = (select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins,
