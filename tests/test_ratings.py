@@ -283,6 +283,9 @@ def test_the_leaderboard_orders_by_the_conservative_rating_with_stable_ties(tmp_
     got = [pid for page in range(3) for pid, _, _ in ps.leaderboard("overall", page * 10, 10)[1]]
     assert got == want and ps.leaderboard("overall", 0, 10)[0] == 30
     assert [r.rank for r in ps.ratings(want[17], ranks=True)] == [18]
+    ps.RANKED = 10  # ranks are counted only so far
+    assert [r.rank for r in ps.ratings(want[9], ranks=True)] == [10]
+    assert [r.rank for r in ps.ratings(want[10], ranks=True)] == [None]
     store.close()
 
 

@@ -488,7 +488,8 @@ class RatingInfo(Strict):
     games: Annotated[int, Field(description="rated games")]
     wins: int
     losses: int
-    rank: Annotated[int, Field(description="place on the leaderboard of the mode (1: first)")]
+    rank: Annotated[int | None, Field(description="place on the leaderboard of the mode (1: first; null beyond "
+                                      "the first 10,000)")]
 
 
 class PlayerStats(Strict):

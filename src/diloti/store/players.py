@@ -67,7 +67,7 @@ class RatingData:
     games: int
     wins: int
     losses: int
-    rank: int = 0  # on the leaderboard of the mode (1 = first); 0 when not asked for
+    rank: int | None = 0  # on the leaderboard of the mode (1 = first; None: beyond the first 10,000); 0: not asked
 
 
 @dataclass(frozen=True)
@@ -345,15 +345,22 @@ class PlayerStore:
         with self.session() as s:
             out = []
             for r in s.scalars(select(RatingRow).where(RatingRow.player_id == pid).order_by(RatingRow.mode)):
-                rank = 0
-                if ranks:  # two ranges of the leaderboard's index (one OR of both would scan the mode)
-                    ahead = s.scalar(select(func.count()).select_from(RatingRow).where(
-                        RatingRow.mode == r.mode, RatingRow.score > r.score))
-                    tied = s.scalar(select(func.count()).select_from(RatingRow).where(
-                        RatingRow.mode == r.mode, RatingRow.score == r.score, RatingRow.player_id > pid))
-                    rank = int(ahead or 0) + int(tied or 0) + 1
+                rank: int | None = 0
+                if ranks:
+                    rank = self._rank(s, r.mode, r.score, pid)
                 out.append(RatingData(r.mode, r.mu, r.sigma, r.games, r.wins, r.losses, rank))
             return out
+
+    RANKED = 10_000  # ranks are counted this far (a player further down has no rank shown)
+
+    def _rank(self, s: Session, mode: str, score: float, pid: str) -> int | None:
+        """A player's place on a leaderboard, if among the first :attr:`RANKED`: the players ahead are counted in
+        two ranges of the leaderboard's index (one OR of both would scan the whole mode), at most RANKED."""
+        ahead = 0
+        for where in ((RatingRow.score > score,), (RatingRow.score == score, RatingRow.player_id > pid)):
+            some = select(RatingRow.player_id).where(RatingRow.mode == mode, *where).limit(self.RANKED).subquery()
+            ahead += int(s.scalar(select(func.count()).select_from(some)) or 0)
+        return ahead + 1 if ahead < self.RANKED else None
 
     def totals(self, pid: str) -> dict[str, dict[str, int]]:
         """Per mode (``2p``, ``4p``) over every finished game (rated or not): games, won, lost, xeris, points and
@@ -415,13 +422,13 @@ class PlayerStore:
         are (players with at least one rated game in the mode)."""
         with self.session() as s:
             total = self._count(s, mode)
-            # The page is found in the index alone, then joined to the names of its rows only.
+            # The page's ids are found in the leaderboard's index alone (an index-only scan: the rows skipped to
+            # reach a far page are never read), then the page's rows and names are read.
             order = (RatingRow.score.desc(), RatingRow.player_id.desc())
-            page = (select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins,
-                           RatingRow.losses, RatingRow.score).where(RatingRow.mode == mode).order_by(*order)
-                    .offset(offset).limit(limit).subquery())
-            q = (select(page, PlayerRow.name).join(PlayerRow, PlayerRow.id == page.c.player_id)
-                 .order_by(page.c.score.desc(), page.c.player_id.desc()))
-            rows = [(pid, name, RatingData(mode, mu, sigma, games, wins, losses, offset + i + 1))
-                    for i, (pid, mu, sigma, games, wins, losses, _score, name) in enumerate(s.execute(q))]
+            page = (select(RatingRow.player_id).where(RatingRow.mode == mode).order_by(*order).offset(offset)
+                    .limit(limit).subquery())
+            q = (select(RatingRow, PlayerRow.name).join(page, page.c.player_id == RatingRow.player_id)
+                 .join(PlayerRow, PlayerRow.id == RatingRow.player_id).where(RatingRow.mode == mode).order_by(*order))
+            rows = [(r.player_id, name, RatingData(mode, r.mu, r.sigma, r.games, r.wins, r.losses, offset + i + 1))
+                    for i, (r, name) in enumerate(s.execute(q))]
         return total, rows
