@@ -96,13 +96,14 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # Plain DROP COLUMN (SQLite 3.35+), not a batch copy: a rebuilt ``tables`` would cascade-delete the moves.
     op.drop_index("ix_tables_scored", "tables")
-    with op.batch_alter_table("tables") as t:
-        t.drop_column("scored")
-        t.drop_column("rated")
+    op.drop_column("tables", "scored")
+    op.drop_column("tables", "rated")
+    if op.get_bind().dialect.name == "postgresql":
+        op.drop_constraint("fk_seats_player_id", "seats", type_="foreignkey")
     op.drop_index("ix_seats_player_id", "seats")
-    with op.batch_alter_table("seats") as t:
-        t.drop_column("player_id")
+    op.drop_column("seats", "player_id")
     op.drop_index("ix_results_player", "results")
     op.drop_table("results")
     op.drop_index("ix_ratings_board", "ratings")
