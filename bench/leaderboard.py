@@ -43,7 +43,8 @@ from diloti.store.db import SeatData, Store, TableData
 from diloti.store.players import GameResult, PlayerStore, SeatResult
 
 LEVELS = ("random", "greedy", "heuristic", "expert")
-TABLES = ("results", "ratings", "player_keys", "chat", "moves", "seats", "tables", "players", "alembic_version")
+TABLES = ("results", "ratings", "player_stats", "player_keys", "chat", "moves", "seats", "tables", "players",
+          "alembic_version")
 
 
 def bulk(store: Store, table: str, columns: list[str], rows: Iterable[tuple[Any, ...]], chunk: int = 50_000) -> int:
@@ -87,6 +88,7 @@ def generate(store: Store, players: int, games: int, seed: int) -> None:
     bulk(store, "players", ["id", "name", "name_key", "created", "seen"],
          ((p, f"Player {i}", f"player {i}", start, start) for i, p in enumerate(pid)))
     counts: dict[tuple[int, str], list[int]] = {}  # (player, mode) -> [games, wins, losses]
+    totals: dict[tuple[int, str], list[int]] = {}  # (player, 2p or 4p) -> [games, won, lost, xeris, points, rounds]
 
     def game_rows() -> Iterable[tuple[Any, ...]]:
         for g in range(games):
@@ -103,16 +105,20 @@ def generate(store: Store, players: int, games: int, seed: int) -> None:
             for seat in range(seats):
                 side = seat & 1
                 p = who[seat] if seat < humans else None
+                xeris = rng.randint(0, 2)
                 if p is not None:
                     for m in (mode, "overall"):
                         c = counts.setdefault((p, m), [0, 0, 0])
                         c[0] += 1
                         c[1 if side == winner else 2] += 1
+                    t = totals.setdefault((p, mode), [0, 0, 0, 0, 0, 0])
+                    for k, v in enumerate((1, side == winner, side != winner, xeris, pts[side], rounds)):
+                        t[k] += int(v)
                 mu = skill[p] + rng.gauss(0, 1) if p is not None else None
                 sigma = max(1.0, 8.3 - 0.3 * counts[(p, mode)][0]) if p is not None else None
                 yield (f"g{g:08d}", seat, pid[p] if p is not None else None, "human" if p is not None else "bot",
                        None if p is not None else level, side, mode, True, side == winner, pts[side], pts[1 - side],
-                       rounds, rng.randint(0, 2), None, finished, mu, sigma, mu, sigma)
+                       rounds, xeris, None, finished, mu, sigma, mu, sigma)
 
     bulk(store, "tables", ["id", "players", "options", "seed", "first_dealer", "private", "status", "winner",
                            "created", "updated", "scored"],
@@ -124,6 +130,8 @@ def generate(store: Store, players: int, games: int, seed: int) -> None:
     bulk(store, "ratings", ["player_id", "mode", "mu", "sigma", "score", "games", "wins", "losses", "updated"],
          ((pid[p], m, skill[p], max(1.0, 8.3 - 0.3 * c[0]), skill[p] - 3 * max(1.0, 8.3 - 0.3 * c[0]), c[0], c[1],
            c[2], stamp) for (p, m), c in counts.items()))
+    bulk(store, "player_stats", ["player_id", "mode", "games", "won", "lost", "xeris", "points", "rounds"],
+         ((pid[p], m, *t) for (p, m), t in totals.items()))
     if store.is_postgres:  # what autovacuum does after a bulk load: statistics, and the visibility map
         with store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             conn.execute(text("VACUUM ANALYZE"))

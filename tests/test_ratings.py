@@ -238,6 +238,11 @@ def test_everything_survives_a_restart_and_a_lost_end_is_stored_on_load(tmp_path
     # As if the process had stopped between the last move of t2 and storing its end.
     eng = create_engine(url)
     with eng.begin() as conn:
+        won, xeris, points, rounds = conn.execute(text("SELECT won, xeris, points, rounds FROM results WHERE "
+                                                       "table_id = :t AND seat = 0"), {"t": t2["table"]}).one()
+        conn.execute(text("UPDATE player_stats SET games = games - 1, won = won - :w, lost = lost - :lo, "
+                          "xeris = xeris - :x, points = points - :p, rounds = rounds - :r"),
+                     {"w": int(won), "lo": 1 - int(won), "x": xeris, "p": points, "r": rounds})
         conn.execute(text("DELETE FROM results WHERE table_id = :t"), {"t": t2["table"]})
         conn.execute(text("UPDATE tables SET status = 'playing', winner = NULL, scored = false WHERE id = :t"),
                      {"t": t2["table"]})

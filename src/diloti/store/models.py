@@ -1,5 +1,6 @@
 """The database tables: ``tables`` (one per game table), ``seats``, ``moves`` and ``chat``; the players who
-come back: ``players``, their device keys ``player_keys``, their ``ratings`` and the ``results`` of their games.
+come back: ``players``, their device keys ``player_keys``, their ``ratings``, the ``results`` of their games and
+their running totals ``player_stats``.
 
 Changing these classes needs a new migration in ``migrations/versions``.
 """
@@ -162,3 +163,19 @@ class ResultRow(Base):
     sigma: Mapped[float | None] = mapped_column(Float, nullable=True)
     omu: Mapped[float | None] = mapped_column(Float, nullable=True)
     osigma: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class PlayerStatsRow(Base):
+    """A player's totals over every finished game of a mode (rated or not), kept at each game's end so that a
+    profile reads one row, not thousands of results."""
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("players.id"), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(8), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    xeris: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    rounds: Mapped[int] = mapped_column(Integer, default=0)

@@ -37,7 +37,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from diloti.store.db import Store, StoreError, _aware, now
-from diloti.store.models import ChatRow, PlayerKeyRow, PlayerRow, RatingRow, ResultRow, SeatRow, TableRow
+from diloti.store.models import (
+    ChatRow,
+    PlayerKeyRow,
+    PlayerRow,
+    PlayerStatsRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+    TableRow,
+)
 
 MODES = ("overall", "2p", "4p")
 
@@ -126,14 +135,19 @@ class GameLine:
     seats: list[tuple[int, str, str | None, str | None]]  # (seat, kind, player id, name or level) in seat order
 
 
+RECENT = 1000  # the favourite opponents are counted over a player's last this many games
+
+
 def _opponents() -> Select[Any]:
     """The favourite opponents' query (built once: adapting the aliases costs more than running it)."""
-    me, other = aliased(ResultRow), aliased(ResultRow)
+    recent = (select(ResultRow.table_id, ResultRow.side, ResultRow.won).where(ResultRow.player_id == bindparam("pid"))
+              .order_by(ResultRow.finished.desc()).limit(RECENT).subquery())
+    me, other = recent.c, aliased(ResultRow)
     n = func.count().label("n")
     top = (select(other.player_id, other.level, n, func.sum(case((me.won.is_(True), 1), else_=0)).label("w"),
                   func.sum(case((me.won.is_(False), 1), else_=0)).label("lo"))
-           .join(other, and_(other.table_id == me.table_id, other.side != me.side))
-           .where(me.player_id == bindparam("pid"), or_(other.player_id.is_not(None), other.kind == "bot"))
+           .select_from(recent).join(other, and_(other.table_id == me.table_id, other.side != me.side))
+           .where(or_(other.player_id.is_not(None), other.kind == "bot"))
            .group_by(other.player_id, other.level).order_by(n.desc(), other.player_id, other.level)
            .limit(bindparam("n")).subquery())
     return (select(top.c.player_id, top.c.level, top.c.n, top.c.w, top.c.lo, PlayerRow.name)
@@ -252,6 +266,7 @@ class PlayerStore:
             s.execute(update(SeatRow).where(SeatRow.player_id == pid).values(name=None))
             s.execute(delete(PlayerKeyRow).where(PlayerKeyRow.player_id == pid))
             s.execute(delete(RatingRow).where(RatingRow.player_id == pid))
+            s.execute(delete(PlayerStatsRow).where(PlayerStatsRow.player_id == pid))
             self._counts.clear()
             s.execute(update(PlayerRow).where(PlayerRow.id == pid).values(
                 name=None, name_key=None, recovery_hash=None, password_hash=None, deleted=now()))
@@ -327,6 +342,22 @@ class PlayerStore:
                         row.games += 1
                         row.wins += int(won)
                         row.losses += int(lost)
+        totals = {r.player_id: r for r in s.scalars(select(PlayerStatsRow).where(
+            PlayerStatsRow.player_id.in_(sorted(alive)), PlayerStatsRow.mode == result.mode))}
+        for st in result.seats:
+            if st.player_id not in alive:
+                continue
+            t = totals.get(st.player_id)
+            if t is None:
+                t = totals[st.player_id] = PlayerStatsRow(player_id=st.player_id, mode=result.mode, games=0, won=0,
+                                                          lost=0, xeris=0, points=0, rounds=0)
+                s.add(t)
+            t.games += 1
+            t.won += int(result.winner is not None and st.side == result.winner)
+            t.lost += int(result.winner is not None and st.side != result.winner)
+            t.xeris += st.xeris
+            t.points += st.points
+            t.rounds += st.rounds
         rows = []
         for st in result.seats:
             mine = after.get(st.player_id or "", {})
@@ -365,18 +396,14 @@ class PlayerStore:
     def totals(self, pid: str) -> dict[str, dict[str, int]]:
         """Per mode (``2p``, ``4p``) over every finished game (rated or not): games, won, lost, xeris, points and
         rounds."""
-        won = func.sum(case((ResultRow.won.is_(True), 1), else_=0))
-        lost = func.sum(case((ResultRow.won.is_(False), 1), else_=0))
-        q = (select(ResultRow.mode, func.count(), won, lost, func.sum(ResultRow.xeris), func.sum(ResultRow.points),
-                    func.sum(ResultRow.rounds)).where(ResultRow.player_id == pid).group_by(ResultRow.mode))
         with self.session() as s:
-            return {mode: {"games": int(n), "won": int(w or 0), "lost": int(lo or 0), "xeris": int(x or 0),
-                           "points": int(p or 0), "rounds": int(r or 0)}
-                    for mode, n, w, lo, x, p, r in s.execute(q)}
+            return {r.mode: {"games": r.games, "won": r.won, "lost": r.lost, "xeris": r.xeris, "points": r.points,
+                             "rounds": r.rounds}
+                    for r in s.scalars(select(PlayerStatsRow).where(PlayerStatsRow.player_id == pid))}
 
     def opponents(self, pid: str, limit: int = 5) -> list[tuple[str | None, str | None, str | None, int, int, int]]:
-        """The opponents a player met most: ``(player id, name, level, games, won, lost)`` (a computer by its
-        level; guests are left out), most games first."""
+        """The opponents a player met most in their last 1,000 games: ``(player id, name, level, games, won,
+        lost)`` (a computer by its level; guests are left out), most games first."""
         with self.session() as s:
             return [(p, name, lv, int(c), int(w or 0), int(lo or 0))
                     for p, lv, c, w, lo, name in s.execute(_OPPONENTS, {"pid": pid, "n": limit})]

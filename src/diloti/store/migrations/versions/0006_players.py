@@ -4,7 +4,8 @@
 and optionally an argon2 password hash; ``player_keys`` one row per device key (SHA-256 only);
 ``ratings`` a player's rating per mode (``overall``, ``2p``, ``4p``) with ``score = mu - 3 sigma``, indexed
 for the leaderboard; ``results`` one row per seat of each finished game that had a player, with the
-rating after it (the profile's history). ``seats.player_id`` is the player holding a seat,
+rating after it (the profile's history); ``player_stats`` a player's running totals per mode (games,
+wins, losses, xeris, points, rounds). ``seats.player_id`` is the player holding a seat,
 ``tables.rated`` (null: rated) a table's choice, ``tables.scored`` that its results are written (once:
 a conditional update, whichever process sees the game end).
 
@@ -81,6 +82,13 @@ def upgrade() -> None:
         sa.Column("osigma", sa.Float, nullable=True),
     )
     op.create_index("ix_results_player", "results", ["player_id", "finished"])
+    op.create_table(
+        "player_stats",
+        sa.Column("player_id", sa.String(16), sa.ForeignKey("players.id"), primary_key=True),
+        sa.Column("mode", sa.String(8), primary_key=True),
+        *(sa.Column(name, sa.Integer, nullable=False)
+          for name in ("games", "won", "lost", "xeris", "points", "rounds")),
+    )
     # Plain ADD COLUMN (no batch copy): on SQLite a rebuilt ``tables`` would cascade-delete the moves. A
     # foreign key added this way is not enforced on SQLite (ALTER TABLE cannot add one); the store only
     # ever writes a player's id there.
@@ -104,6 +112,7 @@ def downgrade() -> None:
         op.drop_constraint("fk_seats_player_id", "seats", type_="foreignkey")
     op.drop_index("ix_seats_player_id", "seats")
     op.drop_column("seats", "player_id")
+    op.drop_table("player_stats")
     op.drop_index("ix_results_player", "results")
     op.drop_table("results")
     op.drop_index("ix_ratings_board", "ratings")
