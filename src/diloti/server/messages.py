@@ -578,7 +578,7 @@ class Profile(Strict):
     created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
     ratings: Annotated[list[RatingInfo], Field(description="the modes with at least one rated game")]
     stats: list[PlayerStats]
-    opponents: Annotated[list[Opponent], Field(description="the 5 opponents met most")]
+    opponents: Annotated[list[Opponent], Field(description="the 5 opponents met most in the last 1,000 games")]
     history: list[RatingHistory]
     games: Annotated[GamePage, Field(description="the first page of finished games (10)")]
 
