@@ -167,6 +167,7 @@ class PlayerStore:
         self.store = store
         self.session = store.session
         self._counts: dict[str, tuple[float, int]] = {}  # mode -> (when counted, players)
+        self._cuts: dict[str, tuple[float, tuple[float, str] | None]] = {}  # mode -> (when, last ranked player)
 
     def _count(self, s: Session, mode: str) -> int:
         """The players of a mode's leaderboard: counting 100,000 index entries takes longer than the page itself,
@@ -387,11 +388,26 @@ class PlayerStore:
     def _rank(self, s: Session, mode: str, score: float, pid: str) -> int | None:
         """A player's place on a leaderboard, if among the first :attr:`RANKED`: the players ahead are counted in
         two ranges of the leaderboard's index (one OR of both would scan the whole mode), at most RANKED."""
+        cut = self._cutoff(s, mode)
+        if cut is not None and (score, pid) < cut:
+            return None  # below the last ranked player (as of up to COUNT_SECONDS ago): nothing to count
         ahead = 0
         for where in ((RatingRow.score > score,), (RatingRow.score == score, RatingRow.player_id > pid)):
             some = select(RatingRow.player_id).where(RatingRow.mode == mode, *where).limit(self.RANKED).subquery()
             ahead += int(s.scalar(select(func.count()).select_from(some)) or 0)
         return ahead + 1 if ahead < self.RANKED else None
+
+    def _cutoff(self, s: Session, mode: str) -> tuple[float, str] | None:
+        """The ``(score, player id)`` of the last ranked player of a mode (None: fewer players), kept a while."""
+        got = self._cuts.get(mode)
+        if got is not None and time.monotonic() - got[0] < self.COUNT_SECONDS:
+            return got[1]
+        row = s.execute(select(RatingRow.score, RatingRow.player_id).where(RatingRow.mode == mode)
+                        .order_by(RatingRow.score.desc(), RatingRow.player_id.desc()).offset(self.RANKED - 1)
+                        .limit(1)).first()
+        cut = None if row is None else (float(row[0]), str(row[1]))
+        self._cuts[mode] = (time.monotonic(), cut)
+        return cut
 
     def totals(self, pid: str) -> dict[str, dict[str, int]]:
         """Per mode (``2p``, ``4p``) over every finished game (rated or not): games, won, lost, xeris, points and
