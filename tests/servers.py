@@ -43,7 +43,7 @@ def server_pg() -> str:
 def pg(server_pg: str) -> str:
     eng = create_engine(server_pg.replace("postgresql://", "postgresql+psycopg://", 1))
     with eng.begin() as conn:
-        for name in ("results", "ratings", "player_keys", "chat", "moves", "seats", "tables", "players",
+        for name in ("results", "ratings", "player_stats", "player_keys", "chat", "moves", "seats", "tables", "players",
                      "alembic_version"):
             conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
     eng.dispose()

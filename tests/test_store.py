@@ -122,7 +122,7 @@ def postgres_url() -> Iterator[str]:
         url = out.stdout.strip().splitlines()[-1]
     eng = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with eng.begin() as conn:
-        for name in ("results", "ratings", "player_keys", "chat", "moves", "seats", "tables", "players",
+        for name in ("results", "ratings", "player_stats", "player_keys", "chat", "moves", "seats", "tables", "players",
                      "alembic_version"):
             conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
     eng.dispose()
