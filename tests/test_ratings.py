@@ -1,16 +1,20 @@
 """Ratings, results, profiles and the leaderboard: anchors stay fixed, 2-player and 2-versus-2 updates, once per
-game, resignations count, casual games do not, everything survives a restart; one test on PostgreSQL."""
+game, resignations count, casual games do not, everything survives a restart; on PostgreSQL, two stores finishing
+one game at once, and two server processes sharing players and a game."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert, text
@@ -23,6 +27,7 @@ from diloti.server.tables import TableManager
 from diloti.store.db import SeatData, Store, TableData
 from diloti.store.models import PlayerRow, RatingRow
 from diloti.store.players import GameResult, PlayerStore, SeatResult
+from servers import Server, hello, my_turn
 
 pytestmark = pytest.mark.timeout(180)
 ROOT = Path(__file__).resolve().parents[1]
@@ -315,7 +320,18 @@ def players_pg() -> Iterator[str]:
     yield f"{base}/diloti_players"
 
 
+def empty(url: str) -> Any:
+    """An engine on the database, its diloti tables dropped (the tests of this file share it)."""
+    eng = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with eng.begin() as conn:
+        for name in ("results", "ratings", "player_stats", "player_keys", "chat", "moves", "seats", "tables",
+                     "players", "alembic_version"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+    return eng
+
+
 def test_on_postgres_ratings_are_written_once_whoever_sees_the_end(players_pg: str) -> None:
+    empty(players_pg).dispose()
     with make_client(players_pg) as client:
         ann, bob = player(client, "Ann"), player(client, "Bob")
         t = table(client, ann)
@@ -347,3 +363,48 @@ def test_on_postgres_ratings_are_written_once_whoever_sees_the_end(players_pg: s
     finally:
         for st in stores:
             st.close()
+
+
+@pytest.mark.slow
+def test_two_processes_share_players_and_score_a_game_once(players_pg: str) -> None:
+    """Players made through either process; a game between them played through both (each process sees the
+    last move: one stored it, the other took it from the database): one result a seat, one rating update."""
+    eng = empty(players_pg)
+    servers = [Server(players_pg), Server(players_pg)]
+    try:
+        a, b = servers
+        ann = a.post("/api/players", {"name": "Ann"})
+        bob = b.post("/api/players", {"name": "Bob"})
+        assert httpx.get(f"{b.base}/api/me", headers=auth(ann)).json()["name"] == "Ann"  # a key works anywhere
+        t = httpx.post(f"{a.base}/api/tables", json={"name": "Ann", "options": {"target": 5}, "seed": 11},
+                       headers=auth(ann)).json()
+        j = httpx.post(f"{b.base}/api/tables/{t['table']}/join", json={"name": "Bob"}, headers=auth(bob)).json()
+        errors: list[BaseException] = []
+
+        def play(server: Server, claimed: dict[str, Any]) -> None:
+            try:
+                ws = hello(server, claimed["table"], claimed["token"])
+                while (m := my_turn(ws, 60))["phase"] != "over":
+                    ws.send(json.dumps({"type": "move", "move": m["legal"][0]["move"], "ply": m["ply"]}))
+                ws.close()
+            except BaseException as exc:  # handed to the test's thread
+                errors.append(exc)
+
+        threads = [threading.Thread(target=play, args=args) for args in ((a, t), (b, j))]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(120)
+        assert not errors, errors
+        time.sleep(1.0)  # the other process stores the end too (a no-op): let it finish
+        for server in servers:
+            board = server.get("/api/leaderboard?mode=2p")
+            assert board["total"] == 2 and {p["games"] for p in board["players"]} == {1}
+            assert server.get(f"/api/players/{bob['player']}")["stats"][0]["games"] == 1
+        with eng.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM results")).scalar() == 2
+            assert conn.execute(text("SELECT status FROM tables WHERE id = :t"), {"t": t["table"]}).scalar() == "over"
+    finally:
+        for server in servers:
+            server.stop()
+        eng.dispose()
