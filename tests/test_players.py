@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, text
 
 from diloti.server import create_app
 from diloti.server.limits import Limits
-from diloti.server.messages import Identity, Me
+from diloti.server.player_models import Identity, Me
 
 pytestmark = pytest.mark.timeout(120)
 OPEN = Limits(players="1000/minute", recover="1000/minute", login="1000/minute", login_name="1000/minute",

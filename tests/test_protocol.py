@@ -24,22 +24,15 @@ from diloti.server.messages import (
     SERVER_MODELS,
     Claimed,
     Health,
-    Identity,
     Info,
     JoinTable,
-    Leaderboard,
     Lobby,
-    Login,
-    Me,
-    NewPlayer,
     NewTable,
     OptionsBody,
-    Profile,
-    Recover,
     Replay,
-    SetPassword,
     TableSummary,
 )
+from diloti.server.player_models import Identity, Leaderboard, Login, Me, NewPlayer, Profile, Recover, SetPassword
 from diloti.server.protocol import JOIN_CODES, NEW_TABLE_CODES, ProtocolError, read_body, read_message
 
 pytestmark = pytest.mark.timeout(60)

@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, insert, text
 
 from diloti.server import create_app
 from diloti.server.limits import Limits
-from diloti.server.messages import GamePage, Leaderboard, Profile
+from diloti.server.player_models import GamePage, Leaderboard, Profile
 from diloti.server.ratings import ANCHORS, MODEL, rate_seats, shown
 from diloti.server.tables import TableManager
 from diloti.store.db import SeatData, Store, TableData

@@ -69,6 +69,7 @@ from diloti.server.messages import (
     Replay,
     TableSummary,
 )
+from diloti.server.player_models import PLAYER_SCHEMA_MODELS
 from diloti.server.players import Players, add_routes
 from diloti.server.protocol import (
     CHAT_MAX,
@@ -132,7 +133,8 @@ def documented(reply: type[BaseModel] | None, body: type[BaseModel] | None = Non
 def openapi_schema(app: FastAPI) -> dict[str, Any]:
     """The OpenAPI document: the routes, and every model (the websocket's too) as a component."""
     schema = get_openapi(title=app.title, version=app.version, description=API_DESCRIPTION, routes=app.routes)
-    _, defs = models_json_schema([(m, "validation") for m in SCHEMA_MODELS], ref_template=REF)
+    _, defs = models_json_schema([(m, "validation") for m in (*SCHEMA_MODELS, *PLAYER_SCHEMA_MODELS)],
+                                  ref_template=REF)
     components: dict[str, Any] = dict(defs.get("$defs", {}))
     adapters: tuple[tuple[str, TypeAdapter[Any]], ...] = (("ClientMessage", CLIENT_MESSAGE),
                                                            ("ServerMessage", SERVER_MESSAGE))

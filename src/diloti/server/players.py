@@ -24,7 +24,6 @@ import hashlib
 import math
 import re
 import secrets
-import unicodedata
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -35,7 +34,7 @@ from fastapi import FastAPI, Request
 
 from diloti.ai import MEASUREMENT_LEVELS
 from diloti.server.limits import Limiter
-from diloti.server.messages import (
+from diloti.server.player_models import (
     PASSWORD_MAX,
     PASSWORD_MIN,
     Done,
@@ -54,7 +53,7 @@ from diloti.server.messages import (
 )
 from diloti.server.protocol import ProtocolError, clean_name, read_body
 from diloti.server.ratings import shown
-from diloti.store.players import MODES, GameLine, NameTaken, PlayerData, PlayerStore
+from diloti.store.players import MODES, GameLine, NameTaken, PlayerData, PlayerStore, name_key
 
 if TYPE_CHECKING:
     from diloti.server.tables import TableManager
@@ -66,9 +65,6 @@ GAMES_SHOWN = 10  # games on the profile itself (the rest: /api/players/{id}/gam
 WRONG = "wrong name or password"
 
 
-def name_key(name: str) -> str:
-    """The form of a name that must be unique: compatibility-normalised, case-folded, spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def player_name(raw: object) -> tuple[str, str]:

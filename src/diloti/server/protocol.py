@@ -41,20 +41,8 @@ from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.scoring import Side
 from diloti.core.view import PublicView, View
-from diloti.server.messages import (
-    CHAT_MAX,
-    CLIENT_MESSAGE,
-    CLIENT_MODELS,
-    NAME_MAX,
-    ClientMessage,
-    JoinTable,
-    Login,
-    NewPlayer,
-    NewTable,
-    Recover,
-    Rename,
-    SetPassword,
-)
+from diloti.server.messages import CHAT_MAX, CLIENT_MESSAGE, CLIENT_MODELS, NAME_MAX, ClientMessage, JoinTable, NewTable
+from diloti.server.player_models import Login, NewPlayer, Recover, Rename, SetPassword
 from diloti.store.db import ChatLine
 
 MAX_MESSAGE = 4096

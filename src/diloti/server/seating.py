@@ -20,10 +20,9 @@ from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash
 from diloti.server.messages import GRACE_MAX
-from diloti.server.players import name_key
 from diloti.server.protocol import ProtocolError, clean_name
 from diloti.store.db import SeatData, TableData
-from diloti.store.players import PlayerData, PlayerStore
+from diloti.store.players import PlayerData, PlayerStore, name_key
 
 log = logging.getLogger("diloti.server")
 

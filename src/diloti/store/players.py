@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -47,6 +48,12 @@ from diloti.store.models import (
     SeatRow,
     TableRow,
 )
+
+
+def name_key(name: str) -> str:
+    """The form of a name that must be unique: compatibility-normalised, case-folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
 
 MODES = ("overall", "2p", "4p")
 
