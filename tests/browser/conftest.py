@@ -112,7 +112,9 @@ def new_page(browser: Any) -> Iterator[Any]:
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(**ctx: Any) -> Any:
+    def make(http_errors_expected: bool = False, **ctx: Any) -> Any:
+        """``http_errors_expected``: the browser's own log lines for failed requests (a 401 the test
+        provokes) are not errors of the page."""
         ctx.setdefault("viewport", {"width": 1000, "height": 820})
         # No animations: clicks need not wait for cards to settle.
         ctx.setdefault("reduced_motion", "reduce")
@@ -121,7 +123,10 @@ def new_page(browser: Any) -> Iterator[Any]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-        page.on("console", lambda m: errors.append(f"console error: {m.text}") if m.type == "error" else None)
+        def on_console(m: Any) -> None:
+            if m.type == "error" and not (http_errors_expected and m.text.startswith("Failed to load resource")):
+                errors.append(f"console error: {m.text}")
+        page.on("console", on_console)
         return page
 
     yield make

@@ -8,13 +8,34 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the JSON API; throws ApiError with the server's code and message on failure. */
-export async function api(method, path, body) {
+const PLAYER_KEY = "diloti.player";
+
+/** The key of the player on this device (see docs/PROTOCOL.md, "Players who come back"), if any. */
+export function playerKey() {
+  try { return localStorage.getItem(PLAYER_KEY); } catch (e) { return null; }
+}
+
+export function savePlayerKey(key) {
+  try { localStorage.setItem(PLAYER_KEY, key); } catch (e) { /* private mode */ }
+}
+
+export function forgetPlayerKey() {
+  try { localStorage.removeItem(PLAYER_KEY); } catch (e) { /* private mode */ }
+}
+
+/**
+ * Call the JSON API; throws ApiError with the server's code and message on failure. The player's key,
+ * if this device has one, goes with every call; a key the server no longer knows (signed out, recovered
+ * on another device, deleted) is forgotten and the call made again as a guest.
+ */
+export async function api(method, path, body, { auth = true } = {}) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  const key = auth ? playerKey() : null;
+  if (key) init.headers.Authorization = "Bearer " + key;
   let res;
   try {
     res = await fetch(path, init);
@@ -23,6 +44,10 @@ export async function api(method, path, body) {
   }
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
+  if (res.status === 401 && key && data && data.code === "bad_key") {
+    forgetPlayerKey();
+    if (!path.startsWith("/api/me")) return api(method, path, body, { auth: false });
+  }
   if (!res.ok) {
     throw new ApiError(res.status, (data && data.code) || "http_" + res.status,
       (data && data.message) || res.statusText);

@@ -5,6 +5,7 @@ import { JoinPage, Lobby } from "./lobby.js";
 import { ReplayView } from "./replay.js";
 import { TableView } from "./game.js";
 import { tokenFor } from "./api.js";
+import { LeaderboardView, ProfileView } from "./profile.js";
 
 let screen = null;
 
@@ -38,6 +39,12 @@ function route() {
     screen.start();
   } else if (replay) {
     screen = new ReplayView(root, replay);
+    screen.start();
+  } else if (q.get("player")) {
+    screen = new ProfileView(root, q.get("player"));
+    screen.start();
+  } else if (q.get("leaders")) {
+    screen = new LeaderboardView(root, q.get("leaders"), Number(q.get("page") || 1));
     screen.start();
   } else {
     screen = new Lobby(root, { go });

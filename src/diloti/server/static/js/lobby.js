@@ -3,6 +3,7 @@ import { api, saveToken } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./present.js";
+import { PlayerPanel } from "./player.js";
 
 const FORM_KEY = "diloti.form";
 const CLOCKS = ["off", "15+60", "30+120", "60+300"];  // the turn clocks offered: "move+reserve" seconds
@@ -28,11 +29,15 @@ export class Lobby {
       options: saved.options && typeof saved.options === "object" ? saved.options : {},
       private: !!saved.private,
       clock: CLOCKS.includes(saved.clock) ? saved.clock : "off",
+      rated: saved.rated !== false,
     };
+    this.player = new PlayerPanel({ changed: () => this.render(), nameInput: () => this.form.name });
   }
 
   async start() {
     this.render();
+    await this.player.load();
+    if (this.player.me) this.form.name = this.player.me.name;
     try {
       this.info = await api("GET", "/api/info");
     } catch (e) {
@@ -84,6 +89,7 @@ export class Lobby {
       seat: 0,
       name,
       private: f.private,
+      rated: f.rated,
     };
     if (f.away_level && this.levels().includes(f.away_level)) body.away_level = f.away_level;
     if (f.clock !== "off") {
@@ -153,6 +159,8 @@ export class Lobby {
       h("details", { open: Object.keys(f.options).length ? true : undefined }, h("summary", null, t("new.options")), h("div", { class: "opts" }, opts)),
       h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "private", checked: f.private || undefined,
         onchange: (e) => { f.private = e.target.checked; } }), " ", t("new.private")),
+      h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "rated", checked: f.rated || undefined,
+        onchange: (e) => { f.rated = e.target.checked; } }), " ", t("new.rated")),
       h("p", { class: "error", id: "form-error", role: "alert" }, this.error),
       h("button", { type: "submit", class: "btn primary", id: "create" }, t("new.create")));
 
@@ -170,7 +178,7 @@ export class Lobby {
         h("a", { class: "btn small", href: "/?replay=" + encodeURIComponent(tb.id) }, t("game.replay")))))) : null;
 
     fill(this.root, h("main", { class: "page" },
-      h("p", null, t("app.tagline")), form, list, done));
+      h("p", null, t("app.tagline")), this.player.render(), form, list, done));
   }
 }
 

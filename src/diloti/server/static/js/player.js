@@ -1,0 +1,132 @@
+// The player on this device: become one (a name is enough), sign in on another device (recovery code
+// or password), and the settings (rename, password, new recovery code, sign out, delete).
+import { api, forgetPlayerKey, playerKey, savePlayerKey } from "./api.js";
+import { closeDialog, showDialog } from "./dialogs.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The player of this device ({player, name, password, created}), or null (a guest). */
+export async function whoAmI() {
+  if (!playerKey()) return null;
+  try { return await api("GET", "/api/me"); } catch (e) { return null; }
+}
+
+function showRecovery(code, after) {
+  showDialog(t("player.recovery_title"), [
+    h("p", null, t("player.recovery_text")),
+    h("p", { class: "recovery", id: "recovery-code" }, code),
+  ], [h("button", { type: "button", class: "btn primary", id: "recovery-done", onclick: () => { closeDialog(); after(); } }, t("player.written"))],
+  "recovery");
+}
+
+
+/** A small form in a dialog: fields [{id, label, type}], then `submit(values)` (throws ApiError to show it). */
+function formDialog(name, title, fields, submitLabel, submit) {
+  const err = h("p", { class: "error", id: name + "-error", role: "alert" });
+  const inputs = fields.map((f) => h("input", { type: f.type || "text", id: f.id, autocomplete: f.autocomplete || "off",
+    maxlength: f.max || 128, value: f.value || "" }));
+  const form = h("form", { id: name + "-form", onsubmit: async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    try { await submit(Object.fromEntries(fields.map((f, i) => [f.id, inputs[i].value]))); } catch (ex) { err.textContent = ex.message; }
+  } }, fields.map((f, i) => h("label", { class: "field" }, h("span", null, f.label), inputs[i])), err,
+  h("button", { type: "submit", class: "btn primary", id: name + "-submit" }, submitLabel));
+  showDialog(title, [form], [h("button", { type: "button", class: "btn", onclick: closeDialog }, t("confirm.cancel"))], name);
+  if (inputs[0]) inputs[0].focus();
+}
+
+/** The lobby's panel: who plays on this device, and the ways in. `changed()` re-renders the lobby. */
+export class PlayerPanel {
+  constructor({ changed, nameInput }) {
+    this.me = null;
+    this.changed = changed;
+    this.nameInput = nameInput;  // () => the name typed in the new-table form
+    this.error = "";
+  }
+
+  async load() {
+    this.me = await whoAmI();
+  }
+
+  async become() {
+    const name = (this.nameInput() || "").trim();
+    if (!name) { this.error = t("join.name_needed"); this.changed(); return; }
+    try {
+      const id = await api("POST", "/api/players", { name }, { auth: false });
+      savePlayerKey(id.key);
+      this.error = "";
+      showRecovery(id.recovery, async () => { await this.load(); this.changed(); });
+    } catch (e) {
+      this.error = e.message;
+      this.changed();
+    }
+  }
+
+  signedIn(id) {
+    savePlayerKey(id.key);
+    closeDialog();
+    this.load().then(() => this.changed());
+  }
+
+  recover() {
+    formDialog("recover", t("player.recover"), [{ id: "recover-code", label: t("player.recovery_code") }], t("player.recover_go"),
+      async (v) => { const id = await api("POST", "/api/players/recover", { recovery: v["recover-code"] }, { auth: false }); this.signedIn(id); if (id.recovery) showRecovery(id.recovery, () => {}); });
+  }
+
+  login() {
+    formDialog("login", t("player.login"), [
+      { id: "login-name", label: t("new.name"), max: 24, autocomplete: "username" },
+      { id: "login-password", label: t("player.password"), type: "password", autocomplete: "current-password" },
+    ], t("player.login_go"), async (v) => {
+      this.signedIn(await api("POST", "/api/login", { name: v["login-name"], password: v["login-password"] }, { auth: false }));
+    });
+  }
+
+  settings() {
+    const me = this.me;
+    const done = async () => { closeDialog(); await this.load(); this.changed(); };
+    const rows = [
+      h("button", { type: "button", class: "btn", id: "rename-btn", onclick: () => formDialog("rename", t("player.rename"),
+        [{ id: "rename-name", label: t("new.name"), max: 24, value: me.name }], t("player.save"),
+        async (v) => { await api("PATCH", "/api/me", { name: v["rename-name"] }); await done(); }) }, t("player.rename")),
+      h("button", { type: "button", class: "btn", id: "password-btn", onclick: () => formDialog("password", t("player.password_set"),
+        [...(me.password ? [{ id: "password-current", label: t("player.password_now"), type: "password", autocomplete: "current-password" }] : []),
+          { id: "password-new", label: t("player.password_new"), type: "password", autocomplete: "new-password" }], t("player.save"),
+        async (v) => { await api("PUT", "/api/me/password", { password: v["password-new"], current: v["password-current"] || null }); await done(); }) },
+      t("player.password_set")),
+      h("button", { type: "button", class: "btn", id: "new-recovery-btn", onclick: async () => {
+        const r = await api("POST", "/api/me/recovery"); showRecovery(r.recovery, () => {}); } }, t("player.new_recovery")),
+      h("button", { type: "button", class: "btn", id: "logout-btn", onclick: async () => {
+        try { await api("POST", "/api/logout"); } catch (e) { /* signed out anyway */ }
+        forgetPlayerKey(); await done(); } }, t("player.logout")),
+      h("button", { type: "button", class: "btn danger", id: "delete-btn", onclick: () => showDialog(t("player.delete_title"),
+        [h("p", null, t("player.delete_text"))],
+        [h("button", { type: "button", class: "btn", onclick: closeDialog }, t("confirm.cancel")),
+          h("button", { type: "button", class: "btn primary danger", id: "confirm-delete", onclick: async () => {
+            await api("DELETE", "/api/me"); forgetPlayerKey(); await done(); } }, t("player.delete"))], "confirm-delete") },
+      t("player.delete")),
+    ];
+    showDialog(t("player.settings"), [h("div", { class: "settings-list" }, rows)],
+      [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "settings");
+  }
+
+  render() {
+    const links = h("p", { class: "player-links" },
+      h("a", { href: "/?leaders=overall", id: "leaders-link" }, t("leaders.title")));
+    if (this.me) {
+      links.prepend(h("a", { href: "/?player=" + encodeURIComponent(this.me.player), id: "profile-link" }, t("player.profile")), " · ");
+      return h("section", { class: "panel", id: "player-panel", dataset: { player: this.me.player } },
+        h("p", null, t("player.you_are"), " ", h("b", { id: "player-name" }, this.me.name), " ",
+          h("button", { type: "button", class: "btn small", id: "settings-btn", onclick: () => this.settings() }, t("player.settings"))),
+        links);
+    }
+    return h("section", { class: "panel", id: "player-panel" },
+      h("p", null, t("player.pitch")),
+      h("div", { class: "choices start" },
+        h("button", { type: "button", class: "btn primary", id: "become-btn", onclick: () => this.become() }, t("player.become")),
+        h("button", { type: "button", class: "btn", id: "recover-btn", onclick: () => this.recover() }, t("player.recover")),
+        h("button", { type: "button", class: "btn", id: "login-btn", onclick: () => this.login() }, t("player.login"))),
+      h("p", { class: "error", id: "player-error", role: "alert" }, this.error),
+      links);
+  }
+}

@@ -1,0 +1,119 @@
+"""Players who come back, in a real browser: keep a name (no password), see the recovery code once, play
+a rated game, find it on the profile (rating with its uncertainty, the plot, the game's replay and
+record) and on the leaderboard; rename; move to another browser with the recovery code; sign in with a
+password; delete. English on a desktop, Greek on a phone."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
+
+
+def become(page: Any, server: str, name: str) -> str:
+    """Keep a name from the lobby; returns the recovery code the page showed."""
+    page.goto(server + "/?pace=0")
+    page.wait_for_selector("#player-panel #become-btn")
+    page.fill("#name", name)
+    page.click("#become-btn")
+    page.wait_for_selector("#recovery-code")
+    code: str = page.inner_text("#recovery-code")
+    assert re.fullmatch(r"[0-9A-Z]{4}(-[0-9A-Z]{4}){4}", code), code
+    page.click("#recovery-done")
+    page.wait_for_selector("#player-panel #player-name")
+    return code
+
+
+def resigned_game(page: Any, ui: Any, server: str, name: str) -> str:
+    """A rated game against the computer that ends at once: the player resigns."""
+    table = ui.create_table(page, server, name, ["greedy"])
+    page.wait_for_selector("#resign-btn")
+    page.click("#resign-btn")
+    page.click("#confirm-resign")
+    page.wait_for_selector("#end-again")
+    return table
+
+
+def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leaderboard(
+        server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
+    # A wrong password and a replaced key are 401s the browser logs: expected here.
+    page = new_page(http_errors_expected=True)
+    code = become(page, server, "Eleni")
+    assert page.inner_text("#player-name") == "Eleni"
+    table = resigned_game(page, ui, server, "Eleni")
+    page.goto(server + "/?pace=0")
+    page.click("#profile-link")
+    page.wait_for_selector("#profile #profile-ratings")
+    assert page.inner_text("#profile-name") == "Eleni"
+    rating = page.inner_text("#profile-ratings tr[data-mode='2p'] .rating")
+    assert re.fullmatch(r"\d+ ± \d+ \?", rating), rating  # a newcomer's rating: provisional
+    assert page.locator("#rating-plot circle").count() == 1
+    assert "greedy" in page.inner_text("#profile-opponents")
+    row = page.locator(f"#profile-games li[data-table='{table}']")
+    assert row.locator(f"a[href='/?replay={table}']").count() == 1
+    assert row.locator(f"a[href='/api/tables/{table}/record']").count() == 1
+    screenshot(page, "24-profile", full=True)
+    page.click("text=Leaderboard")
+    page.wait_for_selector("#leaders-table")
+    assert "Eleni" in page.inner_text("#leaders-table")
+    # Rename, then another browser takes the player over with the recovery code (the old key stops).
+    page.goto(server + "/?pace=0")
+    page.click("#settings-btn")
+    page.click("#rename-btn")
+    page.fill("#rename-name", "Eleni K")
+    page.click("#rename-submit")
+    page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Eleni K'")
+    other = new_page(http_errors_expected=True)
+    other.goto(server + "/?pace=0")
+    other.click("#recover-btn")
+    other.fill("#recover-code", code.lower().replace("-", " "))
+    other.click("#recover-submit")
+    other.wait_for_selector("#recovery-code")  # a new code: the old one is used up
+    other.click("#recovery-done")
+    other.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Eleni K'")
+    page.reload()
+    page.wait_for_selector("#player-panel #become-btn")  # this browser's key was replaced: a guest again
+    # A password, then sign in with it here; then delete.
+    other.click("#settings-btn")
+    other.click("#password-btn")
+    other.fill("#password-new", "correct horse battery")
+    other.click("#password-submit")
+    page.click("#login-btn")
+    page.fill("#login-name", "Eleni K")
+    page.fill("#login-password", "wrong password!")
+    page.click("#login-submit")
+    page.wait_for_function("() => document.querySelector('#login-error')?.textContent"
+                           ".includes('wrong name or password')")
+    page.fill("#login-password", "correct horse battery")
+    page.click("#login-submit")
+    page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Eleni K'")
+    page.click("#settings-btn")
+    page.click("#delete-btn")
+    page.click("#confirm-delete")
+    page.wait_for_selector("#player-panel #become-btn")
+    page.goto(server + "/?pace=0&leaders=overall")
+    page.wait_for_selector("#leaders")
+    assert "Eleni" not in page.inner_text("#leaders")
+
+
+def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
+    page = new_page(**PHONE)
+    page.goto(server + "/?pace=0")
+    page.evaluate("localStorage.setItem('diloti.lang', 'el')")
+    become(page, server, "Μαρία")
+    assert "Παίζετε ως" in page.inner_text("#player-panel")
+    resigned_game(page, ui, server, "Μαρία")
+    page.goto(server + "/?pace=0")
+    page.click("#profile-link")
+    page.wait_for_selector("#profile #rating-plot")
+    assert "Βαθμολογία" in page.inner_text("#profile") and "Συχνότεροι αντίπαλοι" in page.inner_text("#profile")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    screenshot(page, "25-phone-profile-greek", full=True)
+    page.goto(server + "/?pace=0&leaders=2p")
+    page.wait_for_selector("#leaders-table")
+    assert "Μαρία" in page.inner_text("#leaders-table") and "Κατάταξη" in page.inner_text("#leaders")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
