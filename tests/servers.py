@@ -39,13 +39,22 @@ def server_pg() -> str:
     return f"{base}/diloti_cluster"
 
 
+# Every table of the diloti schema, the ones that refer to others first.
+DILOTI_TABLES = ("queue", "results", "ratings", "player_stats", "player_keys", "chat", "moves", "seats", "tables",
+                 "players", "alembic_version")
+
+
+def drop_tables(conn: Any) -> None:
+    """Drop every diloti table (a fresh database for the next test)."""
+    for name in DILOTI_TABLES:
+        conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+
+
 @pytest.fixture
 def pg(server_pg: str) -> str:
     eng = create_engine(server_pg.replace("postgresql://", "postgresql+psycopg://", 1))
     with eng.begin() as conn:
-        for name in ("results", "ratings", "player_stats", "player_keys", "chat", "moves", "seats", "tables", "players",
-                     "alembic_version"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+        drop_tables(conn)
     eng.dispose()
     return server_pg
 

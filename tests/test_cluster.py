@@ -342,3 +342,24 @@ def test_a_clock_runs_out_across_processes_and_a_rematch_asked_through_both_is_m
     finally:
         ann.close()
         bob.close()
+
+
+def test_quick_play_pairs_players_waiting_on_different_processes(servers: list[Server]) -> None:
+    """Ann waits through A, Bob asks through B: the shared queue seats them at one table, which each then
+    plays through their own process."""
+    a, b = servers
+    ann_t = a.post("/api/quickplay", {"name": "Ann"})
+    assert ann_t["status"] == "waiting"
+    bob_t = b.post("/api/quickplay", {"name": "Bob"})
+    assert bob_t["status"] == "seated" and bob_t["seat"] == 1
+    polled = a.post(f"/api/quickplay/{ann_t['ticket']}/poll", {"secret": ann_t["secret"]})
+    assert (polled["status"], polled["table"], polled["seat"]) == ("seated", bob_t["table"], 0)
+    ann, bob = hello(a, bob_t["table"], ann_t["secret"]), hello(b, bob_t["table"], bob_t["secret"])
+    try:
+        states = [recv(ann, "state", ply=0), recv(bob, "state", ply=0)]
+        mover = 0 if states[0]["your_turn"] else 1
+        [ann, bob][mover].send(json.dumps({"type": "move", "move": states[mover]["legal"][0]["move"], "ply": 0}))
+        recv([ann, bob][1 - mover], "played", ply=1)
+    finally:
+        ann.close()
+        bob.close()

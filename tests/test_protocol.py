@@ -32,7 +32,18 @@ from diloti.server.messages import (
     Replay,
     TableSummary,
 )
-from diloti.server.player_models import Identity, Leaderboard, Login, Me, NewPlayer, Profile, Recover, SetPassword
+from diloti.server.player_models import (
+    Identity,
+    Leaderboard,
+    Login,
+    Me,
+    NewPlayer,
+    Profile,
+    QuickPlay,
+    QuickPlayTicket,
+    Recover,
+    SetPassword,
+)
 from diloti.server.protocol import JOIN_CODES, NEW_TABLE_CODES, ProtocolError, read_body, read_message
 
 pytestmark = pytest.mark.timeout(60)
@@ -131,8 +142,10 @@ HTTP_EXAMPLES: dict[str, list[type[BaseModel]]] = {
     "`PUT /api/me/password`": [SetPassword],
     "`GET /api/players/{id}` ": [Profile],
     "`GET /api/leaderboard?": [Leaderboard],
+    "Quick play: `POST /api/quickplay`": [QuickPlay, QuickPlayTicket],
+    "`POST /api/quickplay/{ticket}/poll`": [QuickPlayTicket],
 }
-BODIES = (NewTable, JoinTable, NewPlayer, Recover, Login, SetPassword)
+BODIES = (NewTable, JoinTable, NewPlayer, Recover, Login, SetPassword, QuickPlay)
 
 
 def test_every_json_example_parses_with_its_model() -> None:

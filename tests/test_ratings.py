@@ -27,7 +27,7 @@ from diloti.server.tables import TableManager
 from diloti.store.db import SeatData, Store, TableData
 from diloti.store.models import PlayerRow, RatingRow
 from diloti.store.players import GameResult, PlayerStore, SeatResult
-from servers import Server, hello, my_turn
+from servers import Server, drop_tables, hello, my_turn
 
 pytestmark = pytest.mark.timeout(180)
 ROOT = Path(__file__).resolve().parents[1]
@@ -324,9 +324,7 @@ def empty(url: str) -> Any:
     """An engine on the database, its diloti tables dropped (the tests of this file share it)."""
     eng = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with eng.begin() as conn:
-        for name in ("results", "ratings", "player_stats", "player_keys", "chat", "moves", "seats", "tables",
-                     "players", "alembic_version"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+        drop_tables(conn)
     return eng
 
 

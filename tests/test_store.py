@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, inspect, text
 from diloti.server import create_app
 from diloti.store import Store, StoreError
 from diloti.store.db import SeatData, TableData
+from servers import drop_tables
 
 pytestmark = pytest.mark.timeout(120)
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,7 +92,7 @@ def test_sqlite_migrations_and_round_trip(tmp_path: Path) -> None:
     eng = create_engine(url)
     assert {"tables", "seats", "moves", "chat", "alembic_version"} <= set(inspect(eng).get_table_names())
     with eng.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
     eng.dispose()
     exercise(store)
     store.close()
@@ -122,9 +123,7 @@ def postgres_url() -> Iterator[str]:
         url = out.stdout.strip().splitlines()[-1]
     eng = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with eng.begin() as conn:
-        for name in ("results", "ratings", "player_stats", "player_keys", "chat", "moves", "seats", "tables", "players",
-                     "alembic_version"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+        drop_tables(conn)
     eng.dispose()
     yield url
 

@@ -117,3 +117,33 @@ def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any,
     page.wait_for_selector("#leaders-table")
     assert "Μαρία" in page.inner_text("#leaders-table") and "Κατάταξη" in page.inner_text("#leaders")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_play_now_pairs_two_browsers_and_offers_the_computer_to_one_alone(server: str, new_page: Any) -> None:
+    pages = []
+    for name in ("Anna", "Nikos"):
+        page = new_page()
+        page.goto(server + "/?pace=0")
+        page.wait_for_selector("#new-table #quick-play")
+        page.fill("#name", name)
+        page.select_option("#clock", "60+300")  # a setting nobody else in this server's tests waits with
+        page.click("#quick-play")
+        page.wait_for_selector("#quickplay, #game")
+        pages.append(page)
+    for page in pages:  # the second ticket is seated at once, the first on its next poll
+        page.wait_for_selector("#game", timeout=15_000)
+    tables = {p.evaluate("new URLSearchParams(location.search).get('table')") for p in pages}
+    assert len(tables) == 1
+    assert {p.get_attribute("#game", "data-seat") for p in pages} == {"0", "1"}
+    # Alone in the queue: after 20 s the computer is offered.
+    alone = new_page()
+    alone.goto(server + "/?pace=0")
+    alone.wait_for_selector("#new-table #quick-play")
+    alone.fill("#name", "Eleni")
+    alone.check("input[name=players][value='4']")
+    alone.click("#quick-play")
+    alone.wait_for_selector("#quickplay #quick-status")
+    alone.wait_for_selector("#quick-computer", timeout=40_000)
+    alone.click("#quick-computer")
+    alone.wait_for_selector("#game")
+    assert alone.locator("#seats .seatbox").count() == 4

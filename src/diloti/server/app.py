@@ -69,7 +69,7 @@ from diloti.server.messages import (
     Replay,
     TableSummary,
 )
-from diloti.server.player_models import PLAYER_SCHEMA_MODELS
+from diloti.server.player_models import PLAYER_SCHEMA_MODELS, QUICKPLAY_MODELS
 from diloti.server.players import Players, add_routes
 from diloti.server.protocol import (
     CHAT_MAX,
@@ -81,6 +81,8 @@ from diloti.server.protocol import (
     read_body,
     read_message,
 )
+from diloti.server.quickplay import QuickPlayDesk
+from diloti.server.quickplay import add_routes as add_quickplay_routes
 from diloti.server.replay import record_text, replay_data
 from diloti.server.tables import LiveTable, TableManager
 from diloti.store.db import Store
@@ -133,8 +135,8 @@ def documented(reply: type[BaseModel] | None, body: type[BaseModel] | None = Non
 def openapi_schema(app: FastAPI) -> dict[str, Any]:
     """The OpenAPI document: the routes, and every model (the websocket's too) as a component."""
     schema = get_openapi(title=app.title, version=app.version, description=API_DESCRIPTION, routes=app.routes)
-    _, defs = models_json_schema([(m, "validation") for m in (*SCHEMA_MODELS, *PLAYER_SCHEMA_MODELS)],
-                                  ref_template=REF)
+    models = (*SCHEMA_MODELS, *PLAYER_SCHEMA_MODELS, *QUICKPLAY_MODELS)
+    _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF)
     components: dict[str, Any] = dict(defs.get("$defs", {}))
     adapters: tuple[tuple[str, TypeAdapter[Any]], ...] = (("ClientMessage", CLIENT_MESSAGE),
                                                            ("ServerMessage", SERVER_MESSAGE))
@@ -400,6 +402,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         return replay_data(await finished(table_id))
 
     add_routes(app, players, body, documented)
+    add_quickplay_routes(app, QuickPlayDesk(mgr, players, limiter), body, documented)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

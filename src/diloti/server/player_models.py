@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
-from diloti.server.messages import FIELD_MAX, NAME_MAX, Strict
+from diloti.server.messages import FIELD_MAX, NAME_MAX, ClockSettings, OptionsBody, Strict, _int_only
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 Name = Annotated[str, Field(max_length=FIELD_MAX, description=f"1..{NAME_MAX} characters after trimming, no "
@@ -220,3 +220,42 @@ class Leaderboard(Strict):
 PLAYER_SCHEMA_MODELS: tuple[type[Strict], ...] = (
     NewPlayer, Rename, Recover, SetPassword, Login, Identity, Me, RecoveryCode, Done, PlayerRef, Profile, GamePage,
     Leaderboard)
+
+
+# ------------------------------------------------------------------ quick play
+class QuickPlay(Strict):
+    """``POST /api/quickplay``: wait for a game with these settings against players of a similar rating."""
+
+    players: Annotated[Literal[2, 4], BeforeValidator(_int_only), Field(description="2 or 4")] = 2
+    options: Annotated[OptionsBody | None, Field(description="any subset of the options (default: standard)")] = None
+    clock: Annotated[ClockSettings | None, Field(description="a turn clock (default: none)")] = None
+    name: Annotated[str | None, Field(max_length=FIELD_MAX, description="a guest's name (a player's own name is "
+                                      "used for a player who comes back)")] = None
+
+
+class TicketSecret(Strict):
+    """The ticket's secret, to poll, cancel or take the computer (and, once seated, the seat's token)."""
+
+    secret: Annotated[str, Field(max_length=FIELD_MAX)]
+
+
+class QuickPlayComputer(TicketSecret):
+    """``POST /api/quickplay/{id}/computer``: stop waiting, play the computer now."""
+
+    level: Annotated[str | None, Field(max_length=40, description="a level of /api/info (default: the one whose "
+                                       "fixed rating is nearest the player's)")] = None
+
+
+class QuickPlayTicket(Strict):
+    """A quick-play ticket as it stands."""
+
+    ticket: str
+    secret: Annotated[str | None, Field(description="only in the reply that made the ticket: keep it")]
+    status: Literal["waiting", "seated"]
+    waited: Annotated[float, Field(description="seconds in the queue")]
+    computer: Annotated[bool, Field(description="the computer is offered (after a short wait)")]
+    table: Annotated[str | None, Field(description="once seated: the table; the secret is the seat's token")]
+    seat: int | None
+
+
+QUICKPLAY_MODELS: tuple[type[Strict], ...] = (QuickPlay, TicketSecret, QuickPlayComputer, QuickPlayTicket)

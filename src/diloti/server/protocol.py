@@ -42,7 +42,7 @@ from diloti.core.phase import Phase
 from diloti.core.scoring import Side
 from diloti.core.view import PublicView, View
 from diloti.server.messages import CHAT_MAX, CLIENT_MESSAGE, CLIENT_MODELS, NAME_MAX, ClientMessage, JoinTable, NewTable
-from diloti.server.player_models import Login, NewPlayer, Recover, Rename, SetPassword
+from diloti.server.player_models import Login, NewPlayer, QuickPlay, QuickPlayComputer, Recover, Rename, SetPassword
 from diloti.store.db import ChatLine
 
 MAX_MESSAGE = 4096
@@ -144,7 +144,8 @@ PLAYER_CODES: dict[tuple[str, ...], str] = {("name",): "bad_name", ("recovery",)
                                             ("password",): "bad_password", ("current",): "bad_password"}
 BODY_CODES: dict[type[BaseModel], dict[tuple[str, ...], str]] = {
     NewTable: NEW_TABLE_CODES, JoinTable: JOIN_CODES, NewPlayer: PLAYER_CODES, Rename: PLAYER_CODES,
-    Recover: PLAYER_CODES, SetPassword: PLAYER_CODES, Login: PLAYER_CODES}
+    Recover: PLAYER_CODES, SetPassword: PLAYER_CODES, Login: PLAYER_CODES, QuickPlay: NEW_TABLE_CODES,
+    QuickPlayComputer: {("level",): "bad_level"}}
 
 
 def read_body(model: type[BaseModel], data: Any) -> dict[str, Any]:

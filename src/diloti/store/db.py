@@ -232,12 +232,16 @@ class Store:
     # ------------------------------------------------------------ writing
     def create_table(self, t: TableData) -> None:
         with self.session.begin() as s:
-            s.add(_row(t))
-            s.flush()  # the table row first: seats refer to it
-            for st in t.seats:
-                s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
-                              token_hash=st.token_hash, away=st.away, player_id=st.player_id))
-            self._notify(s, [{"k": "created", "t": t.id}])
+            self.add_table(s, t)
+
+    def add_table(self, s: Session, t: TableData) -> None:
+        """Add a new table's rows in the session ``s`` (its transaction: the caller's), and tell the others."""
+        s.add(_row(t))
+        s.flush()  # the table row first: seats refer to it
+        for st in t.seats:
+            s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
+                          token_hash=st.token_hash, away=st.away, player_id=st.player_id))
+        self._notify(s, [{"k": "created", "t": t.id}])
 
     def create_rematch(self, old_id: str, t: TableData) -> str:
         """Make ``t`` the rematch of the finished table ``old_id``, once: returns the rematch's id.

@@ -179,3 +179,23 @@ class PlayerStatsRow(Base):
     xeris: Mapped[int] = mapped_column(Integer, default=0)
     points: Mapped[int] = mapped_column(Integer, default=0)
     rounds: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class QueueRow(Base):
+    """A quick-play ticket: a player waiting to be paired for a game with these settings (``key``: the
+    players and settings, so that only tickets for the same game meet), until ``table_id`` is set."""
+
+    __tablename__ = "queue"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    secret_hash: Mapped[str] = mapped_column(String(64))  # the ticket's secret; it is also the seat's token
+    key: Mapped[str] = mapped_column(String(64), index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    settings: Mapped[str] = mapped_column(Text)  # JSON: options and clock
+    rating: Mapped[float] = mapped_column(Float)  # the shown rating the pairing compares (a guest: 1500)
+    name: Mapped[str] = mapped_column(String(64))
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the last poll: a ticket nobody polls is let go
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -4,6 +4,7 @@ import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./present.js";
 import { PlayerPanel } from "./player.js";
+import { QuickPlayView } from "./quickplay.js";
 
 const FORM_KEY = "diloti.form";
 const CLOCKS = ["off", "15+60", "30+120", "60+300"];  // the turn clocks offered: "move+reserve" seconds
@@ -74,6 +75,22 @@ export class Lobby {
 
   save() {
     try { localStorage.setItem(FORM_KEY, JSON.stringify(this.form)); } catch (e) { /* ignore */ }
+  }
+
+  /** "Play now" with the form's settings: the quick-play queue pairs players of a similar rating. */
+  quickPlay() {
+    const f = this.form;
+    const name = f.name.trim();
+    if (!name && !this.player.me) { this.error = t("join.name_needed"); this.render(); return; }
+    this.save();
+    const body = { players: f.players, options: { ...f.options, target: f.target } };
+    if (!this.player.me) body.name = name;
+    if (f.clock !== "off") {
+      const [move, reserve] = f.clock.split("+").map(Number);
+      body.clock = { move, reserve };
+    }
+    const view = new QuickPlayView(this.root, body, { go: this.go, back: () => { this.render(); } });
+    view.start();
   }
 
   async create(ev) {
@@ -162,7 +179,9 @@ export class Lobby {
       h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "rated", checked: f.rated || undefined,
         onchange: (e) => { f.rated = e.target.checked; } }), " ", t("new.rated")),
       h("p", { class: "error", id: "form-error", role: "alert" }, this.error),
-      h("button", { type: "submit", class: "btn primary", id: "create" }, t("new.create")));
+      h("div", { class: "choices start" },
+        h("button", { type: "submit", class: "btn primary", id: "create" }, t("new.create")),
+        h("button", { type: "button", class: "btn", id: "quick-play", title: t("quick.hint"), onclick: () => this.quickPlay() }, t("quick.play"))));
 
     const open = this.tables.filter((tb) => tb.free && tb.free.length);
     const list = open.length ? h("section", { class: "panel", id: "open-tables" }, h("h2", null, t("lobby.open")),
