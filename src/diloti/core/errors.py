@@ -49,3 +49,7 @@ class OptionsError(DilotiError, ValueError):
 
 class NoSuchOutcomeError(DilotiError, ValueError):
     """A chance outcome (a card to deal) is not possible at this point."""
+
+
+class UnknownGameError(DilotiError, ValueError):
+    """A game name is not one of the games the engine plays (diloti, xeri, kontsina)."""

@@ -46,6 +46,8 @@ class RoundRecord:
 class Game:
     """Rounds of :class:`State` until a side reaches the target."""
 
+    game = "diloti"  # the game's name in the registry (diloti.core.games)
+
     def __init__(self, players: int = 2, options: Options | None = None, seed: int | None = None,
                  first_dealer: int = 0) -> None:
         self.players = players

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, ClassVar, Literal, overload
 
 from diloti.core.bigtable import generate_lazy, is_legal_lazy
 from diloti.core.cards import BIT, CARDS, NAMES, Card, mask_of
@@ -112,11 +112,31 @@ class State(ExplicitChance):
         self.explicit = False  # deals wait for the caller (State.deal) instead of coming from the seed
         self.batch: tuple[str, int, int, bool] | None = None  # a deal under way: kind, next, end, table next
 
+    GAME: ClassVar[str] = "diloti"  # the game's name in the registry (diloti.core.games)
+
     # ------------------------------------------------------------------ dealing
+    @overload
     @classmethod
-    def new(cls, players: int = 2, options: Options | None = None, dealer: int = 0,
-            seed: int | None = None, deck: Sequence[int] | None = None, explicit_chance: bool = False) -> State:
+    def new(cls, players: int = 2, options: Options | None = None, dealer: int = 0, seed: int | None = None,
+            deck: Sequence[int] | None = None, explicit_chance: bool = False,
+            game: Literal["diloti"] = "diloti") -> State: ...
+
+    @overload
+    @classmethod
+    def new(cls, players: int = 2, options: Any = None, dealer: int = 0, seed: int | None = None,
+            deck: Sequence[int] | None = None, explicit_chance: bool = False, *, game: str) -> Any: ...
+
+    @classmethod
+    def new(cls, players: int = 2, options: Any = None, dealer: int = 0,
+            seed: int | None = None, deck: Sequence[int] | None = None, explicit_chance: bool = False,
+            game: str = "diloti") -> Any:
         """Deal a new round.
+
+        ``game`` names the game (``diloti``, ``xeri``, ``kontsina``): the parent games deal their own
+        hand state (:mod:`diloti.core.variants`), with their own options.
+
+        >>> State.new(seed=1, game="kontsina").stock_size
+        40
 
         The deck is shuffled from ``seed`` (a random one if None) unless given
         in full (top card first). Every later shuffle (a redeal of the first
@@ -127,6 +147,10 @@ class State(ExplicitChance):
         ``CHANCE`` phase and every card dealt is chosen by the caller (see
         :attr:`chance` and :meth:`deal`).
         """
+        if game != "diloti":
+            from diloti.core.variants import find_variant
+
+            return find_variant(game).new(players, options, dealer, seed, deck, explicit_chance)
         s = cls(players, options, dealer)
         s.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         if explicit_chance:

@@ -1,0 +1,739 @@
+"""What Diloti's two parent games, Xeri and Kontsina, share: options text, the hand state, views, games.
+
+Each game's own rules (its moves, what a capture does, its scoring and when a
+game is won) live in its module (:mod:`diloti.core.xeri`,
+:mod:`diloti.core.kontsina`); this module holds the frame they share, in the
+shape of Diloti's (:mod:`diloti.core.state`, :mod:`diloti.core.game`):
+
+- :class:`RuleOptions`, the text and dict forms of a game's frozen options;
+- :class:`HandState`, one hand (Diloti's round) with ``new``, ``legal_moves``,
+  ``push``/``pop``/``play``, ``copy``, ``view``, ``score``; the deck is dealt
+  from a seed (or given), so a hand replays exactly from its seed and deck;
+- :class:`VariantView`, the one door to hidden information, per seat;
+- :class:`HandsGame`, hands until the game's own rule names a winner.
+
+Moves are Diloti's :class:`~diloti.core.moves.Move` values: a lay or a capture
+of one card, so notation and records read them the same way.
+
+>>> from diloti.core.xeri import XeriState
+>>> s = XeriState.new(seed=1)
+>>> s.game, len(s.hands[0]), len(s.table), s.stock_size
+('xeri', 6, 4, 36)
+>>> m = s.legal_moves()[0]
+>>> s.push(m); s.pop() == m
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from diloti.core.cards import ALL_MASK, CARDS, NAMES, Card, cards_of, mask_of, parse_card
+from diloti.core.errors import (
+    DilotiError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidMoveError,
+    InvalidPositionError,
+    OptionsError,
+)
+from diloti.core.moves import Move
+from diloti.core.phase import Phase
+from diloti.core.seeds import derive_seed
+
+PLAY, OVER = Phase.PLAY, Phase.OVER
+_TRUE = ("true", "on", "yes")
+_FALSE = ("false", "off", "no")
+
+Opt = TypeVar("Opt", bound="RuleOptions")
+S = TypeVar("S", bound="HandState")
+
+
+def option(default: Any, help: str) -> Any:
+    """A field of a game's options with its one-line meaning (read by :meth:`RuleOptions.help`)."""
+    return field(default=default, metadata={"help": help})
+
+
+class RuleOptions:
+    """The text and dict forms shared by the frozen option classes of Xeri and Kontsina.
+
+    Every field is a flag (bool) or a positive number (int); the dataclass checks its ranges
+    in ``__post_init__`` by :meth:`check_numbers`.
+    """
+
+    __slots__ = ()
+    GAME: ClassVar[str] = ""
+    MAXIMUM: ClassVar[dict[str, int]] = {}
+
+    def check_numbers(self) -> None:
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            v = getattr(self, f.name)
+            if f.name in self.MAXIMUM:
+                hi = self.MAXIMUM[f.name]
+                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
+                    raise OptionsError(f"invalid {self.GAME} option {f.name}={v!r:.40}: expected 1..{hi}")
+            elif not isinstance(v, bool):
+                raise OptionsError(f"invalid {self.GAME} option {f.name}={v!r:.40}: expected true or false")
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+
+    @classmethod
+    def flags(cls) -> list[str]:
+        """The on/off options."""
+        return [n for n in cls.names() if n not in cls.MAXIMUM]
+
+    @classmethod
+    def help(cls, name: str) -> str:
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if f.name == name:
+                return str(f.metadata["help"])
+        raise OptionsError(f"unknown {cls.GAME} option {name!r} (known: {', '.join(cls.names())})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+    def changed(self) -> dict[str, Any]:
+        """Only the options that differ from the defaults."""
+        default = type(self)()
+        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+    @classmethod
+    def from_dict(cls: type[Opt], data: Mapping[str, Any]) -> Opt:
+        if not isinstance(data, Mapping):
+            raise OptionsError(f"invalid options {data!r}: expected an object")
+        for k in data:
+            if k not in cls.names():
+                raise OptionsError(f"unknown {cls.GAME} option {k!r} (known: {', '.join(cls.names())})")
+        return cls(**dict(data))
+
+    def replace(self: Opt, **changes: Any) -> Opt:
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    def to_text(self) -> str:
+        """The options that differ from the defaults as words: a flag alone, a number ``name=value``."""
+        return " ".join(k if v is True else f"{k}={v}" for k, v in self.changed().items())
+
+    @classmethod
+    def from_text(cls: type[Opt], text: str) -> Opt:
+        return cls.from_dict(dict(cls.read_word(w) for w in text.split()))
+
+    @classmethod
+    def read_word(cls, word: str) -> tuple[str, Any]:
+        key, eq, val = word.partition("=")
+        if key not in cls.names():
+            raise OptionsError(f"unknown {cls.GAME} option {key!r} (known: {', '.join(cls.names())})")
+        if key in cls.MAXIMUM:
+            if not val.isdigit():
+                raise OptionsError(f"invalid option {word!r}: expected {key}=N, a positive integer")
+            return key, int(val)
+        if not eq or val.lower() in _TRUE:
+            return key, True
+        if val.lower() in _FALSE:
+            return key, False
+        raise OptionsError(f"invalid option {word!r}: expected {key}, {key}=true or {key}=false")
+
+
+def strict_most(counts: Sequence[int]) -> int | None:
+    """The index holding strictly more than every other, or None when the top is shared.
+
+    >>> strict_most([20, 20, 12]), strict_most([30, 22])
+    (None, 0)
+    """
+    top = max(counts)
+    return counts.index(top) if counts.count(top) == 1 else None
+
+
+@dataclass(frozen=True)
+class VariantView:
+    """Everything ``seat`` may see of a hand of Xeri or Kontsina.
+
+    ``table`` is the pile in Xeri (bottom first, the top card last) and the loose
+    cards in Kontsina (in card order). ``captured`` and ``xeri`` are per side.
+    ``legal`` lists the seat's legal moves when it is to move.
+    """
+
+    game: str
+    seat: int
+    players: int
+    sides: int
+    options: Any
+    dealer: int
+    turn: int
+    phase: Phase
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    plays: int
+    deal_no: int
+    captured: tuple[tuple[Card, ...], ...]
+    xeri: tuple[int, ...]
+    last_capturer: int | None
+    history: tuple[tuple[int, Move], ...]
+    scores: tuple[int, ...] = ()
+    legal: tuple[Move, ...] = ()
+
+    @property
+    def to_move(self) -> bool:
+        return self.turn == self.seat and self.phase == PLAY
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def side(self) -> int:
+        return self.seat % self.sides
+
+    @property
+    def seen_mask(self) -> int:
+        """Cards whose place this seat knows: its hand, the table, the captures."""
+        m = mask_of(self.hand) | mask_of(self.table)
+        for side in self.captured:
+            m |= mask_of(side)
+        return m
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards in the other hands or the stock (where exactly is hidden)."""
+        return ALL_MASK & ~self.seen_mask
+
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        return cards_of(self.unseen_mask)
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict (cards as text)."""
+        return {
+            "game": self.game, "seat": self.seat, "players": self.players, "options": self.options.to_dict(),
+            "dealer": self.dealer, "turn": self.turn, "phase": Phase(self.phase).label,
+            "hand": [NAMES[c] for c in self.hand], "table": [NAMES[c] for c in self.table],
+            "hand_sizes": list(self.hand_sizes), "stock": self.stock_size, "plays": self.plays,
+            "deal": self.deal_no, "xeri": list(self.xeri),
+            "captured": [[NAMES[c] for c in side] for side in self.captured],
+            "last_capturer": self.last_capturer, "history": [[seat, str(m)] for seat, m in self.history],
+            "scores": list(self.scores), "legal": [str(m) for m in self.legal],
+        }
+
+
+class HandState(ABC):
+    """One hand of a variant game in play: hands, table, stock, captures per side, whose turn.
+
+    Subclasses set the game's name, hand size and seat counts, and write its rules:
+    :meth:`_generate` (the legal moves), :meth:`_apply` (what a played card does),
+    :meth:`_lay_first_table` (the first table, with any redeal) and :meth:`score`.
+    """
+
+    GAME: ClassVar[str] = ""
+    HAND_SIZE: ClassVar[int] = 6
+    OPTIONS: ClassVar[type[Any]]
+
+    __slots__ = (
+        "_legal", "_stack", "captured", "deal_no", "dealer", "deck", "first_table", "hands", "history",
+        "jack_xeri", "last_capturer", "options", "phase", "players", "plays", "seed", "shuffles", "sides",
+        "stock", "stock_pos", "swept", "table", "turn", "xeri",
+    )
+
+    def __init__(self, players: int = 2, options: Any = None, dealer: int = 0) -> None:
+        options = self.OPTIONS() if options is None else options
+        if not isinstance(options, self.OPTIONS):
+            raise OptionsError(f"invalid options for {self.GAME}: expected {self.OPTIONS.__name__}, "
+                               f"got {type(options).__name__}")
+        self.sides = self.check_players(players, options)
+        self.players = players
+        self.options = options
+        self.dealer = dealer % players
+        self.turn = (self.dealer + 1) % players
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.table: list[Card] = []
+        self.stock: list[Card] = []
+        self.stock_pos = 0
+        self.captured = [0] * self.sides
+        self.xeri = [0] * self.sides
+        self.jack_xeri = [0] * self.sides
+        self.last_capturer: int | None = None
+        self.plays = 0
+        self.phase = PLAY
+        self.deal_no = 1
+        self.seed = 0
+        self.shuffles = 0
+        self.swept = 0
+        self.history: list[tuple[int, Move]] = []
+        self._stack: list[tuple[Any, ...]] = []
+        self._legal: list[Move] | None = None
+        self.deck: tuple[Card, ...] = ()
+        self.first_table: tuple[Card, ...] = ()
+
+    @classmethod
+    @abstractmethod
+    def check_players(cls, players: int, options: Any) -> int:
+        """The number of sides for ``players`` under ``options``; an :class:`InvalidPositionError` if none."""
+
+    @property
+    def game(self) -> str:
+        return self.GAME
+
+    # ------------------------------------------------------------------ dealing
+    @classmethod
+    def new(cls: type[S], players: int = 2, options: Any = None, dealer: int = 0, seed: int | None = None,
+            deck: Sequence[int] | None = None, explicit_chance: bool = False) -> S:
+        """Deal a new hand from ``seed`` (random if None) or from ``deck`` (top card first).
+
+        Any later shuffle (Xeri's redeal of the first pile) also comes from ``seed``, so a hand is
+        fully determined by ``(players, options, dealer, seed, deck)``.
+        """
+        if explicit_chance:
+            raise InvalidPositionError(f"invalid hand: explicit chance is offered for diloti only, not {cls.GAME}")
+        s = cls(players, options, dealer)
+        s.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        if deck is None:
+            cards = list(CARDS)
+            s._shuffle(cards)
+        else:
+            try:
+                cards = [Card(int(c)) for c in deck]
+            except (TypeError, ValueError, DilotiError):
+                raise InvalidPositionError("invalid deck: expected each of the 52 cards exactly once") from None
+            if sorted(cards) != list(CARDS):
+                raise InvalidPositionError("invalid deck: expected each of the 52 cards exactly once")
+            s.shuffles = 1  # shuffle 0 of a seed is the deck itself
+        s.deck = tuple(cards)
+        s.stock = cards
+        s._deal_hands()
+        s._lay_first_table()
+        s.first_table = tuple(s.table)
+        return s
+
+    def _shuffle(self, cards: list[Card]) -> None:
+        rng = random.Random(f"{self.GAME}/{self.seed}/{self.shuffles}")
+        self.shuffles += 1
+        rng.shuffle(cards)
+
+    def _deal_hands(self) -> None:
+        n, size, pos = self.players, self.HAND_SIZE, self.stock_pos
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            hands[seat] = sorted(self.stock[pos:pos + size])
+            pos += size
+        self.hands = hands
+        self.stock_pos = pos
+
+    @abstractmethod
+    def _lay_first_table(self) -> None:
+        """Lay the first table from the stock (after the hands), redealing it if the game says so."""
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    @property
+    def remaining_stock(self) -> list[Card]:
+        """The undealt cards, next to be dealt first (hidden information)."""
+        return self.stock[self.stock_pos:]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.sides
+
+    # ---------------------------------------------------------- move generation
+    @abstractmethod
+    def _generate(self) -> list[Move]:
+        """The legal moves of the seat to move, each once."""
+
+    def _moves(self) -> list[Move]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate() if self.phase == PLAY else []
+        return legal
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, each exactly once (a new list each call)."""
+        return list(self._moves())
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self._moves()
+
+    def read_move(self, text: str) -> Move:
+        """A legal move from notation: ``7S``, ``7S x 3C 4H``; a card alone names its only legal move."""
+        legal = self._moves()
+        try:
+            move = Move.parse(text)
+        except InvalidMoveError:
+            raise
+        if move in legal:
+            return move
+        try:
+            card = parse_card(text)
+        except InvalidCardError:
+            card = None
+        if card is not None:
+            mine = [m for m in legal if m[0] == card]
+            if len(mine) == 1:
+                return mine[0]
+        raise IllegalMoveError(f"illegal move {text!r} in {self.describe()}")
+
+    # ------------------------------------------------------------- push / pop
+    def play(self, move: Move | str) -> Move:
+        """Play a move after checking it (a :class:`Move` or notation)."""
+        if isinstance(move, str):
+            move = self.read_move(move)
+        elif not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move {str(move)!r} in {self.describe()}")
+        self.push(move)
+        return move
+
+    def push(self, move: Move) -> None:
+        """Play a legal move without checking it (fast; for search)."""
+        card = move[0]
+        turn = self.turn
+        # Every list changed below is replaced by a changed copy, so the frame keeps the objects themselves.
+        self._stack.append((turn, self.hands, self.table, self.captured, self.xeri, self.jack_xeri,
+                            self.last_capturer, self.phase, self.stock_pos, self.deal_no, self.swept))
+        self.history.append((turn, move))
+        self._legal = None
+        assert card is not None
+        hands = self.hands = self.hands.copy()
+        hand = hands[turn] = hands[turn].copy()
+        hand.remove(card)
+        self.plays += 1
+        last = not self.stock_size and not any(hands)
+        self._apply(turn, move, last)
+        if not hand and turn == self.dealer:
+            self._end_of_deal()
+        else:
+            self.turn = (turn + 1) % self.players
+
+    @abstractmethod
+    def _apply(self, turn: int, move: Move, last: bool) -> None:
+        """Put the played card on the table or capture with it (``last``: the hand's last card)."""
+
+    def _capture(self, turn: int, taken: int) -> None:
+        side = turn % self.sides
+        cap = self.captured = self.captured.copy()
+        cap[side] |= taken
+        self.last_capturer = turn
+
+    def _end_of_deal(self) -> None:
+        n = self.players
+        self.turn = (self.dealer + 1) % n
+        if self.stock_pos < len(self.stock):
+            self.deal_no += 1
+            self._deal_hands()
+            return
+        rest = mask_of(self.table)
+        if rest and self.last_capturer is not None:
+            cap = self.captured = self.captured.copy()
+            cap[self.last_capturer % self.sides] |= rest
+            self.swept = rest
+            self.table = []
+        self.phase = OVER
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        (self.turn, self.hands, self.table, self.captured, self.xeri, self.jack_xeri, self.last_capturer,
+         self.phase, self.stock_pos, self.deal_no, self.swept) = self._stack.pop()
+        self._legal = None
+        self.plays -= 1
+        return self.history.pop()[1]
+
+    def peek(self) -> Move:
+        """The last move played."""
+        return self.history[-1][1]
+
+    def copy(self: S, stack: bool = False) -> S:
+        """An independent copy; with ``stack`` the history is kept so the copy can ``pop``."""
+        s = type(self).__new__(type(self))
+        for name in HandState.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.hands = [h.copy() for h in self.hands]
+        s.table = self.table.copy()
+        s.stock = self.stock.copy()
+        s.captured = self.captured.copy()
+        s.xeri = self.xeri.copy()
+        s.jack_xeri = self.jack_xeri.copy()
+        s.history = self.history.copy() if stack else []
+        s._stack = self._stack.copy() if stack else []
+        s._legal = None
+        return s
+
+    def __copy__(self: S) -> S:
+        return self.copy(stack=True)
+
+    def __deepcopy__(self: S, memo: dict[int, object]) -> S:
+        return self.copy(stack=True)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in HandState.__slots__ if name != "_legal"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+        self._legal = None
+
+    def with_hidden(self: S, hands: list[list[Card]], stock: list[Card], seed: int) -> S:
+        """A copy with other hands and stock (top first), unchecked: for samplers of hidden information."""
+        s = self.copy()
+        s.hands = [sorted(h) for h in hands]
+        s.stock = stock
+        s.stock_pos = 0
+        s.seed = seed
+        s.history = self.history.copy()
+        return s
+
+    # --------------------------------------------------------------- scoring
+    @abstractmethod
+    def score(self) -> tuple[Any, ...]:
+        """The hand's score per side (meaningful once the hand is over): objects with a ``total``."""
+
+    def points(self) -> tuple[int, ...]:
+        return tuple(s.total for s in self.score())
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int, scores: Sequence[int] = ()) -> VariantView:
+        """What ``seat`` may know."""
+        if not 0 <= seat < self.players:
+            raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
+        return VariantView(
+            game=self.GAME, seat=seat, players=self.players, sides=self.sides, options=self.options,
+            dealer=self.dealer, turn=self.turn, phase=self.phase, hand=tuple(self.hands[seat]),
+            table=tuple(self.table), hand_sizes=tuple(len(h) for h in self.hands), stock_size=self.stock_size,
+            plays=self.plays, deal_no=self.deal_no, captured=tuple(cards_of(m) for m in self.captured),
+            xeri=tuple(self.xeri), last_capturer=self.last_capturer, history=tuple(self.history),
+            scores=tuple(scores) or (0,) * self.sides,
+            legal=tuple(self.legal_moves()) if seat == self.turn and self.phase == PLAY else (),
+        )
+
+    # ------------------------------------------------------------ comparison
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the position (for equality and tests)."""
+        return (
+            self.GAME, self.players, self.options, self.dealer, self.turn, tuple(tuple(h) for h in self.hands),
+            tuple(self.table), tuple(self.remaining_stock), tuple(self.captured), tuple(self.xeri),
+            tuple(self.jack_xeri), self.last_capturer, self.plays, self.phase, self.deal_no, self.seed,
+            self.shuffles, self.swept,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HandState) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def describe(self) -> str:
+        """A compact one-line description for error messages."""
+        hands = " | ".join(" ".join(NAMES[c] for c in h) or "-" for h in self.hands)
+        table = " ".join(NAMES[c] for c in self.table) or "-"
+        return (f"[{self.GAME} {Phase(self.phase).label}, seat {self.turn} to play; table: {table}; "
+                f"hands: {hands}; stock {self.stock_size}]")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.describe()}>"
+
+    # ---------------------------------------------------------- construction
+    @classmethod
+    def from_parts(cls: type[S], *, players: int = 2, options: Any = None, dealer: int = 0,
+                   turn: int | None = None, hands: Sequence[Iterable[int]], table: Iterable[int] = (),
+                   stock: Iterable[int] = (), captured: Sequence[Iterable[int]] | None = None,
+                   xeri: Sequence[int] | None = None, jack_xeri: Sequence[int] | None = None,
+                   last_capturer: int | None = None, seed: int = 0, shuffles: int = 1,
+                   check: bool = True) -> S:
+        """Build a position from its parts (the JSON reader, samplers and tests).
+
+        ``table`` keeps its order (Xeri's pile, bottom first; Kontsina sorts it). ``plays`` and the
+        deal number follow from the hand sizes and the stock.
+        """
+        s = cls(players, options, dealer)
+        s.turn = (s.dealer + 1) % players if turn is None else turn
+        if len(hands) != players:
+            raise InvalidPositionError(f"invalid position: {len(hands)} hands for {players} players")
+        s.hands = [sorted(Card(int(c)) for c in h) for h in hands]
+        s.table = s._order_table([Card(int(c)) for c in table])
+        s.stock = [Card(int(c)) for c in stock]
+        sides = s.sides
+        captured = captured if captured is not None else [()] * sides
+        if len(captured) != sides:
+            raise InvalidPositionError(f"invalid position: field 'captured': expected {sides} sides")
+        s.captured = [mask_of(Card(int(c)) for c in side) for side in captured]
+        for name, counts in (("xeri", xeri), ("jack_xeri", jack_xeri)):
+            values = [0] * sides if counts is None else [int(x) for x in counts]
+            if len(values) != sides:
+                raise InvalidPositionError(f"invalid position: field {name!r}: expected {sides} counts")
+            setattr(s, name, values)
+        s.last_capturer = last_capturer
+        s.seed, s.shuffles = seed, shuffles
+        per_deal = cls.HAND_SIZE * players
+        dealt = 52 - 4 - len(s.stock)
+        s.deal_no = max(1, dealt // per_deal)
+        s.plays = max(0, dealt - sum(len(h) for h in s.hands))
+        s.first_table = tuple(s.table) if s.plays == 0 else ()
+        if all(not h for h in s.hands) and not s.stock:
+            s.phase = OVER
+        if check:
+            s.validate()
+        return s
+
+    def _order_table(self, table: list[Card]) -> list[Card]:
+        return sorted(table)
+
+    def validate(self) -> None:
+        """Raise :class:`InvalidPositionError`, naming the field, if the position cannot exist."""
+        n = self.players
+        for name, seat in (("dealer", self.dealer), ("turn", self.turn)):
+            if not 0 <= seat < n:
+                raise InvalidPositionError(f"invalid position: field {name!r}: expected a seat 0..{n - 1}")
+        if self.last_capturer is not None and not 0 <= self.last_capturer < n:
+            raise InvalidPositionError(f"invalid position: field 'last_capturer': expected null or a seat 0..{n - 1}")
+        where: dict[int, str] = {}
+
+        def place(name: str, cards: Iterable[int]) -> None:
+            for c in cards:
+                if c in where:
+                    raise InvalidPositionError(f"invalid position: field {name!r}: card {NAMES[c]} appears twice "
+                                               f"(also in {where[c]})")
+                where[c] = name
+
+        for i, h in enumerate(self.hands):
+            place(f"hands[{i}]", h)
+        place("table", self.table)
+        place("stock", self.remaining_stock)
+        for i, m in enumerate(self.captured):
+            place(f"captured[{i}]", cards_of(m))
+        if len(where) != 52:
+            missing = " ".join(NAMES[c] for c in range(52) if c not in where)
+            raise InvalidPositionError(f"invalid position: cards missing (each of the 52 must appear once): {missing}")
+        size = self.HAND_SIZE
+        if any(len(h) > size for h in self.hands):
+            raise InvalidPositionError(f"invalid position: field 'hands': at most {size} cards in a hand")
+        if self.stock_size % (size * n):
+            raise InvalidPositionError(f"invalid position: field 'stock': {self.stock_size} cards is not whole deals "
+                                       f"of {size * n}")
+
+
+# ------------------------------------------------------------------- the game level
+@dataclass
+class HandRecord:
+    """One hand as played: enough to replay it exactly (Diloti's :class:`~diloti.core.game.RoundRecord`)."""
+
+    number: int
+    dealer: int
+    seed: int
+    deck: tuple[Card, ...]
+    moves: list[tuple[int, Move]] = field(default_factory=list)
+    score: tuple[Any, ...] | None = None
+    swept: int = 0
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        if self.score is None:
+            return ()
+        return tuple(s.total for s in self.score)
+
+
+class HandsGame(ABC):
+    """Hands of one variant until its rule (:meth:`decide`) names a winning side."""
+
+    STATE: ClassVar[type[HandState]]
+
+    def __init__(self, players: int = 2, options: Any = None, seed: int | None = None, first_dealer: int = 0) -> None:
+        self.players = players
+        self.options = self.STATE.OPTIONS() if options is None else options
+        self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        self.rounds: list[HandRecord] = []
+        self.winner: int | None = None
+        self.round_no = 0
+        self.state: HandState = self.STATE(players, self.options)  # checks players and options at once
+        self.sides = self.state.sides
+        self.scores = [0] * self.sides
+        self._start_round(first_dealer % players)
+
+    @property
+    def game(self) -> str:
+        return self.STATE.GAME
+
+    def _start_round(self, dealer: int) -> None:
+        self.round_no += 1
+        seed = derive_seed(f"{self.game}-hand", self.seed, self.round_no)
+        self.state = self.STATE.new(self.players, self.options, dealer, seed=seed)
+        self.rounds.append(HandRecord(self.round_no, dealer, seed, self.state.deck))
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def current(self) -> HandRecord:
+        return self.rounds[-1]
+
+    def view(self, seat: int) -> VariantView:
+        return self.state.view(seat, self.scores)
+
+    def push(self, move: Move) -> None:
+        """Play a move (unchecked) and move on to the next hand when one ends."""
+        if self.is_over:
+            raise DilotiError("the game is over")
+        seat = self.state.turn
+        self.state.push(move)
+        self._after(seat, move)
+
+    def play(self, move: Move | str) -> Move:
+        """Play a move after checking it (a :class:`Move` or notation)."""
+        if self.is_over:
+            raise DilotiError("the game is over")
+        seat = self.state.turn
+        played = self.state.play(move)
+        self._after(seat, played)
+        return played
+
+    def _after(self, seat: int, move: Move) -> None:
+        rec = self.current
+        rec.moves.append((seat, move))
+        st = self.state
+        if not st.is_over:
+            return
+        rec.score = st.score()
+        rec.swept = st.swept
+        for side, p in enumerate(rec.points):
+            self.scores[side] += p
+        self.winner = self.decide(self.options, [r.points for r in self.rounds if r.score is not None])
+        if self.winner is None:
+            self._start_round((st.dealer + 1) % self.players)
+
+    @staticmethod
+    @abstractmethod
+    def decide(options: Any, hands: Sequence[Sequence[int]]) -> int | None:
+        """The winning side after the scored ``hands`` (points per side of each), or None: play on."""
+
+    @classmethod
+    def summary(cls, options: Any, hands: Sequence[Sequence[int]]) -> str:
+        """What the score sheet shows after ``hands``: points per side (Xeri also counts hands won)."""
+        totals = [sum(h[i] for h in hands) for i in range(len(hands[0]))] if hands else []
+        return "-".join(map(str, totals))
+
+
+def points_winner(hands: Sequence[Sequence[int]], target: int) -> int | None:
+    """The side alone at the top once some side has reached ``target`` points (None: play on).
+
+    >>> points_winner([(22, 22, 19)], 21), points_winner([(22, 22, 19), (1, 2, 2)], 21)
+    (None, 1)
+    """
+    if not hands:
+        return None
+    totals = [sum(h[i] for h in hands) for i in range(len(hands[0]))]
+    if max(totals) < target:
+        return None
+    return strict_most(totals)
+
+
+__all__ = ["HandRecord", "HandState", "HandsGame", "RuleOptions", "VariantView", "option", "points_winner",
+           "strict_most"]
