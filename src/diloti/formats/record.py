@@ -252,7 +252,10 @@ class _Reader:
         key, val = m.group(1), _unquote(m.group(2))
         rec = self.rec
         rec.headers[key] = val
-        if key == "Players":
+        if key == "Game" and val != "diloti":
+            self.err(i, f"a {val} record: diloti.formats.games.read_any_record reads every game's records")
+            self.fatal = True
+        elif key == "Players":
             if val not in ("2", "4"):
                 self.err(i, f"bad header Players {val!r}: expected 2 or 4; cannot replay the rounds")
                 self.fatal = True
