@@ -11,15 +11,26 @@ any depth above 0). The walk uses ``push``/``pop`` on one state.
 (1, True)
 >>> sum(n for _, n in divide(s, 2)) == perft(s, 2)
 True
+>>> perft(State.new(seed=1, game="xeri"), 2)
+36
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from diloti.core.moves import Move
-from diloti.core.state import State
 
 
-def perft(state: State, depth: int) -> int:
+class Walkable(Protocol):
+    """What perft needs of a position: Diloti's :class:`~diloti.core.state.State` or a parent game's hand."""
+
+    def legal_moves(self) -> list[Move]: ...
+    def push(self, move: Move) -> None: ...
+    def pop(self) -> Move: ...
+
+
+def perft(state: Walkable, depth: int) -> int:
     """The number of legal move sequences of length ``depth`` from ``state``.
 
     The state is left as it was.
@@ -38,7 +49,7 @@ def perft(state: State, depth: int) -> int:
     return total
 
 
-def divide(state: State, depth: int) -> list[tuple[Move, int]]:
+def divide(state: Walkable, depth: int) -> list[tuple[Move, int]]:
     """Each legal move with the perft count below it (``depth - 1``)."""
     out = []
     for m in state.legal_moves():
