@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import strategies as st
 
 from diloti.core.cards import CARDS, mask_of, parse_cards
@@ -57,3 +59,28 @@ options_st = st.builds(
     liberal_groups=st.booleans(), liberal_raise=st.booleans(), liberal_capture=st.booleans(), soy=st.booleans(),
     self_raise=st.booleans(), no_xeri_last_card=st.booleans(), xeri_first_card=st.booleans(),
 )
+
+
+def hand_of(game: str, hands: list[str], table: str = "", *, turn: int = 0, dealer: int | None = None,
+            deals: int = 0, players: int | None = None, last_capturer: int | None = None,
+            captured: list[str] | None = None, **opts: object) -> Any:
+    """A hand of Xeri or Kontsina: ``deals`` whole deals in the stock; every other card not named goes to
+    side 0's captures (Xeri's ``table`` is the pile, bottom first)."""
+    from diloti.core.games import find_game
+
+    info = find_game(game)
+    players = players or len(hands)
+    if dealer is None:
+        dealer = (turn - 1) % players
+    options = info.options(**opts)
+    sides = info.state.check_players(players, options)
+    hs = [parse_cards(h) for h in hands]
+    tb = parse_cards(table)
+    caps = [parse_cards(c) for c in captured] if captured else [[] for _ in range(sides)]
+    used = {c for h in hs for c in h} | set(tb) | {c for side in caps for c in side}
+    others = [c for c in CARDS if c not in used]
+    size = info.state.HAND_SIZE * players * deals
+    stock, rest = others[:size], others[size:]
+    caps[0] = [*caps[0], *rest]
+    return info.state.from_parts(players=players, options=options, dealer=dealer, turn=turn, hands=hs, table=tb,
+                                 stock=stock, captured=caps, last_capturer=last_capturer)
