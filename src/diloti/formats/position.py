@@ -160,12 +160,12 @@ def position_from_dict(data: Any) -> State:
     """
     if not isinstance(data, Mapping):
         raise InvalidPositionError(f"invalid position: expected a JSON object, got {data!r}")
-    for k in data:
-        if k not in FIELDS and k not in EXTRA_FIELDS and k != "game":
-            raise bad_field(k, f"unknown field (known: {', '.join(FIELDS + EXTRA_FIELDS)})")
     if data.get("game", "diloti") != "diloti":  # a position of Xeri or Kontsina
         raise bad_field("game", f"{data['game']!r}: this reader reads Diloti positions; "
                                 "diloti.formats.games.position_from_dict reads every game's")
+    for k in data:
+        if k not in FIELDS and k not in EXTRA_FIELDS and k != "game":
+            raise bad_field(k, f"unknown field (known: {', '.join(FIELDS + EXTRA_FIELDS)})")
     players = data.get("players")
     if players not in (2, 4) or isinstance(players, bool):
         raise bad_field("players", f"expected 2 or 4, got {players!r}")
