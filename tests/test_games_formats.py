@@ -107,7 +107,7 @@ def test_a_variant_position_checks_its_fields() -> None:
     with pytest.raises(InvalidPositionError, match="field 'declarations': unknown field"):
         position_from_dict({**d, "declarations": []})
     with pytest.raises(InvalidPositionError, match="appears twice"):
-        position_from_dict({**d, "table": d["table"][:3] + [d["hands"][0][0]]})
+        position_from_dict({**d, "table": [*d["table"][:3], d["hands"][0][0]]})
     with pytest.raises(InvalidPositionError, match="xeri only"):
         position_from_dict({**d, "xeri": [0, 0]})
     assert load_any_position(json.dumps(d)) == position_from_dict(d)
@@ -116,5 +116,5 @@ def test_a_variant_position_checks_its_fields() -> None:
 def test_load_any_record_strict(tmp_path: Path) -> None:
     p = tmp_path / "x.txt"
     p.write_text('[Game "xeri"]\n[Players "3"]\n\nhand 1 dealer 0 seed 1\n')
-    with pytest.raises(RecordError, match="x.txt:4: bad header Players"):
+    with pytest.raises(RecordError, match=r"x\.txt:4: bad header Players"):
         load_any_record(p, strict=True)

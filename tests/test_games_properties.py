@@ -65,7 +65,7 @@ def test_a_random_hand_keeps_every_card_and_scores_right(setup: tuple[str, int, 
             s.push(m)
         steps += 1
     check_cards(s)
-    assert steps == 52 - 4 and s.table == [] or s.last_capturer is None
+    assert (steps == 52 - 4 and s.table == []) or s.last_capturer is None
     score = s.score()
     assert sum(x.cards for x in score) == sum(m.bit_count() for m in s.captured)
     if game == "xeri":
