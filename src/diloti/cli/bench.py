@@ -16,8 +16,10 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 from diloti.cli.common import (
+    add_game_flag,
     add_option_flags,
     add_players_flag,
     add_seed_flag,
@@ -42,21 +44,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--warmup", type=non_negative_float, default=0.0, metavar="SECONDS",
                    help="play other random rounds this long first, unmeasured (default 0: a cold start)")
     p.add_argument("--json", action="store_true", help='print {"actions_per_second": ...} as JSON')
+    add_game_flag(p)
     add_players_flag(p)
     add_seed_flag(p, "the deals and the random moves")
     add_option_flags(p)
     p.set_defaults(func=run)
 
 
-def playout_rate(players: int, options: Options, seconds: float, seed: int,
-                 clock: Callable[[], float] = time.perf_counter) -> tuple[float, int, int]:
-    """(actions per second, actions, rounds) of random playouts for about ``seconds`` of ``clock``."""
+def playout_rate(players: int, options: Options | Any, seconds: float, seed: int,
+                 clock: Callable[[], float] = time.perf_counter, game: str = "diloti") -> tuple[float, int, int]:
+    """(actions per second, actions, rounds) of random playouts of ``game`` for about ``seconds`` of ``clock``."""
     rng = random.Random(seed)
     actions = rounds = 0
     start = clock()
     end = start + seconds
     while True:
-        state = State.new(players, options, rng.randrange(players), seed=rng.randrange(2**63))
+        state = State.new(players, options, rng.randrange(players), seed=rng.randrange(2**63), game=game)
         push, legal, choice = state.push, state.legal_moves, rng.choice
         while not state.is_over:
             push(choice(legal()))
@@ -71,11 +74,11 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
     if args.warmup:
-        playout_rate(args.players, options, args.warmup, seed + 1_000_003)  # other deals than the runs
+        playout_rate(args.players, options, args.warmup, seed + 1_000_003, game=args.game)  # other deals than the runs
     rates = []
     total_actions = total_rounds = 0
     for i in range(args.repeat):
-        rate, actions, rounds = playout_rate(args.players, options, args.seconds, seed + i)
+        rate, actions, rounds = playout_rate(args.players, options, args.seconds, seed + i, game=args.game)
         rates.append(rate)
         total_actions += actions
         total_rounds += rounds
@@ -83,10 +86,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"actions_per_second": round(median, 1), "runs": [round(r, 1) for r in rates],
                           "players": args.players, "seconds": args.seconds, "warmup": args.warmup, "seed": seed,
-                          "options": options.changed()}))
+                          "options": options.changed(), **({"game": args.game} if args.game != "diloti" else {})}))
     else:
         runs = ", ".join(f"{r:,.0f}" for r in rates)
         print(f"{median:,.0f} actions per second (median of {args.repeat} runs of {args.seconds:g}s: {runs}; "
-              f"{args.players} players, {total_rounds} rounds, {total_actions} actions, seed {seed}"
+              f"{'' if args.game == 'diloti' else args.game + ', '}{args.players} players, {total_rounds} rounds, "
+              f"{total_actions} actions, seed {seed}"
               f"{f', after {args.warmup:g}s of warm-up' if args.warmup else ''})")
     return 0

@@ -23,8 +23,13 @@ from typing import Any, NoReturn, TypeVar
 
 from diloti.cli import CliError
 from diloti.core.errors import InvalidPositionError
+from diloti.core.games import find_game
+from diloti.core.kontsina import KontsinaOptions
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
 from diloti.core.state import State
+from diloti.core.variant import HandState
+from diloti.core.variants import GAME_NAMES
+from diloti.core.xeri import XeriOptions
 from diloti.match.workers import WorkerPoolError, check_pool_spec
 
 N = TypeVar("N", int, float)
@@ -53,25 +58,77 @@ non_negative_float = _number_type(float, lambda v: 0 <= v < _INF, "a number of 0
 
 
 def add_option_flags(parser: argparse.ArgumentParser) -> None:
-    """Add one flag per rule option (see RULES.md, "Named options")."""
+    """Add one flag per rule option of the three games (RULES.md, RULES-XERI.md, RULES-KONTSINA.md).
+
+    A game takes only its own options: :func:`options_from_args` refuses another game's flag.
+    """
     group = parser.add_argument_group("rule options (RULES.md; all off by default)")
     default = Options()
-    group.add_argument("--target", type=positive_int, default=default.target, metavar="N",
-                       help=f"{Options.help('target')} (default {default.target})")
+    group.add_argument("--target", type=positive_int, default=None, metavar="N",
+                       help=f"{Options.help('target')} (default {default.target}; xeri 101 with --game-by-points, "
+                            f"kontsina {KontsinaOptions().target})")
     group.add_argument("--face-card-redeal", choices=FACE_REDEAL_CHOICES, default=default.face_card_redeal,
                        help=f"{Options.help('face_card_redeal')} (default {default.face_card_redeal})")
     for name in Options.flags():
         group.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true", help=Options.help(name))
+    other = parser.add_argument_group("Xeri and Kontsina options (RULES-XERI.md, RULES-KONTSINA.md; with --game)")
+    for cls in (XeriOptions, KontsinaOptions):
+        for name in cls.names():
+            if any(a.dest == name for a in parser._actions):
+                continue
+            if name in cls.MAXIMUM:
+                other.add_argument("--" + name.replace("_", "-"), dest=name, type=positive_int, default=None,
+                                   metavar="N", help=f"{cls.help(name)} (default {getattr(cls(), name)})")
+            else:
+                other.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true", help=cls.help(name))
 
 
-def options_from_args(args: argparse.Namespace) -> Options:
-    """The :class:`Options` the flags chose."""
-    data: dict[str, Any] = {name: getattr(args, name) for name in Options.names() if hasattr(args, name)}
-    return Options.from_dict(data)
+def add_game_flag(parser: argparse.ArgumentParser) -> None:
+    """``--game``: which of the three games (default diloti)."""
+    parser.add_argument("--game", choices=GAME_NAMES, default="diloti",
+                        help="the game: diloti, or its parent games xeri and kontsina (default diloti)")
+
+
+def _option_names() -> set[str]:
+    return set(Options.names()) | set(XeriOptions.names()) | set(KontsinaOptions.names())
+
+
+def options_from_args(args: argparse.Namespace) -> Any:
+    """The options the flags chose, of the game ``--game`` names (Diloti's :class:`Options` without it).
+
+    A flag of another game's option is refused in one line; so is a number of players the game
+    does not seat.
+    """
+    game = getattr(args, "game", "diloti")
+    cls: Any = {"diloti": Options, "xeri": XeriOptions, "kontsina": KontsinaOptions}[game]
+    own = set(cls.names())
+    data: dict[str, Any] = {}
+    for name in sorted(_option_names()):
+        if not hasattr(args, name):
+            continue
+        value = getattr(args, name)
+        unset = value is None or value is False or (name == "face_card_redeal" and value == "off")
+        if name in own:
+            if value is not None:
+                data[name] = value
+        elif not unset:
+            raise CliError(f"--{name.replace('_', '-')} is not a {game} option "
+                           f"(its options: {', '.join(cls.names())})")
+    options = cls.from_dict(data)
+    players = getattr(args, "players", None)
+    if players is not None:
+        seats = find_game(game).players
+        if players not in seats:
+            raise CliError(f"argument --players: invalid choice: {players} ({game} is played by "
+                           f"{', '.join(map(str, seats[:-1]))} or {seats[-1]} players)")
+        if game != "diloti":
+            find_game(game).state.check_players(players, options)
+    return options
 
 
 def add_players_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(2, 4), default=2, help="2 or 4 players (default 2)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                        help="2 or 4 players (default 2); Kontsina also 3, and 4 each alone unless --partnerships")
 
 
 def add_seed_flag(parser: argparse.ArgumentParser, what: str = "the deal") -> None:
@@ -115,6 +172,13 @@ def read_text_file(path: str, what: str = "file") -> str:
         raise CliError(f"{what} {path!r}: cannot read it ({exc.strerror or exc})") from None
 
 
+def load_any_position_arg(arg: str) -> State | HandState:
+    """A position of any game (JSON that names its game, or Diloti's compact line): as :func:`load_position_arg`."""
+    from diloti.formats.games import load_any_position
+
+    return _load_arg(arg, load_any_position)
+
+
 def load_position_arg(arg: str) -> State:
     """A position from the command line: ``-`` (standard input), JSON text, a compact line, or a file.
 
@@ -128,6 +192,13 @@ def load_position_arg(arg: str) -> State:
     """
     from diloti.formats.position import load_position
 
+    return _load_arg(arg, load_position)
+
+
+P = TypeVar("P")
+
+
+def _load_arg(arg: str, load_position: Callable[[str], P]) -> P:
     if arg == "-":
         return load_position(sys.stdin.read())
     text = arg.strip()

@@ -9,11 +9,20 @@ import time
 from dataclasses import dataclass
 
 from diloti.cli import CliError
-from diloti.cli.common import load_position_arg, non_negative_int, one_line_errors, read_text_file
+from diloti.cli.common import (
+    add_game_flag,
+    add_players_flag,
+    load_any_position_arg,
+    non_negative_int,
+    one_line_errors,
+    options_from_args,
+    read_text_file,
+)
 from diloti.core.errors import DilotiError
 from diloti.core.perft import divide, perft
 from diloti.core.state import State
-from diloti.formats.position import load_position, position_from_dict
+from diloti.core.variant import HandState
+from diloti.formats.games import load_any_position, position_from_dict
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,13 +34,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     'as in tests/fixtures/perft.jsonl: {"name": ..., "position": {...}, "perft": [d1, d2, ...]}; '
                     "its name is printed after the count (tab-separated) and the count is checked against "
                     "the expected one for DEPTH (exit status 1 on a difference). A deal from the stock happens "
-                    "inside the move that empties the last hand; a finished round has no moves.",
+                    "inside the move that empties the last hand; a finished round has no moves. A JSON position "
+                    "names its game (\"game\": \"xeri\"; none: diloti), as in tests/fixtures/perft-xeri.jsonl; "
+                    "--deal counts from a fresh deal of --game.",
     ))
     p.add_argument("depth", type=non_negative_int, metavar="DEPTH", help="number of moves (0 or more)")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--json", metavar="FILE", help="file of positions, one per line ('-' for standard input)")
     src.add_argument("--position", metavar="POSITION",
                      help="one position (JSON or compact) on the command line, or a file holding one")
+    src.add_argument("--deal", metavar="SEED", type=non_negative_int,
+                     help="the first position of a hand of --game dealt from SEED (dealer seat 0)")
+    add_game_flag(p)
+    add_players_flag(p)
     p.add_argument("--divide", action="store_true",
                    help="for the first position, print each legal move with its count, then the total")
     p.add_argument("--time", action="store_true", help="print the time taken and nodes per second to stderr")
@@ -42,7 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 class Case:
     """A position to count, with the name and expected counts (by depth, from 1) of a test case."""
 
-    state: State
+    state: State | HandState
     name: str | None = None
     expected: list[int] | None = None
 
@@ -60,7 +75,7 @@ def _case(line: str) -> Case:
                                              and all(isinstance(n, int) for n in expected)):
                 raise CliError(f"field 'perft': expected a list of counts, got {expected!r}")
             return Case(position_from_dict(data["position"]), None if name is None else str(name), expected)
-    return Case(load_position(text))
+    return Case(load_any_position(text))
 
 
 def read_positions(source: str) -> list[Case]:
@@ -94,7 +109,13 @@ def read_positions(source: str) -> list[Case]:
 
 
 def run(args: argparse.Namespace) -> int:
-    cases = [Case(load_position_arg(args.position))] if args.position is not None else read_positions(args.json)
+    if args.deal is not None:
+        cases = [Case(State.new(args.players, options_from_args(args), 0, seed=args.deal, game=args.game),
+                      f"{args.game} deal {args.deal}")]
+    elif args.position is not None:
+        cases = [Case(load_any_position_arg(args.position))]
+    else:
+        cases = read_positions(args.json)
     if not cases:
         raise CliError("no positions to count")
     start = time.perf_counter()

@@ -7,8 +7,10 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from diloti.cli.common import (
+    add_game_flag,
     add_option_flags,
     add_players_flag,
     add_seed_flag,
@@ -17,7 +19,7 @@ from diloti.cli.common import (
     positive_int,
     progress_bar,
 )
-from diloti.core.game import Game
+from diloti.core.games import new_game
 from diloti.core.options import Options
 
 
@@ -30,6 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("games", type=positive_int, metavar="N", help="number of games")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--progress", action="store_true", help="show a progress bar even when stderr is not a terminal")
+    add_game_flag(p)
     add_players_flag(p)
     add_seed_flag(p, "the games")
     add_option_flags(p)
@@ -59,9 +62,9 @@ class Summary:
         }
 
 
-def simulate(games: int, players: int, options: Options, seed: int,
-             advance: Callable[[int], object] | None = None) -> Summary:
-    """Play ``games`` random games; deterministic for a seed. ``advance(1)`` is called after each game.
+def simulate(games: int, players: int, options: Options | Any, seed: int,
+             advance: Callable[[int], object] | None = None, game_name: str = "diloti") -> Summary:
+    """Play ``games`` random games of ``game_name``; deterministic for a seed. ``advance(1)`` is called after each game.
 
     >>> s = simulate(2, 2, Options(target=20), seed=1)
     >>> s.games, sum(s.wins), s.rounds >= 2
@@ -70,7 +73,9 @@ def simulate(games: int, players: int, options: Options, seed: int,
     rng = random.Random(seed)
     out = Summary()
     for _ in range(games):
-        game = Game(players, options, seed=rng.randrange(2**63), first_dealer=rng.randrange(players))
+        game = new_game(game_name, players, options, seed=rng.randrange(2**63), first_dealer=rng.randrange(players))
+        if len(out.wins) < game.sides:
+            out.wins, out.points, out.xeri = [0] * game.sides, [0] * game.sides, [0] * game.sides
         while not game.is_over:
             moves = game.state.legal_moves()
             out.turns += 1
@@ -78,13 +83,13 @@ def simulate(games: int, players: int, options: Options, seed: int,
             game.push(rng.choice(moves))
         out.games += 1
         out.wins[game.winner or 0] += 1
-        for side in (0, 1):
+        for side in range(game.sides):
             out.points[side] += game.scores[side]
         out.rounds += len(game.rounds)
         for r in game.rounds:
             if r.score is not None:
-                out.xeri[0] += r.score[0].xeri
-                out.xeri[1] += r.score[1].xeri
+                for side in range(game.sides):
+                    out.xeri[side] += getattr(r.score[side], "xeri", 0)
         if advance is not None:
             advance(1)
     return out
@@ -94,10 +99,24 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
     with progress_bar(args.games, "games", show=True if args.progress else None) as bar:
-        summary = simulate(args.games, args.players, options, seed, bar.update)
+        summary = simulate(args.games, args.players, options, seed, bar.update, args.game)
     d = summary.to_dict()
     if args.json:
-        print(json.dumps({**d, "players": args.players, "seed": seed, "options": options.changed()}))
+        extra = {"game": args.game} if args.game != "diloti" else {}
+        print(json.dumps({**d, "players": args.players, "seed": seed, "options": options.changed(), **extra}))
+        return 0
+    if args.game != "diloti":
+        sides = ", ".join(f"side {i} {w}" for i, w in enumerate(summary.wins))
+        points = ", ".join(f"side {i} {p} ({d['points_per_game'][i]}/game)"  # type: ignore[index]
+                           for i, p in enumerate(summary.points))
+        print(f"{summary.games} {args.game} games, {args.players} players, seed {seed}"
+              + (f", options: {options.changed()}" if options.changed() else ""))
+        print(f"wins:            {sides}")
+        print(f"points:          {points}")
+        print(f"hands:           {summary.rounds} ({d['rounds_per_game']}/game)")
+        if args.game == "xeri":
+            print(f"xeri per hand:   side 0 {d['xeri_per_round'][0]}, side 1 {d['xeri_per_round'][1]}")  # type: ignore[index]
+        print(f"legal moves:     {d['legal_moves_per_turn']} per turn over {summary.turns} turns")
         return 0
     print(f"{summary.games} games, {args.players} players, seed {seed}"
           + (f", options: {options.changed()}" if options.changed() else ""))
