@@ -30,6 +30,7 @@ from diloti.ai.greedy import GreedyPlayer
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.search import ExpertPlayer, OraclePlayer
 from diloti.core.moves import Move
+from diloti.core.variant import VariantView
 from diloti.core.view import View
 
 # level name -> factory(seed, **settings). Only these are offered to people.
@@ -143,7 +144,7 @@ class OutsidePlayer:
         self.name = name
         self._choose = inner.choose
 
-    def choose(self, view: View) -> Move:
+    def choose(self, view: View | VariantView) -> Move:
         return cast(Move, self._choose(view))
 
 

@@ -22,8 +22,11 @@ from typing import Protocol, runtime_checkable
 
 from diloti.ai.errors import NoMoveError
 from diloti.ai.knowledge import decide_redeal, move_rng
+from diloti.ai.variants import choose_scored, greedy_scores
+from diloti.ai.variants import move_rng as variant_rng
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
+from diloti.core.variant import VariantView
 from diloti.core.view import View
 
 
@@ -33,8 +36,8 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, view: View) -> Move:
-        """A legal move for the seat of ``view`` (which must be to move)."""
+    def choose(self, view: View | VariantView) -> Move:
+        """A legal move for the seat of ``view`` (which must be to move; a view of any of the three games)."""
         ...
 
 
@@ -46,7 +49,7 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: View) -> Move:
+    def choose(self, view: View | VariantView) -> Move:
         if not view.legal:
             raise NoMoveError(view)
         return self.rng.choice(view.legal)
@@ -77,9 +80,15 @@ class ScoringPlayer(ABC):
     def scores(self, view: View) -> list[tuple[Move, float]]:
         """Each legal move with its score (higher is better)."""
 
-    def choose(self, view: View) -> Move:
+    def variant_scores(self, view: VariantView) -> list[tuple[Move, float]]:
+        """Each legal move of a hand of Xeri or Kontsina with its score (:mod:`diloti.ai.variants`)."""
+        return greedy_scores(view)
+
+    def choose(self, view: View | VariantView) -> Move:
         if not view.legal:
             raise NoMoveError(view)
+        if isinstance(view, VariantView):
+            return choose_scored(self.variant_scores(view), variant_rng(self.seed, view, self.name))
         if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         scored = self.scores(view)

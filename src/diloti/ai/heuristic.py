@@ -37,8 +37,10 @@ from diloti.ai.knowledge import (
     table_after,
     xeri_possible,
 )
+from diloti.ai.variants import heuristic_scores
 from diloti.core.cards import BIT, mask_of
 from diloti.core.moves import CAPTURE, LAY, Declaration, Move
+from diloti.core.variant import VariantView
 from diloti.core.view import View
 
 
@@ -70,6 +72,9 @@ class HeuristicPlayer(ScoringPlayer):
     """Card counting, a probabilistic look at the reply, declarations on purpose."""
 
     name = "heuristic"
+
+    def variant_scores(self, view: VariantView) -> list[tuple[Move, float]]:
+        return heuristic_scores(view)
 
     def scores(self, view: View) -> list[tuple[Move, float]]:
         """Each legal move with its estimated worth (points for our side)."""

@@ -36,10 +36,12 @@ from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.knowledge import POINTS, XERI, decide_redeal, mask_points, move_rng, partitions, rank_key
 from diloti.ai.sampler import Worlds
+from diloti.ai.variants import expert_choose
 from diloti.core.cards import BIT
 from diloti.core.moves import CAPTURE, KEEP, LAY, Move
 from diloti.core.phase import Phase
 from diloti.core.state import State
+from diloti.core.variant import HandState, VariantView
 from diloti.core.view import View
 
 DEFAULT_ITERATIONS = 300
@@ -270,9 +272,11 @@ class ExpertPlayer:
         return search(Worlds(view).sample, moves, view.side, rng,
                       self.iterations, self.seconds, halving, self.eps, self.deals)
 
-    def choose(self, view: View) -> Move:
+    def choose(self, view: View | VariantView) -> Move:
         if not view.legal:
             raise NoMoveError(view)
+        if isinstance(view, VariantView):
+            return expert_choose(view, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name)
         if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         if len(view.legal) == 1:
@@ -290,10 +294,17 @@ class OraclePlayer(ExpertPlayer):
 
     name = "oracle"
 
-    def choose(self, view: View) -> Move:
+    def choose(self, view: View | VariantView) -> Move:
         raise PlayerError("the oracle needs the full state: call choose_full(state)", view)
 
-    def choose_full(self, state: State) -> Move:
+    def choose_full(self, state: State | HandState) -> Move:
+        if isinstance(state, HandState):
+            hand = state.copy()
+            seen = hand.view(hand.turn)
+            if not seen.legal:
+                raise NoMoveError(seen)
+            return expert_choose(seen, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name,
+                                 world=lambda r: hand)
         view = state.view(state.turn)
         if not view.legal:
             raise NoMoveError(view)

@@ -10,6 +10,7 @@ import sys
 
 from diloti.ai import MEASUREMENT_LEVELS, make_player
 from diloti.cli.common import (
+    add_game_flag,
     add_option_flags,
     add_players_flag,
     one_line_errors,
@@ -57,6 +58,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--per-game", action="store_true", help="include every game's result in --json")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (shown on a terminal when tqdm, the 'cli' extra, is installed)")
+    add_game_flag(p)
     add_players_flag(p)
     add_option_flags(p)
     p.set_defaults(func=run)
@@ -104,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
                 with progress_bar(args.games + args.games % 2, f"{a} vs {b}",
                                   show=False if args.quiet else None) as bar:
                     r = play_match(a, b, args.games, seed=args.seed, players=args.players, options=options,
-                                   rounds=args.rounds, pool=pool,
+                                   rounds=args.rounds, pool=pool, game=args.game,
                                    progress=lambda done, _total: bar.update(done - bar.n))
                 results.append(r)
                 print(r.summary(), flush=True)

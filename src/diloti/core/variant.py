@@ -177,6 +177,7 @@ class VariantView:
     xeri: tuple[int, ...]
     last_capturer: int | None
     history: tuple[tuple[int, Move], ...]
+    jack_xeri: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
     legal: tuple[Move, ...] = ()
 
@@ -511,7 +512,7 @@ class HandState(ABC):
             table=tuple(self.table), hand_sizes=tuple(len(h) for h in self.hands), stock_size=self.stock_size,
             plays=self.plays, deal_no=self.deal_no, captured=tuple(cards_of(m) for m in self.captured),
             xeri=tuple(self.xeri), last_capturer=self.last_capturer, history=tuple(self.history),
-            scores=tuple(scores) or (0,) * self.sides,
+            jack_xeri=tuple(self.jack_xeri), scores=tuple(scores) or (0,) * self.sides,
             legal=tuple(self.legal_moves()) if seat == self.turn and self.phase == PLAY else (),
         )
 

@@ -42,8 +42,10 @@ from typing import Any
 from diloti.ai import make_player
 from diloti.core.errors import DilotiError
 from diloti.core.game import Game
-from diloti.core.options import MAX_TARGET, Options
+from diloti.core.games import find_game
+from diloti.core.options import MAX_TARGET
 from diloti.core.seeds import derive_seed
+from diloti.core.variant import HandsGame
 from diloti.match.workers import worker_pool
 
 
@@ -162,18 +164,22 @@ class MatchResult:
     rounds: int
     seconds: float
     results: list[GameResult] = field(default_factory=list, repr=False)
+    game: str = "diloti"
 
     def to_dict(self, per_game: bool = False) -> dict[str, Any]:
         d = asdict(self)
         if not per_game:
             del d["results"]
+        if self.game == "diloti":
+            del d["game"]  # Diloti's results read as they always have
         d["moves_per_second"] = sum(r.moves for r in self.results) / max(1e-9, sum(r.seconds for r in self.results))
         return d
 
     def summary(self) -> str:
         """A few lines for people."""
         return (
-            f"{self.a} vs {self.b}: {self.games} games ({self.players} players, {self.rounds} rounds)\n"
+            f"{self.a} vs {self.b}: {self.games} {'' if self.game == 'diloti' else self.game + ' '}games "
+            f"({self.players} players, {self.rounds} {'rounds' if self.game == 'diloti' else 'hands'})\n"
             f"  {self.a} wins {self.a_wins}, {self.b} wins {self.b_wins}, draws {self.draws}\n"
             f"  {self.a} game win rate {self.win_rate.mean:.1%} "
             f"(95% CI {self.win_rate.low:.1%} .. {self.win_rate.high:.1%})\n"
@@ -182,24 +188,33 @@ class MatchResult:
         )
 
 
-def _side_points(game: Game, side: int) -> int:
+def _side_points(game: Game | HandsGame, side: int) -> int:
     return sum(r.points[side] for r in game.rounds if r.score is not None)
 
 
-def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: Options | None = None,
-              rounds: int | None = None) -> GameResult:
+def _endless(game: str, options: Any) -> Any:
+    """The options of a game that does not end by itself (a fixed number of rounds stops it)."""
+    if game == "xeri":
+        return options.replace(target=MAX_TARGET, hands=1000)
+    return options.replace(target=MAX_TARGET)
+
+
+def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: Any = None,
+              rounds: int | None = None, game_name: str = "diloti") -> GameResult:
     """Game ``index`` of a match: pair ``index // 2``'s deals, A on side ``index % 2``.
 
     Bots see only ``state.view(seat)``; a measurement player with a
     ``choose_full`` method (the oracle) is given the full state instead.
+    ``game_name`` is one of the three games (its options, if given, are that game's).
     """
-    opts = options or Options()
+    opts = options or find_game(game_name).options()
     if rounds is not None:
         # A game of a fixed number of rounds: the largest target, and the loop below stops at the rounds.
-        opts = opts.replace(target=MAX_TARGET)
+        opts = _endless(game_name, opts)
     a_side = index % 2
     game_seed = derive_seed("game", seed, index // 2)
-    game = Game(players, opts, seed=game_seed)
+    game: Game | HandsGame = Game(players, opts, seed=game_seed) if game_name == "diloti" else find_game(
+        game_name).game(players, opts, seed=game_seed)
     bots = []
     for seat in range(players):
         spec = a if seat % 2 == a_side else b
@@ -229,13 +244,13 @@ def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: 
     return GameResult(index, a_side, pa, pb, played, winner, time.perf_counter() - start, moves, game_seed)
 
 
-def _task(args: tuple[str, str, int, int, int, Options, int | None]) -> GameResult:
-    a, b, index, seed, players, options, rounds = args
-    return play_game(a, b, index, seed, players, options, rounds)
+def _task(args: tuple[str, str, int, int, int, Any, int | None, str]) -> GameResult:
+    a, b, index, seed, players, options, rounds, game = args
+    return play_game(a, b, index, seed, players, options, rounds, game)
 
 
-def summarise(a: str, b: str, results: Iterable[GameResult], players: int, options: Options, seed: int,
-              rounds: int | None, seconds: float) -> MatchResult:
+def summarise(a: str, b: str, results: Iterable[GameResult], players: int, options: Any, seed: int,
+              rounds: int | None, seconds: float, game: str = "diloti") -> MatchResult:
     """Match statistics from game results (pairs are the independent units)."""
     res = sorted(results, key=lambda r: r.index)
     pairs: dict[int, list[GameResult]] = {}
@@ -248,38 +263,44 @@ def summarise(a: str, b: str, results: Iterable[GameResult], players: int, optio
         games=len(res), a_wins=sum(r.winner == "a" for r in res), b_wins=sum(r.winner == "b" for r in res),
         draws=sum(r.winner == "draw" for r in res), win_rate=Interval.wilson(win),
         points_per_round=Interval.of(ppr),
-        rounds=sum(r.rounds for r in res), seconds=seconds, results=res,
+        rounds=sum(r.rounds for r in res), seconds=seconds, results=res, game=game,
     )
 
 
 Progress = Callable[[int, int], None]
 
 
-def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2, options: Options | None = None,
+def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2, options: Any = None,
                rounds: int | None = None, jobs: int = 1, target: int | None = None,
-               progress: Progress | None = None, first: int = 0, pool: Executor | None = None) -> MatchResult:
+               progress: Progress | None = None, first: int = 0, pool: Executor | None = None,
+               game: str = "diloti") -> MatchResult:
     """Play ``games`` games (rounded up to an even number: duplicate pairs) of A against B.
 
     Games are numbered from ``first`` (even): a long match can be played in
     chunks that together are exactly the one long match. The games run in
     ``pool`` (any :func:`~diloti.match.workers.worker_pool`: local processes or
     Ray) when one is given, else in ``jobs`` local processes (1: here); the
-    results are the same either way.
+    results are the same either way. ``game`` is one of the three games; a match is always
+    between two sides (Kontsina with 4 players: ``partnerships``).
     """
-    if players not in (2, 4):
+    info = find_game(game)
+    if game == "diloti" and players not in (2, 4):
         raise TournamentError(f"invalid number of players {players!r}: expected 2 or 4")
+    opts = options or info.options()
+    if game != "diloti" and info.state.check_players(players, opts) != 2:
+        raise TournamentError(f"invalid number of players {players!r} for a {game} match: a match is between two "
+                              "sides (2 players, or 4 in partnerships)")
     if games < 1:
         raise TournamentError(f"invalid number of games {games!r}: expected at least 1")
     if rounds is not None and rounds < 1:
         raise TournamentError(f"invalid number of rounds {rounds!r}: expected at least 1")
     for spec in (a, b):
         make_player(spec, 0, measurement=True)  # fail early, with the spec's own error
-    opts = options or Options()
     if target is not None:
         opts = opts.replace(target=target)
     games += games % 2
     first -= first % 2
-    tasks = [(a, b, i, seed, players, opts, rounds) for i in range(first, first + games)]
+    tasks = [(a, b, i, seed, players, opts, rounds, game) for i in range(first, first + games)]
     start = time.perf_counter()
     results: list[GameResult] = []
     if progress:
@@ -297,7 +318,7 @@ def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2
                 results.append(fut.result())
                 if progress:
                     progress(len(results), games)
-    return summarise(a, b, results, players, opts, seed, rounds, time.perf_counter() - start)
+    return summarise(a, b, results, players, opts, seed, rounds, time.perf_counter() - start, game)
 
 
 def default_jobs() -> int:
