@@ -67,6 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    check = getattr(args, "check_args", None)
+    if check is not None:  # flags that only make sense together (a game and its options): an argument error
+        try:
+            check(args)
+        except DilotiError as exc:
+            print(f"diloti {args.command}: error: {exc} (see 'diloti {args.command} --help')", file=sys.stderr)
+            return 2
     try:
         result = args.func(args)
     except KeyboardInterrupt:

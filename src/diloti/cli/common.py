@@ -81,6 +81,7 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
                                    metavar="N", help=f"{cls.help(name)} (default {getattr(cls(), name)})")
             else:
                 other.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true", help=cls.help(name))
+    parser.set_defaults(check_args=options_from_args)  # a game refuses another game's flags as an argument error
 
 
 def add_game_flag(parser: argparse.ArgumentParser) -> None:
@@ -129,6 +130,7 @@ def options_from_args(args: argparse.Namespace) -> Any:
 def add_players_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="2 or 4 players (default 2); Kontsina also 3, and 4 each alone unless --partnerships")
+    parser.set_defaults(check_args=options_from_args)  # the game's seats and options, checked as arguments
 
 
 def add_seed_flag(parser: argparse.ArgumentParser, what: str = "the deal") -> None:

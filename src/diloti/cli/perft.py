@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -36,15 +37,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "the expected one for DEPTH (exit status 1 on a difference). A deal from the stock happens "
                     "inside the move that empties the last hand; a finished round has no moves. A JSON position "
                     "names its game (\"game\": \"xeri\"; none: diloti), as in tests/fixtures/perft-xeri.jsonl; "
-                    "--deal counts from a fresh deal of --game.",
+                    "--position deal:SEED counts from a fresh deal of --game.",
     ))
     p.add_argument("depth", type=non_negative_int, metavar="DEPTH", help="number of moves (0 or more)")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--json", metavar="FILE", help="file of positions, one per line ('-' for standard input)")
     src.add_argument("--position", metavar="POSITION",
-                     help="one position (JSON or compact) on the command line, or a file holding one")
-    src.add_argument("--deal", metavar="SEED", type=non_negative_int,
-                     help="the first position of a hand of --game dealt from SEED (dealer seat 0)")
+                     help="one position (JSON or compact) on the command line, or a file holding one; "
+                          "deal:SEED is the first position of a hand of --game dealt from SEED (dealer seat 0)")
     add_game_flag(p)
     add_players_flag(p)
     p.add_argument("--divide", action="store_true",
@@ -109,9 +109,11 @@ def read_positions(source: str) -> list[Case]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.deal is not None:
-        cases = [Case(State.new(args.players, options_from_args(args), 0, seed=args.deal, game=args.game),
-                      f"{args.game} deal {args.deal}")]
+    deal = re.fullmatch(r"deal:(\d+)", (args.position or "").strip())
+    if deal is not None:
+        seed = int(deal.group(1))
+        cases = [Case(State.new(args.players, options_from_args(args), 0, seed=seed, game=args.game),
+                      f"{args.game} deal {seed}")]
     elif args.position is not None:
         cases = [Case(load_any_position_arg(args.position))]
     else:

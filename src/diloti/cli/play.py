@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from diloti.cli import CliError
 from diloti.cli.common import (
+    add_game_flag,
     add_level_flag,
     add_option_flags,
     add_players_flag,
@@ -45,8 +46,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "play", help="play a game in the terminal against the computer",
         description="Play Diloti against computer players: 2 players, or 4 (the other three seats are computer "
                     "players; seats 0+2 play against 1+3). Moves are typed in notation or chosen by number. "
-                    "Works with input piped in.",
+                    "Works with input piped in. --game xeri or --game kontsina plays Diloti's parent games "
+                    "(docs/RULES-XERI.md, docs/RULES-KONTSINA.md).",
     ))
+    add_game_flag(p)
     add_players_flag(p)
     add_seed_flag(p, "the game (the same seed deals the same cards)")
     add_level_flag(p, default="heuristic")
@@ -289,6 +292,10 @@ def record_path(arg: str, seed: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
+    if args.game != "diloti":
+        from diloti.cli.variant_play import run as run_variant
+
+        return run_variant(args, options, record_path)
     if not 0 <= args.seat < args.players:
         raise CliError(f"invalid --seat {args.seat}: expected 0..{args.players - 1}")
     if not args.name.strip():

@@ -9,8 +9,9 @@ from diloti.cli import CliError
 from diloti.cli.common import one_line_errors, positive_int
 from diloti.core.cards import NAMES
 from diloti.core.state import State
+from diloti.formats.games import VariantRecord, format_variant_score, load_any_record
 from diloti.formats.notation import describe_move
-from diloti.formats.record import GameRecord, format_score, load_record
+from diloti.formats.record import GameRecord, format_score
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,7 +21,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "move and score as it goes. Problems are reported with their line numbers; what could be "
                     "read is still replayed. Exit status 1 if the record has problems.",
     ))
-    p.add_argument("record", metavar="RECORD", help="the record file")
+    p.add_argument("record", metavar="RECORD",
+                   help="the record file (of any game: its Game header names Xeri or Kontsina; none: Diloti)")
     p.add_argument("--all", action="store_true", help="print the whole game without waiting for Enter")
     p.add_argument("--round", type=positive_int, metavar="N", help="only round N")
     p.add_argument("--positions", action="store_true", help="print the table and every hand before each move")
@@ -28,13 +30,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _show_state(state: State) -> None:
-    table = " ".join([NAMES[c] for c in state.table] + [str(p) for p in state.declarations]) or "-"
+    table = " ".join([NAMES[c] for c in state.table] + [str(p) for p in getattr(state, "declarations", ())]) or "-"
     hands = " | ".join(f"s{i}: " + (" ".join(NAMES[c] for c in h) or "-") for i, h in enumerate(state.hands))
     print(f"     table {table}; {hands}; stock {state.stock_size}")
 
 
 def run(args: argparse.Namespace) -> int:
-    rec: GameRecord = load_record(args.record)
+    loaded = load_any_record(args.record)
+    if isinstance(loaded, VariantRecord):
+        return _run_variant(args, loaded)
+    rec: GameRecord = loaded
     if not rec.rounds and not rec.errors:
         raise CliError(f"record {args.record!r}: no round in it (is it a game record?)")
     for line, msg in rec.errors:
@@ -75,6 +80,46 @@ def run(args: argparse.Namespace) -> int:
     if args.round is None:
         print(f"result {rec.result}, score {rec.scores[0]}-{rec.scores[1]}"
               + (f" ({rec.termination})" if rec.termination else ""))
+    if rec.errors:
+        print(f"{len(rec.errors)} problem(s) in {args.record}; replayed what could be read", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _run_variant(args: argparse.Namespace, rec: VariantRecord) -> int:
+    """Replay a record of Xeri or Kontsina (the same output as Diloti's, in hands)."""
+    from diloti.cli.variant_play import describe
+
+    if not rec.rounds and not rec.errors:
+        raise CliError(f"record {args.record!r}: no hand in it (is it a game record?)")
+    for line, msg in rec.errors:
+        print(f"{args.record}:{line}: {msg}", file=sys.stderr)
+    names = rec.names or [f"seat {s}" for s in range(rec.players)]
+    print(f"{rec.headers.get('Event', rec.game)}, {rec.headers.get('Date', '?')}: {rec.game}, {rec.players} players "
+          f"({', '.join(names)}), options: {rec.options.changed() or 'standard'}, seed {rec.seed}")
+    indices = range(len(rec.rounds))
+    if args.round is not None:
+        if args.round > len(rec.rounds):
+            raise CliError(f"invalid --round {args.round}: the record has {len(rec.rounds)} readable hands")
+        indices = range(args.round - 1, args.round)
+    interactive = not args.all and sys.stdin.isatty()
+    for idx in indices:
+        r = rec.rounds[idx]
+        print(f"=== hand {r.number}, dealer seat {r.dealer} ===")
+        for n, (state, seat, move) in enumerate(rec.replay(idx), 1):
+            if args.positions:
+                _show_state(state)  # type: ignore[arg-type]
+            print(f"{n:3}. s{seat} {move!s:<24} {describe(state.view(seat), move)}")
+            if interactive:
+                try:
+                    answer = input()
+                except EOFError:
+                    answer = "q"
+                if answer.strip().lower() in ("q", "quit"):
+                    return 1 if rec.errors else 0
+        print("  " + (format_variant_score(r.score) if r.score is not None else "(hand unfinished)"))
+    if args.round is None:
+        print(f"result {rec.result}, score {'-'.join(map(str, rec.scores))}")
     if rec.errors:
         print(f"{len(rec.errors)} problem(s) in {args.record}; replayed what could be read", file=sys.stderr)
         return 1

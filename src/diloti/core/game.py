@@ -47,6 +47,7 @@ class Game:
     """Rounds of :class:`State` until a side reaches the target."""
 
     game = "diloti"  # the game's name in the registry (diloti.core.games)
+    sides = 2  # seats 0+2 against 1+3 (the parent games may have more)
 
     def __init__(self, players: int = 2, options: Options | None = None, seed: int | None = None,
                  first_dealer: int = 0) -> None:
