@@ -1,0 +1,87 @@
+"""The command line with --game: every command that takes a game, one-line errors for a bad game or flag."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from diloti.cli import main
+from diloti.formats.games import VariantRecord, load_any_record
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", ["play", "perft", "replay", "simulate", "bench", "tournament"])
+def test_help_names_the_game_flag(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and ("--game" in out or command == "replay")
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["simulate", "1", "--game", "chess"], "argument --game: invalid choice: 'chess'"),
+    (["simulate", "1", "--game", "xeri", "--soy"], "--soy is not a xeri option"),
+    (["simulate", "1", "--partnerships"], "--partnerships is not a diloti option"),
+    (["bench", "--game", "xeri", "--players", "3"], "xeri is played by 2 or 4 players"),
+    (["bench", "--game", "xeri", "--players", "4"], "4 players play in partnerships"),
+    (["tournament", "random", "greedy", "--game", "kontsina", "--players", "3"], "a match is between two sides"),
+    (["play", "--game", "kontsina", "--hands", "3"], "--hands is not a kontsina option"),
+])
+def test_bad_game_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and needle in err, err
+    assert len(err.strip().splitlines()) == 1 and err.startswith(f"diloti {argv[0]}: error:"), err
+
+
+def test_perft_of_the_fixtures_and_of_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "perft", "3", "--json", str(FIXTURES / "perft-kontsina.jsonl"))
+    assert code == 0 and out.splitlines()[0] == "76\tstart 2p seed 1"
+    code, out, _ = run(capsys, "perft", "2", "--position", "deal:1", "--game", "xeri")
+    assert code == 0 and out.strip() == "36\txeri deal 1"
+
+
+def test_simulate_and_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "3", "--game", "kontsina", "--players", "3", "--seed", "2", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["game"] == "kontsina" and d["games"] == 3 and len(d["wins"]) == 3
+    code, out, _ = run(capsys, "simulate", "2", "--game", "xeri", "--seed", "2", "--hands", "2")
+    assert code == 0 and "2 xeri games" in out and "xeri per hand" in out
+    code, out, _ = run(capsys, "bench", "--game", "xeri", "--seconds", "0.05", "--repeat", "1", "--json")
+    assert code == 0 and json.loads(out)["game"] == "xeri"
+
+
+def test_tournament(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tournament", "random", "greedy", "--game", "xeri", "--games", "4", "--jobs", "1",
+                       "--quiet", "--hands", "2")
+    assert code == 0 and "4 xeri games" in out and "hands" in out
+
+
+def test_play_and_replay_a_game(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                tmp_path: Path) -> None:
+    rec = tmp_path / "x.txt"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("zz\n99\nhelp\nmoves\nhistory\nscore\ntable\n" + "1\n" * 400))
+    code, out, _ = run(capsys, "play", "--game", "xeri", "--seed", "4", "--hands", "2", "--level", "greedy",
+                       "--record", str(rec), "--quiet")
+    assert code == 0 and "=== game over" in out and "error:" in out and "xeri" in out
+    back = load_any_record(rec, strict=True)
+    assert isinstance(back, VariantRecord) and back.game == "xeri" and back.result != "*"
+    code, out, _ = run(capsys, "replay", str(rec), "--all")
+    assert code == 0 and "=== hand 1" in out and f"result {back.result}" in out
+
+
+def test_play_kontsina_with_three(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("7S x 9D\n" + "1\n" * 30 + "quit\n"))
+    code, out, _ = run(capsys, "play", "--game", "kontsina", "--players", "3", "--seed", "1", "--target", "5")
+    assert code == 0 and "kontsina: 3 players" in out and "error:" in out
