@@ -8,6 +8,8 @@ A small, typed, dependency-free rules core (:mod:`diloti.core.cards`,
 >>> s = State.new(seed=1)
 >>> m = s.legal_moves()[0]
 >>> s.push(m)
+>>> State.new(seed=1, game="xeri").stock_size  # Diloti's parent games, Xeri and Kontsina
+36
 """
 
 from diloti.core.cards import CARDS, Card, parse_card, parse_cards
@@ -22,17 +24,20 @@ from diloti.core.errors import (
     RecordError,
 )
 from diloti.core.game import Game, RoundRecord
+from diloti.core.games import GAMES, find_game, new_game
+from diloti.core.kontsina import KontsinaGame, KontsinaOptions, KontsinaState
 from diloti.core.moves import Declaration, Move, MoveKind, Pile
 from diloti.core.options import Options
 from diloti.core.scoring import Side
 from diloti.core.state import State
 from diloti.core.view import View
+from diloti.core.xeri import XeriGame, XeriOptions, XeriState
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "CARDS", "AmbiguousMoveError", "Card", "Declaration", "DilotiError", "Game", "IllegalMoveError",
-    "InvalidCardError", "InvalidMoveError", "InvalidPositionError", "Move", "MoveKind", "Options",
-    "OptionsError", "Pile", "RecordError", "RoundRecord", "Side", "State", "View", "parse_card",
-    "parse_cards",
+    "CARDS", "GAMES", "AmbiguousMoveError", "Card", "Declaration", "DilotiError", "Game", "IllegalMoveError",
+    "InvalidCardError", "InvalidMoveError", "InvalidPositionError", "KontsinaGame", "KontsinaOptions",
+    "KontsinaState", "Move", "MoveKind", "Options", "OptionsError", "Pile", "RecordError", "RoundRecord", "Side",
+    "State", "View", "XeriGame", "XeriOptions", "XeriState", "find_game", "new_game", "parse_card", "parse_cards",
 ]

@@ -58,7 +58,7 @@ def p_holds(k: int, unseen: int, hand: int) -> float:
     """P(a hand of ``hand`` cards drawn from ``unseen`` cards holds one of ``k`` given cards).
 
     >>> round(p_holds(3, 30, 6), 3)
-    0.496
+    0.501
     """
     if k <= 0 or hand <= 0 or unseen <= 0:
         return 0.0

@@ -36,7 +36,7 @@ def describe(view: VariantView, move: Move) -> str:
     >>> from diloti.core.state import State
     >>> s = State.new(seed=1, game="xeri")
     >>> describe(s.view(s.turn), s.legal_moves()[0])
-    'lays AS on the pile'
+    'lays 2H on the pile'
     """
     card, kind, _, mask = move
     assert card is not None
