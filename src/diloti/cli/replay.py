@@ -119,7 +119,8 @@ def _run_variant(args: argparse.Namespace, rec: VariantRecord) -> int:
                     return 1 if rec.errors else 0
         print("  " + (format_variant_score(r.score) if r.score is not None else "(hand unfinished)"))
     if args.round is None:
-        print(f"result {rec.result}, score {'-'.join(map(str, rec.scores))}")
+        print(f"result {rec.result}, score {'-'.join(map(str, rec.scores))}"
+              + (f" ({rec.termination})" if rec.termination else ""))
     if rec.errors:
         print(f"{len(rec.errors)} problem(s) in {args.record}; replayed what could be read", file=sys.stderr)
         return 1
