@@ -156,5 +156,5 @@ def test_the_end_of_the_game_and_its_tiebreak() -> None:
 def test_the_deal_passes_to_the_left() -> None:
     g = KontsinaGame(players=3, seed=4, first_dealer=2)
     while not g.is_over:
-        g.push(g.state.legal_moves()[0])
+        g.push(g.state.legal_moves()[-1])  # the last move of a card is a capture when it has one
     assert [r.dealer for r in g.rounds] == [(2 + i) % 3 for i in range(len(g.rounds))]
