@@ -1,6 +1,6 @@
 """Benchmark: the strength ladder, in resumable chunks.
 
-Usage: python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--workers SPEC] [--players 2|4]
+Usage: python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--workers SPEC] [--players 2|4] [--game G]
                               [--out FILE.jsonl] [--first K]
 
 Plays A against B on duplicate deals (games to 61), ``--chunk`` games at a
@@ -25,6 +25,7 @@ import os
 from dataclasses import asdict
 
 from diloti.cli.common import pool_spec
+from diloti.core.games import find_game
 from diloti.core.options import Options
 from diloti.match.tournament import GameResult, play_match, summarise
 from diloti.match.workers import worker_pool
@@ -40,29 +41,33 @@ def main() -> None:
     ap.add_argument("--workers", "--jobs", dest="workers", type=pool_spec, default=2, metavar="SPEC",
                     help="N local worker processes (default 2), ray, ray://HOST:PORT or ray:HOST:PORT")
     ap.add_argument("--players", type=int, default=2, choices=(2, 4))
+    ap.add_argument("--game", default="diloti", choices=("diloti", "xeri", "kontsina"))
     ap.add_argument("--out", default=None)
     ap.add_argument("--first", type=int, default=0, help="index of the first game this file holds")
     args = ap.parse_args()
     if not 0 <= args.first < args.games:
         ap.error(f"--first {args.first}: expected 0 <= K < --games ({args.games})")
-    out = args.out or f"bench/results/{args.a}_vs_{args.b}_{args.players}p_seed{args.seed}.jsonl".replace(":", "-")
+    prefix = "" if args.game == "diloti" else f"{args.game}_"
+    out = args.out or f"bench/results/{prefix}{args.a}_vs_{args.b}_{args.players}p_seed{args.seed}.jsonl".replace(
+        ":", "-")
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     results: list[GameResult] = []
     if os.path.exists(out):
         with open(out) as f:
             results = [GameResult(**json.loads(line)) for line in f if line.strip()]
-    opts = Options()
+    opts = Options() if args.game == "diloti" else find_game(args.game).options()
     with worker_pool(args.workers) as pool:
         while args.first + len(results) < args.games:
             first = args.first + len(results)
             n = min(args.chunk, args.games - first)
-            r = play_match(args.a, args.b, n, seed=args.seed, players=args.players, pool=pool, first=first)
+            r = play_match(args.a, args.b, n, seed=args.seed, players=args.players, pool=pool, first=first,
+                           game=args.game)
             with open(out, "a") as f:
                 for g in r.results:
                     f.write(json.dumps(asdict(g)) + "\n")
             results += r.results
             total = summarise(args.a, args.b, results, args.players, opts, args.seed, None,
-                              sum(g.seconds for g in results))
+                              sum(g.seconds for g in results), args.game)
             print(total.summary(), flush=True)
 
 
