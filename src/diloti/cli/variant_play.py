@@ -18,7 +18,8 @@ from diloti.core.cards import NAMES, cards_of
 from diloti.core.errors import DilotiError
 from diloti.core.games import find_game
 from diloti.core.moves import CAPTURE, Move
-from diloti.core.variant import HandRecord, HandsGame, VariantView
+from diloti.core.variant import VariantView
+from diloti.core.variant_game import HandRecord, HandsGame
 from diloti.formats.games import VariantRecord
 
 HELP = {

@@ -29,7 +29,8 @@ from diloti.core.cards import BIT, VALUE
 from diloti.core.errors import InvalidPositionError
 from diloti.core.moves import CAPTURE, LAY, Move
 from diloti.core.options import MAX_TARGET
-from diloti.core.variant import HandsGame, HandState, RuleOptions, option, points_winner, strict_most
+from diloti.core.variant import HandState, RuleOptions, option, strict_most
+from diloti.core.variant_game import HandsGame, points_winner
 
 CLUBS = sum(1 << (4 * r) for r in range(13))
 TEN_OF_DIAMONDS_BIT = BIT[37]

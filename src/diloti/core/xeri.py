@@ -32,7 +32,8 @@ from diloti.core.cards import BIT, VALUE, Card, mask_of
 from diloti.core.errors import InvalidPositionError
 from diloti.core.moves import CAPTURE, LAY, Move
 from diloti.core.options import MAX_TARGET
-from diloti.core.variant import HandsGame, HandState, RuleOptions, option, points_winner
+from diloti.core.variant import HandState, RuleOptions, option
+from diloti.core.variant_game import HandsGame, points_winner
 
 JACK = 10  # a card's rank index (card >> 2) for the jacks
 HONOURS = 0xF | 0xFFFF << 36  # the aces, tens, jacks, queens and kings: 1 point each

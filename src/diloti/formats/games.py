@@ -63,7 +63,8 @@ from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionErr
 from diloti.core.games import find_game
 from diloti.core.moves import Move
 from diloti.core.state import State
-from diloti.core.variant import HandRecord, HandsGame, HandState
+from diloti.core.variant import HandState
+from diloti.core.variant_game import HandRecord, HandsGame
 from diloti.core.variants import check_game
 from diloti.formats import position as diloti_position
 from diloti.formats import record as diloti_record

@@ -45,7 +45,7 @@ from diloti.core.game import Game
 from diloti.core.games import find_game
 from diloti.core.options import MAX_TARGET
 from diloti.core.seeds import derive_seed
-from diloti.core.variant import HandsGame
+from diloti.core.variant_game import HandsGame
 from diloti.match.workers import worker_pool
 
 
