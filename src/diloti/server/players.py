@@ -20,7 +20,6 @@ diloti.server.protocol.ProtocolError: invalid name 'Heuristic': that is the name
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import math
 import re
 import secrets
@@ -34,6 +33,7 @@ from fastapi import FastAPI, Request
 
 from diloti.ai import MEASUREMENT_LEVELS
 from diloti.server.limits import Limiter
+from diloti.server.live import token_hash
 from diloti.server.player_models import (
     PASSWORD_MAX,
     PASSWORD_MIN,
@@ -77,7 +77,8 @@ def player_name(raw: object) -> tuple[str, str]:
 
 
 def secret_hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+    """The stored form of a device key or recovery code: the seat tokens' (one hashing recipe)."""
+    return token_hash(secret)
 
 
 def new_key() -> tuple[str, str]:

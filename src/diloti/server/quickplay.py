@@ -13,7 +13,6 @@ the page that made the ticket polls it and, once seated, opens the table with th
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from collections.abc import Awaitable, Callable
@@ -25,7 +24,7 @@ from diloti.ai import LEVELS
 from diloti.core.errors import DilotiError
 from diloti.core.options import Options
 from diloti.server.limits import Limiter
-from diloti.server.live import AWAY_LEVEL, GRACE
+from diloti.server.live import AWAY_LEVEL, GRACE, token_hash
 from diloti.server.player_models import Done, QuickPlay, QuickPlayComputer, QuickPlayTicket, TicketSecret
 from diloti.server.protocol import ProtocolError, clean_name, read_body
 from diloti.server.ratings import ANCHORS, shown
@@ -49,10 +48,6 @@ def level_near(rating: float) -> str:
     """The computer level whose fixed rating is nearest ``rating`` (the random level is no opponent)."""
     levels = [lv for lv in ANCHORS if lv in LEVELS and lv != "random"]
     return min(levels, key=lambda lv: abs(shown(*ANCHORS[lv])["rating"] - rating))
-
-
-def _hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class QuickPlayDesk:
@@ -104,9 +99,9 @@ class QuickPlayDesk:
             name = clean_name(req.get("name"))
             rating = 1500
         settings = json.dumps({"options": options.to_dict(), "clock": clock}, sort_keys=True)
-        key = hashlib.sha256(f"{players}|{settings}".encode()).hexdigest()
+        key = token_hash(f"{players}|{settings}")  # tickets of the same game and settings share it
         secret = secrets.token_urlsafe(32)
-        ticket = Ticket(secrets.token_urlsafe(12), _hash(secret), key, players, settings, float(rating), name,
+        ticket = Ticket(secrets.token_urlsafe(12), token_hash(secret), key, players, settings, float(rating), name,
                         None if player is None else player.id)
         mgr = self.manager()
         await mgr.db(self.queue.enqueue, ticket, now())
@@ -123,7 +118,7 @@ class QuickPlayDesk:
             await mgr.get(seated[0])  # this process holds it now; its seats' players connect with their secrets
 
     async def _mine(self, ticket_id: str, req: dict[str, Any]) -> Ticket:
-        got = await self.manager().db(self.queue.status, ticket_id, _hash(req["secret"]), now())
+        got = await self.manager().db(self.queue.status, ticket_id, token_hash(req["secret"]), now())
         if got is None:
             raise ProtocolError("unknown_ticket", f"no quick-play ticket {ticket_id!r:.40} with that secret "
                                 "(cancelled, or too long unpolled)", 404)
