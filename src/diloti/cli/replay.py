@@ -35,23 +35,38 @@ def _show_state(state: State) -> None:
     print(f"     table {table}; {hands}; stock {state.stock_size}")
 
 
+def _start(args: argparse.Namespace, rec: GameRecord | VariantRecord, what: str, game: str | None) -> range:
+    """Print the record's problems and its headline; the indices of the rounds (a parent game's hands) to replay."""
+    if not rec.rounds and not rec.errors:
+        raise CliError(f"record {args.record!r}: no {what} in it (is it a game record?)")
+    for line, msg in rec.errors:
+        print(f"{args.record}:{line}: {msg}", file=sys.stderr)
+    names = rec.names or [f"seat {s}" for s in range(rec.players)]
+    print(f"{rec.headers.get('Event', game or 'diloti')}, {rec.headers.get('Date', '?')}: "
+          f"{game + ', ' if game else ''}{rec.players} players ({', '.join(names)}), "
+          f"options: {rec.options.changed() or 'standard'}, seed {rec.seed}")
+    if args.round is None:
+        return range(len(rec.rounds))
+    if args.round > len(rec.rounds):
+        raise CliError(f"invalid --round {args.round}: the record has {len(rec.rounds)} readable {what}s")
+    return range(args.round - 1, args.round)
+
+
+def _quit_asked() -> bool:
+    """Wait for Enter between moves; True if the reader typed q (or the input ended)."""
+    try:
+        answer = input()
+    except EOFError:
+        answer = "q"
+    return answer.strip().lower() in ("q", "quit")
+
+
 def run(args: argparse.Namespace) -> int:
     loaded = load_any_record(args.record)
     if isinstance(loaded, VariantRecord):
         return _run_variant(args, loaded)
     rec: GameRecord = loaded
-    if not rec.rounds and not rec.errors:
-        raise CliError(f"record {args.record!r}: no round in it (is it a game record?)")
-    for line, msg in rec.errors:
-        print(f"{args.record}:{line}: {msg}", file=sys.stderr)
-    names = rec.names or [f"seat {s}" for s in range(rec.players)]
-    print(f"{rec.headers.get('Event', 'diloti')}, {rec.headers.get('Date', '?')}: {rec.players} players "
-          f"({', '.join(names)}), options: {rec.options.changed() or 'standard'}, seed {rec.seed}")
-    indices = range(len(rec.rounds))
-    if args.round is not None:
-        if args.round > len(rec.rounds):
-            raise CliError(f"invalid --round {args.round}: the record has {len(rec.rounds)} readable rounds")
-        indices = range(args.round - 1, args.round)
+    indices = _start(args, rec, "round", None)
     interactive = not args.all and sys.stdin.isatty()
     total = [0, 0]
     for idx in indices:
@@ -63,13 +78,8 @@ def run(args: argparse.Namespace) -> int:
                 _show_state(state)
             print(f"{n:3}. s{seat} {move!s:<24} {describe_move(state, move)}")
             final = state
-            if interactive:
-                try:
-                    answer = input()
-                except EOFError:
-                    answer = "q"
-                if answer.strip().lower() in ("q", "quit"):
-                    return 1 if rec.errors else 0
+            if interactive and _quit_asked():
+                return 1 if rec.errors else 0
         if r.score is not None:
             print("  " + format_score(r.score))
             total[0] += r.points[0]
@@ -90,18 +100,7 @@ def _run_variant(args: argparse.Namespace, rec: VariantRecord) -> int:
     """Replay a record of Xeri or Kontsina (the same output as Diloti's, in hands)."""
     from diloti.cli.variant_play import describe
 
-    if not rec.rounds and not rec.errors:
-        raise CliError(f"record {args.record!r}: no hand in it (is it a game record?)")
-    for line, msg in rec.errors:
-        print(f"{args.record}:{line}: {msg}", file=sys.stderr)
-    names = rec.names or [f"seat {s}" for s in range(rec.players)]
-    print(f"{rec.headers.get('Event', rec.game)}, {rec.headers.get('Date', '?')}: {rec.game}, {rec.players} players "
-          f"({', '.join(names)}), options: {rec.options.changed() or 'standard'}, seed {rec.seed}")
-    indices = range(len(rec.rounds))
-    if args.round is not None:
-        if args.round > len(rec.rounds):
-            raise CliError(f"invalid --round {args.round}: the record has {len(rec.rounds)} readable hands")
-        indices = range(args.round - 1, args.round)
+    indices = _start(args, rec, "hand", rec.game)
     interactive = not args.all and sys.stdin.isatty()
     for idx in indices:
         r = rec.rounds[idx]
@@ -110,13 +109,8 @@ def _run_variant(args: argparse.Namespace, rec: VariantRecord) -> int:
             if args.positions:
                 _show_state(state)  # type: ignore[arg-type]
             print(f"{n:3}. s{seat} {move!s:<24} {describe(state.view(seat), move)}")
-            if interactive:
-                try:
-                    answer = input()
-                except EOFError:
-                    answer = "q"
-                if answer.strip().lower() in ("q", "quit"):
-                    return 1 if rec.errors else 0
+            if interactive and _quit_asked():
+                return 1 if rec.errors else 0
         print("  " + (format_variant_score(r.score) if r.score is not None else "(hand unfinished)"))
     if args.round is None:
         print(f"result {rec.result}, score {'-'.join(map(str, rec.scores))}"

@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import Any
 
 from diloti.core.cards import Card
 from diloti.core.errors import DilotiError
@@ -43,8 +45,43 @@ class RoundRecord:
         return (self.score[0].total, self.score[1].total)
 
 
-class Game:
+class MovesOn(ABC):
+    """``push`` and ``play`` for a game of rounds (Diloti's, or a parent game's hands): the move goes to the
+    round's state, then ``_after`` records it and moves on when the round ends."""
+
+    winner: int | None
+    state: Any
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @abstractmethod
+    def _after(self, seat: int, move: Move) -> None:
+        """Record the move; score a finished round and deal the next (each game's own rules)."""
+
+    def push(self, move: Move) -> None:
+        """Play a move (unchecked) and move on to the next round when one ends."""
+        if self.is_over:
+            raise DilotiError("the game is over")
+        seat = self.state.turn
+        self.state.push(move)
+        self._after(seat, move)
+
+    def play(self, move: Move | str) -> Move:
+        """Play a move after checking it (a :class:`Move` or notation)."""
+        if self.is_over:
+            raise DilotiError("the game is over")
+        seat = self.state.turn
+        played: Move = self.state.play(move)
+        self._after(seat, played)
+        return played
+
+
+class Game(MovesOn):
     """Rounds of :class:`State` until a side reaches the target."""
+
+    state: State
 
     game = "diloti"  # the game's name in the registry (diloti.core.games)
     sides = 2  # seats 0+2 against 1+3 (the parent games may have more)
@@ -67,32 +104,11 @@ class Game:
         self.rounds.append(RoundRecord(self.round_no, dealer, seed, self.state.deck))
 
     @property
-    def is_over(self) -> bool:
-        return self.winner is not None
-
-    @property
     def current(self) -> RoundRecord:
         return self.rounds[-1]
 
     def view(self, seat: int) -> View:
         return self.state.view(seat, (self.scores[0], self.scores[1]))
-
-    def push(self, move: Move) -> None:
-        """Play a move (unchecked) and move on to the next round when one ends."""
-        if self.is_over:
-            raise DilotiError("the game is over")
-        seat = self.state.turn
-        self.state.push(move)
-        self._after(seat, move)
-
-    def play(self, move: Move | str) -> Move:
-        """Play a move after checking it (a :class:`Move` or notation)."""
-        if self.is_over:
-            raise DilotiError("the game is over")
-        seat = self.state.turn
-        played = self.state.play(move)
-        self._after(seat, played)
-        return played
 
     def _after(self, seat: int, move: Move) -> None:
         rec = self.current

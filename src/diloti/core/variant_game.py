@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from diloti.core.cards import Card
-from diloti.core.errors import DilotiError
+from diloti.core.game import MovesOn
 from diloti.core.moves import Move
 from diloti.core.seeds import derive_seed
 from diloti.core.variant import HandState, VariantView, strict_most
@@ -41,10 +41,11 @@ class HandRecord:
         return tuple(s.total for s in self.score)
 
 
-class HandsGame(ABC):
+class HandsGame(MovesOn, ABC):
     """Hands of one variant until its rule (:meth:`decide`) names a winning side."""
 
     STATE: ClassVar[type[HandState]]
+    state: HandState
 
     def __init__(self, players: int = 2, options: Any = None, seed: int | None = None, first_dealer: int = 0) -> None:
         self.players = players
@@ -69,32 +70,11 @@ class HandsGame(ABC):
         self.rounds.append(HandRecord(self.round_no, dealer, seed, self.state.deck))
 
     @property
-    def is_over(self) -> bool:
-        return self.winner is not None
-
-    @property
     def current(self) -> HandRecord:
         return self.rounds[-1]
 
     def view(self, seat: int) -> VariantView:
         return self.state.view(seat, self.scores)
-
-    def push(self, move: Move) -> None:
-        """Play a move (unchecked) and move on to the next hand when one ends."""
-        if self.is_over:
-            raise DilotiError("the game is over")
-        seat = self.state.turn
-        self.state.push(move)
-        self._after(seat, move)
-
-    def play(self, move: Move | str) -> Move:
-        """Play a move after checking it (a :class:`Move` or notation)."""
-        if self.is_over:
-            raise DilotiError("the game is over")
-        seat = self.state.turn
-        played = self.state.play(move)
-        self._after(seat, played)
-        return played
 
     def _after(self, seat: int, move: Move) -> None:
         rec = self.current

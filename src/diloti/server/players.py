@@ -88,7 +88,8 @@ def new_key() -> tuple[str, str]:
 
 
 def new_recovery() -> tuple[str, str]:
-    """A recovery code to write down (``XXXX-XXXX-XXXX-XXXX-XXXX``, 100 random bits) and its stored hash."""
+    """A recovery code to write down (five groups of four, e.g. ``7QX2-M9KD-0T4R-VH6W-3NZB``: 100 random bits) and
+    its stored hash."""
     raw = "".join(secrets.choice(ALPHABET) for _ in range(20))
     code = "-".join(raw[i:i + 4] for i in range(0, 20, 4))
     return code, recovery_hash(code)
