@@ -12,14 +12,12 @@
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
 
 from diloti.core.cards import Card
-from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.options import Options
+from diloti.core.rounds import MovesOn
 from diloti.core.scoring import Side
 from diloti.core.seeds import derive_seed
 from diloti.core.state import State
@@ -43,39 +41,6 @@ class RoundRecord:
         if self.score is None:
             return (0, 0)
         return (self.score[0].total, self.score[1].total)
-
-
-class MovesOn(ABC):
-    """``push`` and ``play`` for a game of rounds (Diloti's, or a parent game's hands): the move goes to the
-    round's state, then ``_after`` records it and moves on when the round ends."""
-
-    winner: int | None
-    state: Any
-
-    @property
-    def is_over(self) -> bool:
-        return self.winner is not None
-
-    @abstractmethod
-    def _after(self, seat: int, move: Move) -> None:
-        """Record the move; score a finished round and deal the next (each game's own rules)."""
-
-    def push(self, move: Move) -> None:
-        """Play a move (unchecked) and move on to the next round when one ends."""
-        if self.is_over:
-            raise DilotiError("the game is over")
-        seat = self.state.turn
-        self.state.push(move)
-        self._after(seat, move)
-
-    def play(self, move: Move | str) -> Move:
-        """Play a move after checking it (a :class:`Move` or notation)."""
-        if self.is_over:
-            raise DilotiError("the game is over")
-        seat = self.state.turn
-        played: Move = self.state.play(move)
-        self._after(seat, played)
-        return played
 
 
 class Game(MovesOn):

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from diloti.core.cards import Card
-from diloti.core.game import MovesOn
 from diloti.core.moves import Move
+from diloti.core.rounds import MovesOn
 from diloti.core.seeds import derive_seed
 from diloti.core.variant import HandState, VariantView, strict_most
 
