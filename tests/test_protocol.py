@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from diloti.core.options import Options
 from diloti.server import create_app
+from diloti.server.game_models import OptionsBody
 from diloti.server.limits import Limits
 from diloti.server.messages import (
     CLIENT_MODELS,
@@ -27,8 +28,8 @@ from diloti.server.messages import (
     Info,
     JoinTable,
     Lobby,
+    NewKontsinaTable,
     NewTable,
-    OptionsBody,
     Replay,
     TableSummary,
 )
@@ -130,7 +131,7 @@ def test_options_model_mirrors_the_engines_options() -> None:
 # Which model each JSON example of a section is, in order (websocket examples go by their "type").
 HTTP_EXAMPLES: dict[str, list[type[BaseModel]]] = {
     "`GET /api/info`": [Info],
-    "`POST /api/tables` ": [NewTable, Claimed],
+    "`POST /api/tables` ": [NewTable, Claimed, NewKontsinaTable],
     "`GET /api/tables` ": [Lobby],
     "`GET /api/tables/{id}` ": [TableSummary],
     "`POST /api/tables/{id}/join`": [JoinTable, Claimed],
@@ -145,7 +146,7 @@ HTTP_EXAMPLES: dict[str, list[type[BaseModel]]] = {
     "Quick play: `POST /api/quickplay`": [QuickPlay, QuickPlayTicket],
     "`POST /api/quickplay/{ticket}/poll`": [QuickPlayTicket],
 }
-BODIES = (NewTable, JoinTable, NewPlayer, Recover, Login, SetPassword, QuickPlay)
+BODIES = (NewTable, NewKontsinaTable, JoinTable, NewPlayer, Recover, Login, SetPassword, QuickPlay)
 
 
 def test_every_json_example_parses_with_its_model() -> None:

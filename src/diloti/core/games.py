@@ -60,6 +60,20 @@ def find_game(name: str) -> GameInfo:
     return GAMES[check_game(name)]
 
 
+def sides_of(name: str, players: int, options: Any = None) -> int:
+    """How many sides score apart in ``name`` with ``players`` under ``options`` (an options object or its dict).
+
+    >>> sides_of("diloti", 4), sides_of("kontsina", 3), sides_of("xeri", 4, {"partnerships": True})
+    (2, 3, 2)
+    """
+    info = find_game(name)
+    if name == "diloti":
+        return 2  # seats 0+2 against 1+3, always
+    if options is None or isinstance(options, dict):
+        options = info.options.from_dict(options or {})
+    return int(info.state.check_players(players, options))
+
+
 def new_game(name: str, players: int = 2, options: Any = None, seed: int | None = None,
              first_dealer: int = 0) -> Any:
     """A whole game of ``name`` (Diloti's :class:`~diloti.core.game.Game`, or the variant's).
@@ -71,4 +85,4 @@ def new_game(name: str, players: int = 2, options: Any = None, seed: int | None 
     return find_game(name).game(players, options, seed=seed, first_dealer=first_dealer)
 
 
-__all__ = ["GAMES", "GameInfo", "find_game", "new_game"]
+__all__ = ["GAMES", "GameInfo", "find_game", "new_game", "sides_of"]

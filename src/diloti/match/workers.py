@@ -49,6 +49,7 @@ from typing import Any, TypeVar
 from diloti.ai import make_player
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
+from diloti.core.variant import VariantView
 from diloti.core.view import View
 
 T = TypeVar("T")
@@ -267,18 +268,22 @@ class _RayFuture(Future[T]):
             pass
 
 
-def choose_move(spec: str, seed: int, view: View) -> Move:
+def choose_move(spec: str, seed: int, view: View | VariantView) -> Move:
     """The move a computer player of ``spec`` (a level or ``LEVEL:KEY=VALUE`` spec) seeded ``seed`` chooses."""
     return make_player(spec, seed=seed).choose(view)
 
 
-def rank_hint(view: View, seed: int, ply: int) -> list[tuple[Move, float]]:
+def rank_hint(view: View | VariantView, seed: int, ply: int) -> list[tuple[Move, float]]:
     """The expert's ranking of the legal moves for a hint, best first (estimates in round points).
 
     Seeded by the table's seed and the ply, so every process (and a restarted server) gives
     the same hint. Here rather than in the server, so that a Ray node needs only diloti itself.
     """
     from diloti.ai.analysis import rank_moves
+    from diloti.ai.variants import rank_variant_moves
     from diloti.core.seeds import derive_seed
 
-    return [(move, float(score)) for move, score in rank_moves(view, seed=derive_seed("diloti-hint", seed, ply))]
+    hint_seed = derive_seed("diloti-hint", seed, ply)
+    if isinstance(view, VariantView):  # Xeri or Kontsina: the same search as their expert, every move kept
+        return [(move, float(score)) for move, score in rank_variant_moves(view, seed=hint_seed)]
+    return [(move, float(score)) for move, score in rank_moves(view, seed=hint_seed)]

@@ -39,6 +39,7 @@ from starlette.websockets import WebSocketState
 
 from diloti import __version__
 from diloti.ai import LEVELS
+from diloti.core.games import GAMES
 from diloti.core.options import FACE_REDEAL_CHOICES, Options
 from diloti.match.workers import PoolSpec
 from diloti.server.limits import Limiter, Limits, Window
@@ -68,6 +69,7 @@ from diloti.server.messages import (
     NewTable,
     Replay,
     TableSummary,
+    new_table_model,
 )
 from diloti.server.player_models import PLAYER_SCHEMA_MODELS, QUICKPLAY_MODELS
 from diloti.server.players import Players, add_routes
@@ -355,6 +357,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     @app.get("/api/info", **documented(Info))
     async def info() -> dict[str, Any]:
         return {"version": __version__, "levels": list(LEVELS), "options": Options().to_dict(),
+                "games": {g.name: {"players": list(g.players), "options": g.options().to_dict()}
+                          for g in GAMES.values()},
                 "choices": {"face_card_redeal": list(FACE_REDEAL_CHOICES)},
                 "limits": {"name_max": NAME_MAX, "message_max": MAX_MESSAGE, "rate": rate, "burst": burst,
                            "connections": limiter.max_connections, "chat_max": CHAT_MAX,
@@ -369,7 +373,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     @app.post("/api/tables", status_code=201, **documented(Claimed, NewTable, 201))
     async def new_table(request: Request) -> dict[str, Any]:
         limiter.check("create", request)
-        data = read_body(NewTable, await body(request))
+        raw = await body(request)
+        data = read_body(new_table_model(raw), raw)
         player = await players.optional(request)
         return await mgr().create(data, request.client.host if request.client else None, player)
 

@@ -159,12 +159,13 @@ class TableLife(Replica):
             await self._run_computer(table)
 
     async def resign(self, table: LiveTable, seat: int) -> None:
-        """A player resigns: the game ends at once and the other side wins."""
+        """A player resigns: the game ends at once and the other side wins (with more than two sides, the one
+        leading among the others)."""
         async with table.lock:
             self._check_live(table)
             if table.status == "waiting":
                 raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
-            winner = 1 - (seat & 1)
+            winner = table.resign_winner(seat)
             reason = f"resigned:{seat}"
             try:
                 ok = await self._store_end(table, (winner, reason))
@@ -199,7 +200,7 @@ class TableLife(Replica):
                                  table.private, status, seats=seats, away_level=table.away_level,
                                  grace=table.grace, series=table.series or table.id,
                                  clock=None if table.clock is None else (table.clock.move, table.clock.reserve),
-                                 series_before=table.series_score(), rated=table.rated)
+                                 series_before=table.series_score(), rated=table.rated, game=table.kind)
                 try:
                     made = await self.db(self.store.create_rematch, table.id, data)
                 except Exception as exc:

@@ -14,12 +14,11 @@ from typing import Any, Protocol
 
 from diloti.core.cards import cards_of
 from diloti.core.errors import DilotiError
-from diloti.core.game import Game
+from diloti.core.games import find_game, new_game
 from diloti.core.moves import Move
-from diloti.core.options import Options
 from diloti.core.view import PublicView
 from diloti.server.clock import TurnClock
-from diloti.server.protocol import chat_dict, move_dict, side_dict, state_message
+from diloti.server.protocol import chat_dict, move_dict, side_dict, state_message, variant_state_message
 from diloti.store.db import CHAT_KEEP, ChatLine, StoreError, TableData
 
 AWAY_LEVEL = "heuristic"  # the computer that plays for absent players, unless the table chose another
@@ -67,7 +66,8 @@ class LiveTable:
     def __init__(self, data: TableData) -> None:
         self.id = data.id
         self.players = data.players
-        self.options = Options.from_dict(data.options)
+        self.kind = data.game  # the game played: diloti, xeri or kontsina (diloti.core.games)
+        self.options: Any = find_game(data.game).options.from_dict(data.options)
         self.seed = data.seed
         self.private = data.private
         self.status = data.status
@@ -84,10 +84,12 @@ class LiveTable:
         self.first_dealer = data.first_dealer
         self.series = data.series  # the series' first game (None until a rematch is made)
         self.next_table = data.next_table  # the rematch, once made
-        self.series_before = list(data.series_before)  # games each side won earlier in the series
+        self.game: Any = new_game(data.game, self.players, self.options, self.seed, data.first_dealer)
+        self.sides: int = self.game.sides  # 2 in Diloti; the parent games may score each player apart
+        # Games each side won earlier in the series.
+        self.series_before = (list(data.series_before) + [0] * self.sides)[:self.sides]
         self.watchers: set[Connection] = set()  # spectators: public messages only
         self.chat: list[ChatLine] = list(data.chat)  # the last CHAT_KEEP lines, by id
-        self.game = Game(self.players, self.options, self.seed, data.first_dealer)
         self.ply = 0
         self.last: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
@@ -106,7 +108,7 @@ class LiveTable:
         self.timing_out = False  # a timeout of the running clock is being stored
         for seat, text in data.moves:
             try:
-                move = Move.parse(text)
+                move = self.read_stored(text)
             except DilotiError as exc:
                 raise StoreError(f"table {self.id}: stored move {self.ply} {text!r} is unreadable: {exc}") from None
             if self.game.is_over or self.game.state.turn != seat or not self.game.state.is_legal(move):
@@ -115,6 +117,17 @@ class LiveTable:
         if self.game.is_over and self.status != "closed":
             self.status = "over"  # the process stopped between storing the last move and the status
         self.arm()
+
+    def read_stored(self, text: str) -> Move:
+        """A move as stored (its notation; an old Xeri card alone names its one move)."""
+        move = Move.parse(text)
+        if self.kind != "diloti" and not self.game.is_over and not self.game.state.is_legal(move):
+            move = self.game.state.read_move(text)
+        return move
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for: partners share one (Diloti's seats 0+2 and 1+3)."""
+        return int(seat % self.sides)
 
     @property
     def over(self) -> bool:
@@ -181,7 +194,7 @@ class LiveTable:
     def hints(self) -> bool:
         """Hints only when every opponent of every human seat is a computer."""
         humans = [s for s in self.seats if s.kind == "human"]
-        return all(o.kind == "bot" for h in humans for o in self.seats if (o.seat - h.seat) % 2)
+        return all(o.kind == "bot" for h in humans for o in self.seats if self.side_of(o.seat) != self.side_of(h.seat))
 
     def seat_of(self, token_hash: str) -> Seat | None:
         """The seat this token hash holds (compared in constant time), if any."""
@@ -193,7 +206,7 @@ class LiveTable:
     def record_move(self, seat: int, move: Move) -> tuple[bool, bool]:
         """Push a checked move into the game; returns (xeri, round ended)."""
         st = self.game.state
-        side = seat & 1
+        side = self.side_of(seat)
         before = st.xeri[side]
         round_no = self.game.round_no
         self.game.push(move)
@@ -207,25 +220,25 @@ class LiveTable:
     def rounds(self) -> list[dict[str, Any]]:
         """Every finished round's breakdown (public), with the game totals after it."""
         out = []
-        totals = [0, 0]
+        totals = [0] * self.sides
         for rec in self.game.rounds:
             if rec.score is None:
                 continue
             pts = rec.points
-            totals = [totals[0] + pts[0], totals[1] + pts[1]]
-            out.append({"number": rec.number, "dealer": rec.dealer,
-                        "score": [side_dict(rec.score[0]), side_dict(rec.score[1])],
+            totals = [a + b for a, b in zip(totals, pts, strict=True)]
+            out.append({"number": rec.number, "dealer": rec.dealer, "score": [side_dict(s) for s in rec.score],
                         "totals": list(pts), "scores": list(totals)})
         return out
 
     def summary(self) -> dict[str, Any]:
         """The public table summary (no cards)."""
         return {
-            "id": self.id, "players": self.players, "options": self.options.to_dict(),
-            "target": self.options.target, "private": self.private, "status": self.status,
+            "id": self.id, "game": self.kind, "players": self.players, "sides": self.sides,
+            "options": self.options.to_dict(),
+            "target": self.target, "private": self.private, "status": self.status,
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level,
                        "name": s.level if s.kind == "bot" else s.name, "taken": s.taken,
-                       "connected": s.kind == "bot" or bool(s.conns), "side": s.seat & 1, "away": s.away,
+                       "connected": s.kind == "bot" or bool(s.conns), "side": self.side_of(s.seat), "away": s.away,
                        "player": s.player}
                       for s in self.seats],
             "rated": self.rated,
@@ -237,6 +250,37 @@ class LiveTable:
             "clock": None if self.clock is None else {"move": self.clock.move, "reserve": self.clock.reserve},
         }
 
+    @property
+    def target(self) -> int | None:
+        """The points that win (None: Xeri's game of hands won, whose length is ``options.hands``)."""
+        if self.kind == "xeri" and not self.options.game_by_points:
+            return None
+        return int(self.options.target)
+
+    def hands_won(self) -> list[int] | None:
+        """Xeri decided by hands won: the hands each side has won so far (None in other games)."""
+        if self.target is not None:
+            return None
+        won = [0] * self.sides
+        for rec in self.game.rounds:
+            if rec.score is not None:
+                pts = rec.points
+                top = max(pts)
+                if list(pts).count(top) == 1:
+                    won[list(pts).index(top)] += 1
+        return won
+
+    def resign_winner(self, seat: int) -> int:
+        """The side that wins when ``seat`` resigns: the other side; with more than two sides (the parent games'
+        players each alone), the other side with the most points, the first after the resigner in the order of
+        play on a tie (they had the next turns)."""
+        mine = self.side_of(seat)
+        if self.sides == 2:
+            return 1 - mine
+        others = [self.side_of((seat + k) % self.players) for k in range(1, self.players)]
+        others = [s for i, s in enumerate(others) if s != mine and s not in others[:i]]
+        return max(others, key=lambda s: (self.game.scores[s], -others.index(s)))
+
     def series_score(self) -> list[int]:
         """Games won by each side over the finished games of the series, this one included once over."""
         score = list(self.series_before)
@@ -247,10 +291,17 @@ class LiveTable:
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` message of a seat, or (``None``) the spectators' one: public facts only."""
-        scores = (self.game.scores[0], self.game.scores[1])
-        view = self.game.view(seat) if seat is not None else PublicView.of(self.game.state, scores)
-        msg = state_message(view, ply=self.ply, round_no=self.game.round_no,
-                            target=self.options.target, last=self.last, rounds=self.rounds())
+        if self.kind == "diloti":
+            scores = (self.game.scores[0], self.game.scores[1])
+            view = self.game.view(seat) if seat is not None else PublicView.of(self.game.state, scores)
+            msg = state_message(view, ply=self.ply, round_no=self.game.round_no,
+                                target=self.options.target, last=self.last, rounds=self.rounds())
+        else:
+            # A spectator sees a seat's view with that seat's hand and moves taken out (seat null).
+            seen = self.game.view(seat if seat is not None else (self.game.state.turn + 1) % self.players)
+            msg = variant_state_message(seen, public=seat is None, ply=self.ply, round_no=self.game.round_no,
+                                        target=self.target, last=self.last, rounds=self.rounds(),
+                                        hands_won=self.hands_won())
         if self.end_reason is not None:  # resigned: nobody moves any more
             msg.update(phase="over", your_turn=False, legal=[])
         msg["clock"] = None if self.clock is None else self.clock.to_dict()
@@ -314,9 +365,8 @@ class LiveTable:
         self.send_all({"type": "played", **self.last})
         if round_over:
             assert rec.score is not None
-            swept_to = st.last_capturer & 1 if rec.swept and st.last_capturer is not None else None
-            self.send_all({"type": "round_over", "round": round_no,
-                           "score": [side_dict(rec.score[0]), side_dict(rec.score[1])],
+            swept_to = self.side_of(st.last_capturer) if rec.swept and st.last_capturer is not None else None
+            self.send_all({"type": "round_over", "round": round_no, "score": [side_dict(s) for s in rec.score],
                            "totals": list(rec.points),
                            "swept": [str(c) for c in cards_of(rec.swept)], "swept_to": swept_to,
                            "scores": list(self.game.scores)})

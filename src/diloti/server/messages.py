@@ -22,38 +22,27 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
-from pydantic_core import PydanticCustomError
+from pydantic import BeforeValidator, Field, TypeAdapter
 
-from diloti.core.options import MAX_TARGET, Options
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
-
-FIELD_MAX = 200  # characters of any text field a client sends
-NAME_MAX = 24  # characters of a player's name, after trimming
-CHAT_MAX = 200  # characters of a chat line, after trimming
-CHAT_FIELD_MAX = 2 * CHAT_MAX  # characters of the chat text as sent (trimmed to at most CHAT_MAX)
-SEED_MAX = 2**63 - 1
-GRACE_MAX = 3600  # the longest grace period of a table, in seconds
-
-Text = Annotated[str, Field(max_length=FIELD_MAX)]
-Card = Annotated[str, Field(max_length=3, examples=["10D"])]
-
-
-def _int_only(value: Any) -> Any:
-    # A choice of numbers (``Literal[2, 4]``) would take 4.0 or True; an integer is asked for.
-    if type(value) is not int:
-        raise PydanticCustomError("int_type", "Input should be a valid integer")
-    return value
-
-
-class Strict(BaseModel):
-    """The base of every model: unknown fields refused, no coercion, immutable."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-def _help(name: str) -> str:
-    return Options.help(name)
+from diloti.server.game_models import (
+    AnySideScore,
+    KontsinaOptionsBody,
+    OptionsBody,
+    XeriOptionsBody,
+)
+from diloti.server.model_base import (
+    CHAT_FIELD_MAX,
+    CHAT_MAX,
+    FIELD_MAX,
+    GRACE_MAX,
+    NAME_MAX,
+    SEED_MAX,
+    Card,
+    Strict,
+    Text,
+    _int_only,
+)
 
 
 # ------------------------------------------------------------------ client -> server (websocket)
@@ -149,25 +138,6 @@ CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "watch": ClientW
 
 
 # ------------------------------------------------------------------ HTTP request bodies
-class OptionsBody(Strict):
-    """House-rule options; any subset (the others take their defaults). Mirrors :class:`diloti.core.options.Options`."""
-
-    target: Annotated[int, Field(ge=1, le=MAX_TARGET, description=_help("target"))] = 61
-    dealer_sees_bottom: Annotated[bool, Field(description=_help("dealer_sees_bottom"))] = False
-    face_card_redeal: Annotated[Literal["off", "first_deal", "any_deal"],
-                                Field(description=_help("face_card_redeal"))] = "off"
-    three_faces_stay: Annotated[bool, Field(description=_help("three_faces_stay"))] = False
-    any_rank_redeal: Annotated[bool, Field(description=_help("any_rank_redeal"))] = False
-    forced_capture: Annotated[bool, Field(description=_help("forced_capture"))] = False
-    liberal_groups: Annotated[bool, Field(description=_help("liberal_groups"))] = False
-    liberal_raise: Annotated[bool, Field(description=_help("liberal_raise"))] = False
-    liberal_capture: Annotated[bool, Field(description=_help("liberal_capture"))] = False
-    soy: Annotated[bool, Field(description=_help("soy"))] = False
-    self_raise: Annotated[bool, Field(description=_help("self_raise"))] = False
-    no_xeri_last_card: Annotated[bool, Field(description=_help("no_xeri_last_card"))] = False
-    xeri_first_card: Annotated[bool, Field(description=_help("xeri_first_card"))] = False
-
-
 class SeatRequest(Strict):
     """One seat of a new table: ``{"kind": "human"}`` or ``{"kind": "bot", "level": LEVEL}``."""
 
@@ -186,8 +156,13 @@ class ClockSettings(Strict):
 
 
 class NewTable(Strict):
-    """``POST /api/tables``: a new table. ``null`` for an optional field is the same as leaving it out."""
+    """``POST /api/tables``: a new table. ``null`` for an optional field is the same as leaving it out.
 
+    With ``game`` ``xeri`` or ``kontsina`` the body is read as :class:`NewXeriTable` or :class:`NewKontsinaTable`
+    (their own options and players).
+    """
+
+    game: Annotated[Literal["diloti", "xeri", "kontsina"], Field(description="the game (default diloti)")] = "diloti"
     players: Annotated[Literal[2, 4], BeforeValidator(_int_only), Field(description="2 or 4")] = 2
     options: Annotated[OptionsBody | None, Field(description="any subset of the options")] = None
     seats: Annotated[list[SeatRequest] | None,
@@ -208,6 +183,33 @@ class NewTable(Strict):
                                                  "runs out the computer plays for them until they are back")] = None
     rated: Annotated[bool, Field(description="the game counts for the ratings of its players who come back "
                                  "(false: a casual game)")] = True
+
+
+class NewXeriTable(NewTable):
+    """``POST /api/tables`` with ``"game": "xeri"``: 2 players, or 4 with the option ``partnerships``."""
+
+    game: Literal["xeri"]
+    options: Annotated[XeriOptionsBody | None, Field(description="any subset of Xeri's options")] = None  # type: ignore[assignment]
+    rated: Annotated[bool, Field(description="false: games of the parent games are casual")] = False
+
+
+class NewKontsinaTable(NewTable):
+    """``POST /api/tables`` with ``"game": "kontsina"``: 2, 3 or 4 players (4: each alone, or partners)."""
+
+    game: Literal["kontsina"]
+    players: Annotated[Literal[2, 3, 4], BeforeValidator(_int_only), Field(description="2, 3 or 4")] = 2  # type: ignore[assignment]
+    options: Annotated[KontsinaOptionsBody | None, Field(description="any subset of Kontsina's options")] = None  # type: ignore[assignment]
+    rated: Annotated[bool, Field(description="false: games of the parent games are casual")] = False
+
+
+NEW_TABLE_MODELS: dict[str, type[NewTable]] = {"diloti": NewTable, "xeri": NewXeriTable,
+                                               "kontsina": NewKontsinaTable}
+
+
+def new_table_model(body: Any) -> type[NewTable]:
+    """The model a ``POST /api/tables`` body is read with, by its ``game`` (Diloti's for anything else)."""
+    game = body.get("game") if isinstance(body, dict) else None
+    return NEW_TABLE_MODELS.get(game, NewTable) if isinstance(game, str) else NewTable
 
 
 class JoinTable(Strict):
@@ -242,22 +244,10 @@ class RankedMove(MoveParts):
     score: float
 
 
-class SideScore(Strict):
-    """One side's round score with its breakdown (RULES.md); ``total`` includes 10 a xeri."""
-
-    cards: int
-    cards_points: int
-    aces: int
-    ten_of_diamonds: int
-    two_of_clubs: int
-    xeri: int
-    total: int
-
-
 class RoundScore(Strict):
     number: int
     dealer: int
-    score: list[SideScore]
+    score: list[AnySideScore]
     totals: list[int]
     scores: list[int]
 
@@ -286,9 +276,12 @@ class TableSummary(Strict):
     """The public summary of a table (no cards); in the lobby ``options`` holds only the changed ones."""
 
     id: str
+    game: Annotated[Literal["diloti", "xeri", "kontsina"], Field(description="the game the table plays")]
     players: int
-    options: OptionsBody
-    target: int
+    sides: Annotated[int, Field(description="sides that score apart: 2 in Diloti (partners share one); in the "
+                                "parent games each player alone unless partnerships")]
+    options: OptionsBody | XeriOptionsBody | KontsinaOptionsBody
+    target: Annotated[int | None, Field(description="the points that win (null: Xeri decided by hands won)")]
     private: bool
     status: Literal["waiting", "playing", "over", "closed"]
     seats: list[SeatInfo]
@@ -342,12 +335,20 @@ class InfoLimits(Strict):
     chat_seconds: float
 
 
+class GameInfo(Strict):
+    """One game a table may play: its seats and its options' defaults."""
+
+    players: list[int]
+    options: OptionsBody | XeriOptionsBody | KontsinaOptionsBody
+
+
 class Info(Strict):
-    """``GET /api/info``: what a new-table form needs."""
+    """``GET /api/info``: what a new-table form needs (``options``: Diloti's; ``games``: every game's)."""
 
     version: str
     levels: list[str]
     options: OptionsBody
+    games: Annotated[dict[str, GameInfo], Field(description="diloti, xeri, kontsina: players and default options")]
     choices: InfoChoices
     limits: InfoLimits
 
@@ -377,7 +378,7 @@ class ReplayRound(Strict):
     number: int
     dealer: int
     frames: list[Frame]
-    score: list[SideScore] | None
+    score: list[AnySideScore] | None
     totals: list[int]
     scores: list[int]
 
@@ -386,8 +387,10 @@ class Replay(Strict):
     """``GET /api/tables/{id}/replay``: every round of a finished game, every hand shown."""
 
     id: str
+    game: Literal["diloti", "xeri", "kontsina"]
     players: int
-    options: OptionsBody
+    sides: int
+    options: OptionsBody | XeriOptionsBody | KontsinaOptionsBody
     seats: list[SeatInfo]
     names: list[str]
     winner: int | None
@@ -429,10 +432,12 @@ class StateMessage(Strict):
     """A seat's view (``seat`` null: a spectator's, with no hand and no legal moves)."""
 
     type: Literal["state"]
+    game: Literal["diloti", "xeri", "kontsina"]
     ply: int
     round: int
     seat: int | None
     players: int
+    sides: Annotated[int, Field(description="sides that score apart (2 in Diloti)")]
     dealer: int
     turn: int
     phase: Literal["play", "decide", "over"]
@@ -450,7 +455,11 @@ class StateMessage(Strict):
     pending: list[int]
     bottom: Card | None
     scores: list[int]
-    target: int
+    target: Annotated[int | None, Field(description="the points that win (null: Xeri decided by hands won)")]
+    jack_xeri: Annotated[list[int] | None, Field(description="Xeri and Kontsina: xeris made by a jack on a lone "
+                                                 "jack, per side (null in Diloti)")]
+    hands: Annotated[int | None, Field(description="Xeri decided by hands won: the hands of a game")]
+    hands_won: Annotated[list[int] | None, Field(description="Xeri decided by hands won: hands each side won")]
     history: list[tuple[int, str]]
     first_table: list[Card]
     legal: list[MoveParts]
@@ -468,7 +477,7 @@ class RoundOver(Strict):
     round: int
     swept: list[Card]
     swept_to: int | None
-    score: list[SideScore]
+    score: list[AnySideScore]
     totals: list[int]
     scores: list[int]
 

@@ -7,7 +7,9 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field
 
-from diloti.server.messages import FIELD_MAX, NAME_MAX, ClockSettings, OptionsBody, Strict, _int_only
+from diloti.server.game_models import OptionsBody
+from diloti.server.messages import ClockSettings
+from diloti.server.model_base import FIELD_MAX, NAME_MAX, Strict, _int_only
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 Name = Annotated[str, Field(max_length=FIELD_MAX, description=f"1..{NAME_MAX} characters after trimming, no "
@@ -105,7 +107,7 @@ class RatingInfo(Strict):
 class PlayerStats(Strict):
     """Every finished game of a mode (``all``: both), rated or not."""
 
-    mode: Literal["all", "2p", "4p"]
+    mode: Literal["all", "2p", "4p", "x2p", "x4p", "k2p", "k3p", "k4p"]
     games: int
     won: int
     lost: int
@@ -153,7 +155,7 @@ class GameEntry(Strict):
 
     table: str
     finished: Annotated[str, Field(examples=["2026-11-22T03:10:00Z"])]
-    mode: Literal["2p", "4p"]
+    mode: Literal["2p", "4p", "x2p", "x4p", "k2p", "k3p", "k4p"]
     seat: int
     side: int
     result: Literal["won", "lost", "draw"]

@@ -25,6 +25,7 @@ too_large message of 4225 bytes is over the limit of 4096
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import unicodedata
@@ -40,15 +41,25 @@ from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.scoring import Side
+from diloti.core.variant import VariantView
 from diloti.core.view import PublicView, View
-from diloti.server.messages import CHAT_MAX, CLIENT_MESSAGE, CLIENT_MODELS, NAME_MAX, ClientMessage, JoinTable, NewTable
+from diloti.server.messages import (
+    CLIENT_MESSAGE,
+    CLIENT_MODELS,
+    ClientMessage,
+    JoinTable,
+    NewKontsinaTable,
+    NewTable,
+    NewXeriTable,
+)
+from diloti.server.model_base import CHAT_MAX, NAME_MAX
 from diloti.server.player_models import Login, NewPlayer, QuickPlay, QuickPlayComputer, Recover, Rename, SetPassword
 from diloti.store.db import ChatLine
 
 MAX_MESSAGE = 4096
 KIND_NAMES = ("lay", "capture", "plain", "group", "keep", "redeal")
 __all__ = ["CHAT_MAX", "MAX_MESSAGE", "NAME_MAX", "ProtocolError", "chat_dict", "clean_chat", "clean_name", "error",
-           "parse_message", "read_body", "read_message"]
+           "parse_message", "read_body", "read_message", "variant_state_message"]
 
 
 class ProtocolError(DilotiError):
@@ -136,14 +147,16 @@ def _message_error(exc: ValidationError, kind: str) -> ProtocolError:
 
 # The code of a bad field of an HTTP body, by its path (list positions left out); the longest match wins.
 NEW_TABLE_CODES: dict[tuple[str, ...], str] = {
-    ("players",): "bad_players", ("options",): "bad_options", ("seats",): "bad_seats", ("seats", "level"): "bad_level",
+    ("game",): "bad_game", ("players",): "bad_players", ("options",): "bad_options", ("seats",): "bad_seats",
+    ("seats", "level"): "bad_level",
     ("seat",): "bad_seat", ("name",): "bad_name", ("seed",): "bad_seed", ("private",): "bad_request",
     ("away_level",): "bad_level", ("grace",): "bad_grace", ("clock",): "bad_clock", ("rated",): "bad_request"}
 JOIN_CODES: dict[tuple[str, ...], str] = {("name",): "bad_name", ("seat",): "bad_seat"}
 PLAYER_CODES: dict[tuple[str, ...], str] = {("name",): "bad_name", ("recovery",): "bad_recovery",
                                             ("password",): "bad_password", ("current",): "bad_password"}
 BODY_CODES: dict[type[BaseModel], dict[tuple[str, ...], str]] = {
-    NewTable: NEW_TABLE_CODES, JoinTable: JOIN_CODES, NewPlayer: PLAYER_CODES, Rename: PLAYER_CODES,
+    NewTable: NEW_TABLE_CODES, NewXeriTable: NEW_TABLE_CODES, NewKontsinaTable: NEW_TABLE_CODES,
+    JoinTable: JOIN_CODES, NewPlayer: PLAYER_CODES, Rename: PLAYER_CODES,
     Recover: PLAYER_CODES, SetPassword: PLAYER_CODES, Login: PLAYER_CODES, QuickPlay: NEW_TABLE_CODES,
     QuickPlayComputer: {("level",): "bad_level"}}
 
@@ -163,7 +176,7 @@ def read_body(model: type[BaseModel], data: Any) -> dict[str, Any]:
     ...         print(exc.code, exc)  # doctest: +ELLIPSIS
     bad_players invalid players '4': expected an integer
     bad_options invalid options.target 0: expected 1..10000
-    bad_request unknown field 'x' (known: away_level, clock, grace, name, options, players, private, ..., seed)
+    bad_request unknown field 'x' (known: away_level, clock, game, grace, name, options, players, ..., seed)
     """
     try:
         body = model.model_validate(data)
@@ -364,11 +377,18 @@ def move_dict(move: Move) -> dict[str, Any]:
             "value": move.value, "cards": [NAMES[c] for c in move.cards]}
 
 
-def side_dict(side: Side) -> dict[str, int]:
-    """One side's round score with its breakdown."""
-    return {"cards": side.cards, "cards_points": side.cards_points, "aces": side.aces,
-            "ten_of_diamonds": side.ten_of_diamonds, "two_of_clubs": side.two_of_clubs,
-            "xeri": side.xeri, "total": side.total}
+def side_dict(side: Any) -> dict[str, int]:
+    """One side's round score with its breakdown (a parent game's sides have their own breakdown).
+
+    >>> from diloti.core.kontsina import KontsinaSide
+    >>> side_dict(KontsinaSide(30, 2, 8, 1, 1, 0))
+    {'cards': 30, 'cards_points': 2, 'clubs': 8, 'clubs_points': 1, 'two_of_clubs': 1, 'ten_of_diamonds': 0, 'total': 4}
+    """
+    if isinstance(side, Side):
+        return {"cards": side.cards, "cards_points": side.cards_points, "aces": side.aces,
+                "ten_of_diamonds": side.ten_of_diamonds, "two_of_clubs": side.two_of_clubs,
+                "xeri": side.xeri, "total": side.total}
+    return {**dataclasses.asdict(side), "total": side.total}
 
 
 def state_message(view: View | PublicView, *, ply: int, round_no: int, target: int, last: dict[str, Any] | None,
@@ -377,10 +397,12 @@ def state_message(view: View | PublicView, *, ply: int, round_no: int, target: i
     :class:`~diloti.core.view.PublicView`: no hand, no legal moves, ``seat`` null)."""
     return {
         "type": "state",
+        "game": "diloti",
         "ply": ply,
         "round": round_no,
         "seat": view.seat,
         "players": view.players,
+        "sides": 2,
         "dealer": view.dealer,
         "turn": view.turn,
         "phase": Phase(view.phase).label,
@@ -399,9 +421,59 @@ def state_message(view: View | PublicView, *, ply: int, round_no: int, target: i
         "bottom": None if view.bottom is None else NAMES[view.bottom],
         "scores": list(view.scores),
         "target": target,
+        "jack_xeri": None,
+        "hands": None,
+        "hands_won": None,
         "history": [[seat, notation(m)] for seat, m in view.history],
         "first_table": [NAMES[c] for c in view.first_table],
         "legal": [move_dict(m) for m in view.legal] if view.to_move else [],
+        "last": last,
+        "rounds": rounds,
+    }
+
+
+def variant_state_message(view: VariantView, *, public: bool, ply: int, round_no: int, target: int | None,
+                          last: dict[str, Any] | None, rounds: list[dict[str, Any]],
+                          hands_won: list[int] | None) -> dict[str, Any]:
+    """The ``state`` message of a table of Xeri or Kontsina: the shape of Diloti's, with ``game`` and ``sides``.
+
+    ``table`` is Xeri's pile (bottom first, the top card last) or Kontsina's loose cards. ``public``: a
+    spectator's message, built from a seat's view with that seat's hand and moves left out (``seat`` null).
+    ``target`` is null in Xeri decided by hands won, where ``hands_won`` counts them and ``hands`` is the game's
+    length.
+    """
+    return {
+        "type": "state",
+        "game": view.game,
+        "ply": ply,
+        "round": round_no,
+        "seat": None if public else view.seat,
+        "players": view.players,
+        "sides": view.sides,
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "phase": Phase(view.phase).label,
+        "your_turn": not public and view.to_move,
+        "hand": [] if public else [NAMES[c] for c in view.hand],
+        "table": [NAMES[c] for c in view.table],
+        "declarations": [],
+        "hand_sizes": list(view.hand_sizes),
+        "stock": view.stock_size,
+        "deal": view.deal_no,
+        "xeri": list(view.xeri),
+        "jack_xeri": list(view.jack_xeri),
+        "captured": [[NAMES[c] for c in side] for side in view.captured],
+        "captured_counts": [len(side) for side in view.captured],
+        "last_capturer": view.last_capturer,
+        "pending": [],
+        "bottom": None,
+        "scores": list(view.scores),
+        "target": target,
+        "hands": view.options.hands if view.game == "xeri" else None,
+        "hands_won": hands_won,
+        "history": [[seat, notation(m)] for seat, m in view.history],
+        "first_table": [],
+        "legal": [move_dict(m) for m in view.legal] if view.to_move and not public else [],
         "last": last,
         "rounds": rounds,
     }

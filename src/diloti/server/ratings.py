@@ -107,9 +107,15 @@ def game_result(table: LiveTable, winner: int | None, end_reason: str | None) ->
     """
     game = table.game
     rounds = sum(1 for r in game.rounds if r.score is not None)
-    seats = [SeatResult(s.seat, s.kind, s.level if s.kind == "bot" else None, s.player if s.kind == "human" else None,
-                        s.seat & 1, game.scores[s.seat & 1], game.scores[1 - (s.seat & 1)], rounds, table.xeris[s.seat])
-             for s in table.seats]
+    seats = []
+    for s in table.seats:
+        side = table.side_of(s.seat)
+        against = max(p for i, p in enumerate(game.scores) if i != side)  # the best other side's points
+        seats.append(SeatResult(s.seat, s.kind, s.level if s.kind == "bot" else None,
+                                s.player if s.kind == "human" else None, side, game.scores[side], against, rounds,
+                                table.xeris[s.seat]))
     humans = [s.player for s in table.seats if s.kind == "human"]
-    rated = table.rated and all(humans) and len(set(humans)) == len(humans)
-    return GameResult(table.id, f"{table.players}p", winner, end_reason, rated, seats)
+    # Only Diloti is rated; a parent game's result goes to its players' histories under its own mode.
+    rated = table.kind == "diloti" and table.rated and all(humans) and len(set(humans)) == len(humans)
+    mode = f"{table.players}p" if table.kind == "diloti" else f"{table.kind[0]}{table.players}p"  # x2p, k3p ...
+    return GameResult(table.id, mode, winner, end_reason, rated, seats)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from diloti.core.game import Game
+from diloti.core.games import find_game
 from diloti.core.phase import Phase
-from diloti.core.state import State
+from diloti.formats.games import VariantRecord
 from diloti.formats.record import GameRecord
 from diloti.server.protocol import move_dict, side_dict
 
@@ -47,33 +47,38 @@ def record_text(table: LiveTable) -> str:
     """
     date = table.created.strftime("%Y.%m.%d")
     notes = {ply: f"computer ({level}) for the absent player" for ply, level in table.by.items()}
-    rec = GameRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
-                               site=f"table {table.id}", notes=notes)
+    rec: GameRecord | VariantRecord
+    if table.kind == "diloti":
+        rec = GameRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
+                                   site=f"table {table.id}", notes=notes)
+    else:  # the parent games' records carry no comments: a computer's move for an absent player is not marked
+        rec = VariantRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
+                                      site=f"table {table.id}")
     if table.end_reason is not None:
         rec.termination = termination(table.end_reason)
         rec.winner = table.winner
     return rec.dumps()
 
 
-def _frame(st: State, ply: int, seat: int | None, move: dict[str, Any] | None) -> dict[str, Any]:
+def _frame(st: Any, ply: int, seat: int | None, move: dict[str, Any] | None) -> dict[str, Any]:
     return {
         "ply": ply, "seat": seat, "move": None if move is None else move["move"], "played": move,
         "hands": [[str(c) for c in h] for h in st.hands],
         "table": [str(c) for c in st.table],
-        "declarations": [p.to_dict() for p in st.declarations],
+        "declarations": [p.to_dict() for p in getattr(st, "declarations", ())],
         "stock": st.stock_size,
-        "captured": [st.captured[0].bit_count(), st.captured[1].bit_count()],
+        "captured": [side.bit_count() for side in st.captured],
         "xeri": list(st.xeri), "turn": st.turn, "phase": Phase(st.phase).label,
     }
 
 
-def round_frames(game: Game, index: int, first_ply: int = 0) -> list[dict[str, Any]]:
-    """The position before round ``index`` and after each of its moves, every hand shown."""
+def round_frames(game: Any, index: int, first_ply: int = 0) -> list[dict[str, Any]]:
+    """The position before round ``index`` and after each of its moves, every hand shown (any of the games)."""
     r = game.rounds[index]
-    st = State.new(game.players, game.options, r.dealer, seed=r.seed, deck=r.deck)
+    st = find_game(game.game).state.new(game.players, game.options, r.dealer, seed=r.seed, deck=r.deck)
     frames = [_frame(st, first_ply, None, None)]
     for i, (seat, move) in enumerate(r.moves):
-        side = seat & 1
+        side = seat % game.sides
         before = st.xeri[side]
         st.push(move)
         frames.append(_frame(st, first_ply + i + 1, seat, {**move_dict(move), "xeri": st.xeri[side] > before}))
@@ -85,16 +90,17 @@ def replay_data(table: LiveTable) -> dict[str, Any]:
     game = table.game
     rounds = []
     ply = 0
-    totals = [0, 0]
+    totals = [0] * table.sides
     for i, r in enumerate(game.rounds):
-        pts = r.points
-        totals = [totals[0] + pts[0], totals[1] + pts[1]]
+        pts = r.points or (0,) * table.sides
+        totals = [a + b for a, b in zip(totals, pts, strict=True)]
         rounds.append({"number": r.number, "dealer": r.dealer, "frames": round_frames(game, i, ply),
-                       "score": None if r.score is None else [side_dict(r.score[0]), side_dict(r.score[1])],
+                       "score": None if r.score is None else [side_dict(s) for s in r.score],
                        "totals": list(pts), "scores": list(totals)})
         ply += len(r.moves)
     summary = table.summary()
-    return {"id": table.id, "players": table.players, "options": table.options.to_dict(),
+    return {"id": table.id, "game": table.kind, "players": table.players, "sides": table.sides,
+            "options": table.options.to_dict(),
             "seats": summary["seats"], "names": seat_names(table), "winner": table.winner,
             "scores": list(game.scores), "end_reason": table.end_reason,
             "by": {str(ply): level for ply, level in sorted(table.by.items())}, "rounds": rounds}

@@ -15,11 +15,11 @@ from typing import Any
 
 from diloti.ai import LEVELS
 from diloti.core.errors import DilotiError
-from diloti.core.options import Options
+from diloti.core.games import GAMES
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash
-from diloti.server.messages import GRACE_MAX
+from diloti.server.model_base import GRACE_MAX
 from diloti.server.protocol import ProtocolError, clean_name
 from diloti.store.db import SeatData, TableData
 from diloti.store.players import PlayerData, PlayerStore, name_key
@@ -55,18 +55,12 @@ class Seating(TableLife):
         """
         if not isinstance(req, dict):
             raise ProtocolError("bad_request", "the request body must be a JSON object")
-        known = {"players", "options", "seats", "seat", "name", "private", "seed", "away_level", "grace", "clock",
-                 "rated"}
+        known = {"game", "players", "options", "seats", "seat", "name", "private", "seed", "away_level", "grace",
+                 "clock", "rated"}
         for k in req:
             if k not in known:
                 raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: {', '.join(sorted(known))})")
-        players = req.get("players", 2)
-        if players not in (2, 4) or isinstance(players, bool):
-            raise ProtocolError("bad_players", f"invalid players {players!r:.40}: expected 2 or 4")
-        try:
-            options = Options.from_dict(req.get("options") or {})
-        except DilotiError as exc:
-            raise ProtocolError("bad_options", str(exc)) from None
+        game, players, options = read_game(req)
         seats = self._parse_seats(req.get("seats"), players)
         humans = [s.seat for s in seats if s.kind == "human"]
         seat = req.get("seat", humans[0])
@@ -91,9 +85,11 @@ class Seating(TableLife):
         if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
             raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
         clock = parse_clock(req.get("clock"))
-        rated = req.get("rated", True)
+        rated = req.get("rated", game == "diloti")
         if not isinstance(rated, bool):
             raise ProtocolError("bad_request", f"invalid rated {rated!r:.40}: expected true or false")
+        if rated and game != "diloti":
+            raise ProtocolError("bad_request", f"a game of {game} is casual: the ratings are Diloti's (rated: false)")
         token = secrets.token_urlsafe(32)
         seats[seat].name = name
         seats[seat].token_hash = token_hash(token)
@@ -101,7 +97,7 @@ class Seating(TableLife):
         status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
         tid = secrets.token_urlsafe(8)
         data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats,
-                         away_level=away_level, grace=grace, clock=clock, rated=rated)
+                         away_level=away_level, grace=grace, clock=clock, rated=rated, game=game)
         try:
             await self.db(self.store.create_table, data)
         except Exception as exc:
@@ -205,6 +201,43 @@ class Seating(TableLife):
             s["options"] = t.options.changed()
             out.append(s)
         return out
+
+
+def read_game(req: dict[str, Any]) -> tuple[str, int, Any]:
+    """A new table's game, players and options, each checked against the others.
+
+    >>> read_game({"game": "kontsina", "players": 3})
+    ('kontsina', 3, KontsinaOptions(target=21, forced_capture=False, partnerships=False))
+    >>> for bad in ({"game": "pishti"}, {"game": "xeri", "players": 3}, {"game": "xeri", "options": {"soy": True}},
+    ...             {"game": "kontsina", "players": 3, "options": {"partnerships": True}}):
+    ...     try:
+    ...         read_game(bad)
+    ...     except ProtocolError as exc:
+    ...         print(exc.code, exc)
+    bad_game unknown game 'pishti' (known: diloti, xeri, kontsina)
+    bad_players invalid players 3: xeri takes 2 or 4
+    bad_options unknown xeri option 'soy' (known: xeri_jack_double, game_by_points, target, hands, ...)
+    bad_options options that do not fit 3 players: invalid number of players for kontsina partnerships: expected 4
+    """
+    game = req.get("game", "diloti")
+    if not isinstance(game, str) or game not in GAMES:
+        raise ProtocolError("bad_game", f"unknown game {game!r:.40} (known: {', '.join(GAMES)})")
+    info = GAMES[game]
+    players = req.get("players", 2)
+    if players not in info.players or isinstance(players, bool):
+        choices = " or ".join(", ".join(map(str, info.players)).rsplit(", ", 1))
+        raise ProtocolError("bad_players", f"invalid players {players!r:.40}: {game} takes {choices}")
+    raw = req.get("options") or {}
+    try:
+        options = info.options.from_dict(raw)
+    except DilotiError as exc:
+        raise ProtocolError("bad_options", str(exc)) from None
+    if game != "diloti":
+        try:
+            info.state.check_players(players, options)
+        except DilotiError as exc:
+            raise ProtocolError("bad_options", f"options that do not fit {players} players: {exc}") from None
+    return game, players, options
 
 
 def parse_clock(raw: Any) -> tuple[int, int] | None:

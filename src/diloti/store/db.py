@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from diloti.core.errors import DilotiError
+from diloti.core.games import sides_of as game_sides
 from diloti.store.models import ChatRow, MoveRow, ResultRow, SeatRow, TableRow
 
 
@@ -125,6 +126,12 @@ class TableData:
     clock: tuple[int, int] | None = None  # the turn clock: (seconds per move, reserve seconds); None: no clock
     left: dict[int, int] = field(default_factory=dict)  # ply -> the mover's clock reserve after it, in ms
     rated: bool = True  # the game counts for its players' ratings (False: a casual game)
+    game: str = "diloti"  # which game the table plays (diloti.core.games: diloti, xeri, kontsina)
+
+
+def sides_of(data: TableData) -> int:
+    """The sides of a stored table's game (2 in Diloti; up to 4 in the parent games)."""
+    return game_sides(data.game, data.players, data.options)
 
 
 @dataclass
@@ -153,7 +160,7 @@ def _sqlite_pragmas(manual_checkpoints: bool) -> Any:
 
 def _row(t: TableData) -> TableRow:
     """The ``tables`` row of a new table."""
-    return TableRow(id=t.id, players=t.players, options=json.dumps(t.options), seed=t.seed,
+    return TableRow(id=t.id, players=t.players, game=t.game, options=json.dumps(t.options), seed=t.seed,
                     first_dealer=t.first_dealer, private=t.private, status=t.status, winner=t.winner,
                     created=t.created, updated=t.updated, end_reason=t.end_reason, away_level=t.away_level,
                     grace=t.grace, series=t.series, clock_move=t.clock[0] if t.clock else None,
@@ -270,8 +277,10 @@ class Store:
             self._notify(s, [{"k": "created", "t": t.id}, {"k": "rematch", "t": old_id, "n": t.id}])
             return t.id
 
-    def series_wins(self, series: str, before: datetime | None = None, exclude: str | None = None) -> list[int]:
-        """Games each side won over the finished games of a series (created before ``before``, not ``exclude``)."""
+    def series_wins(self, series: str, before: datetime | None = None, exclude: str | None = None,
+                    sides: int = 2) -> list[int]:
+        """Games each of ``sides`` sides won over the finished games of a series (created before ``before``, not
+        ``exclude``)."""
         q = (select(TableRow.winner, func.count()).where(
             (TableRow.series == series) | (TableRow.id == series), TableRow.status == "over",
             TableRow.winner.is_not(None)).group_by(TableRow.winner))
@@ -279,10 +288,10 @@ class Store:
             q = q.where(TableRow.created < before)
         if exclude is not None:
             q = q.where(TableRow.id != exclude)
-        wins = [0, 0]
+        wins = [0] * sides
         with self.session() as s:
             for winner, n in s.execute(q):
-                if winner in (0, 1):
+                if winner is not None and 0 <= winner < sides:
                     wins[winner] += int(n)
         return wins
 
@@ -463,12 +472,12 @@ class Store:
                          seats, moves, chat, row.end_reason, row.away_level, row.grace, by,
                          row.series, row.next_table,
                          clock=None if row.clock_move is None else (row.clock_move, row.clock_reserve or 0),
-                         left=left, rated=row.rated is not False)
+                         left=left, rated=row.rated is not False, game=row.game or "diloti")
 
     def load(self, table_id: str) -> TableData | None:
         data = self._load(table_id)
         if data is not None and data.series is not None:
-            data.series_before = self.series_wins(data.series, data.created, data.id)
+            data.series_before = self.series_wins(data.series, data.created, data.id, sides_of(data))
         return data
 
     def _load(self, table_id: str) -> TableData | None:

@@ -2,6 +2,7 @@
 import { $, fill, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { RULES } from "./rules.js";
+import { GAME_RULES } from "./rules_games.js";
 
 export function showDialog(title, body, foot, name) {
   const dlg = $("#dlg");
@@ -20,9 +21,11 @@ export function closeDialog() {
   if (dlg.open) dlg.close();
 }
 
-export function showRules() {
-  const secs = RULES[getLang()] || RULES.en;
+/** The rules of `game` (Diloti's when not given) in the page's language. */
+export function showRules(game) {
+  const rules = (game && GAME_RULES[game]) || RULES;
+  const secs = rules[getLang()] || rules.en;
   const body = h("div", { class: "rules" }, secs.map(([title, paras]) =>
     [h("h3", null, title), paras.map((p) => h("p", null, p))]));
-  showDialog(t("game.rules"), [body], [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "rules");
+  showDialog(game && GAME_RULES[game] ? t("game.rules") + " · " + t("game.name." + game) : t("game.rules"), [body], [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "rules");
 }

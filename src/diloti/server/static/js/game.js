@@ -5,15 +5,15 @@ import { backEl, cardEl, pileEl } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { filterMoves, matchTyped, playableCards, sortCards, tableUnits } from "./moves.js";
+import { filterFor, matchTyped, playableCards, sortCards, unitsOf } from "./moves.js";
 import { moveLabel, prettyCard, prettyMove, seatName, sideName } from "./present.js";
 import { showDialog, closeDialog, showRules } from "./dialogs.js";
 import { ClockTicker } from "./clock.js";
 import { seatRing } from "./seats.js";
 import { tableDialogs } from "./tabledialogs.js";
+import { KEYS, tableKeys } from "./keys.js";
 import { alertPrefs, shouldAlert, turnAlert } from "./alerts.js";
 
-const KEYS = "abcdefghijklmnopqrstuvwxyz";
 
 function pace() {
   // The page spaces out other seats' moves so each can be seen; ?pace=MS overrides (tests use 0).
@@ -224,7 +224,7 @@ export class TableView {
       + (msg.moves.length > 1 ? " · " + t("game.hint_also", { moves: msg.moves.slice(1, 3).map(fmt).join(", ") }) : "");
     if (best && best.card) {
       // Select the suggested move so one press of Play (or Enter) makes it.
-      const units = tableUnits(this.state.table, this.state.declarations);
+      const units = unitsOf(this.state);
       this.sel = { card: best.card, units: new Set(units.filter((u) => u.cards.every((c) => best.cards.includes(c))).map((u) => u.id)) };
     }
     this.render();
@@ -281,8 +281,8 @@ export class TableView {
 
   pickUnit(id) {
     if (!this.sel.card || this.waitingMove) return;
-    const units = tableUnits(this.state.table, this.state.declarations);
-    const f = filterMoves(this.legal(), units, this.sel.card, this.sel.units);
+    const units = unitsOf(this.state);
+    const f = filterFor(this.state, this.legal(), units, this.sel.card, this.sel.units);
     if (this.sel.units.has(id)) this.sel.units.delete(id);
     else if (f.open.has(id)) this.sel.units.add(id);
     else return;
@@ -297,61 +297,10 @@ export class TableView {
     return false;
   }
 
-  onKey(e) {
-    if (!this.state || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    const tag = (e.target && e.target.tagName) || "";
-    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
-    if ($("#dlg") && $("#dlg").open) return;
-    const st = this.state;
-    if (e.key === "Escape") { this.clearSel(); return; }
-    if (e.key === "?" || e.key === "/") {
-      const inp = $("#typed");
-      if (inp) { e.preventDefault(); inp.focus(); }
-      return;
-    }
-    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
-      const row = e.target.closest && e.target.closest(".hand, .felt, .choices");
-      if (!row) return;
-      const items = [...row.querySelectorAll("button:not([disabled])")];
-      const i = items.indexOf(e.target);
-      if (i < 0) return;
-      const j = (i + (e.key === "ArrowLeft" ? -1 : 1) + items.length) % items.length;
-      items[j].focus();
-      e.preventDefault();
-      return;
-    }
-    if (!st.your_turn) return;
-    if (/^[1-9]$/.test(e.key)) {
-      const card = st.hand[Number(e.key) - 1];
-      if (card) { this.pickCard(card); this.focusSel(); }
-      return;
-    }
-    const k = KEYS.indexOf(e.key);
-    if (k >= 0 && this.sel.card) {
-      const units = tableUnits(st.table, st.declarations);
-      if (units[k]) this.pickUnit(units[k].id);
-      return;
-    }
-    // Enter plays what fits the selection (Space still toggles a focused card); on a
-    // move or tool button it keeps its usual meaning.
-    if (e.key === "Enter" && !(e.target.closest && e.target.closest(".choices, .toolbar, .chat, form, a"))) {
-      const f = this.current();
-      if (!f.exact.length) return;
-      e.preventDefault();
-      if (f.exact.length === 1) this.send(f.exact[0]);
-      else { const b = $("#choices button[data-move]"); if (b) b.focus(); }
-    }
-  }
-
-  focusSel() {
-    const b = this.sel.card && this.root.querySelector(`.hand button[data-card="${this.sel.card}"]`);
-    if (b) b.focus();
-  }
-
   current() {
     const st = this.state;
-    const units = tableUnits(st.table, st.declarations);
-    return filterMoves(this.legal(), units, this.sel.card, this.sel.units);
+    const units = unitsOf(st);
+    return filterFor(st, this.legal(), units, this.sel.card, this.sel.units);
   }
 
   // ------------------------------------------------------------------ rendering
@@ -379,9 +328,10 @@ export class TableView {
   }
 
   seatTags(s) {
-    const tags = [h("span", { class: "tag side" + (s.seat % 2) }, t("seat.n", { n: s.seat + 1 }))];
+    const n = this.table.sides || 2;
+    const tags = [h("span", { class: "tag side" + (s.seat % n) }, t("seat.n", { n: s.seat + 1 }))];
     if (s.seat === this.seat) tags.push(h("span", { class: "tag" }, t("seat.you")));
-    else if (this.table.players === 4 && this.seat !== null && s.seat % 2 === this.seat % 2) tags.push(h("span", { class: "tag" }, t("seat.partner")));
+    else if (n < this.table.players && this.seat !== null && s.seat % n === this.seat % n) tags.push(h("span", { class: "tag" }, t("seat.partner")));
     if (s.kind === "bot") tags.push(h("span", { class: "tag" }, t("seat.computer", { level: s.level })));
     else if (s.away) tags.push(h("span", { class: "tag away" }, t(s.taken ? "seat.away" : "seat.left")));
     else if (s.taken && !s.connected) tags.push(h("span", { class: "tag" }, t("seat.offline")));
@@ -410,6 +360,7 @@ export class TableView {
     const link = location.origin + "/?join=" + encodeURIComponent(tb.id);
     fill(this.root, h("main", { class: "page" }, h("section", { class: "panel", id: "waiting" },
       h("h2", null, t("wait.title")),
+      tb.game && tb.game !== "diloti" ? h("p", { id: "wait-game" }, t("game.name." + tb.game)) : null,
       this.watching ? h("p", { class: "watchnote", id: "watching" }, t("watch.you")) : null,
       h("p", null, t("wait.invite")),
       this.linkBox(link, "invite-link", t("wait.invite")),
@@ -433,20 +384,26 @@ export class TableView {
     const watching = me === null || me === undefined;
     const pov = watching ? 0 : me;  // whose side is shown first (a spectator: seat 0's)
     const legal = this.legal();
-    const units = tableUnits(st.table, st.declarations);
-    const f = filterMoves(legal, units, this.sel.card, this.sel.units);
+    const units = unitsOf(st);
+    const f = filterFor(st, legal, units, this.sel.card, this.sel.units);
     const playable = playableCards(legal);
     const target = st.target || (tb.target ?? 61);
 
-    // Score bar.
-    const counts = st.captured_counts || [0, 1].map((s) => (st.captured && st.captured[s] ? st.captured[s].length : 0));
-    const sides = [0, 1].map((s) => h("span", { class: "score side" + s, dataset: { side: String(s) } },
+    // Score bar: my side first, then the others in the order of play.
+    const nSides = st.sides || 2;
+    const counts = st.captured_counts || st.scores.map((_, s) => (st.captured && st.captured[s] ? st.captured[s].length : 0));
+    const order = [...new Set(Array.from({ length: st.players }, (_, k) => (pov + k) % st.players % nSides))];
+    const sides = order.map((s) => h("span", { class: "score side" + s, dataset: { side: String(s) } },
       sideName(tb, s, me), " ", h("b", { class: "pts" }, String(st.scores[s])),
+      st.hands_won ? h("small", { class: "hands-won", dataset: { won: String(st.hands_won[s]) } }, " · " + t("game.hands_won", { n: st.hands_won[s] })) : null,
       h("small", { class: "taken", title: t("game.captured", { n: counts[s] }) }, " · " + t("game.captured", { n: counts[s] })),
       st.xeri && st.xeri[s] ? h("small", { class: "xeris", dataset: { xeri: String(st.xeri[s]) } }, " · " + t("game.xeris", { n: st.xeri[s] })) : null));
-    const scorebar = h("div", { class: "scorebar", id: "scorebar" },
-      sides[pov % 2], sides[1 - (pov % 2)],
-      h("span", { class: "info" }, t("game.target", { n: target })),
+    const goal = st.game && st.game !== "diloti" && st.target === null ? t(st.hands === 1 ? "game.hands_of1" : "game.hands_of", { total: st.hands })
+      : t("game.target", { n: target });
+    const scorebar = h("div", { class: "scorebar", id: "scorebar", dataset: { game: st.game || "diloti" } },
+      st.game && st.game !== "diloti" ? h("span", { class: "info gamename", id: "game-name" }, t("game.name." + st.game)) : null,
+      ...sides,
+      h("span", { class: "info" }, goal),
       this.spectatorsEl(),
       h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })),
       h("span", { class: "info stockchip", id: "stock", title: t("game.stock") }, st.stock > 0 ? backEl() : null, t("game.stock") + " " + st.stock));
@@ -476,7 +433,12 @@ export class TableView {
       const attrs = { "aria-pressed": chosen ? "true" : "false", disabled: selecting && !usable ? true : undefined, "data-unit": u.id, "data-key": key };
       const onclick = () => this.pickUnit(u.id);
       let el;
-      if (u.id.startsWith("c:")) {
+      if (u.id === "x:pile") {
+        // Xeri's pile: its last cards fanned, the top card last; a capture takes all of it.
+        const shown = u.cards.slice(-5);
+        const label = t(u.cards.length === 1 ? "pile.xeri1" : "pile.xeri", { n: u.cards.length, card: prettyCard(u.cards[u.cards.length - 1]) });
+        el = pileEl({ cards: shown, value: u.cards.length, kind: "xeri" }, label, { tag: "button", t, cls: ["xeripile", chosen && "selected", selecting && !usable && "dim", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
+      } else if (u.id.startsWith("c:")) {
         el = cardEl(u.cards[0], { tag: "button", t, cls: [chosen && "selected", selecting && !usable && "dim", freshCards.has(u.cards[0]) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
       } else {
         const d = st.declarations[Number(u.id.slice(2))];
@@ -496,7 +458,7 @@ export class TableView {
     if (mine && st.phase === "decide") {
       action.appendChild(h("div", { class: "prompt" }, t("game.decide")));
       action.appendChild(h("div", { class: "choices" }, legal.map((mv) =>
-        h("button", { type: "button", class: "btn primary", dataset: { move: mv.text }, onclick: () => this.send(mv) }, moveLabel(mv)))));
+        h("button", { type: "button", class: "btn primary", dataset: { move: mv.text }, onclick: () => this.send(mv) }, moveLabel(mv, st.game)))));
     } else if (mine) {
       if (!this.sel.card) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("game.pick_card")));
       else if (f.exact.length === 0) action.appendChild(h("div", { class: "prompt", id: "prompt" }, f.possible.length ? t("game.pick_table") : t("game.no_fit")));
@@ -504,7 +466,7 @@ export class TableView {
       const choices = h("div", { class: "choices", id: "choices" });
       for (const mv of f.exact) {
         choices.appendChild(h("button", { type: "button", class: "btn primary", dataset: { move: mv.text }, disabled: this.waitingMove || undefined, onclick: () => this.send(mv) },
-          (f.exact.length === 1 ? t("game.play") + ": " : "") + moveLabel(mv)));
+          (f.exact.length === 1 ? t("game.play") + ": " : "") + moveLabel(mv, st.game)));
       }
       if (this.sel.card) choices.appendChild(h("button", { type: "button", class: "btn ghost small", onclick: () => this.clearSel() }, t("game.clear")));
       action.appendChild(choices);
@@ -534,12 +496,12 @@ export class TableView {
       tb.hints && mine && st.phase === "play" ? h("button", { type: "button", class: "btn small", id: "hint-btn", onclick: () => this.askHint() }, t("game.hint")) : null,
       h("button", { type: "button", class: "btn small", id: "history-btn", onclick: () => this.showHistory() }, t("game.history")),
       h("button", { type: "button", class: "btn small", id: "sheet-btn", onclick: () => this.showSheet() }, t("game.scores")),
-      h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => showRules() }, t("game.rules")),
+      h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => showRules(st.game) }, t("game.rules")),
       h("button", { type: "button", class: "btn small", id: "watch-btn", onclick: () => this.showWatchLink() }, t("watch.invite")),
       watching ? null : h("button", { type: "button", class: "btn small", id: "alerts-btn", onclick: () => this.showAlerts() }, t("alerts.btn")),
       !watching && this.playing() ? h("button", { type: "button", class: "btn small", id: "resign-btn", onclick: () => this.confirm("resign") }, t("resign.btn")) : null,
       !watching && !this.isOver() ? h("button", { type: "button", class: "btn small", id: "leave-btn", onclick: () => this.confirm("leave") }, t("leave.btn")) : null,
-      this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")) : null,
+      this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${st.game || "diloti"}-${this.id}.txt` }, t("game.download")) : null,
       this.isOver() ? h("a", { class: "btn small", id: "replay-btn", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")) : null);
 
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : null;
@@ -600,7 +562,8 @@ export class TableView {
   seriesText() {
     const names = this.sideNames();
     const sc = this.table.series_score;
-    return t("end.series", { a: names[0], x: sc[0], y: sc[1], b: names[1] });
+    if (sc.length === 2) return t("end.series", { a: names[0], x: sc[0], y: sc[1], b: names[1] });
+    return t("end.series_n", { scores: names.map((n, i) => `${n} ${sc[i]}`).join(" · ") });
   }
 
   isOver() {
@@ -609,4 +572,4 @@ export class TableView {
 }
 
 // The table's dialogs (round and game summaries, score sheet, history, watch link) live in their own module.
-Object.assign(TableView.prototype, tableDialogs);
+Object.assign(TableView.prototype, tableDialogs, tableKeys);

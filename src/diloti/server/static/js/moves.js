@@ -102,6 +102,25 @@ export function tableUnits(table, declarations) {
   return units;
 }
 
+/**
+ * The table of a state message as selectable units: in Xeri the whole pile is one unit ("x:pile": a capture
+ * always takes all of it); otherwise the loose cards and declarations of `tableUnits`.
+ */
+export function unitsOf(st) {
+  if (st.game === "xeri") return st.table.length ? [{ id: "x:pile", cards: [...st.table] }] : [];
+  return tableUnits(st.table, st.declarations);
+}
+
+/**
+ * `filterMoves`, except that in the parent games a card with one move only (always so in Xeri) has it
+ * ready at once: the player need not point at what it takes.
+ */
+export function filterFor(st, legal, units, card, chosen) {
+  const f = filterMoves(legal, units, card, chosen);
+  if (st.game && st.game !== "diloti" && !f.exact.length && f.possible.length === 1 && !chosen.size) f.exact.push(f.possible[0]);
+  return f;
+}
+
 /** The unit ids a move involves (every move names whole piles). */
 export function unitsOfMove(move, units) {
   const set = new Set(move.cards);

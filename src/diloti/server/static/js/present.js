@@ -21,10 +21,11 @@ export function prettyMove(text) {
   }).join(" ");
 }
 
-/** A move described in words for the chooser: "plain 8", "group of 4s", "take …". */
-export function moveLabel(mv) {
+/** A move described in words for the chooser: "plain 8", "group of 4s", "take …" (Xeri: "takes the pile"). */
+export function moveLabel(mv, game) {
   const cards = mv.cards.map(prettyCard).join(" ");
   const card = mv.card ? prettyCard(mv.card) : "";
+  if (game === "xeri" && mv.kind === "capture") return t("mv.pile", { card, n: mv.cards.length });
   switch (mv.kind) {
     case "lay": return t("mv.lay", { card });
     case "capture": return t("mv.capture", { card, cards });
@@ -48,23 +49,54 @@ export function seatName(table, seat, mySeat) {
   return s.name || t("seat.n", { n: seat + 1 });
 }
 
-/** "Us"/"Them" when seated, otherwise the players' names. */
+/** The sides of a table: 2 in Diloti (partners share one); in the parent games each player alone unless
+ *  the table plays in partnerships. */
+export function sidesOf(table) { return (table && table.sides) || 2; }
+
+/** "Us"/"Them" when seated with two sides, "You" or the player's name when each plays alone, otherwise the
+ *  players' names. */
 export function sideName(table, side, mySeat) {
-  if (mySeat !== null && mySeat !== undefined) return side === (mySeat % 2) ? t("side.us") : t("side.them");
+  const n = sidesOf(table);
+  const seated = mySeat !== null && mySeat !== undefined;
+  const players = (table && table.players) || 2;
+  if (seated && n === 2 && players > 2) return side === (mySeat % n) ? t("side.us") : t("side.them");
+  if (seated && side === mySeat % n) return n === 2 ? t("side.us") : t("new.you");
+  if (seated && n === 2) return t("side.them");
   if (!table || !table.seats) return t("side.n", { n: side + 1 });
-  return table.seats.filter((s) => s.seat % 2 === side).map((s) => seatName(table, s.seat, null)).join(" & ");
+  return table.seats.filter((s) => s.seat % n === side).map((s) => seatName(table, s.seat, mySeat)).join(" & ");
 }
 
-/** The round breakdown as a table (one column per side). */
-export function breakdownTable(score, names, gameScores) {
-  const rows = [
+// Each game's score breakdown, row by row (RULES.md, RULES-XERI.md, RULES-KONTSINA.md).
+const BREAKDOWN = {
+  diloti: [
     ["round.cards", (s) => s.cards],
     ["round.most", (s) => s.cards_points],
     ["round.aces", (s) => s.aces],
     ["round.td", (s) => s.ten_of_diamonds],
     ["round.tc", (s) => s.two_of_clubs],
     ["round.xeri", (s) => (s.xeri ? `${s.xeri} × 10` : 0)],
-  ];
+  ],
+  xeri: [
+    ["round.cards", (s) => s.cards],
+    ["round.most", (s) => s.cards_points],
+    ["round.honours", (s) => s.honours],
+    ["round.td", (s) => s.ten_of_diamonds],
+    ["round.tc", (s) => s.two_of_clubs],
+    ["round.xeri", (s) => (s.xeri ? `${s.xeri}${s.jack_xeri ? " (" + t("round.jacks", { n: s.jack_xeri }) + ")" : ""} = ${s.xeri_points}` : 0)],
+  ],
+  kontsina: [
+    ["round.cards", (s) => s.cards],
+    ["round.most", (s) => s.cards_points],
+    ["round.clubs", (s) => s.clubs],
+    ["round.most_clubs", (s) => s.clubs_points],
+    ["round.tc", (s) => s.two_of_clubs],
+    ["round.td", (s) => s.ten_of_diamonds],
+  ],
+};
+
+/** The round breakdown as a table (one column per side), for the table's `game`. */
+export function breakdownTable(score, names, gameScores, game) {
+  const rows = BREAKDOWN[game] || BREAKDOWN.diloti;
   const body = rows.map(([k, f]) => h("tr", null, h("td", null, t(k)), score.map((s) => h("td", null, String(f(s))))));
   body.push(h("tr", { class: "total" }, h("td", null, t("round.total")), score.map((s) => h("td", null, String(s.total)))));
   if (gameScores) body.push(h("tr", { class: "total" }, h("td", null, t("round.game")), gameScores.map((s) => h("td", null, String(s)))));

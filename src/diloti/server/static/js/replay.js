@@ -57,12 +57,12 @@ export class ReplayView {
       return;
     }
     const d = this.data;
-    const tb = { seats: d.seats, players: d.players };
+    const tb = { seats: d.seats, players: d.players, sides: d.sides || 2 };
     const round = d.rounds[this.r];
     const frames = round.frames;
     const fr = frames[this.f];
     const name = (s) => seatName(tb, s, null);
-    const sides = [0, 1].map((s) => sideName(tb, s, null));
+    const sides = Array.from({ length: tb.sides }, (_, s) => sideName(tb, s, null));
 
     const roundSel = h("select", { id: "replay-round", "aria-label": t("replay.round"), onchange: (e) => { this.r = Number(e.target.value); this.f = 0; this.render(); } },
       d.rounds.map((rd, i) => h("option", { value: String(i), selected: i === this.r || undefined }, t("game.round", { n: rd.number }))));
@@ -91,12 +91,15 @@ export class ReplayView {
     const hands = h("div", { class: "replay-hands" }, fr.hands.map((hand, s) => h("div", { class: "replay-hand", dataset: { seat: String(s) } },
       h("span", { class: "who" }, (fr.turn === s ? "▶ " : "") + name(s)),
       hand.map((c) => cardEl(c, { t })),
-      h("span", { class: "tag" }, t("game.captured", { n: fr.captured[s % 2] })))));
+      h("span", { class: "tag" }, t("game.captured", { n: fr.captured[s % tb.sides] })))));
 
-    const body = [h("h2", null, t("replay.title") + " · " + sides[0] + " " + d.scores[0] + " – " + d.scores[1] + " " + sides[1]),
+    const score = sides.length === 2 ? sides[0] + " " + d.scores[0] + " – " + d.scores[1] + " " + sides[1]
+      : sides.map((n, i) => n + " " + d.scores[i]).join(" · ");
+    const title = (d.game && d.game !== "diloti" ? t("game.name." + d.game) + " · " : "") + t("replay.title");
+    const body = [h("h2", null, title + " · " + score),
       controls, moveLine, h("div", { class: "status" }, h("span", { class: "info", id: "replay-stock" }, t("game.stock") + " " + fr.stock)), felt, hands];
     if (this.f === frames.length - 1 && round.score) {
-      body.push(h("h3", null, t("round.title", { n: round.number })), breakdownTable(round.score, sides, null));
+      body.push(h("h3", null, t("round.title", { n: round.number })), breakdownTable(round.score, sides, null, d.game));
     }
     fill(this.root, h("main", { class: "page", id: "replay" }, h("div", { class: "panel replay" }, body)));
   }
@@ -105,6 +108,6 @@ export class ReplayView {
     if (i === 0) return false;
     const a = frames[i - 1].xeri;
     const b = frames[i].xeri;
-    return a[0] !== b[0] || a[1] !== b[1];
+    return a.some((x, k) => x !== b[k]);
   }
 }

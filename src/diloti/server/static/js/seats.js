@@ -12,6 +12,7 @@ export function placeOf(s, pov, players) {
   const r = (s - pov + players) % players;
   if (r === 0) return "bottom";
   if (players === 2) return "top";
+  if (players === 3) return ["bottom", "right", "left"][r];  // three round a table: nobody opposite
   return ["bottom", "right", "top", "left"][r];
 }
 
@@ -26,7 +27,8 @@ function seatBox(view, s, { st, tb, me, watching, last, xeris, bottomOwn }) {
   const info = tb.seats ? tb.seats[s] : null;
   const n = st.hand_sizes[s];
   const meta = [];
-  if (st.players === 4 && !watching && s !== me && s % 2 === me % 2) meta.push(h("span", { class: "tag" }, t("seat.partner")));
+  const sides = st.sides || 2;
+  if (sides < st.players && !watching && s !== me && s % sides === me % sides) meta.push(h("span", { class: "tag" }, t("seat.partner")));
   if (st.dealer === s) meta.push(h("span", { class: "tag" }, t("game.dealer")));
   if (info && info.kind === "bot") meta.push(h("span", { class: "tag" }, info.level));
   const away = !info || !info.away ? null : !info.taken ? "seat.left" : view.outOfTime.has(s) ? "clock.out" : "seat.away";

@@ -3,7 +3,7 @@
 import { closeDialog, showDialog } from "./dialogs.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { breakdownTable, prettyCard, prettyMove, sideName } from "./present.js";
+import { breakdownTable, prettyCard, prettyMove, sideName, sidesOf } from "./present.js";
 import { alertPrefs, askNotify, saveAlertPrefs } from "./alerts.js";
 
 export const tableDialogs = {
@@ -24,33 +24,52 @@ export const tableDialogs = {
       [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "alerts");
   },
 
-  sideNames() { return [0, 1].map((s) => sideName(this.table, s, this.seat)); },
+  sideNames() {
+    const n = this.state && this.state.sides ? this.state.sides : sidesOf(this.table);
+    const tb = this.table ? { ...this.table, sides: n } : { sides: n, players: this.state ? this.state.players : 2 };
+    return Array.from({ length: n }, (_, s) => sideName(tb, s, this.seat));
+  },
+
+  gameKind() { return (this.state && this.state.game) || (this.table && this.table.game) || "diloti"; },
 
   showRoundOver(msg) {
     const names = this.sideNames();
-    const body = [breakdownTable(msg.score, names, msg.scores)];
+    const body = [breakdownTable(msg.score, names, msg.scores, this.gameKind())];
+    const won = this.handWinner(msg);
+    if (won !== null) body.push(h("p", { id: "hand-winner" }, t("round.won_by", { name: names[won] })));
     if (msg.swept && msg.swept.length && msg.swept_to !== null && msg.swept_to !== undefined) {
       body.push(h("p", null, t("game.sweep", { name: names[msg.swept_to] }) + ": " + msg.swept.map(prettyCard).join(" ")));
     }
     showDialog(t("round.title", { n: msg.round }), body, [h("button", { type: "button", class: "btn primary", id: "round-continue", onclick: closeDialog }, t("round.continue"))], "round-over");
   },
 
+  /** In Xeri the hand goes to the side with the most points (none on a tie); null in the other games. */
+  handWinner(msg) {
+    if (this.gameKind() !== "xeri" || !msg.totals) return null;
+    const top = Math.max(...msg.totals);
+    return msg.totals.filter((x) => x === top).length === 1 ? msg.totals.indexOf(top) : null;
+  },
+
   showGameOver() {
     const g = this.gameOver;
     const names = this.sideNames();
-    const mine = this.seat !== null ? this.seat % 2 : null;
-    const headline = mine === null ? t("end.won", { side: names[g.winner], a: g.scores[g.winner], b: g.scores[1 - g.winner] })
-      : g.winner === mine ? t("end.you_won") : t("end.you_lost");
+    const mine = this.seat !== null ? this.seat % names.length : null;
+    const best = Math.max(...g.scores.filter((_, i) => i !== g.winner));
+    const headline = g.winner === null || g.winner === undefined ? t("end.draw")
+      : mine === null ? t("end.won", { side: names[g.winner], a: g.scores[g.winner], b: best })
+        : g.winner === mine ? t("end.you_won") : t("end.you_lost");
     const lastRound = this.rounds.get(g.rounds);
     const resigned = typeof g.end_reason === "string" && g.end_reason.startsWith("resigned:") ? Number(g.end_reason.slice(9)) : null;
     const body = [resigned !== null ? h("p", { id: "end-reason" }, t("end.resigned", { name: this.name(resigned) })) : null,
       h("p", { class: "endtitle", id: "end-headline" }, headline),
-      h("p", null, `${names[0]} ${g.scores[0]} – ${g.scores[1]} ${names[1]}`)];
+      h("p", { id: "end-scores" }, names.length === 2 ? `${names[0]} ${g.scores[0]} – ${g.scores[1]} ${names[1]}`
+        : names.map((n, i) => `${n} ${g.scores[i]}`).join(" · ")),
+      this.state && this.state.hands_won ? h("p", { id: "end-hands" }, t("end.hands_won", { scores: names.map((n, i) => `${n} ${this.state.hands_won[i]}`).join(" · ") })) : null];
     if (this.table && this.table.series_score) body.push(h("p", { id: "end-series" }, this.seriesText()));
-    if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores));
+    if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores, this.gameKind()));
     if (this.rounds.size > 1) body.push(h("h3", null, t("game.scores")), this.sheetTable());
     showDialog(t("end.title"), body, [
-      h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `diloti-${this.id}.txt` }, t("game.download")),
+      h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${(this.table && this.table.game) || "diloti"}-${this.id}.txt` }, t("game.download")),
       h("a", { class: "btn", id: "end-replay", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")),
       h("a", { class: "btn", href: "/" }, t("game.new")),
       this.seat !== null ? h("button", { type: "button", class: "btn primary", id: "end-again", onclick: () => this.askRematch() }, t("end.again")) : null,
@@ -64,7 +83,7 @@ export const tableDialogs = {
     const rows = [...this.rounds.values()].sort((a, b) => a.round - b.round).map((r) =>
       h("tr", { dataset: { round: String(r.round) } }, h("td", null, String(r.round)),
         r.score.map((s) => h("td", null, String(s.total) + (s.xeri ? ` (${t("game.xeris", { n: s.xeri })})` : "")))));
-    const total = this.state ? this.state.scores : [0, 0];
+    const total = this.state ? this.state.scores : names.map(() => 0);
     const final = this.gameOver ? this.gameOver.scores : total;
     rows.push(h("tr", { class: "total" }, h("td", null, t("round.game")), final.map((s) => h("td", null, String(s)))));
     return h("table", { class: "sheet", id: "sheet" },
@@ -76,7 +95,7 @@ export const tableDialogs = {
     const body = [this.sheetTable()];
     const rounds = [...this.rounds.values()].sort((a, b) => b.round - a.round);
     for (const r of rounds) {
-      body.push(h("h3", null, t("game.round", { n: r.round })), breakdownTable(r.score, this.sideNames(), r.scores));
+      body.push(h("h3", null, t("game.round", { n: r.round })), breakdownTable(r.score, this.sideNames(), r.scores, this.gameKind()));
     }
     showDialog(t("game.scores"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "score-sheet");
   },
