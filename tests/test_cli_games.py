@@ -24,7 +24,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-@pytest.mark.parametrize("command", ["play", "perft", "replay", "simulate", "bench", "tournament"])
+@pytest.mark.parametrize("command", ["play", "perft", "replay", "simulate", "bench", "tournament", "analyse"])
 def test_help_names_the_game_flag(capsys: pytest.CaptureFixture[str], command: str) -> None:
     code, out, _ = run(capsys, command, "--help")
     assert code == 0 and ("--game" in out or command == "replay")
@@ -38,6 +38,8 @@ def test_help_names_the_game_flag(capsys: pytest.CaptureFixture[str], command: s
     (["bench", "--game", "xeri", "--players", "4"], "4 players play in partnerships"),
     (["tournament", "random", "greedy", "--game", "kontsina", "--players", "3"], "a match is between two sides"),
     (["play", "--game", "kontsina", "--hands", "3"], "--hands is not a kontsina option"),
+    (["analyse", "--game", "xeri", "--soy"], "--soy is not a xeri option"),
+    (["analyse", "--gam", "xeri"], "unrecognized arguments: --gam"),  # no abbreviations: --gam is not --game
 ])
 def test_bad_game_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
     code, _, err = run(capsys, *argv)
@@ -85,3 +87,17 @@ def test_play_kontsina_with_three(capsys: pytest.CaptureFixture[str], monkeypatc
     monkeypatch.setattr(sys, "stdin", io.StringIO("7S x 9D\n" + "1\n" * 30 + "quit\n"))
     code, out, _ = run(capsys, "play", "--game", "kontsina", "--players", "3", "--seed", "1", "--target", "5")
     assert code == 0 and "kontsina: 3 players" in out and "error:" in out
+
+
+def test_analyse_ranks_every_move_of_a_parent_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from diloti.core.state import State
+
+    for game, players in (("xeri", 2), ("kontsina", 3)):
+        code, out, _ = run(capsys, "analyse", "--game", game, "--players", str(players), "--seed", "4",
+                           "--iterations", "60", "--json")
+        assert code == 0
+        got = json.loads(out)
+        state = State.new(players, None, 0, seed=4, game=game)
+        assert sorted(m["move"] for m in got["moves"]) == sorted(str(m) for m in state.legal_moves())
+        values = [m["estimate"] for m in got["moves"]]
+        assert values == sorted(values, reverse=True)

@@ -220,15 +220,17 @@ def evaluate(st: HandState, side: int) -> float:
 
 
 def search_variant(world: Callable[[random.Random], HandState], moves: Sequence[Move], side: int,
-                   rng: random.Random, iterations: int, seconds: float | None, eps: float) -> list[tuple[Move, float]]:
-    """Mean rollout value of each of ``moves`` over sampled worlds, best first (sequential halving)."""
+                   rng: random.Random, iterations: int, seconds: float | None, eps: float,
+                   halving: bool = True) -> list[tuple[Move, float]]:
+    """Mean rollout value of each of ``moves`` over sampled worlds, best first (sequential halving; without it
+    every move gets the same worlds and playouts, so the estimates compare: the analysis)."""
     totals = {m: 0.0 for m in moves}
     visits = {m: 0 for m in moves}
     if len(moves) <= 1:
         return [(m, 0.0) for m in moves]
     deadline = None if seconds is None else time.perf_counter() + seconds
     alive = list(moves)
-    stages = max(1, (len(alive) - 1).bit_length())
+    stages = max(1, (len(alive) - 1).bit_length()) if halving else 1
     spent = 0
     for stage in range(stages):
         per_move = max(1, (iterations - spent) // (len(alive) * (stages - stage)))
@@ -296,7 +298,9 @@ def rank_variant_moves(view: VariantView, seed: int | None = None, iterations: i
     True
     """
     rng = move_rng(seed, view, "rank")
-    return search_variant(lambda r: sample_world(view, r), list(view.legal), view.side, rng, iterations, seconds, eps)
+    ranked = search_variant(lambda r: sample_world(view, r), list(view.legal), view.side, rng, iterations, seconds,
+                            eps, halving=False)
+    return sorted(ranked, key=lambda mv: -mv[1])
 
 
 __all__ = ["card_value", "expert_choose", "gain", "greedy_scores", "heuristic_scores", "rank_variant_moves",

@@ -61,7 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the exit status is returned (2 for bad input, also for a bad argument)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # named by the command they were given to
+            prog = f"diloti {args.command}" if getattr(args, "command", None) else "diloti"
+            parser.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see '{prog} --help')\n")
     except SystemExit as exc:  # --help, --version, or a bad argument (already printed on one line)
         return exc.code if isinstance(exc.code, int) else 2
     if not getattr(args, "func", None):

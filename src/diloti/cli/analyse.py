@@ -6,8 +6,10 @@ import argparse
 import json
 
 from diloti.ai.analysis import format_ranking, rank_moves
+from diloti.ai.variants import rank_variant_moves
 from diloti.cli import CliError
 from diloti.cli.common import (
+    add_game_flag,
     add_option_flags,
     add_players_flag,
     load_position_arg,
@@ -19,6 +21,7 @@ from diloti.cli.common import (
 )
 from diloti.core.errors import InvalidPositionError
 from diloti.core.state import State
+from diloti.core.variant import VariantView
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,8 +30,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Rank every legal move of the seat to move by the expert's search. POSITION is a position "
                     "(JSON or compact, docs/NOTATION.md) on the command line, a file holding one, or '-' for "
                     "standard input; "
-                    "without it a new round is dealt from --seed. Each estimate is the expected round points "
-                    "difference (the mover's side minus the other) the move leads to. Only the mover's view "
+                    "without it a new round of --game is dealt from --seed. Each estimate is the expected round "
+                    "points difference (the mover's side minus the other; in Xeri and Kontsina the best other "
+                    "side) the move leads to. Only the mover's view "
                     "is given to the search: hidden cards in the position do not change the answer.",
     ))
     p.add_argument("position", nargs="?", default=None, metavar="POSITION")
@@ -41,6 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="time cap (default: none, so the answer is reproducible)")
     p.add_argument("--search-seed", type=int, default=0, help="seed of the search (default 0)")
     p.add_argument("--json", action="store_true", help="print the ranking as JSON")
+    add_game_flag(p)
     add_players_flag(p)
     add_option_flags(p)
     p.set_defaults(func=run)
@@ -51,13 +56,16 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"invalid --dealer {args.dealer}: expected a seat 0..{args.players - 1} "
                        f"with {args.players} players")
     if args.position is None:
-        state = State.new(args.players, options_from_args(args), dealer=args.dealer, seed=args.seed)
+        state = State.new(args.players, options_from_args(args), dealer=args.dealer, seed=args.seed, game=args.game)
     else:
         state = load_position_arg(args.position)
     if state.is_over:
         raise InvalidPositionError("the round in this position is over: there is no move to analyse")
     view = state.view(state.turn)
-    ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
+    if isinstance(view, VariantView):  # a position of Xeri or Kontsina: their expert's search, every move kept
+        ranked = rank_variant_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
+    else:
+        ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
     if args.json:
         print(json.dumps({"seat": view.seat, "estimate": "expected round points difference for the mover's side",
                           "moves": [{"move": str(m), "estimate": v} for m, v in ranked]}, indent=2))

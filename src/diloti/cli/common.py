@@ -276,6 +276,8 @@ def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         parser.exit(2, f"{parser.prog}: error: {message} (see '{parser.prog} --help')\n")
 
     parser.error = error  # type: ignore[method-assign]
+    # No abbreviations: ``--game`` on a command without it was read as ``--game-by-points``.
+    parser.allow_abbrev = False
     return parser
 
 
