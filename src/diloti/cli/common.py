@@ -288,3 +288,17 @@ def pool_spec(text: str) -> int | str:
     except WorkerPoolError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return kind if isinstance(kind, int) else text.strip()
+
+
+def save_record(rec: Any, path: str, say: Callable[[str], None]) -> bool:
+    """Save a game record (any game's: it has ``save`` and ``dumps``) to ``path``; if it cannot be written, say
+    why on stderr and print the record there instead, so the game is not lost (False)."""
+    try:
+        rec.save(path)
+    except OSError as exc:
+        print(f"diloti play: error: could not save the record to {path!r} "
+              f"({exc.strerror or exc}); here it is:", file=sys.stderr)
+        sys.stderr.write(rec.dumps())
+        return False
+    say(f"record saved to {path}")
+    return True

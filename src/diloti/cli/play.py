@@ -23,6 +23,7 @@ from diloti.cli.common import (
     make_computer,
     one_line_errors,
     options_from_args,
+    save_record,
 )
 from diloti.core.cards import NAMES, cards_of
 from diloti.core.errors import DilotiError
@@ -224,16 +225,7 @@ class Session:
         """Save the record if one was asked for; False if it could not be (it is then written to stderr)."""
         if not self.record:
             return True
-        rec = GameRecord.from_game(self.game, names=self.names, site="diloti play")
-        try:
-            rec.save(self.record)
-        except OSError as exc:
-            print(f"diloti play: error: could not save the record to {self.record!r} "
-                  f"({exc.strerror or exc}); here it is:", file=sys.stderr)
-            sys.stderr.write(rec.dumps())
-            return False
-        self.say(f"record saved to {self.record}")
-        return True
+        return save_record(GameRecord.from_game(self.game, names=self.names, site="diloti play"), self.record, self.say)
 
 
 def _short(exc: Exception) -> str:

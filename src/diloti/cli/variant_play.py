@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from diloti.cli import CliError
-from diloti.cli.common import make_computer
+from diloti.cli.common import make_computer, save_record
 from diloti.core.cards import NAMES, cards_of
 from diloti.core.errors import DilotiError
 from diloti.core.games import find_game
@@ -177,15 +177,7 @@ class VariantSession:
         if not self.record:
             return True
         rec = VariantRecord.from_game(self.game, names=self.names, site="diloti play")
-        try:
-            rec.save(self.record)
-        except OSError as exc:
-            print(f"diloti play: error: could not save the record to {self.record!r} "
-                  f"({exc.strerror or exc}); here it is:", file=sys.stderr)
-            sys.stderr.write(rec.dumps())
-            return False
-        self.say(f"record saved to {self.record}")
-        return True
+        return save_record(rec, self.record, self.say)
 
 
 def run(args: argparse.Namespace, options: Any, record_path: Callable[[str, int], str]) -> int:
