@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from diloti.core.cards import NAMES, cards_of, parse_cards
+from diloti.core.cards import NAMES, Card, cards_of, parse_cards
 from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionError, RecordError
 from diloti.core.games import find_game
 from diloti.core.moves import Move
@@ -68,12 +68,12 @@ from diloti.core.variant_game import HandRecord, HandsGame
 from diloti.core.variants import check_game
 from diloti.formats import position as diloti_position
 from diloti.formats import record as diloti_record
-from diloti.formats.record import _HEADER_RE, GameRecord, _quote, _strip_comment, _unquote
+from diloti.formats.reader import _HEADER_RE, RecordReader, _quote, _unquote
+from diloti.formats.record import GameRecord
 
 VARIANT_FIELDS = ("game", "players", "options", "dealer", "turn", "hands", "table", "stock", "captured", "xeri",
                   "jack_xeri", "last_capturer", "plays", "seed", "shuffles")
 _HAND_RE = re.compile(r"^(?:hand|round)\s+(\d+)\s+dealer\s+(\d+)\s+seed\s+(\d+)$", re.IGNORECASE)
-_MOVE_RE = re.compile(r"^s(\d)\s+(.+)$", re.IGNORECASE)
 
 
 def game_of(data: Mapping[str, Any]) -> str:
@@ -329,60 +329,14 @@ def move_text(game: str, move: Move) -> str:
     return str(move)
 
 
-class _VariantReader:
-    """Reads a record of Xeri or Kontsina, replaying it; problems go to ``errors``."""
+class _VariantReader(RecordReader):
+    """Reads a record of Xeri or Kontsina (:class:`RecordReader` with their headers, hands and moves)."""
 
     def __init__(self, lines: list[str], game: str) -> None:
-        self.rec = VariantRecord(game)
-        self.lines = lines
-        self.state: HandState | None = None
-        self.cur: HandRecord | None = None
-        self.skip = False
-        self.fatal = False
-        self.scored = False
+        super().__init__(lines, VariantRecord(game), "hand", _HAND_RE)
 
-    def err(self, i: int, msg: str) -> None:
-        self.rec.errors.append((i, msg))
-
-    def run(self) -> VariantRecord:
-        for i, raw in enumerate(self.lines, 1):
-            line = _strip_comment(raw)
-            if not line or self.fatal:
-                continue
-            if line.startswith("["):
-                self.header(i, line)
-            elif _HAND_RE.match(line):
-                self.finish(i)
-                self.hand_line(i, line)
-            elif self.cur is None:
-                self.err(i, f"unexpected line {line!r}: expected a header or 'hand N dealer D seed S'")
-            elif self.skip:
-                continue
-            elif line.lower().startswith("deck"):
-                self.deck_line(i, line)
-            elif self.state is None:
-                self.err(i, f"hand {self.cur.number}: {line!r} before the deck line")
-                self.skip = True
-            elif line.lower().startswith("score"):
-                expected = format_variant_score(self.state.score()) if self.state.is_over else None
-                if expected is None or " ".join(line.split()) != expected:
-                    self.err(i, f"hand {self.cur.number}: the score line says {line!r} but the replay gives "
-                                f"{expected or 'an unfinished hand'!r}")
-                self.scored = True
-            else:
-                self.move_line(i, line)
-        self.finish(len(self.lines))
-        self.check_result()
-        return self.rec
-
-    def header(self, i: int, line: str) -> None:
-        m = _HEADER_RE.match(line)
-        if not m:
-            self.err(i, f"bad header {line!r}: expected [Name \"value\"]")
-            return
-        key, val = m.group(1), _unquote(m.group(2))
+    def header_value(self, i: int, key: str, val: str) -> None:
         rec = self.rec
-        rec.headers[key] = val
         try:
             if key == "Players":
                 if not val.isdigit():
@@ -398,94 +352,37 @@ class _VariantReader:
         elif key == "Termination":
             rec.termination = val
         elif re.fullmatch(r"Seat\d", key):
-            seat = int(key[4:])
-            rec.names += [""] * (seat + 1 - len(rec.names))
-            rec.names[seat] = val
+            self.seat_name(key, val)
         if key in ("Termination", "Result") and rec.termination is not None:
             given = rec.headers.get("Result", "*").split("-")
             rec.winner = given.index("1") if "1" in given else None
 
-    def hand_line(self, i: int, line: str) -> None:
-        m = _HAND_RE.match(line)
-        assert m
-        number, dealer, seed = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        self.skip, self.state, self.scored = False, None, False
-        if not self.rec.rounds and self.cur is None:
+    def start_round(self, i: int, number: int, dealer: int, seed: int) -> HandRecord | None:
+        rec = self.rec
+        if not rec.rounds:
             try:  # the seats and options are known once the headers are read
-                find_game(self.rec.game).state.check_players(self.rec.players, self.rec.options)
+                find_game(rec.game).state.check_players(rec.players, rec.options)
             except DilotiError as exc:
                 self.err(i, f"bad header Players: {exc}; cannot replay the hands")
                 self.fatal = True
-                return
-        if dealer >= self.rec.players:
-            self.err(i, f"hand {number}: dealer {dealer} is not a seat 0..{self.rec.players - 1}")
-            self.skip = True
-            return
-        if number != len(self.rec.rounds) + 1:
-            self.err(i, f"hand {number}: expected hand {len(self.rec.rounds) + 1}")
-        self.cur = HandRecord(number, dealer, seed, ())
+                return None
+        if dealer >= rec.players:
+            self.err(i, f"hand {number}: dealer {dealer} is not a seat 0..{rec.players - 1}")
+            return None
+        if number != len(rec.rounds) + 1:
+            self.err(i, f"hand {number}: expected hand {len(rec.rounds) + 1}")
+        return HandRecord(number, dealer, seed, ())
 
-    def deck_line(self, i: int, line: str) -> None:
-        cur = self.cur
-        assert cur is not None
-        try:
-            state = find_game(self.rec.game).state.new(self.rec.players, self.rec.options, cur.dealer, seed=cur.seed,
-                                                       deck=parse_cards(line[4:]))
-        except DilotiError as exc:
-            self.err(i, f"hand {cur.number}: bad deck: {exc}")
-            self.skip = True
-            return
-        cur.deck = state.deck
-        self.state = state
-        self.rec.rounds.append(cur)
+    def new_state(self, cur: HandRecord, deck: list[Card]) -> HandState:
+        state: HandState = find_game(self.rec.game).state.new(self.rec.players, self.rec.options, cur.dealer,
+                                                               seed=cur.seed, deck=deck)
+        return state
 
-    def move_line(self, i: int, line: str) -> None:
-        state, cur = self.state, self.cur
-        assert state is not None and cur is not None
-        m = _MOVE_RE.match(line)
-        problem = None
-        if not m:
-            problem = f"cannot read {line!r}: expected 's<seat> <move>'"
-        elif state.is_over:
-            problem = f"move {line!r} after the end of the hand"
-        elif int(m.group(1)) != state.turn:
-            problem = f"{line!r}: seat {state.turn} is to move, not seat {m.group(1)}"
-        if problem is None:
-            assert m is not None
-            try:
-                move = state.read_move(m.group(2))
-            except DilotiError as exc:
-                problem = str(exc)
-        if problem is not None:
-            self.err(i, f"hand {cur.number}: {problem}")
-            self.skip = True
-            return
-        cur.moves.append((state.turn, move))
-        state.push(move)
-        if state.is_over:
-            cur.score = state.score()
-            cur.swept = state.swept
+    def read_move(self, state: HandState, text: str) -> Move:
+        return state.read_move(text)
 
-    def finish(self, i: int) -> None:
-        cur, state = self.cur, self.state
-        if cur is not None and not self.skip:
-            if state is None:
-                self.err(i, f"hand {cur.number}: no deck line")
-            elif state.is_over and not self.scored:
-                self.err(i, f"hand {cur.number}: the hand is over but its score line is missing")
-        self.cur, self.state = None, None
-
-    def check_result(self) -> None:
-        rec = self.rec
-        if rec.errors:
-            return
-        for r in rec.rounds[:-1]:
-            if r.score is None:
-                self.err(len(self.lines), f"hand {r.number} is unfinished but later hands follow")
-        for key, value in (("Result", rec.result), ("Score", "-".join(map(str, rec.scores)))):
-            given = rec.headers.get(key)
-            if given is not None and given != value:
-                self.err(len(self.lines), f"the {key} header says {given!r} but the replay gives {value!r}")
+    def score_text(self, score: tuple[Any, ...]) -> str:
+        return format_variant_score(score)
 
 
 def read_any_record(text: str) -> GameRecord | VariantRecord:
@@ -503,7 +400,8 @@ def read_any_record(text: str) -> GameRecord | VariantRecord:
             break
     if game == "diloti":
         return diloti_record.read_record(text)
-    return _VariantReader(lines, game).run()
+    read: VariantRecord = _VariantReader(lines, game).run()
+    return read
 
 
 def load_any_record(path: str | Path, strict: bool = False) -> GameRecord | VariantRecord:

@@ -53,18 +53,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from diloti.core.cards import NAMES, Card, parse_cards
-from diloti.core.errors import DilotiError, OptionsError, RecordError
+from diloti.core.cards import NAMES, Card
+from diloti.core.errors import OptionsError, RecordError
 from diloti.core.game import Game, RoundRecord
 from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.scoring import Side
 from diloti.core.state import State
 from diloti.formats.notation import parse_move
+from diloti.formats.reader import RecordReader, _quote
 
-_HEADER_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 _ROUND_RE = re.compile(r"^round\s+(\d+)\s+dealer\s+(\d+)\s+seed\s+(\d+)$", re.IGNORECASE)
-_MOVE_RE = re.compile(r"^s(\d)\s+(.+)$", re.IGNORECASE)
 
 
 def format_score(score: tuple[Side, Side]) -> str:
@@ -180,78 +179,14 @@ class GameRecord:
         return state
 
 
-def _quote(v: str) -> str:
-    # One header per line: control characters (a newline in a name) become spaces.
-    v = "".join(" " if ord(ch) < 32 else ch for ch in v)
-    return v.replace("\\", "\\\\").replace('"', '\\"')
+class _Reader(RecordReader):
+    """Reads a Diloti record (:class:`RecordReader` with Diloti's headers, rounds and notation)."""
 
-
-def _unquote(v: str) -> str:
-    return re.sub(r"\\(.)", r"\1", v)
-
-
-def _strip_comment(line: str) -> str:
-    if line.lstrip().startswith("["):  # a header value may hold ';' or '#'
-        return line.strip()
-    for mark in (";", "#"):
-        i = line.find(mark)
-        if i >= 0:
-            line = line[:i]
-    return line.strip()
-
-
-class _Reader:
     def __init__(self, text: str) -> None:
-        self.rec = GameRecord()
-        self.errors = self.rec.errors
-        self.lines = text.splitlines()
-        self.state: State | None = None
-        self.cur: RoundRecord | None = None
-        self.skip = False  # the rest of the current round cannot be read
-        self.header_done = False
-        self.fatal = False
-        self.scored = False
-        self.cur_line = 0
+        super().__init__(text.splitlines(), GameRecord(), "round", _ROUND_RE)
 
-    def err(self, lineno: int, msg: str) -> None:
-        self.errors.append((lineno, msg))
-
-    def run(self) -> GameRecord:
-        for i, raw in enumerate(self.lines, 1):
-            line = _strip_comment(raw)
-            if not line or self.fatal:
-                continue
-            if line.startswith("["):
-                self.header(i, line)
-            elif _ROUND_RE.match(line):
-                self.round_line(i, line)
-            elif self.cur is None:
-                self.err(i, f"unexpected line {line!r}: expected a header [Name \"value\"] "
-                            "or 'round N dealer D seed S'")
-            elif self.skip:
-                continue
-            elif line.lower().startswith("deck"):
-                self.deck_line(i, line)
-            elif line.lower().startswith("score"):
-                self.score_line(i, line)
-            else:
-                self.move_line(i, line)
-        self.finish_round(len(self.lines))
-        self.check_result()
-        return self.rec
-
-    # -- headers
-    def header(self, i: int, line: str) -> None:
-        m = _HEADER_RE.match(line)
-        if not m:
-            self.err(i, f"bad header {line!r}: expected [Name \"value\"]")
-            return
-        if self.header_done:
-            self.err(i, f"header {line!r} after the first round")
-            return
-        key, val = m.group(1), _unquote(m.group(2))
+    def header_value(self, i: int, key: str, val: str) -> None:
         rec = self.rec
-        rec.headers[key] = val
         if key == "Game" and val != "diloti":
             self.err(i, f"a {val} record: diloti.formats.games.read_any_record reads every game's records")
             self.fatal = True
@@ -279,138 +214,38 @@ class _Reader:
             else:
                 rec.seed = int(val)
         elif re.fullmatch(r"Seat\d", key):
-            seat = int(key[4:])
-            while len(rec.names) <= seat:
-                rec.names.append("")
-            rec.names[seat] = val
+            self.seat_name(key, val)
 
     def result_header(self, val: str) -> None:
         # A game that ended early: its Result is the given one, not what the scores say.
         self.rec.winner = {"1-0": 0, "0-1": 1}.get(val)
 
-    # -- rounds
-    def round_line(self, i: int, line: str) -> None:
-        self.finish_round(i)
-        self.header_done = True
-        m = _ROUND_RE.match(line)
-        assert m
-        number, dealer, seed = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    def start_round(self, i: int, number: int, dealer: int, seed: int) -> RoundRecord | None:
         rec = self.rec
-        self.skip = False
-        self.state = None
         if dealer >= rec.players:
             self.err(i, f"round {number}: dealer {dealer} is not a seat 0..{rec.players - 1}")
-            self.cur = None
-            self.skip = True
-            return
+            return None
         expected = len(rec.rounds) + 1
         if number != expected:
             self.err(i, f"round {number}: expected round {expected}")
         if rec.rounds and dealer != (rec.rounds[-1].dealer + 1) % rec.players:
             self.err(i, f"round {number}: dealer {dealer} does not follow dealer {rec.rounds[-1].dealer}")
-        self.scored = False
-        self.cur = RoundRecord(number, dealer, seed, ())
-        self.cur_line = i
+        return RoundRecord(number, dealer, seed, ())
 
-    def deck_line(self, i: int, line: str) -> None:
-        cur = self.cur
-        assert cur is not None
-        if self.state is not None:
-            self.err(i, f"round {cur.number}: a second deck line")
-            return
-        try:
-            deck = parse_cards(line[4:])
-            state = State.new(self.rec.players, self.rec.options, cur.dealer, seed=cur.seed, deck=deck)
-        except DilotiError as exc:
-            self.err(i, f"round {cur.number}: bad deck: {exc}")
-            self.skip = True
-            self.cur = None
-            return
-        cur.deck = state.deck
-        self.state = state
-        self.rec.rounds.append(cur)
+    def new_state(self, cur: RoundRecord, deck: list[Card]) -> State:
+        return State.new(self.rec.players, self.rec.options, cur.dealer, seed=cur.seed, deck=deck)
 
-    def need_state(self, i: int, what: str) -> State | None:
-        if self.state is None:
-            assert self.cur is not None
-            self.err(i, f"round {self.cur.number}: {what} before the deck line")
-            self.skip = True
-            return None
-        return self.state
+    def read_move(self, state: State, text: str) -> Move:
+        return parse_move(state, text)
 
-    def move_line(self, i: int, line: str) -> None:
-        state = self.need_state(i, "a move")
-        cur = self.cur
-        if state is None or cur is None:
-            return
-        m = _MOVE_RE.match(line)
-        if not m:
-            self.err(i, f"round {cur.number}: cannot read {line!r}: expected 's<seat> <move>'")
-            self.skip = True
-            return
-        seat = int(m.group(1))
-        if state.is_over:
-            self.err(i, f"round {cur.number}: move {line!r} after the end of the round")
-            self.skip = True
-            return
-        if seat != state.turn:
-            self.err(i, f"round {cur.number}: {line!r}: seat {state.turn} is to move, not seat {seat}")
-            self.skip = True
-            return
-        try:
-            move = parse_move(state, m.group(2))
-        except DilotiError as exc:
-            self.err(i, f"round {cur.number}: {exc}")
-            self.skip = True
-            return
-        state.push(move)
-        cur.moves.append((seat, move))
-        if state.is_over:
-            cur.score = state.score()
-            cur.swept = state.swept
-
-    def score_line(self, i: int, line: str) -> None:
-        state = self.need_state(i, "the score")
-        cur = self.cur
-        if state is None or cur is None:
-            return
-        if not state.is_over:
-            self.err(i, f"round {cur.number}: a score line before the round is over")
-            self.skip = True
-            return
-        expected = format_score(state.score())
-        if " ".join(line.split()) != expected:
-            self.err(i, f"round {cur.number}: the score line says {line!r} but the replay gives {expected!r}")
-        self.scored = True
-
-    def finish_round(self, i: int) -> None:
-        cur, state = self.cur, self.state
-        if cur is not None and state is None and not self.skip:
-            self.err(i, f"round {cur.number}: no deck line")
-        if cur is not None and state is not None and state.is_over and not self.scored and not self.skip:
-            self.err(i, f"round {cur.number}: the round is over but its score line is missing")
-        self.cur = None
-        self.state = None
-
-    def check_result(self) -> None:
-        rec = self.rec
-        if self.errors:
-            return
-        for r in rec.rounds[:-1]:
-            if r.score is None:
-                self.err(len(self.lines), f"round {r.number} is unfinished but later rounds follow")
-        given = rec.headers.get("Result")
-        if given is not None and given != rec.result:
-            self.err(len(self.lines), f"the Result header says {given!r} but the replay gives {rec.result!r}")
-        score = rec.headers.get("Score")
-        a, b = rec.scores
-        if score is not None and score != f"{a}-{b}":
-            self.err(len(self.lines), f"the Score header says {score!r} but the replay gives '{a}-{b}'")
+    def score_text(self, score: tuple[Side, Side]) -> str:
+        return format_score(score)
 
 
 def read_record(text: str) -> GameRecord:
     """Read a record, replaying it; problems go to ``errors``, never raised."""
-    return _Reader(text).run()
+    rec: GameRecord = _Reader(text).run()
+    return rec
 
 
 def load_record(path: str | Path, strict: bool = False) -> GameRecord:
