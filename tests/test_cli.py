@@ -313,7 +313,7 @@ def test_play_through_a_real_pipe(tmp_path: Path) -> None:
 def test_play_saves_the_record_when_a_computer_player_fails(capsys: pytest.CaptureFixture[str],
                                                              monkeypatch: pytest.MonkeyPatch,
                                                              tmp_path: Path) -> None:
-    from diloti.cli import play as play_module
+    from diloti.cli import session as play_module
     from diloti.core.moves import Move
 
     class Broken:

@@ -84,9 +84,11 @@ def test_play_and_replay_a_game(capsys: pytest.CaptureFixture[str], monkeypatch:
 
 
 def test_play_kontsina_with_three(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("7S x 9D\n" + "1\n" * 30 + "quit\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("7S x 9D\nhint 2\n" + "1\n" * 30 + "quit\n"))
     code, out, _ = run(capsys, "play", "--game", "kontsina", "--players", "3", "--seed", "1", "--target", "5")
     assert code == 0 and "kontsina: 3 players" in out and "error:" in out
+    hint = out[out.index("hint (best first"):].splitlines()[1:3]
+    assert [line.split()[0] for line in hint] == ["1.", "2."] and all("move" in line for line in hint)
 
 
 def test_analyse_ranks_every_move_of_a_parent_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,6 @@ import argparse
 import os
 import sys
 import time
-from typing import Any, TextIO
 
 from diloti.cli import CliError
 from diloti.cli.common import (
@@ -20,11 +19,10 @@ from diloti.cli.common import (
     add_option_flags,
     add_players_flag,
     add_seed_flag,
-    make_computer,
     one_line_errors,
     options_from_args,
-    save_record,
 )
+from diloti.cli.session import TerminalSession, run_session, seats_for
 from diloti.core.cards import NAMES, cards_of
 from diloti.core.errors import DilotiError
 from diloti.core.game import Game, RoundRecord
@@ -64,30 +62,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-class Session:
-    """One terminal game: the game, the computer players, input and output."""
-
-    def __init__(self, game: Game, seat: int, bots: dict[int, Any], names: list[str], out: TextIO,
-                 inp: TextIO, record: str | None, quiet: bool = False) -> None:
-        self.game = game
-        self.seat = seat
-        self.bots = bots
-        self.names = names
-        self.out = out
-        self.inp = inp
-        self.record = record
-        self.quiet = quiet
-        self.echo = not (hasattr(inp, "isatty") and inp.isatty())
-
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
-    def who(self, seat: int) -> str:
-        return f"seat {seat} ({self.names[seat]})"
-
-    def side_name(self, side: int) -> str:
-        seats = [s for s in range(self.game.players) if s % 2 == side]
-        return f"side {side} (" + " + ".join(self.names[s] for s in seats) + ")"
+class Session(TerminalSession):
+    """One terminal game of Diloti (:class:`~diloti.cli.session.TerminalSession` with Diloti's table, moves,
+    score sheet and hints)."""
 
     # -- display
     def show_table(self, view: View) -> None:
@@ -142,97 +119,25 @@ class Session:
                      f"{s.two_of_clubs:3} {s.xeri:5} {s.total:6}")
         self.show_scores()
 
-    # -- input
-    def ask(self, prompt: str) -> str | None:
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.say()
-            return None
-        line = line.strip()
-        if self.echo:
-            self.say(line)
-        return line
+    def help_text(self, view: View) -> str:
+        return HELP
 
-    def human_move(self) -> Move | None:
-        """The human's move, or None to stop (quit or end of input)."""
-        view = self.game.view(self.seat)
-        self.show_table(view)
-        if not self.quiet:
-            self.show_moves(view)
-        while True:
-            text = self.ask("your move> ")
-            if text is None:
-                return None
-            cmd = text.lower()
-            if not cmd:
-                continue
-            if cmd in ("quit", "exit", "q"):
-                return None
-            if cmd in ("help", "?", "h"):
-                self.say(HELP)
-            elif cmd in ("moves", "m", "list"):
-                self.show_moves(view)
-            elif cmd in ("table", "t"):
-                self.show_table(view)
-            elif cmd == "history":
-                self.show_history()
-            elif cmd == "score":
-                self.show_scores()
-            elif cmd == "hint" or cmd.startswith("hint "):
-                self.say(hint(view, cmd[4:].strip()))
-            elif cmd.isdigit():
-                k = int(cmd)
-                if 1 <= k <= len(view.legal):
-                    return view.legal[k - 1]
-                self.say(f"error: no move number {k}: choose 1..{len(view.legal)} (type 'moves' to list them)")
-            else:
-                try:
-                    return parse_move(view, text)
-                except DilotiError as exc:
-                    self.say(f"error: {_short(exc)}")
-                    self.say("type a number from the list, 'moves' to list them, or 'help'")
+    def hint(self, view: View, arg: str) -> str:
+        return hint(view, arg)
 
-    # -- the game
-    def play(self) -> bool:
-        """Play until the game ends (True) or the human stops (False)."""
-        g = self.game
-        while not g.is_over:
-            seat = g.state.turn
-            rec = g.current
-            if seat == self.seat:
-                move = self.human_move()
-                if move is None:
-                    return False
-                desc = describe_move(g.view(self.seat), move)
-                g.play(move)
-                self.say(f"you: {desc}")
-            else:
-                view = g.view(seat)
-                move = self.bots[seat].choose(view)
-                desc = describe_move(g.view(self.seat), move)
-                g.play(move)
-                self.say(f"{self.who(seat)}: {desc}")
-            if rec.score is not None:
-                self.round_summary(rec)
-        a, b = g.scores
-        winner = g.winner if g.winner is not None else 0
-        self.say(f"=== game over: {self.side_name(winner)} wins {max(a, b)}-{min(a, b)} ===")
-        return True
+    def read_move(self, view: View, text: str) -> Move:
+        return parse_move(view, text)
 
-    def save(self) -> bool:
-        """Save the record if one was asked for; False if it could not be (it is then written to stderr)."""
-        if not self.record:
-            return True
-        return save_record(GameRecord.from_game(self.game, names=self.names, site="diloti play"), self.record, self.say)
+    def describe(self, view: View, move: Move) -> str:
+        return describe_move(view, move)
 
+    def game_over_line(self) -> str:
+        a, b = self.game.scores
+        winner = self.game.winner if self.game.winner is not None else 0
+        return f"=== game over: {self.side_name(winner)} wins {max(a, b)}-{min(a, b)} ==="
 
-def _short(exc: Exception) -> str:
-    # The engine's messages end with the whole position; the player sees the table already.
-    msg = str(exc)
-    cut = msg.rfind(" in [")
-    return msg[:cut] if cut > 0 else msg
+    def make_record(self) -> GameRecord:
+        return GameRecord.from_game(self.game, names=self.names, site="diloti play")
 
 
 # ----------------------------------------------------------------- hint
@@ -288,26 +193,10 @@ def run(args: argparse.Namespace) -> int:
         from diloti.cli.variant_play import run as run_variant
 
         return run_variant(args, options, record_path)
-    if not 0 <= args.seat < args.players:
-        raise CliError(f"invalid --seat {args.seat}: expected 0..{args.players - 1}")
-    if not args.name.strip():
-        raise CliError(f"invalid --name {args.name!r}: expected a name")
     game = Game(args.players, options, seed=args.seed)
+    bots, names = seats_for(args, game.seed)
     record = None if args.record is None else record_path(args.record, game.seed)
-    bots = {s: make_computer(args.level, game.seed + 1000 * (s + 1)) for s in range(args.players) if s != args.seat}
-    names = [args.name if s == args.seat else f"{args.level.split(':')[0]}{s}" for s in range(args.players)]
     session = Session(game, args.seat, bots, names, sys.stdout, sys.stdin, record, args.quiet)
-    session.say(f"diloti: {args.players} players, you are seat {args.seat} ({session.side_name(args.seat % 2)}), "
-                f"seed {game.seed}; type 'help' for help")
-    if options.changed():
-        session.say(f"options: {options.changed()}")
-    try:
-        session.play()
-    except KeyboardInterrupt:
-        session.say("\ninterrupted")
-        session.save()
-        return 130
-    except DilotiError:
-        session.save()  # e.g. a computer player failed: keep the game so far
-        raise
-    return 0 if session.save() else 1
+    return run_session(session, f"diloti: {args.players} players, you are seat {args.seat} "
+                                f"({session.side_name(args.seat % 2)}), seed {game.seed}; type 'help' for help",
+                       options)

@@ -1,8 +1,8 @@
 """``diloti play --game xeri|kontsina``: a game of Diloti's parent games in the terminal.
 
-The same loop as Diloti's (:mod:`diloti.cli.play`): moves by number or in notation
+The same loop as Diloti's (:mod:`diloti.cli.session`): moves by number or in notation
 (``7H``; in Kontsina ``9D x 4H 5C``), the commands ``moves``, ``table``, ``history``,
-``score``, ``help`` and ``quit``; the human seat sees only its view.
+``score``, ``hint``, ``help`` and ``quit``; the human seat sees only its view.
 """
 
 from __future__ import annotations
@@ -10,12 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any
 
-from diloti.cli import CliError
-from diloti.cli.common import make_computer, save_record
+from diloti.ai.variants import rank_variant_moves
+from diloti.cli.session import TerminalSession, run_session, seats_for
 from diloti.core.cards import NAMES, cards_of
-from diloti.core.errors import DilotiError
 from diloti.core.games import find_game
 from diloti.core.moves import CAPTURE, Move
 from diloti.core.variant import VariantView
@@ -28,7 +27,8 @@ HELP = {
     "kontsina": "Play by number, or in notation: 7S (lay), 7S x 7D (match), 9D x 4H 5C (a sum of two or more "
                 "numerals). One capture takes one thing; capturing is optional unless --forced-capture.",
 }
-COMMANDS = "Commands: moves, table, history, score, help, quit (saves the record if --record was given)."
+COMMANDS = ("Commands: moves, table, history, score, hint (the computer's advice), help, quit (saves the record if "
+            "--record was given).")
 
 
 def describe(view: VariantView, move: Move) -> str:
@@ -48,21 +48,9 @@ def describe(view: VariantView, move: Move) -> str:
     return f"takes {taken} with {NAMES[card]}" + (" (xeri!)" if lone else "")
 
 
-class VariantSession:
-    """One terminal game of Xeri or Kontsina."""
-
-    def __init__(self, game: HandsGame, seat: int, bots: dict[int, Any], names: list[str], out: TextIO,
-                 inp: TextIO, record: str | None, quiet: bool = False) -> None:
-        self.game, self.seat, self.bots, self.names = game, seat, bots, names
-        self.out, self.inp, self.record, self.quiet = out, inp, record, quiet
-        self.echo = not (hasattr(inp, "isatty") and inp.isatty())
-
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
-    def side_name(self, side: int) -> str:
-        seats = [s for s in range(self.game.players) if s % self.game.sides == side]
-        return f"side {side} (" + " + ".join(self.names[s] for s in seats) + ")"
+class VariantSession(TerminalSession):
+    """One terminal game of Xeri or Kontsina (:class:`~diloti.cli.session.TerminalSession` with their table,
+    moves, hands and score)."""
 
     def sheet(self) -> str:
         g = self.game
@@ -100,108 +88,52 @@ class VariantSession:
             self.say(f"  {self.side_name(i)}: {s.line()}")
         self.say("  " + self.sheet())
 
-    def ask(self, prompt: str) -> str | None:
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.say()
-            return None
-        line = line.strip()
-        if self.echo:
-            self.say(line)
-        return line
+    def show_history(self) -> None:
+        for i, (seat, move) in enumerate(self.game.current.moves, 1):
+            self.say(f"  {i:2}. {self.who(seat)}: {move}")
 
-    def human_move(self) -> Move | None:
-        view = self.game.view(self.seat)
-        state = self.game.state
-        self.show_table(view)
-        if not self.quiet:
-            self.show_moves(view)
-        while True:
-            text = self.ask("your move> ")
-            if text is None:
-                return None
-            cmd = text.lower()
-            if not cmd:
-                continue
-            if cmd in ("quit", "exit", "q"):
-                return None
-            if cmd in ("help", "?", "h"):
-                self.say(HELP[view.game] + "\n" + COMMANDS)
-            elif cmd in ("moves", "m", "list"):
-                self.show_moves(view)
-            elif cmd in ("table", "t"):
-                self.show_table(view)
-            elif cmd == "history":
-                for i, (seat, move) in enumerate(self.game.current.moves, 1):
-                    self.say(f"  {i:2}. seat {seat}: {move}")
-            elif cmd == "score":
-                self.say(self.sheet())
-            elif cmd.isdigit():
-                k = int(cmd)
-                if 1 <= k <= len(view.legal):
-                    return view.legal[k - 1]
-                self.say(f"error: no move number {k}: choose 1..{len(view.legal)} (type 'moves' to list them)")
-            else:
-                try:
-                    return state.read_move(text)
-                except DilotiError as exc:
-                    msg = str(exc)
-                    self.say(f"error: {msg[:msg.rfind(' in [')] if ' in [' in msg else msg}")
-                    self.say("type a number from the list, 'moves' to list them, or 'help'")
+    def show_scores(self) -> None:
+        self.say(self.sheet())
 
-    def play(self) -> bool:
-        g = self.game
-        while not g.is_over:
-            seat = g.state.turn
-            rec = g.current
-            if seat == self.seat:
-                move = self.human_move()
-                if move is None:
-                    return False
-                who = "you"
-            else:
-                move = self.bots[seat].choose(g.view(seat))
-                who = f"seat {seat} ({self.names[seat]})"
-            desc = describe(g.view(self.seat), move)
-            g.play(move)
-            self.say(f"{who}: {desc}")
-            if rec.score is not None:
-                self.hand_summary(rec)
-        winner = g.winner if g.winner is not None else 0
-        self.say(f"=== game over: {self.side_name(winner)} wins; {self.sheet()} ===")
-        return True
+    def help_text(self, view: VariantView) -> str:
+        return HELP[view.game] + "\n" + COMMANDS
 
-    def save(self) -> bool:
-        if not self.record:
-            return True
-        rec = VariantRecord.from_game(self.game, names=self.names, site="diloti play")
-        return save_record(rec, self.record, self.say)
+    def hint(self, view: VariantView, arg: str) -> str:
+        """The expert's ranking of the legal moves, best first (``arg``: how many, default 3)."""
+        if not view.legal:
+            return "hint: you have no move to make now"
+        count = int(arg) if arg.isdigit() and int(arg) > 0 else 3
+        ranked = rank_variant_moves(view, seed=view.plays, iterations=400, seconds=2.0)
+        lines = ["hint (best first; the estimate is the expected hand points difference):"]
+        for i, (move, estimate) in enumerate(ranked[:count], 1):
+            number = view.legal.index(move) + 1
+            lines.append(f"  {i}. move {number:2}: {move!s:<22} {describe(view, move):<30} {estimate:+.2f}")
+        return "\n".join(lines)
+
+    def read_move(self, view: VariantView, text: str) -> Move:
+        move: Move = self.game.state.read_move(text)
+        return move
+
+    def describe(self, view: VariantView, move: Move) -> str:
+        return describe(view, move)
+
+    def round_summary(self, rec: HandRecord) -> None:
+        self.hand_summary(rec)
+
+    def game_over_line(self) -> str:
+        winner = self.game.winner if self.game.winner is not None else 0
+        return f"=== game over: {self.side_name(winner)} wins; {self.sheet()} ==="
+
+    def make_record(self) -> VariantRecord:
+        return VariantRecord.from_game(self.game, names=self.names, site="diloti play")
 
 
 def run(args: argparse.Namespace, options: Any, record_path: Callable[[str, int], str]) -> int:
     """``diloti play`` for Xeri or Kontsina (:func:`diloti.cli.play.run` passes its ``record_path``)."""
-    if not 0 <= args.seat < args.players:
-        raise CliError(f"invalid --seat {args.seat}: expected 0..{args.players - 1}")
-    if not args.name.strip():
-        raise CliError(f"invalid --name {args.name!r}: expected a name")
     game: HandsGame = find_game(args.game).game(args.players, options, seed=args.seed)
+    bots, names = seats_for(args, game.seed)
     record = None if args.record is None else record_path(args.record, game.seed)
-    bots = {s: make_computer(args.level, game.seed + 1000 * (s + 1)) for s in range(args.players) if s != args.seat}
-    names = [args.name if s == args.seat else f"{args.level.split(':')[0]}{s}" for s in range(args.players)]
     session = VariantSession(game, args.seat, bots, names, sys.stdout, sys.stdin, record, args.quiet)
-    session.say(f"{args.game}: {args.players} players, you are seat {args.seat} "
-                f"({session.side_name(args.seat % game.sides)}), seed {game.seed}; type 'help' for help")
-    if options.changed():
-        session.say(f"options: {options.changed()}")
-    try:
-        session.play()
-    except KeyboardInterrupt:
-        session.say("\ninterrupted")
-        session.save()
-        return 130
-    except DilotiError:
-        session.save()
-        raise
-    return 0 if session.save() else 1
+    return run_session(session, f"{args.game}: {args.players} players, you are seat {args.seat} "
+                                f"({session.side_name(args.seat % game.sides)}), seed {game.seed}; "
+                                "type 'help' for help", options)
