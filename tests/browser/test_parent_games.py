@@ -85,7 +85,7 @@ def test_xeri_against_the_computer_in_greek_on_a_phone(server: str, new_page: An
     assert st in ("dialog:round-over", "dialog:game-over"), st
     if st == "dialog:round-over":
         page.click("#round-continue")
-        ui.wait_status(page, ("dialog:game-over",))
+        ui.wait_status(page, ("dialog:game-over",), timeout=60)
     rows = page.eval_on_selector_all("#dlg table.breakdown tr",
                                      "rs => rs.map(r => [...r.children].map(c => c.textContent))")
     head, *body = rows
@@ -132,7 +132,7 @@ def test_kontsina_for_three_two_people_and_the_computer(server: str, new_page: A
         assert page.locator("#scorebar .score").count() == 3
     screenshot(host, "33-kontsina-three")
     rng = random.Random(3)
-    moves = 0
+    moves = waited = 0
     while True:
         done = [p for p in (host, guest) if ui.status(p).startswith("dialog")]
         if done:
@@ -140,18 +140,21 @@ def test_kontsina_for_three_two_people_and_the_computer(server: str, new_page: A
         mover = next((p for p in (host, guest) if ui.status(p) == "turn"), None)
         if mover is None:
             host.wait_for_timeout(40)
+            waited += 1
+            assert waited < 3000, "neither page's turn for two minutes"
             continue
+        waited = 0
         ui.play_turn(mover, rng)
         moves += 1
         assert moves < 120
     for page in (host, guest):
-        st = ui.wait_status(page, ("dialog:round-over", "dialog:game-over"))
+        st = ui.wait_status(page, ("dialog:round-over", "dialog:game-over"), timeout=60)
         if st == "dialog:round-over":
             head = page.eval_on_selector_all("#dlg table.breakdown tr:first-child th",
                                              "ths => ths.map(t => t.textContent)")
             assert "You" in head and len(head) == 4
             page.click("#round-continue")
-        ui.wait_status(page, ("dialog:game-over",))
+        ui.wait_status(page, ("dialog:game-over",), timeout=60)
         assert len(page.inner_text("#end-scores").split(" · ")) == 3
     assert moves and moves % 32 == 0  # 2 people's 16 cards each a hand of 3 (the computer's 16 are its own)
     screenshot(host, "34-kontsina-game-over")
