@@ -7,8 +7,8 @@ shape of Diloti's (:mod:`diloti.core.state`, :mod:`diloti.core.game`):
 
 - :class:`RuleOptions`, the text and dict forms of a game's frozen options;
 - :class:`HandState`, one hand (Diloti's round) with ``new``, ``legal_moves``,
-  ``push``/``pop``/``play``, ``copy``, ``view``, ``score``; the deck is dealt
-  from a seed (or given), so a hand replays exactly from its seed and deck;
+  ``push``/``pop``/``play``, ``copy``, ``view``, ``score``; the deck is dealt from a seed
+  (or given, or card by card: :mod:`diloti.core.variant_chance`), so a hand replays exactly;
 - :class:`VariantView`, the one door to hidden information, per seat;
 - :class:`HandsGame`, hands until the game's own rule names a winner.
 
@@ -34,16 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from diloti.core.cards import ALL_MASK, CARDS, NAMES, Card, cards_of, mask_of, parse_card
-from diloti.core.errors import (
-    DilotiError,
-    IllegalMoveError,
-    InvalidCardError,
-    InvalidMoveError,
-    InvalidPositionError,
-    OptionsError,
-)
+from diloti.core.errors import DilotiError, IllegalMoveError, InvalidCardError, InvalidPositionError, OptionsError
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
+from diloti.core.variant_chance import VariantChance
 
 PLAY, OVER = Phase.PLAY, Phase.OVER
 _TRUE = ("true", "on", "yes")
@@ -223,7 +217,7 @@ class VariantView:
         }
 
 
-class HandState(ABC):
+class HandState(VariantChance, ABC):
     """One hand of a variant game in play: hands, table, stock, captures per side, whose turn.
 
     Subclasses set the game's name, hand size and seat counts, and write its rules:
@@ -236,9 +230,9 @@ class HandState(ABC):
     OPTIONS: ClassVar[type[Any]]
 
     __slots__ = (
-        "_legal", "_stack", "captured", "deal_no", "dealer", "deck", "first_table", "hands", "history",
-        "jack_xeri", "last_capturer", "options", "phase", "players", "plays", "seed", "shuffles", "sides",
-        "stock", "stock_pos", "swept", "table", "turn", "xeri",
+        "_legal", "_stack", "batch", "captured", "deal_no", "dealer", "deck", "explicit", "first_table", "hands",
+        "history", "jack_xeri", "last_capturer", "options", "phase", "players", "plays", "seed", "shuffles",
+        "sides", "stock", "stock_pos", "swept", "table", "turn", "xeri",
     )
 
     def __init__(self, players: int = 2, options: Any = None, dealer: int = 0) -> None:
@@ -270,6 +264,7 @@ class HandState(ABC):
         self._legal: list[Move] | None = None
         self.deck: tuple[Card, ...] = ()
         self.first_table: tuple[Card, ...] = ()
+        self.explicit, self.batch = False, None  # explicit: deals wait for deal() (variant_chance)
 
     @classmethod
     @abstractmethod
@@ -284,13 +279,14 @@ class HandState(ABC):
     @classmethod
     def new(cls: type[S], players: int = 2, options: Any = None, dealer: int = 0, seed: int | None = None,
             deck: Sequence[int] | None = None, explicit_chance: bool = False) -> S:
-        """Deal a new hand from ``seed`` (random if None) or from ``deck`` (top card first).
+        """Deal a new hand from ``seed`` (random if None), from ``deck`` (top card first) or, with
+        ``explicit_chance``, card by card as the caller chooses (:mod:`diloti.core.variant_chance`).
 
         Any later shuffle (Xeri's redeal of the first pile) also comes from ``seed``, so a hand is
         fully determined by ``(players, options, dealer, seed, deck)``.
         """
         if explicit_chance:
-            raise InvalidPositionError(f"invalid hand: explicit chance is offered for diloti only, not {cls.GAME}")
+            return cls._new_explicit(players, options, dealer, deck)
         s = cls(players, options, dealer)
         s.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         if deck is None:
@@ -368,10 +364,7 @@ class HandState(ABC):
     def read_move(self, text: str) -> Move:
         """A legal move from notation: ``7S``, ``7S x 3C 4H``; a card alone names its only legal move."""
         legal = self._moves()
-        try:
-            move = Move.parse(text)
-        except InvalidMoveError:
-            raise
+        move = Move.parse(text)
         if move in legal:
             return move
         try:
@@ -400,7 +393,7 @@ class HandState(ABC):
         turn = self.turn
         # Every list changed below is replaced by a changed copy, so the frame keeps the objects themselves.
         self._stack.append((turn, self.hands, self.table, self.captured, self.xeri, self.jack_xeri,
-                            self.last_capturer, self.phase, self.stock_pos, self.deal_no, self.swept))
+                            self.last_capturer, self.phase, self.stock_pos, self.deal_no, self.swept, self.stock))
         self.history.append((turn, move))
         self._legal = None
         assert card is not None
@@ -430,7 +423,7 @@ class HandState(ABC):
         self.turn = (self.dealer + 1) % n
         if self.stock_pos < len(self.stock):
             self.deal_no += 1
-            self._deal_hands()
+            self._deal_next()
             return
         rest = mask_of(self.table)
         if rest and self.last_capturer is not None:
@@ -443,7 +436,7 @@ class HandState(ABC):
     def pop(self) -> Move:
         """Take back the last move and return it."""
         (self.turn, self.hands, self.table, self.captured, self.xeri, self.jack_xeri, self.last_capturer,
-         self.phase, self.stock_pos, self.deal_no, self.swept) = self._stack.pop()
+         self.phase, self.stock_pos, self.deal_no, self.swept, self.stock) = self._stack.pop()
         self._legal = None
         self.plays -= 1
         return self.history.pop()[1]
@@ -522,7 +515,7 @@ class HandState(ABC):
             self.GAME, self.players, self.options, self.dealer, self.turn, tuple(tuple(h) for h in self.hands),
             tuple(self.table), tuple(self.remaining_stock), tuple(self.captured), tuple(self.xeri),
             tuple(self.jack_xeri), self.last_capturer, self.plays, self.phase, self.deal_no, self.seed,
-            self.shuffles, self.swept,
+            self.shuffles, self.swept, self.explicit, self.batch if self.phase == Phase.CHANCE else None,
         )
 
     def __eq__(self, other: object) -> bool:

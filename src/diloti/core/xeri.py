@@ -165,11 +165,14 @@ class XeriState(HandState):
                                        "(the option partnerships), 2 without")
         return 2
 
+    def _table_must_be_redealt(self, table: Sequence[Card]) -> bool:
+        return pile_must_be_redealt(table, self.options.pile_any_pair_redeal)
+
     def _lay_first_table(self) -> None:
         pos = self.stock_pos
         while True:
             pile = self.stock[pos:pos + 4]
-            if not pile_must_be_redealt(pile, self.options.pile_any_pair_redeal):
+            if not self._table_must_be_redealt(pile):
                 break
             rest = self.stock[pos + 4:] + pile  # the four go back into the stock, which is shuffled
             self._shuffle(rest)
