@@ -24,6 +24,10 @@ _NEEDS = {
     "pettingzoo_env.py": ("numpy", "gymnasium", "pettingzoo"),
     "gym_env.py": ("numpy", "gymnasium"),
     "openspiel_game.py": ("numpy", "pyspiel"),
+    "openspiel_variants.py": ("numpy", "pyspiel"),
+    "variant_observation.py": ("numpy",),
+    "variant_driver.py": ("numpy",),
+    "games.py": ("numpy",),
 }
 
 collect_ignore = [name for name, needs in _NEEDS.items() if any(_missing(m) for m in needs)]

@@ -1,0 +1,220 @@
+"""Observations of Xeri and Kontsina: one fixed-layout ``float32`` vector per seat, built only from its view.
+
+As Diloti's (:mod:`diloti.envs.observation`): the
+:class:`~diloti.core.variant.VariantView` is the one door to hidden
+information, seats are relative (0 = the observing seat, 1 = the next to
+play, ...) and sides too (0 = the observer's side, then the next side to play),
+every entry lies in ``[0, 1]``, and one layout serves every player count of a
+game (unused seat and side slots stay zero). :data:`XERI_PARTS` and
+:data:`KONTSINA_PARTS` name each part (docs/RESEARCH.md has the tables);
+:data:`VARIANT_LAYOUT` gives each part's slice and :data:`VARIANT_SIZE` the length.
+
+>>> from diloti.core.state import State
+>>> s = State.new(seed=3, game="kontsina", players=3)
+>>> obs = observe_variant(s.view(1))
+>>> L = VARIANT_LAYOUT["kontsina"]
+>>> obs.shape, int(obs[L["hand"]].sum()), int(obs[L["table"]].sum()), obs[L["players"]].tolist()
+((517,), 4, 4, [0.0, 1.0, 0.0])
+>>> VARIANT_SIZE["xeri"]
+352
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from diloti.core.cards import NAMES, cards_of, mask_of
+from diloti.core.kontsina import score_kontsina
+from diloti.core.phase import Phase
+from diloti.core.variant import VariantView
+from diloti.core.xeri import score_xeri
+from diloti.envs.variant_actions import describe
+
+#: The most points a side can score in a hand of Xeri: cards 3, honours 20, 10D and 2C 2, a xeri on
+#: each of its 24 plays, and the jack-on-jack bonus twice (four jacks make at most two such xeris).
+MAX_XERI_POINTS = 25 + 10 * 24 + 10 * 2
+#: The most points a side can score in a hand of Kontsina: most cards 2, most clubs 1, 2C 1, 10D 1.
+MAX_KONTSINA_POINTS = 5
+MAX_VARIANT_POINTS = {"xeri": MAX_XERI_POINTS, "kontsina": MAX_KONTSINA_POINTS}
+
+_COMMON_TAIL: tuple[tuple[str, int, str], ...] = (
+    ("turn", 4, "seat to act, one-hot by relative seat (zero while cards are dealt or when over)"),
+    ("dealer", 4, "dealer, one-hot by relative seat"),
+    ("last_capturer", 5, "last seat to capture, one-hot by relative seat; the fifth: nobody yet"),
+    ("phase", 4, "play, (unused), over, chance"),
+)
+
+#: Xeri's parts in order: (name, length, what it holds).
+XERI_PARTS: tuple[tuple[str, int, str], ...] = (
+    ("hand", 52, "own hand"),
+    ("pile", 52, "the cards in the pile"),
+    ("top", 52, "the pile's top card (the card a play must match)"),
+    ("captured", 2 * 52, "cards captured by each side, own side first"),
+    ("unseen", 52, "cards the seat has not seen: other hands and the stock"),
+    ("hand_sizes", 4, "cards in each hand / 6, by relative seat"),
+    ("pile_size", 1, "cards in the pile / 52"),
+    ("stock", 1, "undealt cards / 52"),
+    ("captured_counts", 2, "cards captured by each side / 52"),
+    ("xeri", 2, "xeris of each side / 24"),
+    ("jack_xeri", 2, "of those, xeris made by a jack on a lone jack / 24"),
+    ("points", 2, f"each side's points for the hand so far / {MAX_XERI_POINTS}"),
+    *_COMMON_TAIL,
+    ("four_players", 1, "1 with 4 players (partnerships)"),
+    ("deal", 4, "the deal of the hand, one-hot 1..4"),
+    ("plays", 1, "cards played this hand / 48"),
+    ("options", 3, "xeri_jack_double, no_xeri_last_card, pile_any_pair_redeal"),
+)
+
+#: Kontsina's parts in order: (name, length, what it holds). Sides: 2 with partnerships, else one per seat.
+KONTSINA_PARTS: tuple[tuple[str, int, str], ...] = (
+    ("hand", 52, "own hand"),
+    ("table", 52, "the cards on the table"),
+    ("captured", 4 * 52, "cards captured by each side, by relative side (own side first)"),
+    ("unseen", 52, "cards the seat has not seen: other hands and the stock"),
+    ("prefix_card", 52, "the move being chosen: the card of the head chosen"),
+    ("prefix_items", 52, "... the table cards chosen so far"),
+    ("hand_sizes", 4, "cards in each hand / 4, by relative seat"),
+    ("stock", 1, "undealt cards / 52"),
+    ("captured_counts", 4, "cards captured by each side / 52, by relative side"),
+    ("clubs", 4, "clubs captured by each side / 13, by relative side"),
+    ("points", 4, f"each side's points for the hand so far / {MAX_KONTSINA_POINTS}, by relative side"),
+    *_COMMON_TAIL,
+    ("players", 3, "2, 3 or 4 players, one-hot"),
+    ("partnerships", 1, "1 with partnerships (4 players, 2 sides)"),
+    ("forced_capture", 1, "1 with the forced_capture option"),
+    ("deal", 6, "the deal of the hand, one-hot 1..6"),
+    ("plays", 1, "cards played this hand / 48"),
+    ("prefix_kind", 2, "the move being chosen: its head is a lay, a capture"),
+    ("prefix_stage", 1, "1 once the head is chosen (table cards are being chosen)"),
+)
+
+VARIANT_PARTS = {"xeri": XERI_PARTS, "kontsina": KONTSINA_PARTS}
+
+
+def _layout(parts: tuple[tuple[str, int, str], ...]) -> dict[str, slice]:
+    out, pos = {}, 0
+    for name, size, _ in parts:
+        out[name] = slice(pos, pos + size)
+        pos += size
+    return out
+
+
+VARIANT_LAYOUT: dict[str, dict[str, slice]] = {game: _layout(parts) for game, parts in VARIANT_PARTS.items()}
+VARIANT_SIZE: dict[str, int] = {game: sum(p[1] for p in parts) for game, parts in VARIANT_PARTS.items()}
+_FULL = (1 << 52) - 1
+
+
+def _planes(o: npt.NDArray[np.float32], masks: list[int]) -> None:
+    """Write 52-card planes side by side from the start of ``o``."""
+    whole = 0
+    for i, m in enumerate(masks):
+        whole |= m << (52 * i)
+    n = 52 * len(masks)
+    bits = np.unpackbits(np.frombuffer(whole.to_bytes((n + 7) // 8, "little"), dtype=np.uint8), bitorder="little")
+    o[:n] = bits[:n]
+
+
+def _common(o: npt.NDArray[np.float32], L: dict[str, slice], view: VariantView) -> None:
+    n, seat = view.players, view.seat
+    if view.phase == Phase.PLAY:
+        o[L["turn"].start + (view.turn - seat) % n] = 1.0
+    o[L["dealer"].start + (view.dealer - seat) % n] = 1.0
+    lc = view.last_capturer
+    o[L["last_capturer"].start + (4 if lc is None else (lc - seat) % n)] = 1.0
+    o[L["phase"].start + int(view.phase)] = 1.0
+    for s, size in enumerate(view.hand_sizes):
+        o[L["hand_sizes"].start + (s - seat) % n] = size / (6.0 if view.game == "xeri" else 4.0)
+    o[L["stock"].start] = view.stock_size / 52.0
+    o[L["plays"].start] = min(view.plays, 48) / 48.0
+
+
+def observe_variant(view: VariantView, head: int = -1, chosen: int = 0,
+                    out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    """The observation of ``view``'s seat in its game; ``head`` and ``chosen`` are the Kontsina move
+    being chosen (the head action, -1 before it, and the 52-bit set of table cards chosen since)."""
+    game = view.game
+    L = VARIANT_LAYOUT[game]
+    o = np.zeros(VARIANT_SIZE[game], dtype=np.float32) if out is None else out
+    if out is not None:
+        o[:] = 0.0
+    sides, me = view.sides, view.side
+    order = [(me + i) % sides for i in range(sides)]  # relative side -> side
+    caps = [mask_of(view.captured[s]) for s in order]
+    hand, table = mask_of(view.hand), mask_of(view.table)
+    seen = hand | table
+    for m in caps:
+        seen |= m
+    _common(o, L, view)
+    counts = L["captured_counts"].start
+    for i, m in enumerate(caps):
+        o[counts + i] = m.bit_count() / 52.0
+    if game == "xeri":
+        top = 1 << view.table[-1] if view.table else 0
+        _planes(o, [hand, table, top, caps[0], caps[1], _FULL & ~seen])
+        o[L["pile_size"].start] = len(view.table) / 52.0
+        score = score_xeri([view_mask(view, s) for s in range(2)], view.xeri, view.jack_xeri or (0, 0),
+                           view.options)
+        jack = view.jack_xeri or (0, 0)
+        for i, s in enumerate(order):
+            o[L["xeri"].start + i] = min(view.xeri[s], 24) / 24.0
+            o[L["jack_xeri"].start + i] = min(jack[s], 24) / 24.0
+            o[L["points"].start + i] = min(score[s].total, MAX_XERI_POINTS) / MAX_XERI_POINTS
+        if view.players == 4:
+            o[L["four_players"].start] = 1.0
+        opts = view.options
+        o[L["options"]] = [float(opts.xeri_jack_double), float(opts.no_xeri_last_card),
+                           float(opts.pile_any_pair_redeal)]
+        o[L["deal"].start + min(max(view.deal_no, 1), 4) - 1] = 1.0
+        return o
+    prefix_card = 1 << (head >> 1) if head >= 0 else 0
+    _planes(o, [hand, table, *caps, *[0] * (4 - sides), _FULL & ~seen, prefix_card, chosen])
+    kscore = score_kontsina([view_mask(view, s) for s in range(sides)])
+    clubs = L["clubs"].start
+    for i, s in enumerate(order):
+        o[clubs + i] = kscore[s].clubs / 13.0
+        o[L["points"].start + i] = kscore[s].total / MAX_KONTSINA_POINTS
+    o[L["players"].start + view.players - 2] = 1.0
+    o[L["partnerships"].start] = float(view.options.partnerships)
+    o[L["forced_capture"].start] = float(view.options.forced_capture)
+    o[L["deal"].start + min(max(view.deal_no, 1), 6) - 1] = 1.0
+    if head >= 0:
+        o[L["prefix_kind"].start + (head & 1)] = 1.0
+        o[L["prefix_stage"].start] = 1.0
+    return o
+
+
+def view_mask(view: VariantView, side: int) -> int:
+    """The cards ``side`` has captured, as a 52-bit set."""
+    return mask_of(view.captured[side])
+
+
+def describe_variant_view(view: VariantView, head: int = -1, chosen: int = 0) -> str:
+    """The observation as one line of text, from the same view (for OpenSpiel's observation string).
+
+    >>> from diloti.core.state import State
+    >>> describe_variant_view(State.new(seed=3, game="xeri").view(0))[:42]
+    'xeri seat 0/2; phase play; turn +1; dealer'
+    """
+    seat, n, me = view.seat, view.players, view.side
+    sides = range(view.sides)
+    parts = [
+        f"{view.game} seat {seat}/{n}", f"phase {Phase(view.phase).label}", f"turn +{(view.turn - seat) % n}",
+        f"dealer +{(view.dealer - seat) % n}", "hand " + (" ".join(NAMES[c] for c in view.hand) or "-"),
+        ("pile " if view.game == "xeri" else "table ") + (" ".join(NAMES[c] for c in view.table) or "-"),
+        "sizes " + " ".join(str(view.hand_sizes[(seat + i) % n]) for i in range(n)),
+        f"stock {view.stock_size}", f"deal {view.deal_no}", f"plays {view.plays}",
+        "captured " + "/".join(str(len(view.captured[(me + i) % view.sides])) for i in sides),
+    ]
+    if view.game == "xeri":
+        parts.append("xeri " + "/".join(str(view.xeri[(me + i) % 2]) for i in sides))
+    if view.last_capturer is not None:
+        parts.append(f"last +{(view.last_capturer - seat) % n}")
+    if head >= 0:
+        items = " ".join(NAMES[c] for c in cards_of(chosen))
+        parts.append("choosing " + describe(view.game, head) + (" " + items if items else ""))
+    return "; ".join(parts)
+
+
+__all__ = ["KONTSINA_PARTS", "MAX_KONTSINA_POINTS", "MAX_VARIANT_POINTS", "MAX_XERI_POINTS", "VARIANT_LAYOUT",
+           "VARIANT_PARTS", "VARIANT_SIZE", "XERI_PARTS", "describe_variant_view", "observe_variant", "view_mask"]
