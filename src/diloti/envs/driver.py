@@ -105,6 +105,10 @@ class Driver:
         """The seat whose action is awaited (the seat after the dealer once the round is over)."""
         return self.state.turn
 
+    def same_side(self, a: int, b: int) -> bool:
+        """Whether seats ``a`` and ``b`` are partners (or the same seat)."""
+        return (a - b) % 2 == 0
+
     @property
     def decision(self) -> Decision:
         d = self._decision

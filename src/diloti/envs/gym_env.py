@@ -1,6 +1,7 @@
-"""Gymnasium single-agent environment: one seat against the built-in computer levels.
+"""Gymnasium single-agent environment: one seat against the built-in computer levels, in any of the three games.
 
-Registered as ``diloti/Diloti-v0`` when :mod:`diloti.envs` is imported::
+Registered as ``diloti/Diloti-v0``, ``diloti/Xeri-v0`` and ``diloti/Kontsina-v0``
+when :mod:`diloti.envs` is imported::
 
     import gymnasium
     import diloti.envs  # registers the id
@@ -23,6 +24,14 @@ its end, is the agent's side's points minus the other side's. An illegal
 action ends the episode with ``illegal_reward`` (default ``-251``, the worst a
 round can give) and ``info["illegal_action"]``; ``info["action_mask"]`` and
 :meth:`DilotiEnv.action_masks` give the mask too (for maskable learners).
+
+``diloti/Xeri-v0`` and ``diloti/Kontsina-v0`` (or ``game="xeri"``,
+``game="kontsina"``) play one hand of a parent game: its options, players
+(Xeri 2 or 4, Kontsina 2, 3 or 4), spaces and rewards are those of the
+PettingZoo environment with the same ``game``; the computer players are the
+same levels playing that game (:mod:`diloti.ai.variants`). Every seat not on
+the agent's side is an ``opponent``; only a partner (4-player Xeri, Kontsina
+with ``partnerships``) is a ``partner``.
 """
 
 from __future__ import annotations
@@ -39,45 +48,43 @@ from diloti.ai import make_player
 from diloti.ai.base import Player
 from diloti.core.errors import DilotiError
 from diloti.core.options import Options
-from diloti.envs.actions import NUM_ACTIONS, InvalidActionError
-from diloti.envs.driver import (
-    Driver,
-    EnvArgumentError,
-    check_options,
-    check_players,
-    check_render_mode,
-    check_seat,
-)
-from diloti.envs.observation import MAX_ROUND_POINTS, SIZE
+from diloti.envs.actions import InvalidActionError
+from diloti.envs.driver import Driver, EnvArgumentError, check_render_mode, check_seat
+from diloti.envs.games import find_env_game
+from diloti.envs.variant_driver import VariantDriver
 
 ObsDict = dict[str, Any]  # "observation" and "action_mask", both arrays
 
 
 class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
-    """One round of Diloti for one learning seat (see the module's description)."""
+    """One round of Diloti, or one hand of Xeri or Kontsina, for one learning seat (see the module's description)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 - as Env declares it
 
     def __init__(self, opponent: str = "random", players: int = 2,
-                 options: Options | Mapping[str, Any] | str | None = None, seat: int | None = None,
-                 dealer: int | None = None, partner: str | None = None,
-                 illegal_reward: float = -float(MAX_ROUND_POINTS), render_mode: str | None = None) -> None:
-        self.players = check_players(players)
-        self.options = check_options(options)
+                 options: Options | Mapping[str, Any] | str | Any | None = None, seat: int | None = None,
+                 dealer: int | None = None, partner: str | None = None, illegal_reward: float | None = None,
+                 render_mode: str | None = None, game: str = "diloti") -> None:
+        self.game = find_env_game(game)
+        self.players = self.game.check_players(players)
+        self.options = self.game.check_options(options, self.players)
         self.seat = check_seat("seat", seat, self.players)
         self.dealer = check_seat("dealer", dealer, self.players)
         self.opponent = _check_level("opponent", opponent)
         self.partner = self.opponent if partner is None else _check_level("partner", partner)
+        if illegal_reward is None:
+            illegal_reward = -float(self.game.max_points)  # the worst a round or hand can give
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
             raise EnvArgumentError(f"invalid illegal_reward={illegal_reward!r}: expected a number")
         self.illegal_reward = float(illegal_reward)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        n = self.game.num_actions
+        self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=0.0, high=1.0, shape=(SIZE,), dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            "observation": spaces.Box(low=0.0, high=1.0, shape=(self.game.size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
         })
-        self.driver: Driver | None = None
+        self.driver: Driver | VariantDriver | None = None
         self.bots: dict[int, Player] = {}
         self.me = 0
         self._done = False
@@ -88,11 +95,11 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
         rng = self.np_random
         self.me = self.seat if self.seat is not None else int(rng.integers(self.players))
         dealer = self.dealer if self.dealer is not None else int(rng.integers(self.players))
-        self.driver = Driver(self.players, self.options, dealer, int(rng.integers(2**62)))
+        d = self.driver = self.game.driver(self.players, self.options, dealer, int(rng.integers(2**62)))
         self.bots = {}
         for s in range(self.players):
             if s != self.me:
-                spec = self.partner if (s - self.me) % 2 == 0 else self.opponent
+                spec = self.partner if d.same_side(s, self.me) else self.opponent
                 self.bots[s] = make_player(spec, seed=int(rng.integers(2**62)))
         self._done = False
         self._play_bots()
@@ -130,7 +137,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self.driver.render() if self.driver is not None else "Diloti: call reset() to deal a round"
+        text = self.driver.render() if self.driver is not None else self.game.not_dealt
         text += f"\n  (the agent plays player_{self.me})"
         if self.render_mode == "human":
             print(text)
@@ -150,7 +157,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
     def _mask(self) -> npt.NDArray[np.int8]:
         d = self.driver
         if d is None or self._done or d.over:
-            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+            return np.zeros(self.game.num_actions, dtype=np.int8)
         return d.mask()
 
     def _obs(self) -> ObsDict:

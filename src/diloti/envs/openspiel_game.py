@@ -1,6 +1,7 @@
 """OpenSpiel game ``python_diloti``: one round, imperfect information, every deal a chance node.
 
-Importing this module registers the game with ``pyspiel.register_game``::
+Importing this module registers the game with ``pyspiel.register_game`` (and the parent
+games' ``python_xeri`` and ``python_kontsina``, :mod:`diloti.envs.openspiel_variants`)::
 
     import pyspiel
     import diloti.envs.openspiel_game  # registers python_diloti
@@ -279,5 +280,8 @@ def _public(view: View) -> View:
 
 
 pyspiel.register_game(_GAME_TYPE, DilotiGame)
+
+# The parent games' OpenSpiel games register on the same import (python_xeri, python_kontsina).
+import diloti.envs.openspiel_variants  # noqa: E402, F401
 
 __all__ = ["INFO_SIZE", "MAX_GAME_LENGTH", "SHORT_NAME", "DilotiGame", "DilotiObserver", "DilotiState"]

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environment ``diloti_v0``: one round of Diloti, 2 or 4 players, any options.
+"""PettingZoo AEC environments ``diloti_v0``, ``xeri_v0`` and ``kontsina_v0``: one round or hand, any options.
 
 Made like PettingZoo's classic card environments::
 
@@ -20,13 +20,24 @@ agent not to act). The episode is one round; at its end each agent's reward
 is its side's points minus the other side's (partners get the same). An illegal
 action ends the round with ``illegal_reward`` (by default the worst a round can
 give, ``-251``) for the agent that took it, as in the classic environments.
+
+``game="xeri"`` (2 or 4 players; 4 play in partnerships) or ``game="kontsina"``
+(2, 3 or 4 players) plays one hand of a parent game with its own options
+(``options={"xeri_jack_double": True}``), action space and observation
+(:mod:`diloti.envs.variant_actions`, :mod:`diloti.envs.variant_observation`);
+the environment's ``metadata["name"]`` is ``xeri_v0`` or ``kontsina_v0``. Each
+agent's reward is its side's points for the hand minus the mean of the other
+sides' (the difference with two sides); the default ``illegal_reward`` is the
+game's worst (``-285`` in Xeri, ``-5`` in Kontsina)::
+
+    env = pettingzoo_env.env(game="kontsina", players=3, options={"forced_capture": True})
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -36,17 +47,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from diloti.core.options import Options
-from diloti.envs.actions import NUM_ACTIONS
-from diloti.envs.driver import (
-    Driver,
-    EnvArgumentError,
-    check_options,
-    check_players,
-    check_render_mode,
-    check_seat,
-    round_seed,
-)
-from diloti.envs.observation import MAX_ROUND_POINTS, SIZE
+from diloti.envs.driver import Driver, EnvArgumentError, check_render_mode, check_seat, round_seed
+from diloti.envs.games import find_env_game
+from diloti.envs.variant_driver import VariantDriver
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -54,9 +57,12 @@ ObsDict = dict[str, npt.NDArray[Any]]
 def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:
     """The environment with PettingZoo's standard wrappers (illegal action ends the round, bounds, order).
 
-    Keyword arguments go to :class:`raw_env`; ``illegal_reward`` is the reward of an illegal action.
+    Keyword arguments go to :class:`raw_env`; ``illegal_reward`` is the reward of an illegal action
+    (by default the worst a round or hand of the game can give).
     """
-    illegal = kwargs.pop("illegal_reward", -float(MAX_ROUND_POINTS))
+    illegal = kwargs.pop("illegal_reward", None)
+    if illegal is None:
+        illegal = -float(find_env_game(kwargs.get("game", "diloti")).max_points)
     if isinstance(illegal, bool) or not isinstance(illegal, (int, float)):
         raise EnvArgumentError(f"invalid illegal_reward={illegal!r}: expected a number")
     e: AECEnv[str, ObsDict, int] = raw_env(**kwargs)
@@ -120,10 +126,11 @@ class _AssertOutOfBounds(_Direct, wrappers.AssertOutOfBoundsWrapper):  # type: i
     def __init__(self, env: AECEnv[str, ObsDict, int]) -> None:
         super().__init__(env)
         self._bare(env)
+        self._n = self._raw.num_actions
 
     def step(self, action: int | None) -> None:
-        if type(action) is int and 0 <= action < NUM_ACTIONS:
-            # A plain int that Discrete(NUM_ACTIONS), every agent's space, contains: the check passes.
+        if type(action) is int and 0 <= action < self._n:
+            # A plain int that Discrete(num_actions), every agent's space, contains: the check passes.
             self.env.step(action)
         else:
             super().step(action)
@@ -179,35 +186,41 @@ class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):  # type: ignore[
 class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     """The bare AEC environment (see the module's description); :func:`env` wraps it."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    # Not a ClassVar: a parent game's environment names itself in its own copy (xeri_v0, kontsina_v0).
+    metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": ["ansi", "human"],
         "name": "diloti_v0",
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
-    def __init__(self, players: int = 2, options: Options | Mapping[str, Any] | str | None = None,
-                 dealer: int | None = None, render_mode: str | None = None) -> None:
-        EzPickle.__init__(self, players, options, dealer, render_mode)
+    def __init__(self, players: int = 2, options: Options | Mapping[str, Any] | str | Any | None = None,
+                 dealer: int | None = None, render_mode: str | None = None, game: str = "diloti") -> None:
+        EzPickle.__init__(self, players, options, dealer, render_mode, game)
         super().__init__()
-        self.players = check_players(players)
-        self.options = check_options(options)
+        self.game = find_env_game(game)
+        self.players = self.game.check_players(players)
+        self.options = self.game.check_options(options, self.players)
         self.dealer = check_seat("dealer", dealer, self.players)
         self.render_mode = check_render_mode(render_mode, list(self.metadata["render_modes"]))
+        if game != "diloti":
+            self.metadata = {**type(self).metadata, "name": self.game.env_name}
+        self.num_actions = n = self.game.num_actions
+        size = self.game.size
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents = self.possible_agents[:]
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(low=0.0, high=1.0, shape=(SIZE,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                "observation": spaces.Box(low=0.0, high=1.0, shape=(size,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
             })
             for a in self.possible_agents
         }
         self._rng: random.Random | None = None
-        self._zeros = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        self.driver: Driver | None = None
+        self._zeros = np.zeros(n, dtype=np.int8)
+        self.driver: Driver | VariantDriver | None = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -227,7 +240,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
             self._rng = random.Random(seed)
         rng = self._rng
         dealer = self.dealer if self.dealer is not None else rng.randrange(self.players)
-        self.driver = Driver(self.players, self.options, dealer, round_seed(rng))
+        self.driver = self.game.driver(self.players, self.options, dealer, round_seed(rng))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -265,7 +278,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self.driver.render() if self.driver is not None else "Diloti: call reset() to deal a round"
+        text = self.driver.render() if self.driver is not None else self.game.not_dealt
         if self.render_mode == "human":
             print(text)
             return None

@@ -1,0 +1,281 @@
+"""OpenSpiel games ``python_xeri`` and ``python_kontsina``: one hand of a parent game, every card dealt a chance node.
+
+Importing this module (or :mod:`diloti.envs.openspiel_game`, which imports it)
+registers both with ``pyspiel.register_game``::
+
+    import pyspiel
+    import diloti.envs.openspiel_game  # registers python_diloti, python_xeri and python_kontsina
+    game = pyspiel.load_game("python_kontsina", {"players": 3, "options": "forced_capture target:31"})
+
+Each is its own game, as OpenSpiel's games are, with its parameters in its
+``GameType``: ``players`` (Xeri 2 or 4, in partnerships with 4; Kontsina 2, 3
+or 4), ``options`` (the game's options text, ``:`` for ``=``) and ``dealer``.
+
+- **Chance**: each card dealt is a chance outcome (the card's index 0..51, all
+  undealt cards equally likely): the hands, the first table (Xeri's pile,
+  bottom card first, dealt again while its rule says so) and each later deal,
+  from the engine's explicit-chance hand (``HandState.new(..., explicit_chance=True)``).
+- **Players** act with the game's fixed action ids (:mod:`diloti.envs.variant_actions`):
+  52 in Xeri (the card played), 156 in Kontsina (card and kind, then table cards).
+- **Returns**: each player's side's points for the hand minus the mean of the other
+  sides' (zero sum; partners share).
+- **Observations**: the observation tensor is the game's layout
+  (:mod:`diloti.envs.variant_observation`); the information-state tensor adds the
+  cards each seat has played (by relative seat) and the first table. The
+  information-state string is the view with the whole public history. All of it
+  comes from ``HandState.view(player)``.
+- **Serialisation** and ``pickle`` round-trip a state; :meth:`VariantSpielState.resample_from_infostate`
+  deals the cards the player cannot see again (for ISMCTS).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from diloti.core.cards import NAMES
+from diloti.core.moves import Move
+from diloti.core.phase import Phase
+from diloti.core.variant import HandState, VariantView
+from diloti.core.variants import find_variant
+from diloti.envs.driver import EnvArgumentError
+from diloti.envs.games import EnvGame, find_env_game
+from diloti.envs.variant_actions import VariantDecision, describe
+from diloti.envs.variant_driver import side_returns
+from diloti.envs.variant_observation import describe_variant_view, observe_variant
+
+#: Most decision steps in a hand: 48 cards played; a Kontsina capture takes its head and at most 7 items.
+MAX_GAME_LENGTH = {"xeri": 48, "kontsina": 48 * 8}
+
+
+def _game_type(env: EnvGame) -> Any:
+    return pyspiel.GameType(
+        short_name=f"python_{env.name}",
+        long_name=f"Python {env.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(env.players),
+        min_num_players=min(env.players),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification={"players": 2, "options": "", "dealer": 0},
+    )
+
+
+class VariantSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One hand of a parent game for OpenSpiel; :class:`XeriSpielGame` and :class:`KontsinaSpielGame` name it."""
+
+    GAME: ClassVar[str] = ""
+    TYPE: ClassVar[Any] = None
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        env = find_env_game(self.GAME)
+        params = dict(params or {})
+        players = env.check_players(params.get("players", 2))
+        text = str(params.get("options", ""))
+        options = env.check_options(text.replace(":", "=") if text else None, players)
+        dealer = params.get("dealer", 0)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise EnvArgumentError(f"invalid dealer={dealer!r}: expected 0..{players - 1}")
+        info = pyspiel.GameInfo(
+            num_distinct_actions=env.num_actions,
+            max_chance_outcomes=52,
+            num_players=players,
+            min_utility=-float(env.max_points),
+            max_utility=float(env.max_points),
+            utility_sum=0.0,
+            max_game_length=MAX_GAME_LENGTH[self.GAME],
+        )
+        # OpenSpiel's game strings cannot hold "=" in a value: "target:31" stands for it.
+        params = {"players": players, "options": options.to_text().replace("=", ":"), "dealer": dealer}
+        super().__init__(self.TYPE, info, params)
+        self.env = env
+        self.options = options
+        self.dealer = dealer
+        self.players = players
+        self.info_size = env.size + 5 * 52
+
+    def new_initial_state(self) -> VariantSpielState:
+        return VariantSpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> VariantObserver:
+        return VariantObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class XeriSpielGame(VariantSpielGame):
+    GAME: ClassVar[str] = "xeri"
+    TYPE: ClassVar[Any] = _game_type(find_env_game("xeri"))
+
+
+class KontsinaSpielGame(VariantSpielGame):
+    GAME: ClassVar[str] = "kontsina"
+    TYPE: ClassVar[Any] = _game_type(find_env_game("kontsina"))
+
+
+class VariantSpielState(pyspiel.State):  # type: ignore[misc]
+    """A hand in play: the engine's explicit-chance hand and the move being chosen."""
+
+    def __init__(self, game: VariantSpielGame) -> None:
+        super().__init__(game)
+        self.game_name = game.GAME
+        self.round: HandState = find_variant(game.GAME).new(game.players, game.options, game.dealer,
+                                                            explicit_chance=True)
+        self.decision: VariantDecision | None = None
+
+    def current_player(self) -> int:
+        phase = self.round.phase
+        if phase == Phase.OVER:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if phase == Phase.CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return self.round.turn
+
+    def _decision(self) -> VariantDecision:
+        d = self.decision
+        if d is None:
+            d = self.decision = VariantDecision(self.game_name, self.round.legal_moves())
+        return d
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.current_player():
+            return []
+        return self._decision().legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(int(c), p) for c, p in self.round.chance_outcomes()]
+
+    def _apply_action(self, action: int) -> None:
+        if self.round.phase == Phase.CHANCE:
+            self.round.deal(int(action))
+            return
+        move = self._decision().apply(int(action))
+        if move is not None:
+            self.round.push(move)
+            self.decision = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            event = self.round.chance
+            to = "" if event is None else f" to {event.to if isinstance(event.to, str) else f'player {event.to}'}"
+            return f"deal {NAMES[action]}{to}"
+        return describe(self.game_name, action)
+
+    def is_terminal(self) -> bool:
+        return bool(self.round.phase == Phase.OVER)
+
+    def returns(self) -> list[float]:
+        s = self.round
+        if s.phase != Phase.OVER:
+            return [0.0] * s.players
+        return side_returns(s.points(), s.players, s.sides)
+
+    def __str__(self) -> str:
+        text = self.round.describe()
+        d = self.decision
+        if d is not None and d.head >= 0:
+            text += f" choosing {describe(self.game_name, d.head)}" + "".join(
+                f" {NAMES[c]}" for c in range(52) if d.chosen >> c & 1)
+        return text
+
+    def encode(self, move: Move) -> list[int]:
+        """The action ids that play ``move`` from the current decision's start."""
+        return self._decision().encode(move)
+
+    def prefix(self) -> tuple[int, int]:
+        """The move being chosen: its head action (-1 before it) and the table cards chosen (a 52-bit set)."""
+        d = self.decision
+        return (d.head, d.chosen) if d is not None else (-1, 0)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> VariantSpielState:
+        """A state the player cannot tell from this one: the other hands and the undealt cards dealt again.
+
+        Nothing the player has seen constrains them (the parent games have no declarations), so every
+        deal of the unseen cards into hands of the same sizes is equally likely.
+        """
+        s = self.round
+        rng = random.Random(int(probability_sampler() * 2**52))
+        pool = [c for seat in range(s.players) if seat != player_id for c in s.hands[seat]] + s.remaining_stock
+        rng.shuffle(pool)
+        t = s.copy(stack=True)  # the history too: views show it
+        hands, pos = [], 0
+        for seat, h in enumerate(s.hands):
+            if seat == player_id:
+                hands.append(list(h))
+            else:
+                hands.append(sorted(pool[pos:pos + len(h)]))
+                pos += len(h)
+        t.hands = hands
+        t.stock = t.stock[:t.stock_pos] + sorted(pool[pos:])  # undealt cards are kept in card order
+        clone: VariantSpielState = self.clone()
+        clone.round = t
+        clone.decision = self.decision.copy() if self.decision is not None else None
+        return clone
+
+
+class VariantObserver:
+    """Tensors and strings for one player, from its view (OpenSpiel's PyObserver interface).
+
+    ``perfect_recall`` chooses the information state over the observation; with ``private_info``
+    NONE the seat's own hand is left out (public observation).
+    """
+
+    def __init__(self, game: VariantSpielGame, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        if params:
+            raise EnvArgumentError(f"invalid observer params={params!r}: none are taken")
+        if not iig_obs_type.public_info:
+            raise EnvArgumentError("invalid iig_obs_type: only observations with the public information are offered")
+        self.size = game.env.size
+        self.recall = bool(iig_obs_type.perfect_recall)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.tensor: npt.NDArray[np.float32] = np.zeros(game.info_size if self.recall else self.size, np.float32)
+        self.dict = {"observation": self.tensor[:self.size]}
+        if self.recall:
+            self.dict["played"] = self.tensor[self.size:self.size + 4 * 52].reshape(4, 52)
+            self.dict["first_table"] = self.tensor[self.size + 4 * 52:]
+
+    def _view(self, state: VariantSpielState, player: int) -> VariantView:
+        view = state.round.view(player)
+        return view if self.private else replace(view, hand=(), legal=())
+
+    def set_from(self, state: VariantSpielState, player: int) -> None:
+        view = self._view(state, player)
+        head, chosen = state.prefix()
+        observe_variant(view, head, chosen, out=self.tensor[:self.size])
+        if self.recall:
+            played = self.dict["played"]
+            played[:] = 0.0
+            for seat, move in view.history:
+                if move.card is not None:
+                    played[(seat - player) % view.players, move.card] = 1.0
+            first = self.dict["first_table"]
+            first[:] = 0.0
+            first[list(state.round.first_table)] = 1.0  # laid face up: public
+
+    def string_from(self, state: VariantSpielState, player: int) -> str:
+        view = self._view(state, player)
+        head, chosen = state.prefix()
+        text = describe_variant_view(view, head, chosen)
+        if self.recall:
+            first = " ".join(NAMES[c] for c in state.round.first_table) or "-"
+            moves = " ".join(f"{seat}:{str(move).replace(' ', '')}" for seat, move in view.history)
+            text = f"first table {first}; moves {moves or '-'}; {text}"
+        return text
+
+
+SHORT_NAMES = {"xeri": "python_xeri", "kontsina": "python_kontsina"}
+pyspiel.register_game(XeriSpielGame.TYPE, XeriSpielGame)
+pyspiel.register_game(KontsinaSpielGame.TYPE, KontsinaSpielGame)
+
+__all__ = ["MAX_GAME_LENGTH", "SHORT_NAMES", "KontsinaSpielGame", "VariantObserver", "VariantSpielGame",
+           "VariantSpielState", "XeriSpielGame"]
