@@ -1,6 +1,7 @@
 """Benchmark: environment steps per second of the research wrappers, with random agents.
 
-Usage: python bench/envs.py [--seconds S] [--repeat N] [--players 2|4] [--only NAME ...] [--cpu-clock]
+Usage: python bench/envs.py [--game diloti|xeri|kontsina] [--seconds S] [--repeat N] [--players 2|3|4]
+                            [--only NAME ...] [--cpu-clock]
        python bench/envs.py --search-moves [--rounds N]
 
 Each figure is the median of ``--repeat`` runs of about ``--seconds`` each, in
@@ -15,6 +16,9 @@ item or STOP; chance outcomes (OpenSpiel) are counted apart.
 - ``gymnasium``: ``DilotiEnv(opponent="random")``; the agent's steps (the
   opponent's moves are played inside ``step``).
 - ``openspiel``: ``python_diloti`` states, random decisions and chance outcomes.
+
+``--game xeri`` or ``--game kontsina`` measures the same for a parent game (its
+hands, ``game=`` environments and ``python_xeri`` / ``python_kontsina``).
 
 ``--search-moves`` looks for large legal-move lists: rounds where the seat to
 move lays a card whenever it can (the table grows), over option mixes, and
@@ -42,18 +46,23 @@ Run = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, el
 clock: Callable[[], float] = time.perf_counter  # --cpu-clock: time.process_time
 
 
-def engine(players: int) -> Run:
+def engine(players: int, game: str) -> Run:
+    from diloti.core.games import find_game
+
+    options = find_game(game).options()
+
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        rate, actions, _ = playout_rate(players, Options(), seconds, seed, clock)
+        rate, actions, _ = playout_rate(players, options, seconds, seed, clock, game=game)
         return actions, actions / rate
     return run
 
 
-def pettingzoo(players: int, wrapped: bool) -> Run:
+def pettingzoo(players: int, wrapped: bool, game: str) -> Run:
     from diloti.envs import pettingzoo_env
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        env = pettingzoo_env.env(players=players) if wrapped else pettingzoo_env.raw_env(players=players)
+        make = pettingzoo_env.env if wrapped else pettingzoo_env.raw_env
+        env = make(players=players, game=game)
         rng = random.Random(seed)
         steps, start = 0, clock()
         end = start + seconds
@@ -73,11 +82,11 @@ def pettingzoo(players: int, wrapped: bool) -> Run:
     return run
 
 
-def gymnasium_env(players: int) -> Run:
+def gymnasium_env(players: int, game: str) -> Run:
     from diloti.envs.gym_env import DilotiEnv
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        env = DilotiEnv(opponent="random", players=players)
+        env = DilotiEnv(opponent="random", players=players, game=game)
         rng = random.Random(seed)
         steps, start = 0, clock()
         end = start + seconds
@@ -95,12 +104,12 @@ def gymnasium_env(players: int) -> Run:
     return run
 
 
-def openspiel(players: int, chance_counts: list[int]) -> Run:
+def openspiel(players: int, chance_counts: list[int], name: str) -> Run:
     import pyspiel
 
-    from diloti.envs.openspiel_game import SHORT_NAME
+    import diloti.envs.openspiel_game  # noqa: F401 - registers the three games
 
-    game = pyspiel.load_game(SHORT_NAME, {"players": players})
+    game = pyspiel.load_game(f"python_{name}", {"players": players})
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
         rng = random.Random(seed)
@@ -156,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--repeat", type=int, default=5)
-    p.add_argument("--players", type=int, default=2, choices=[2, 4])
+    p.add_argument("--players", type=int, default=2, choices=[2, 3, 4], help="3: Kontsina only")
+    p.add_argument("--game", default="diloti", choices=["diloti", "xeri", "kontsina"])
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", nargs="*", choices=["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel"])
     p.add_argument("--json", action="store_true")
@@ -173,11 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         clock = time.process_time
     chance: list[int] = []
     runs: dict[str, Run] = {
-        "engine": engine(args.players),
-        "pettingzoo": pettingzoo(args.players, wrapped=True),
-        "pettingzoo-raw": pettingzoo(args.players, wrapped=False),
-        "gymnasium": gymnasium_env(args.players),
-        "openspiel": openspiel(args.players, chance),
+        "engine": engine(args.players, args.game),
+        "pettingzoo": pettingzoo(args.players, wrapped=True, game=args.game),
+        "pettingzoo-raw": pettingzoo(args.players, wrapped=False, game=args.game),
+        "gymnasium": gymnasium_env(args.players, args.game),
+        "openspiel": openspiel(args.players, chance, args.game),
     }
     out = {}
     for name, run in runs.items():
