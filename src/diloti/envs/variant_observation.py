@@ -21,14 +21,14 @@ game (unused seat and side slots stay zero). :data:`XERI_PARTS` and
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 import numpy.typing as npt
 
 from diloti.core.cards import NAMES, cards_of, mask_of
-from diloti.core.kontsina import score_kontsina
 from diloti.core.phase import Phase
 from diloti.core.variant import VariantView
-from diloti.core.xeri import score_xeri
 from diloti.envs.variant_actions import describe
 
 #: The most points a side can score in a hand of Xeri: cards 3, honours 20, 10D and 2C 2, a xeri on
@@ -103,90 +103,102 @@ def _layout(parts: tuple[tuple[str, int, str], ...]) -> dict[str, slice]:
 VARIANT_LAYOUT: dict[str, dict[str, slice]] = {game: _layout(parts) for game, parts in VARIANT_PARTS.items()}
 VARIANT_SIZE: dict[str, int] = {game: sum(p[1] for p in parts) for game, parts in VARIANT_PARTS.items()}
 _FULL = (1 << 52) - 1
+_PLANES = {"xeri": 6, "kontsina": 9}  # the 52-card planes at the start of each layout
+_TAIL = {game: VARIANT_SIZE[game] - 52 * k for game, k in _PLANES.items()}
+_PACK = {game: struct.Struct(f"<{n}f").pack for game, n in _TAIL.items()}
+# Each number's offset among the numbers after the planes.
+_AT = {game: {name: int(sl.start) - 52 * _PLANES[game] for name, sl in VARIANT_LAYOUT[game].items()
+              if sl.start >= 52 * _PLANES[game]} for game in VARIANT_PARTS}
+_HONOURS = 0xF | 0xFFFF << 36  # aces, tens, jacks, queens, kings
+_CLUBS = sum(1 << (4 * r) for r in range(13))
+_TEN_OF_DIAMONDS, _TWO_OF_CLUBS = 1 << 37, 1 << 4
 
 
-def _planes(o: npt.NDArray[np.float32], masks: list[int]) -> None:
-    """Write 52-card planes side by side from the start of ``o``."""
-    whole = 0
-    for i, m in enumerate(masks):
-        whole |= m << (52 * i)
-    n = 52 * len(masks)
-    bits = np.unpackbits(np.frombuffer(whole.to_bytes((n + 7) // 8, "little"), dtype=np.uint8), bitorder="little")
-    o[:n] = bits[:n]
-
-
-def _common(o: npt.NDArray[np.float32], L: dict[str, slice], view: VariantView) -> None:
-    n, seat = view.players, view.seat
-    if view.phase == Phase.PLAY:
-        o[L["turn"].start + (view.turn - seat) % n] = 1.0
-    o[L["dealer"].start + (view.dealer - seat) % n] = 1.0
-    lc = view.last_capturer
-    o[L["last_capturer"].start + (4 if lc is None else (lc - seat) % n)] = 1.0
-    o[L["phase"].start + int(view.phase)] = 1.0
-    for s, size in enumerate(view.hand_sizes):
-        o[L["hand_sizes"].start + (s - seat) % n] = size / (6.0 if view.game == "xeri" else 4.0)
-    o[L["stock"].start] = view.stock_size / 52.0
-    o[L["plays"].start] = min(view.plays, 48) / 48.0
+def _strict_most(counts: list[int]) -> int:
+    top = max(counts)
+    return counts.index(top) if counts.count(top) == 1 else -1
 
 
 def observe_variant(view: VariantView, head: int = -1, chosen: int = 0,
                     out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The observation of ``view``'s seat in its game; ``head`` and ``chosen`` are the Kontsina move
-    being chosen (the head action, -1 before it, and the 52-bit set of table cards chosen since)."""
+    being chosen (the head action, -1 before it, and the 52-bit set of table cards chosen since).
+
+    The points parts follow the scoring of :func:`diloti.core.xeri.score_xeri` and
+    :func:`diloti.core.kontsina.score_kontsina`, worked out inline (they are most of the cost otherwise).
+    """
     game = view.game
-    L = VARIANT_LAYOUT[game]
-    o = np.zeros(VARIANT_SIZE[game], dtype=np.float32) if out is None else out
-    if out is not None:
-        o[:] = 0.0
-    sides, me = view.sides, view.side
+    seat, n, sides = view.seat, view.players, view.sides
+    me = seat % sides
     order = [(me + i) % sides for i in range(sides)]  # relative side -> side
     caps = [mask_of(view.captured[s]) for s in order]
+    counts = [m.bit_count() for m in caps]
     hand, table = mask_of(view.hand), mask_of(view.table)
     seen = hand | table
     for m in caps:
         seen |= m
-    _common(o, L, view)
-    counts = L["captured_counts"].start
-    for i, m in enumerate(caps):
-        o[counts + i] = m.bit_count() / 52.0
+    at = _AT[game]
+    tail = [0.0] * _TAIL[game]
+    if view.phase == Phase.PLAY:
+        tail[at["turn"] + (view.turn - seat) % n] = 1.0
+    tail[at["dealer"] + (view.dealer - seat) % n] = 1.0
+    lc = view.last_capturer
+    tail[at["last_capturer"] + (4 if lc is None else (lc - seat) % n)] = 1.0
+    tail[at["phase"] + int(view.phase)] = 1.0
+    size = 6.0 if game == "xeri" else 4.0
+    for s, k in enumerate(view.hand_sizes):
+        tail[at["hand_sizes"] + (s - seat) % n] = k / size
+    tail[at["stock"]] = view.stock_size / 52.0
+    tail[at["plays"]] = min(view.plays, 48) / 48.0
+    for i, k in enumerate(counts):
+        tail[at["captured_counts"] + i] = k / 52.0
+    opts = view.options
     if game == "xeri":
-        top = 1 << view.table[-1] if view.table else 0
-        _planes(o, [hand, table, top, caps[0], caps[1], _FULL & ~seen])
-        o[L["pile_size"].start] = len(view.table) / 52.0
-        score = score_xeri([view_mask(view, s) for s in range(2)], view.xeri, view.jack_xeri or (0, 0),
-                           view.options)
+        planes = [hand, table, 1 << view.table[-1] if view.table else 0, caps[0], caps[1], _FULL & ~seen]
+        tail[at["pile_size"]] = len(view.table) / 52.0
         jack = view.jack_xeri or (0, 0)
         for i, s in enumerate(order):
-            o[L["xeri"].start + i] = min(view.xeri[s], 24) / 24.0
-            o[L["jack_xeri"].start + i] = min(jack[s], 24) / 24.0
-            o[L["points"].start + i] = min(score[s].total, MAX_XERI_POINTS) / MAX_XERI_POINTS
-        if view.players == 4:
-            o[L["four_players"].start] = 1.0
-        opts = view.options
-        o[L["options"]] = [float(opts.xeri_jack_double), float(opts.no_xeri_last_card),
-                           float(opts.pile_any_pair_redeal)]
-        o[L["deal"].start + min(max(view.deal_no, 1), 4) - 1] = 1.0
-        return o
-    prefix_card = 1 << (head >> 1) if head >= 0 else 0
-    _planes(o, [hand, table, *caps, *[0] * (4 - sides), _FULL & ~seen, prefix_card, chosen])
-    kscore = score_kontsina([view_mask(view, s) for s in range(sides)])
-    clubs = L["clubs"].start
-    for i, s in enumerate(order):
-        o[clubs + i] = kscore[s].clubs / 13.0
-        o[L["points"].start + i] = kscore[s].total / MAX_KONTSINA_POINTS
-    o[L["players"].start + view.players - 2] = 1.0
-    o[L["partnerships"].start] = float(view.options.partnerships)
-    o[L["forced_capture"].start] = float(view.options.forced_capture)
-    o[L["deal"].start + min(max(view.deal_no, 1), 6) - 1] = 1.0
-    if head >= 0:
-        o[L["prefix_kind"].start + (head & 1)] = 1.0
-        o[L["prefix_stage"].start] = 1.0
+            m = caps[i]
+            x, j = view.xeri[s], jack[s]
+            points = ((3 if counts[i] > counts[1 - i] else 0) + (m & _HONOURS).bit_count()
+                      + (1 if m & _TEN_OF_DIAMONDS else 0) + (1 if m & _TWO_OF_CLUBS else 0)
+                      + 10 * x + (10 * j if opts.xeri_jack_double else 0))
+            tail[at["xeri"] + i] = min(x, 24) / 24.0
+            tail[at["jack_xeri"] + i] = min(j, 24) / 24.0
+            tail[at["points"] + i] = min(points, MAX_XERI_POINTS) / MAX_XERI_POINTS
+        if n == 4:
+            tail[at["four_players"]] = 1.0
+        tail[at["deal"] + min(max(view.deal_no, 1), 4) - 1] = 1.0
+        k = at["options"]
+        tail[k:k + 3] = [float(opts.xeri_jack_double), float(opts.no_xeri_last_card),
+                         float(opts.pile_any_pair_redeal)]
+    else:
+        planes = [hand, table, *caps, *[0] * (4 - sides), _FULL & ~seen,
+                  1 << (head >> 1) if head >= 0 else 0, chosen]
+        clubs = [(m & _CLUBS).bit_count() for m in caps]
+        most_cards, most_clubs = _strict_most(counts), _strict_most(clubs)
+        for i, m in enumerate(caps):
+            points = ((2 if most_cards == i else 0) + (1 if most_clubs == i else 0)
+                      + (1 if m & _TWO_OF_CLUBS else 0) + (1 if m & _TEN_OF_DIAMONDS else 0))
+            tail[at["clubs"] + i] = clubs[i] / 13.0
+            tail[at["points"] + i] = points / MAX_KONTSINA_POINTS
+        tail[at["players"] + n - 2] = 1.0
+        tail[at["partnerships"]] = float(opts.partnerships)
+        tail[at["forced_capture"]] = float(opts.forced_capture)
+        tail[at["deal"] + min(max(view.deal_no, 1), 6) - 1] = 1.0
+        if head >= 0:
+            tail[at["prefix_kind"] + (head & 1)] = 1.0
+            tail[at["prefix_stage"]] = 1.0
+    # The planes side by side as one int, unpacked at once; the numbers packed as float32.
+    whole = 0
+    for i, m in enumerate(planes):
+        whole |= m << (52 * i)
+    bits = 52 * len(planes)
+    o = np.empty(VARIANT_SIZE[game], dtype=np.float32) if out is None else out
+    raw = np.frombuffer(whole.to_bytes((bits + 7) // 8, "little"), dtype=np.uint8)
+    o[:bits] = np.unpackbits(raw, count=bits, bitorder="little")
+    o[bits:] = np.frombuffer(_PACK[game](*tail), dtype=np.float32)
     return o
-
-
-def view_mask(view: VariantView, side: int) -> int:
-    """The cards ``side`` has captured, as a 52-bit set."""
-    return mask_of(view.captured[side])
 
 
 def describe_variant_view(view: VariantView, head: int = -1, chosen: int = 0) -> str:
@@ -217,4 +229,4 @@ def describe_variant_view(view: VariantView, head: int = -1, chosen: int = 0) ->
 
 
 __all__ = ["KONTSINA_PARTS", "MAX_KONTSINA_POINTS", "MAX_VARIANT_POINTS", "MAX_XERI_POINTS", "VARIANT_LAYOUT",
-           "VARIANT_PARTS", "VARIANT_SIZE", "XERI_PARTS", "describe_variant_view", "observe_variant", "view_mask"]
+           "VARIANT_PARTS", "VARIANT_SIZE", "XERI_PARTS", "describe_variant_view", "observe_variant"]
