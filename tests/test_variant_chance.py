@@ -175,3 +175,13 @@ def test_a_hand_in_the_middle_of_a_deal_copies_and_pickles(cls: type[HandState],
         assert other == s and other.chance == s.chance
         other.deal_random(rng)
         assert other != s
+
+
+@pytest.mark.parametrize(("any_pair", "redealt"), [(False, False), (True, True)])
+def test_a_pair_below_the_top_redeals_the_pile_only_with_pile_any_pair_redeal(any_pair: bool, redealt: bool) -> None:
+    s = XeriState.new(2, XeriOptions(pile_any_pair_redeal=any_pair), explicit_chance=True)
+    deal_hands(s, [Card(c) for c in range(12)])
+    for c in parse_cards("4C 9H 9D 7S"):
+        s.deal(c)
+    assert (s.chance is not None) == redealt
+    assert s.table == ([] if redealt else parse_cards("4C 9H 9D 7S"))
