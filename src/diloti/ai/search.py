@@ -167,7 +167,7 @@ def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deal
     """
     depth = 0
     push = st.push
-    stop = st.deal_no + deals
+    stop = st.deal_no + deals if deals > 0 else 1 << 30  # 0: to the round's end
     while not st.is_over and st.deal_no < stop:
         push(rollout_move(st, rng, eps))
         depth += 1
@@ -237,7 +237,9 @@ class ExpertPlayer:
     ``iterations``: playouts per move (default 300); ``seconds``: a time cap
     per move (default 1.0; None for none, which makes play fully reproducible);
     ``width``: how many of the heuristic's best moves to search (0: all);
-    ``eps``: the rollouts' share of random moves.
+    ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends a
+    rollout plays to before it is evaluated (default 1; 0: to the end of the round,
+    in Xeri and Kontsina the hand).
     """
 
     name = "expert"
@@ -253,6 +255,8 @@ class ExpertPlayer:
         self.eps = float(eps)
         if self.iterations < 1:
             raise InvalidSettingError("iterations", iterations, "at least 1")
+        if self.deals < 0:
+            raise InvalidSettingError("deals", deals, "0 (to the round's end) or more")
 
     def candidates(self, view: View) -> list[Move]:
         """The moves worth searching: the heuristic's best ``width`` (0: all)."""
@@ -276,7 +280,8 @@ class ExpertPlayer:
         if not view.legal:
             raise NoMoveError(view)
         if isinstance(view, VariantView):
-            return expert_choose(view, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name)
+            return expert_choose(view, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name,
+                                 deals=self.deals)
         if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         if len(view.legal) == 1:
@@ -304,7 +309,7 @@ class OraclePlayer(ExpertPlayer):
             if not seen.legal:
                 raise NoMoveError(seen)
             return expert_choose(seen, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name,
-                                 world=lambda r: hand)
+                                 world=lambda r: hand, deals=self.deals)
         view = state.view(state.turn)
         if not view.legal:
             raise NoMoveError(view)

@@ -12,8 +12,10 @@ choose here:
   and their hand size); in Xeri a jack is kept for a pile worth it;
 - ``expert``: determinized Monte Carlo, as Diloti's: worlds sampled from the
   view (:func:`sample_world`), each candidate move played in each world and a
-  rollout to the end of the hand with the greedy policy, scored by the hand's
-  points difference; candidates cut by sequential halving.
+  rollout with the greedy policy to the end of the deal (``deals=1``, the
+  default; ``deals=0``: to the end of the hand), scored by :func:`evaluate`
+  (the points taken, the majorities as the chance of ending ahead);
+  candidates cut by sequential halving.
 
 >>> from diloti.core.state import State
 >>> s = State.new(seed=2, game="xeri")
@@ -27,7 +29,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from math import comb
+from math import comb, erf, sqrt
 
 from diloti.core.cards import BIT, Card, mask_of
 from diloti.core.kontsina import summing_sets
@@ -39,6 +41,7 @@ XERI_POINTS = 10
 JACK = 10  # card >> 2 of the jacks
 HONOURS = 0xF | 0xFFFF << 36
 CLUBS = sum(1 << (4 * r) for r in range(13))
+SQRT2 = sqrt(2.0)
 
 
 def card_value(game: str, mask: int) -> float:
@@ -214,16 +217,56 @@ def rollout_move(st: HandState, rng: random.Random, eps: float = 0.1) -> Move:
 
 
 def evaluate(st: HandState, side: int) -> float:
-    """The hand's points of ``side`` less the best other side's (at the hand's end)."""
-    pts = st.points()
-    return float(pts[side] - max(p for i, p in enumerate(pts) if i != side))
+    """The hand's points of ``side`` less the best other side's: exact at the hand's end, else expected.
+
+    Mid-hand it counts the points captured so far (honours, the 10♦ and 2♣, xeris) and each majority
+    (cards; Kontsina's clubs) as the chance the side ends ahead, a normal approximation from the cards
+    captured and the cards still to come shared evenly (as Diloti's search does).
+
+    >>> from diloti.core.xeri import XeriState
+    >>> s = XeriState.new(seed=3)
+    >>> evaluate(s, 0) == -evaluate(s, 1) == 0.0
+    True
+    """
+    if st.is_over:
+        pts = st.points()
+        return float(pts[side] - max(p for i, p in enumerate(pts) if i != side))
+    values = [_expected_points(st, i) for i in range(st.sides)]
+    return values[side] - max(v for i, v in enumerate(values) if i != side)
+
+
+def _lead_chance(counts: Sequence[int], total: int, i: int) -> float:
+    """The chance side ``i`` ends with strictly the most of ``total`` cards, ``counts`` taken so far."""
+    k = len(counts)
+    rest = total - sum(counts)
+    sd = 0.65 * sqrt(max(rest, 0)) + 1e-9
+    share = rest / k
+    mine = counts[i] + share
+    p = 1.0
+    for j, c in enumerate(counts):
+        if j != i:
+            p *= 0.5 * (1.0 + erf((mine - (c + share) - 0.5) / (sd * SQRT2)))
+    return p
+
+
+def _expected_points(st: HandState, i: int) -> float:
+    m = st.captured[i]
+    counts = [c.bit_count() for c in st.captured]
+    fixed = (1 if m & BIT[37] else 0) + (1 if m & BIT[4] else 0)
+    if st.GAME == "xeri":
+        jack = st.jack_xeri[i] if st.options.xeri_jack_double else 0
+        fixed += (m & HONOURS).bit_count() + XERI_POINTS * (st.xeri[i] + jack)
+        return fixed + 3.0 * _lead_chance(counts, 52, i)
+    clubs = [(c & CLUBS).bit_count() for c in st.captured]
+    return fixed + 2.0 * _lead_chance(counts, 52, i) + _lead_chance(clubs, 13, i)
 
 
 def search_variant(world: Callable[[random.Random], HandState], moves: Sequence[Move], side: int,
                    rng: random.Random, iterations: int, seconds: float | None, eps: float,
-                   halving: bool = True) -> list[tuple[Move, float]]:
+                   halving: bool = True, deals: int = 0) -> list[tuple[Move, float]]:
     """Mean rollout value of each of ``moves`` over sampled worlds, best first (sequential halving; without it
-    every move gets the same worlds and playouts, so the estimates compare: the analysis)."""
+    every move gets the same worlds and playouts, so the estimates compare: the analysis). Rollouts stop after
+    ``deals`` deal ends (0: at the hand's end) and are scored by :func:`evaluate`."""
     totals = {m: 0.0 for m in moves}
     visits = {m: 0 for m in moves}
     if len(moves) <= 1:
@@ -237,11 +280,12 @@ def search_variant(world: Callable[[random.Random], HandState], moves: Sequence[
         for _ in range(per_move):
             w = world(rng)
             seed = rng.getrandbits(64)
+            stop = w.deal_no + deals if deals > 0 else 1 << 30
             for m in alive:
                 w.push(m)
                 r = random.Random(seed)
                 depth = 1
-                while not w.is_over:
+                while not w.is_over and w.deal_no < stop:
                     w.push(rollout_move(w, r, eps))
                     depth += 1
                 totals[m] += evaluate(w, side)
@@ -274,7 +318,8 @@ def choose_scored(scored: list[tuple[Move, float]], rng: random.Random) -> Move:
 
 
 def expert_choose(view: VariantView, seed: int | None, iterations: int, seconds: float | None, width: int,
-                  eps: float, name: str = "expert", world: Callable[[random.Random], HandState] | None = None) -> Move:
+                  eps: float, name: str = "expert", world: Callable[[random.Random], HandState] | None = None,
+                  deals: int = 0) -> Move:
     """The expert's (or, given the true ``world``, the oracle's) move in a hand of Xeri or Kontsina."""
     if len(view.legal) == 1:
         return view.legal[0]
@@ -283,11 +328,11 @@ def expert_choose(view: VariantView, seed: int | None, iterations: int, seconds:
         moves = [m for m, _ in sorted(heuristic_scores(view), key=lambda ms: -ms[1])[:width]]
     rng = move_rng(seed, view, name)
     sampler = world or (lambda r: sample_world(view, r))
-    return search_variant(sampler, moves, view.side, rng, iterations, seconds, eps)[0][0]
+    return search_variant(sampler, moves, view.side, rng, iterations, seconds, eps, deals=deals)[0][0]
 
 
 def rank_variant_moves(view: VariantView, seed: int | None = None, iterations: int = 800,
-                       seconds: float | None = 2.0, eps: float = 0.1) -> list[tuple[Move, float]]:
+                       seconds: float | None = 2.0, eps: float = 0.1, deals: int = 1) -> list[tuple[Move, float]]:
     """Every legal move of a hand of Xeri or Kontsina ranked by the expert's search, best first, each with its
     estimated points difference at the hand's end (hints and analysis).
 
@@ -299,7 +344,7 @@ def rank_variant_moves(view: VariantView, seed: int | None = None, iterations: i
     """
     rng = move_rng(seed, view, "rank")
     ranked = search_variant(lambda r: sample_world(view, r), list(view.legal), view.side, rng, iterations, seconds,
-                            eps, halving=False)
+                            eps, halving=False, deals=deals)
     return sorted(ranked, key=lambda mv: -mv[1])
 
 
