@@ -30,6 +30,7 @@ from diloti.core.moves import CAPTURE, KEEP, LAY, REDEAL, Declaration, Move
 from diloti.core.options import Options
 from diloti.core.phase import Phase
 from diloti.core.reading import read_move
+from diloti.core.round_state import RoundState
 from diloti.core.scoring import Side, score_sides
 from diloti.core.validation import check_position
 from diloti.core.view import View, cards_of_set, new_view
@@ -42,7 +43,7 @@ def _rng(seed: int, n: int) -> random.Random:
     return random.Random(f"diloti/{seed}/{n}")
 
 
-class State(ExplicitChance):
+class State(ExplicitChance, RoundState):
     """One round in play: hands, table, stock, captures, whose turn.
 
     Use :meth:`new` to deal a round, :meth:`legal_moves` to list moves,
@@ -248,19 +249,6 @@ class State(ExplicitChance):
             self.turn = self.pending[0]
 
     # ---------------------------------------------------------------- queries
-    @property
-    def stock_size(self) -> int:
-        return len(self.stock) - self.stock_pos
-
-    @property
-    def remaining_stock(self) -> list[Card]:
-        """The undealt cards, next to be dealt first (hidden information)."""
-        return self.stock[self.stock_pos:]
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
     def declaration_of(self, seat: int) -> Declaration | None:
         """The declaration ``seat`` owns, if any."""
         for p in self.declarations:
@@ -282,10 +270,6 @@ class State(ExplicitChance):
             legal = self._legal = generate(self.phase, self.turn, self.hands[self.turn], self.table,
                                            self.declarations, self.options)
         return legal
-
-    def legal_moves(self) -> list[Move]:
-        """Every legal move, each exactly once (a new list each call)."""
-        return list(self._moves())
 
     def generate_legal_moves(self) -> Iterator[Move]:
         """The legal moves, lazily: on a large table (more than a dozen items) one at a time, in memory
@@ -437,10 +421,6 @@ class State(ExplicitChance):
             self.plays -= 1
         return move
 
-    def peek(self) -> Move:
-        """The last move played."""
-        return self.history[-1][1]
-
     def copy(self, stack: bool = False) -> State:
         """An independent copy (lists are copied; cards and piles are immutable).
 
@@ -458,37 +438,6 @@ class State(ExplicitChance):
         s.history = self.history.copy() if stack else []
         s._stack = self._stack.copy() if stack else []
         s._legal = None
-        return s
-
-    def __copy__(self) -> State:
-        return self.copy(stack=True)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> State:
-        # Cards, moves, declarations and options are immutable and the lists kept in the undo frames
-        # are never changed after a push (push copies before it changes), so copy() is a deep copy.
-        return self.copy(stack=True)
-
-    def __getstate__(self) -> dict[str, Any]:
-        # The legal-move list is a cache: it is worked out again after loading.
-        return {name: getattr(self, name) for name in State.__slots__ if name != "_legal"}
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)
-        self._legal = None
-
-    def with_hidden(self, hands: list[list[Card]], stock: list[Card], seed: int) -> State:
-        """A fresh state like this one but with other hands and stock (top first), unchecked.
-
-        For samplers of hidden information: the hands must have this state's
-        sizes (each is sorted here). The copy keeps the history but cannot ``pop`` what came before.
-        """
-        s = self.copy()
-        s.hands = [sorted(h) for h in hands]
-        s.stock = stock
-        s.stock_pos = 0
-        s.seed = seed
-        s.history = self.history.copy()
         return s
 
     # --------------------------------------------------------------- scoring
@@ -526,20 +475,12 @@ class State(ExplicitChance):
             self.batch if self.phase == CHANCE else None,
         )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.key() == other.key()
-
-    __hash__ = None  # type: ignore[assignment]
-
     def describe(self) -> str:
         """A compact one-line description for error messages."""
         hands = " | ".join(" ".join(NAMES[c] for c in h) or "-" for h in self.hands)
         table = " ".join([NAMES[c] for c in self.table] + [str(p) for p in self.declarations]) or "-"
         return (f"[{Phase(self.phase).label}, seat {self.turn} to play; table: {table}; "
                 f"hands: {hands}; stock {self.stock_size}]")
-
-    def __repr__(self) -> str:
-        return f"<State {self.describe()}>"
 
     # ---------------------------------------------------------- construction
     @classmethod

@@ -37,6 +37,7 @@ from diloti.core.cards import ALL_MASK, CARDS, NAMES, Card, cards_of, mask_of, p
 from diloti.core.errors import DilotiError, IllegalMoveError, InvalidCardError, InvalidPositionError, OptionsError
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
+from diloti.core.round_state import RoundState
 from diloti.core.variant_chance import VariantChance
 
 PLAY, OVER = Phase.PLAY, Phase.OVER
@@ -217,7 +218,7 @@ class VariantView:
         }
 
 
-class HandState(VariantChance, ABC):
+class HandState(VariantChance, RoundState, ABC):
     """One hand of a variant game in play: hands, table, stock, captures per side, whose turn.
 
     Subclasses set the game's name, hand size and seat counts, and write its rules:
@@ -327,19 +328,6 @@ class HandState(VariantChance, ABC):
         """Lay the first table from the stock (after the hands), redealing it if the game says so."""
 
     # ---------------------------------------------------------------- queries
-    @property
-    def stock_size(self) -> int:
-        return len(self.stock) - self.stock_pos
-
-    @property
-    def remaining_stock(self) -> list[Card]:
-        """The undealt cards, next to be dealt first (hidden information)."""
-        return self.stock[self.stock_pos:]
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
     def side_of(self, seat: int) -> int:
         return seat % self.sides
 
@@ -353,10 +341,6 @@ class HandState(VariantChance, ABC):
         if legal is None:
             legal = self._legal = self._generate() if self.phase == PLAY else []
         return legal
-
-    def legal_moves(self) -> list[Move]:
-        """Every legal move, each exactly once (a new list each call)."""
-        return list(self._moves())
 
     def is_legal(self, move: Move) -> bool:
         return move in self._moves()
@@ -441,10 +425,6 @@ class HandState(VariantChance, ABC):
         self.plays -= 1
         return self.history.pop()[1]
 
-    def peek(self) -> Move:
-        """The last move played."""
-        return self.history[-1][1]
-
     def copy(self: S, stack: bool = False) -> S:
         """An independent copy; with ``stack`` the history is kept so the copy can ``pop``."""
         s = type(self).__new__(type(self))
@@ -459,30 +439,6 @@ class HandState(VariantChance, ABC):
         s.history = self.history.copy() if stack else []
         s._stack = self._stack.copy() if stack else []
         s._legal = None
-        return s
-
-    def __copy__(self: S) -> S:
-        return self.copy(stack=True)
-
-    def __deepcopy__(self: S, memo: dict[int, object]) -> S:
-        return self.copy(stack=True)
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in HandState.__slots__ if name != "_legal"}
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)
-        self._legal = None
-
-    def with_hidden(self: S, hands: list[list[Card]], stock: list[Card], seed: int) -> S:
-        """A copy with other hands and stock (top first), unchecked: for samplers of hidden information."""
-        s = self.copy()
-        s.hands = [sorted(h) for h in hands]
-        s.stock = stock
-        s.stock_pos = 0
-        s.seed = seed
-        s.history = self.history.copy()
         return s
 
     # --------------------------------------------------------------- scoring
@@ -518,20 +474,12 @@ class HandState(VariantChance, ABC):
             self.shuffles, self.swept, self.explicit, self.batch if self.phase == Phase.CHANCE else None,
         )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, HandState) and self.key() == other.key()
-
-    __hash__ = None  # type: ignore[assignment]
-
     def describe(self) -> str:
         """A compact one-line description for error messages."""
         hands = " | ".join(" ".join(NAMES[c] for c in h) or "-" for h in self.hands)
         table = " ".join(NAMES[c] for c in self.table) or "-"
         return (f"[{self.GAME} {Phase(self.phase).label}, seat {self.turn} to play; table: {table}; "
                 f"hands: {hands}; stock {self.stock_size}]")
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.describe()}>"
 
     # ---------------------------------------------------------- construction
     @classmethod

@@ -1,0 +1,136 @@
+"""What a round of every game is as an object: Diloti's :class:`~diloti.core.state.State` and the parent
+games' :class:`~diloti.core.variant.HandState` both build on :class:`RoundState`.
+
+It holds no rules: the stock and phase queries, the legal-move list's shape, copying and pickling
+over the state's slots, a copy with other hidden cards (for samplers), and equality by
+``key()``. Each game's state says its own slots, legal moves, ``copy``, ``key`` and ``describe``.
+
+>>> from diloti.core.state import State
+>>> import pickle
+>>> s = State.new(seed=3, game="kontsina")
+>>> t = pickle.loads(pickle.dumps(s))
+>>> t == s, t is s, t.stock_size, t.is_over
+(True, False, 40, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from diloti.core.cards import Card
+from diloti.core.moves import Move
+from diloti.core.phase import Phase
+
+R = TypeVar("R", bound="RoundState")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def slot_names(cls: type) -> tuple[str, ...]:
+    """Every slot of ``cls`` and its bases, each once (a state's fields)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        seen: dict[str, None] = {}
+        for klass in reversed(cls.__mro__):
+            slots = klass.__dict__.get("__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                seen[name] = None
+        names = _FIELDS[cls] = tuple(seen)
+    return names
+
+
+class RoundState:
+    """The object side of a round of any game (see the module). Not an ``ABC``: Diloti's state keeps the
+    plain class's fast ``isinstance``; the four methods below are each game's own."""
+
+    __slots__ = ()
+
+    # The fields these methods read (every game's state has them as slots).
+    phase: Phase
+    stock: list[Card]
+    stock_pos: int
+    hands: list[list[Card]]
+    history: list[tuple[int, Move]]
+    seed: int
+    _legal: list[Move] | None
+
+    def _moves(self) -> list[Move]:
+        """The legal moves, worked out once per position (push and pop forget them)."""
+        raise NotImplementedError
+
+    def copy(self: R, stack: bool = False) -> R:
+        """An independent copy; with ``stack`` the history is kept so the copy can ``pop``."""
+        raise NotImplementedError
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the position (for equality and tests)."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """A compact one-line description for error messages."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    @property
+    def remaining_stock(self) -> list[Card]:
+        """The undealt cards, next to be dealt first (hidden information)."""
+        return self.stock[self.stock_pos:]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, each exactly once (a new list each call)."""
+        return list(self._moves())
+
+    def peek(self) -> Move:
+        """The last move played."""
+        return self.history[-1][1]
+
+    # ---------------------------------------------------------------- copies
+    def __copy__(self: R) -> R:
+        return self.copy(stack=True)
+
+    def __deepcopy__(self: R, memo: dict[int, object]) -> R:
+        # Cards, moves and options are immutable and the lists kept in the undo frames are never changed
+        # after a push (push replaces what it changes), so copy() is a deep copy.
+        return self.copy(stack=True)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The legal-move list is a cache: it is worked out again after loading.
+        return {name: getattr(self, name) for name in slot_names(type(self)) if name != "_legal"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+        setattr(self, "_legal", None)  # noqa: B010 - a slot of the game's state, not of this base
+
+    def with_hidden(self: R, hands: list[list[Card]], stock: list[Card], seed: int) -> R:
+        """A copy like this state but with other hands and stock (top first), unchecked.
+
+        For samplers of hidden information: the hands must have this state's sizes (each is sorted
+        here). The copy keeps the history but cannot ``pop`` what came before.
+        """
+        s = self.copy()
+        s.hands = [sorted(h) for h in hands]
+        s.stock = stock
+        s.stock_pos = 0
+        s.seed = seed
+        s.history = self.history.copy()
+        return s
+
+    # ------------------------------------------------------------ comparison
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.describe()}>"
+
+
+__all__ = ["RoundState", "slot_names"]
