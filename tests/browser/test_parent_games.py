@@ -116,7 +116,7 @@ def test_kontsina_for_three_two_people_and_the_computer(server: str, new_page: A
     host.wait_for_selector("#waiting")
     assert host.inner_text("#wait-game") == "Kontsina"
     link = host.input_value("#invite-link")
-    guest = new_page()
+    guest = new_page(**PHONE)  # the guest plays on a phone: three seats round the table must fit
     guest.goto(link.replace("/?", "/?pace=0&"))
     guest.wait_for_selector("#join")
     assert "Kontsina" in guest.inner_text("#join-game")
@@ -130,7 +130,14 @@ def test_kontsina_for_three_two_people_and_the_computer(server: str, new_page: A
         assert places[me] == "bottom" and places[str((int(me) + 1) % 3)] == "right"
         assert places[str((int(me) + 2) % 3)] == "left"
         assert page.locator("#scorebar .score").count() == 3
+    assert guest.evaluate("document.documentElement.scrollWidth") <= 375
+    felt = guest.locator("#felt").bounding_box()
+    for seat, box in ui.seat_places(guest).items():
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375, (seat, box)
+        if box["place"] in ("left", "right"):  # beside the table, not over it
+            assert box["x"] + box["width"] <= felt["x"] + 1 or box["x"] >= felt["x"] + felt["width"] - 1
     screenshot(host, "33-kontsina-three")
+    screenshot(guest, "35-kontsina-three-phone")
     rng = random.Random(3)
     moves = waited = 0
     while True:
