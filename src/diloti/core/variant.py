@@ -218,6 +218,9 @@ class VariantView:
         }
 
 
+_VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(VariantView))
+
+
 class HandState(VariantChance, RoundState, ABC):
     """One hand of a variant game in play: hands, table, stock, captures per side, whose turn.
 
@@ -454,15 +457,16 @@ class HandState(VariantChance, RoundState, ABC):
         """What ``seat`` may know."""
         if not 0 <= seat < self.players:
             raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
-        return VariantView(
-            game=self.GAME, seat=seat, players=self.players, sides=self.sides, options=self.options,
-            dealer=self.dealer, turn=self.turn, phase=self.phase, hand=tuple(self.hands[seat]),
-            table=tuple(self.table), hand_sizes=tuple(len(h) for h in self.hands), stock_size=self.stock_size,
-            plays=self.plays, deal_no=self.deal_no, captured=tuple(cards_of(m) for m in self.captured),
-            xeri=tuple(self.xeri), last_capturer=self.last_capturer, history=tuple(self.history),
-            jack_xeri=tuple(self.jack_xeri), scores=tuple(scores) or (0,) * self.sides,
-            legal=tuple(self.legal_moves()) if seat == self.turn and self.phase == PLAY else (),
-        )
+        # VariantView's fields in order, set at once (the frozen dataclass's __init__ sets them one by one).
+        v = object.__new__(VariantView)
+        v.__dict__.update(zip(_VIEW_FIELDS, (
+            self.GAME, seat, self.players, self.sides, self.options, self.dealer, self.turn, self.phase,
+            tuple(self.hands[seat]), tuple(self.table), tuple(map(len, self.hands)), len(self.stock) - self.stock_pos,
+            self.plays, self.deal_no, tuple(map(cards_of, self.captured)), tuple(self.xeri), self.last_capturer,
+            tuple(self.history), tuple(self.jack_xeri), tuple(scores) or (0,) * self.sides,
+            tuple(self._moves()) if seat == self.turn and self.phase == PLAY else (),
+        ), strict=True))
+        return v
 
     # ------------------------------------------------------------ comparison
     def key(self) -> tuple[Any, ...]:
