@@ -113,12 +113,18 @@ def test_leave_reopens_the_seat_the_computer_plays_it_and_a_joiner_takes_it_over
             # The computer plays Bob's turns: Ann plays on and the game never waits.
             state = until(ann, "state")[-1]
             plies = 0
+            played = []
             while plies < 6:
                 if state["your_turn"]:
                     ann.send_json({"type": "move", "move": state["legal"][0]["move"], "ply": state["ply"]})
                     plies += 1
-                state = until(ann, "state")[-1]
+                msgs = until(ann, "state")
+                played += [m for m in msgs if m["type"] == "played"]
+                state = msgs[-1]
             assert len(live(client, tid).by) >= 5
+            # Every move says who made it: the computer for Bob's seat, Ann herself for hers.
+            assert {(m["seat"], m["by"]) for m in played} == {(0, None), (1, "greedy")}
+            assert state["last"]["by"] == ("greedy" if state["last"]["seat"] == 1 else None)
         # Cleo takes the seat from the invitation link and plays from the next move on.
         j = client.post(f"/api/tables/{tid}/join", json={"name": "Cleo"})
         assert j.status_code == 200 and j.json()["seat"] == 1

@@ -214,7 +214,8 @@ class LiveTable:
         xeri = st.xeri[side] > before
         if xeri:
             self.xeris[seat] += 1
-        self.last = {"seat": seat, **move_dict(move), "xeri": xeri, "ply": self.ply, "round": round_no}
+        self.last = {"seat": seat, **move_dict(move), "xeri": xeri, "ply": self.ply, "round": round_no,
+                     "by": self.by.get(self.ply - 1)}
         return xeri, self.game.is_over or self.game.round_no != round_no
 
     def rounds(self) -> list[dict[str, Any]]:

@@ -238,6 +238,8 @@ class LastMove(PlayedMove):
     seat: int
     ply: int
     round: int
+    by: Annotated[str | None, Field(description="the level of the computer that made this move for an away "
+                                    "player (null: the seat's own player, or its computer)")]
 
 
 class RankedMove(MoveParts):

@@ -415,7 +415,7 @@ export class TableView {
       h("span", { class: ["turnline", mine && "mine"], id: "turn" }, turnText));
     if (this.last) {
       status.appendChild(h("span", { class: ["lastmove", this.lastFresh && "fresh"], id: "lastmove" },
-        this.name(this.last.seat) + ": " + prettyMove(this.last.move)));
+        this.name(this.last.seat) + (this.last.by ? " (" + t("game.by_computer") + ")" : "") + ": " + prettyMove(this.last.move)));
       if (this.last.xeri) status.appendChild(h("span", { class: "xeri-badge", id: "xeri" }, t("game.xeri")));
     }
 
