@@ -15,10 +15,12 @@ import glob
 import json
 import re
 
+from diloti.core.games import find_game
 from diloti.core.options import Options
 from diloti.match.tournament import GameResult, Interval, MatchResult, plot_ladder, summarise
 
-NAME = re.compile(r"(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[24])p_seed(?P<seed>\d+)\.jsonl$")
+NAME = re.compile(r"(?:^|/)(?:(?P<game>xeri|kontsina)_)?(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[234])p_seed(?P<seed>\d+)"
+                  r"\.jsonl$")
 
 
 def load(path: str) -> MatchResult | None:
@@ -34,8 +36,11 @@ def load(path: str) -> MatchResult | None:
     games = [g for p in pairs.values() if len(p) == 2 for g in p]
     if not games:
         return None
-    return summarise(m["a"], m["b"], games, int(m["p"]), Options(), int(m["seed"]), None,
-                     sum(g.seconds for g in games))
+    game = m["game"] or "diloti"
+    # The file name writes a spec's ':' as '-' (expert-iterations=60 is expert:iterations=60).
+    a, b = (re.sub(r"^(\w+)-", r"\1:", x) if "=" in x else x for x in (m["a"], m["b"]))
+    options = Options() if game == "diloti" else find_game(game).options()
+    return summarise(a, b, games, int(m["p"]), options, int(m["seed"]), None, sum(g.seconds for g in games), game)
 
 
 def load_json(path: str) -> list[MatchResult]:
@@ -65,18 +70,19 @@ def main() -> None:
             results += load_json(f)
         elif r := load(f):
             results.append(r)
-    print("| A vs B | players | seed | games | rounds | A game win rate (95% CI) | A points/round − B (95% CI) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| game | A vs B | players | seed | games | rounds | A game win rate (95% CI) | A points/round − B (95% CI) "
+          "| s/game |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         w, p = r.win_rate, r.points_per_round
         rate = f"{w.mean:.1%} ({w.low:.1%} .. {w.high:.1%})"
-        print(f"| {r.a} vs {r.b} | {r.players} | {r.seed} | {r.games} | {r.rounds} "
-              f"| {rate} | {p.mean:+.2f} ({p.low:+.2f} .. {p.high:+.2f}) |")
+        print(f"| {r.game} | {r.a} vs {r.b} | {r.players} | {r.seed} | {r.games} | {r.rounds} "
+              f"| {rate} | {p.mean:+.2f} ({p.low:+.2f} .. {p.high:+.2f}) | {r.seconds / max(1, r.games):.1f} |")
     if args.plot:
         # One result a pair in the picture: the one with the most games.
         best: dict[tuple[str, str], MatchResult] = {}
         for r in results:
-            if r.players == 2 and ((r.a, r.b) not in best or r.games > best[r.a, r.b].games):
+            if r.game == "diloti" and r.players == 2 and ((r.a, r.b) not in best or r.games > best[r.a, r.b].games):
                 best[r.a, r.b] = r
         plot_ladder(list(best.values()), args.plot)
         print(f"\nladder picture: {args.plot}")
