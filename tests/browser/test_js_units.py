@@ -66,6 +66,22 @@ def test_typed_moves_complete_named_piles_only(js: Any) -> None:
     assert js(body, LEGAL, DECLS, "9D x 4C") == "illegal"  # 5H is loose: never added silently
     assert js(body, LEGAL, DECLS, "4d+4c=4g") == "4D + 4C = 4G"
     assert js(body, LEGAL, DECLS, "4D + 4C") == "syntax"
+    # A card alone names its only legal move (every Xeri card has one), never one of several.
+    xeri = [{"text": "2H x 2D 3H 6H", "card": "2H", "kind": "capture", "value": 2, "cards": ["2D", "3H", "6H"]},
+            {"text": "AS", "card": "AS", "kind": "lay", "value": 1, "cards": []}]
+    assert js(body, xeri, [], "2h") == "2H x 2D 3H 6H"
+    assert js(body, LEGAL, DECLS, "9D") == "illegal"  # 9D has several moves here
+
+
+def test_parent_games_units_and_ready_moves(js: Any) -> None:
+    # Xeri's pile is one unit; a card with one move is ready without pointing at the table.
+    st = {"game": "xeri", "table": ["2D", "3H", "6H"], "declarations": []}
+    assert js("return M.unitsOf(args[0])", st) == [{"id": "x:pile", "cards": ["2D", "3H", "6H"]}]
+    assert js("return M.unitsOf(args[0])", {**st, "table": []}) == []
+    legal = [{"text": "2H x 2D 3H 6H", "card": "2H", "kind": "capture", "value": 2, "cards": ["2D", "3H", "6H"]}]
+    body = "const f = M.filterFor(args[0], args[1], M.unitsOf(args[0]), args[2], new Set()); return f.exact.map(m => m.text);"
+    assert js(body, st, legal, "2H") == ["2H x 2D 3H 6H"]
+    assert js(body, {**st, "game": "diloti"}, legal, "2H") == []  # Diloti keeps pointing at what is taken
 
 
 def test_clock_and_seat_places(server: str, new_page: Any) -> None:

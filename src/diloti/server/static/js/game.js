@@ -489,7 +489,7 @@ export class TableView {
     const handLabel = h("div", { class: "handlabel" }, [t("game.hand"), ...myMeta].join(" · "));
 
     // Typing a move, tools.
-    const typedInput = h("input", { type: "text", id: "typed", placeholder: t("game.type_ph"), "aria-label": t("game.type"), autocomplete: "off", autocapitalize: "characters", spellcheck: "false" });
+    const typedInput = h("input", { type: "text", id: "typed", placeholder: t(st.game === "xeri" ? "game.type_ph_xeri" : "game.type_ph"), "aria-label": t("game.type"), autocomplete: "off", autocapitalize: "characters", spellcheck: "false" });
     const typed = h("form", { class: "typed", onsubmit: (e) => { e.preventDefault(); if (typedInput.value.trim() && this.playTyped(typedInput.value.trim())) typedInput.value = ""; } },
       typedInput, h("button", { type: "submit", class: "btn small", disabled: !mine || undefined }, t("game.type_go")));
     const tools = h("div", { class: "toolbar", id: "toolbar" },

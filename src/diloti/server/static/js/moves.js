@@ -166,6 +166,11 @@ export function matchTyped(legal, text, declarations = []) {
   if (!mv) return { error: "syntax" };
   const hit = legal.find((l) => sameMove(l, mv));
   if (hit) return { move: hit };
+  if (mv.kind === "lay") {
+    // A card alone names its only legal move (in Xeri every card has one: it takes the pile or is laid).
+    const only = legal.filter((l) => l.card === mv.card);
+    if (only.length === 1) return { move: only[0] };
+  }
   const named = new Set(mv.cards);
   for (const p of declarations) {
     if (p.cards.some((c) => named.has(c))) p.cards.forEach((c) => named.add(c));
