@@ -79,7 +79,8 @@ def test_parent_games_units_and_ready_moves(js: Any) -> None:
     assert js("return M.unitsOf(args[0])", st) == [{"id": "x:pile", "cards": ["2D", "3H", "6H"]}]
     assert js("return M.unitsOf(args[0])", {**st, "table": []}) == []
     legal = [{"text": "2H x 2D 3H 6H", "card": "2H", "kind": "capture", "value": 2, "cards": ["2D", "3H", "6H"]}]
-    body = "const f = M.filterFor(args[0], args[1], M.unitsOf(args[0]), args[2], new Set()); return f.exact.map(m => m.text);"
+    body = ("const f = M.filterFor(args[0], args[1], M.unitsOf(args[0]), args[2], new Set()); "
+            "return f.exact.map(m => m.text);")
     assert js(body, st, legal, "2H") == ["2H x 2D 3H 6H"]
     assert js(body, {**st, "game": "diloti"}, legal, "2H") == []  # Diloti keeps pointing at what is taken
 
