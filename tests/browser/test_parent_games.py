@@ -170,3 +170,35 @@ def test_kontsina_for_three_two_people_and_the_computer(server: str, new_page: A
     host.wait_for_selector("#game, #waiting")
     guest.wait_for_selector("#game, #waiting")
     assert host.evaluate("location.search") == guest.evaluate("location.search")
+
+
+def test_a_table_of_xeri_survives_a_server_restart(tmp_path: Any, browser: Any, ui: Any) -> None:
+    from browser.test_chat_watch import _port, running
+
+    db, port = tmp_path / "d.sqlite3", _port()
+    context = browser.new_context(viewport={"width": 1000, "height": 820}, reduced_motion="reduce")
+    context.set_default_timeout(10_000)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+        with running(db, port) as base:
+            choose_game(page, base, "Eleni", "xeri")
+            page.select_option("#seat-1", "random")
+            page.click("#create")
+            page.wait_for_selector("#game")
+            rng = random.Random(9)
+            for _ in range(3):
+                ui.wait_status(page, ("turn",), timeout=30)
+                ui.play_turn(page, rng)
+            ply, hand = ui.ply(page), ui.hand(page)
+        # The page stays open while the server is down, then reconnects by itself to the same position.
+        with running(db, port):
+            page.wait_for_function("() => document.querySelector('#banner').hidden", timeout=20_000)
+            ui.wait_status(page, ("turn",), timeout=30)
+            assert ui.ply(page) >= ply and page.inner_text("#game-name") == "Xeri"
+            assert set(ui.hand(page)) <= set(hand)
+            ui.play_turn(page, rng)
+    finally:
+        context.close()
+    assert not errors, errors
