@@ -79,6 +79,12 @@ def test_names_are_unique_whatever_the_case(tmp_path: Path) -> None:
         for name in ("ann", "ANN", " Ann ", "Ａｎｎ"):  # full-width letters too
             r = client.post("/api/players", json={"name": name})
             assert r.status_code == 409 and r.json()["code"] == "name_taken", (name, r.json())
+        # Names that look the same are one name: Greek or Cyrillic letters like Latin ones, accents.
+        player(client, "Ελένη")
+        for name in ("ΕΛΕΝΗ", "Ελενη", "EΛEΝH", "Аnn"):  # Latin E and H; Cyrillic A
+            r = client.post("/api/players", json={"name": name})
+            assert r.status_code == 409 and r.json()["code"] == "name_taken", (name, r.json())
+        assert client.post("/api/players", json={"name": "Eleni"}).status_code == 201  # a different name
         bob = player(client, "Bob")
         r = client.patch("/api/me", json={"name": "aNN"}, headers=auth(bob["key"]))
         assert r.status_code == 409 and r.json()["code"] == "name_taken"

@@ -92,7 +92,7 @@ def test_sqlite_migrations_and_round_trip(tmp_path: Path) -> None:
     eng = create_engine(url)
     assert {"tables", "seats", "moves", "chat", "alembic_version"} <= set(inspect(eng).get_table_names())
     with eng.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0008"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0009"
     eng.dispose()
     exercise(store)
     store.close()
@@ -191,4 +191,37 @@ def test_a_database_of_the_first_schema_gains_the_chat_table(tmp_path: Path) -> 
     assert t.end_reason is None and t.away_level is None and t.grace is None and not t.seats[0].away
     store.add_chat("t1", 0, "Ann", "hi")
     assert [c.text for c in store.chat_lines("t1")] == ["hi"]
+    store.close()
+
+
+def test_names_alike_across_alphabets_become_one_name_when_the_database_is_migrated(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from alembic import command
+    from alembic.config import Config
+
+    from diloti.store.players import name_key
+
+    url = f"sqlite:///{tmp_path / 'names.sqlite3'}"
+    eng = create_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("diloti.store") / "migrations"))
+    with eng.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0008")
+        # Under the old rule "ΑΝΝΑ" (Greek) and "ANNA" (Latin) were two names.
+        for pid, name, key, at in (("p1", "ΑΝΝΑ", "αννα", "2026-11-20"), ("p2", "ANNA", "anna", "2026-11-21"),
+                                   ("p3", "Ελένη", "ελένη", "2026-11-22")):
+            conn.execute(text("INSERT INTO players (id, name, name_key, recovery_hash, created, seen) "
+                              "VALUES (:i, :n, :k, :i, :c, :c)"), {"i": pid, "n": name, "k": key, "c": at})
+    eng.dispose()
+    store = Store(url)  # migrated to the newest schema
+    eng = create_engine(url)
+    with eng.connect() as conn:
+        keys = dict(conn.execute(text("SELECT id, name_key FROM players ORDER BY id")).all())
+        names = dict(conn.execute(text("SELECT id, name FROM players ORDER BY id")).all())
+    eng.dispose()
+    # Both keep their names; the earlier player has the key, the later one's key is marked with its id.
+    assert names == {"p1": "ΑΝΝΑ", "p2": "ANNA", "p3": "Ελένη"}
+    assert keys == {"p1": "anna", "p2": "anna#p2", "p3": name_key("Ελένη")} and keys["p3"] == name_key("ΕΛΕΝΗ")
     store.close()

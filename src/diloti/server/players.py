@@ -6,8 +6,8 @@ and sends ``Authorization: Bearer KEY``), the recovery code moves the player to 
 and codes come from :mod:`secrets` and only their SHA-256 is stored; a password is optional and
 stored as an argon2id hash (``argon2-cffi``), checked off the event loop.
 
->>> name_key("  Ελένη  Π. ")
-'ελένη π.'
+>>> name_key("  Ελένη  Π. ")  # accents out, letters alike in Latin made Latin
+'eλenh π.'
 >>> player_name("Heuristic")
 Traceback (most recent call last):
 ...

@@ -89,7 +89,8 @@ class ChatRow(Base):
 
 
 class PlayerRow(Base):
-    """A player who comes back: a name (unique by ``name_key``, its case-folded form) and, optionally, a
+    """A player who comes back: a name (unique by ``name_key``: case-folded, accents out, letters alike across
+    alphabets made one) and, optionally, a
     password (an argon2 hash). A deleted player keeps the row (its games stay, anonymised) with no name."""
 
     __tablename__ = "players"

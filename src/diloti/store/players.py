@@ -49,10 +49,28 @@ from diloti.store.models import (
     TableRow,
 )
 
+# Letters of the Greek and Cyrillic alphabets that look like a Latin one (in either case), by their case-folded
+# form: "ΕΛΕΝΗ" typed with a Latin E or H must not be a second player beside the Greek one.
+_ALIKE = str.maketrans({
+    "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m", "ν": "n", "ο": "o", "ρ": "p",
+    "τ": "t", "υ": "y", "χ": "x", "а": "a", "в": "b", "е": "e", "ё": "e", "і": "i", "ј": "j", "к": "k", "м": "m",
+    "н": "h", "о": "o", "р": "p", "с": "c", "ѕ": "s", "т": "t", "у": "y", "х": "x", "ӏ": "l",
+})
+
 
 def name_key(name: str) -> str:
-    """The form of a name that must be unique: compatibility-normalised, case-folded, spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """The form of a name that must be unique: compatibility-normalised, case-folded, accents and spaces
+    taken out or collapsed, and letters that look alike across the Latin, Greek and Cyrillic alphabets made one,
+    so that two names that look the same are one name.
+
+    >>> name_key("  Ελένη  Π. ") == name_key("ΕΛΕΝΗ π.") == name_key("Eλενη Π.")  # Latin E, no accent
+    True
+    >>> name_key("Nikos") == name_key("Νikos"), name_key("Nikos") == name_key("Νίκος")  # Greek N; all Greek
+    (True, False)
+    """
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).translate(_ALIKE)
+    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 MODES = ("overall", "2p", "4p")
