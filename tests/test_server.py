@@ -308,6 +308,8 @@ def test_game_against_bot_to_the_end_with_hints(tmp_path: Path) -> None:
                     assert h["moves"] and {m["move"] for m in h["moves"]} <= {m["move"] for m in st["legal"]}
                     scores = [m["score"] for m in h["moves"]]
                     assert scores == sorted(scores, reverse=True)
+                    wins = [m["win"] for m in h["moves"]]  # the chance to win the game after each move
+                    assert all(0 <= w <= 1 for w in wins) and wins == sorted(wins, reverse=True)
                     hinted = True
                 ws.send_json({"type": "move", "move": rng.choice(st["legal"])["move"], "ply": st["ply"]})
             assert seen_round_over and table.game.is_over

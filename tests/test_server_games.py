@@ -183,6 +183,7 @@ def test_xeri_against_the_computer_with_hints_and_a_card_alone_as_the_move(tmp_p
                     ws.send_json({"type": "hint"})
                     h = ws.receive_json()
                     assert h["type"] == "hint" and {m["move"] for m in h["moves"]} <= {m["move"] for m in st["legal"]}
+                    assert all(m["win"] is None for m in h["moves"])  # the chance to win is Diloti's only
                     hinted = True
                 choice = rng.choice(st["legal"])
                 ws.send_json({"type": "move", "move": choice["card"], "ply": st["ply"]})  # the card names it

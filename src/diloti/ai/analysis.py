@@ -59,12 +59,16 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
     return [(e.move, round(e.mean, 3)) for e in ranked]
 
 
-def format_ranking(ranked: list[tuple[Move, float]], limit: int | None = None) -> list[str]:
-    """One line per move with its estimate, best first.
+def format_ranking(ranked: list[tuple[Move, float]], limit: int | None = None,
+                   wins: list[float] | None = None) -> list[str]:
+    """One line per move with its estimate (and, given ``wins``, the chance to win the game after it), best first.
 
     >>> format_ranking([(Move.parse("9D x 4H 5C"), 3.2), (Move.parse("7H"), -1.0)])
     ['1. 9D x 4H 5C  +3.20', '2. 7H          -1.00']
+    >>> format_ranking([(Move.parse("7H"), -1.0)], wins=[0.4567])
+    ['1. 7H  -1.00  45.7% to win']
     """
     rows = ranked if limit is None else ranked[:limit]
     width = max((len(str(m)) for m, _ in rows), default=0)
-    return [f"{i}. {m!s:<{width}}  {v:+.2f}" for i, (m, v) in enumerate(rows, 1)]
+    return [f"{i}. {m!s:<{width}}  {v:+.2f}" + ("" if wins is None else f"  {100 * wins[i - 1]:.1f}% to win")
+            for i, (m, v) in enumerate(rows, 1)]

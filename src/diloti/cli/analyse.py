@@ -7,6 +7,7 @@ import json
 
 from diloti.ai.analysis import format_ranking, rank_moves
 from diloti.ai.variants import rank_variant_moves
+from diloti.ai.winchance import view_chances
 from diloti.cli import CliError
 from diloti.cli.common import (
     add_game_flag,
@@ -21,7 +22,7 @@ from diloti.cli.common import (
 )
 from diloti.core.errors import InvalidPositionError
 from diloti.core.state import State
-from diloti.core.variant import VariantView
+from diloti.core.variant import HandState, VariantView
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,10 +46,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="time cap (default: none, so the answer is reproducible)")
     p.add_argument("--search-seed", type=int, default=0, help="seed of the search (default 0)")
     p.add_argument("--json", action="store_true", help="print the ranking as JSON")
+    p.add_argument("--scores", type=scores_arg, default=(0, 0), metavar="A-B",
+                   help="the game's points of side 0 and side 1 before this round (Diloti: for the chance to win "
+                        "the game after each move; default 0-0)")
     add_game_flag(p)
     add_players_flag(p)
     add_option_flags(p)
     p.set_defaults(func=run)
+
+
+def scores_arg(text: str) -> tuple[int, int]:
+    """``--scores A-B``: two game scores.
+
+    >>> scores_arg("30-45")
+    (30, 45)
+    """
+    a, sep, b = text.partition("-")
+    if not sep or not a.strip().isdigit() or not b.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"invalid scores {text!r}: expected A-B, two whole numbers (30-45)")
+    return int(a), int(b)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,17 +77,22 @@ def run(args: argparse.Namespace) -> int:
         state = load_position_arg(args.position)
     if state.is_over:
         raise InvalidPositionError("the round in this position is over: there is no move to analyse")
-    view = state.view(state.turn)
+    view = state.view(state.turn) if isinstance(state, HandState) else state.view(state.turn, args.scores)
+    wins: list[float] | None = None
     if isinstance(view, VariantView):  # a position of Xeri or Kontsina: their expert's search, every move kept
         ranked = rank_variant_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
     else:
         ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
+        wins = view_chances(view, ranked)  # with the game's scores of the position (0-0 when it gives none)
     if args.json:
         print(json.dumps({"seat": view.seat, "estimate": "expected round points difference for the mover's side",
-                          "moves": [{"move": str(m), "estimate": v} for m, v in ranked]}, indent=2))
+                          "moves": [{"move": str(m), "estimate": v, "win": None if wins is None else wins[i]}
+                                    for i, (m, v) in enumerate(ranked)]}, indent=2))
         return 0
     print(f"{state.describe()}")
-    print(f"seat {view.seat} to move; expected round points difference for its side (best first):")
-    for line in format_ranking(ranked):
+    print(f"seat {view.seat} to move; expected round points difference for its side (best first)"
+          + ("" if wins is None else f", and the chance to win the game to {view.options.target} from "
+             f"{view.scores[view.side]}-{view.scores[1 - view.side]}") + ":")
+    for line in format_ranking(ranked, wins=wins):
         print("  " + line)
     return 0

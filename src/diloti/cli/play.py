@@ -158,10 +158,16 @@ def hint(view: View, arg: str = "") -> str:
         ranked = rank_moves(view, seed=view.plays)
     except DilotiError as exc:
         return f"hint: {exc}"
-    lines = ["hint (best first; the estimate is the expected round points difference):"]
-    for i, (move, estimate) in enumerate(ranked[:count], 1):
+    from diloti.ai.winchance import view_chances
+
+    shown = ranked[:count]
+    wins = view_chances(view, shown)
+    lines = ["hint (best first; the estimate is the expected round points difference, then the chance to win the "
+             "game after the move):"]
+    for i, ((move, estimate), win) in enumerate(zip(shown, wins, strict=True), 1):
         number = view.legal.index(move) + 1
-        lines.append(f"  {i}. move {number:2}: {move!s:<24} {describe_move(view, move):<36} {estimate:+.2f}")
+        lines.append(f"  {i}. move {number:2}: {move!s:<24} {describe_move(view, move):<36} {estimate:+.2f}  "
+                     f"{100 * win:.0f}% to win")
     return "\n".join(lines)
 
 

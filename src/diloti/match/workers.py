@@ -273,17 +273,21 @@ def choose_move(spec: str, seed: int, view: View | VariantView) -> Move:
     return make_player(spec, seed=seed).choose(view)
 
 
-def rank_hint(view: View | VariantView, seed: int, ply: int) -> list[tuple[Move, float]]:
-    """The expert's ranking of the legal moves for a hint, best first (estimates in round points).
+def rank_hint(view: View | VariantView, seed: int, ply: int) -> list[tuple[Move, float, float | None]]:
+    """The expert's ranking of the legal moves for a hint, best first: each move with its estimate in round
+    points and, in Diloti, the chance to win the game after it (:mod:`diloti.ai.winchance`; None in the
+    parent games).
 
     Seeded by the table's seed and the ply, so every process (and a restarted server) gives
     the same hint. Here rather than in the server, so that a Ray node needs only diloti itself.
     """
     from diloti.ai.analysis import rank_moves
     from diloti.ai.variants import rank_variant_moves
+    from diloti.ai.winchance import view_chances
     from diloti.core.seeds import derive_seed
 
     hint_seed = derive_seed("diloti-hint", seed, ply)
     if isinstance(view, VariantView):  # Xeri or Kontsina: the same search as their expert, every move kept
-        return [(move, float(score)) for move, score in rank_variant_moves(view, seed=hint_seed)]
-    return [(move, float(score)) for move, score in rank_moves(view, seed=hint_seed)]
+        return [(move, float(score), None) for move, score in rank_variant_moves(view, seed=hint_seed)]
+    ranked = rank_moves(view, seed=hint_seed)
+    return [(move, float(score), win) for (move, score), win in zip(ranked, view_chances(view, ranked), strict=True)]

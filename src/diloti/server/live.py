@@ -94,7 +94,7 @@ class LiveTable:
         self.last: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
-        self.hint: tuple[int, asyncio.Future[list[tuple[Move, float]]]] | None = None
+        self.hint: tuple[int, asyncio.Future[list[tuple[Move, float, float | None]]]] | None = None
         self.warned = False  # told its players it will close for idleness
         self.touched = 0.0  # when this process last marked it used in the database
         self.client: str | None = None  # the creator's address, when this process created it

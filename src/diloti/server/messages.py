@@ -244,6 +244,8 @@ class LastMove(PlayedMove):
 
 class RankedMove(MoveParts):
     score: float
+    win: Annotated[float | None, Field(description="the chance (0..1) to win the game after this move (Diloti; "
+                                       "null in the parent games)")]
 
 
 class RoundScore(Strict):

@@ -441,7 +441,8 @@ class TableManager(Seating):
             table.hint = (ply, fut)
         ranked = await asyncio.shield(table.hint[1])
         return {"type": "hint", "ply": ply,
-                "moves": [{**move_dict(move), "score": round(score, 3)} for move, score in ranked[:5]]}
+                "moves": [{**move_dict(move), "score": round(score, 3), "win": None if win is None else round(win, 3)}
+                          for move, score, win in ranked[:5]]}
 
     # ---------------------------------------------------------------- idle cleanup
     async def _sweep_loop(self) -> None:

@@ -219,7 +219,8 @@ export class TableView {
     if (!this.state || msg.ply !== this.state.ply || !msg.moves || !msg.moves.length) return;
     const best = this.legal().find((m) => m.text === msg.moves[0].move);
     this.hintMove = best || null;
-    const fmt = (m) => prettyMove(m.move) + (typeof m.score === "number" ? ` (${m.score > 0 ? "+" : ""}${m.score.toFixed(1)})` : "");
+    const fmt = (m) => prettyMove(m.move) + (typeof m.score === "number" ? ` (${m.score > 0 ? "+" : ""}${m.score.toFixed(1)}`
+      + (typeof m.win === "number" ? " · " + t("game.win_chance", { p: Math.round(m.win * 100) }) : "") + ")" : "");
     this.hint = t("game.hint_is", { move: fmt(msg.moves[0]) })
       + (msg.moves.length > 1 ? " · " + t("game.hint_also", { moves: msg.moves.slice(1, 3).map(fmt).join(", ") }) : "");
     if (best && best.card) {
