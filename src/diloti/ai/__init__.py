@@ -1,7 +1,7 @@
 """Computer players, by level name.
 
 Levels offered to people (:data:`LEVELS`): ``random``, ``greedy``,
-``heuristic``, ``expert``. :data:`MEASUREMENT_LEVELS` adds ``oracle``, which
+``heuristic``, ``expert``, ``master``. :data:`MEASUREMENT_LEVELS` adds ``oracle``, which
 sees every hand and is only for measuring (tournaments give it the state).
 
 :func:`make_player` is the one way to build a player, from a level name or a
@@ -11,7 +11,7 @@ sees every hand and is only for measuring (tournaments give it the state).
 
 >>> from diloti.ai import LEVELS, make_player
 >>> list(LEVELS)
-['random', 'greedy', 'heuristic', 'expert']
+['random', 'greedy', 'heuristic', 'expert', 'master']
 >>> make_player("expert:iterations=50,seconds=none", seed=1).iterations
 50
 >>> make_player("expert", seed=1, iterations=50).iterations
@@ -28,6 +28,7 @@ from diloti.ai.base import Player, RandomPlayer, ScoringPlayer
 from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError, UnknownLevelError
 from diloti.ai.greedy import GreedyPlayer
 from diloti.ai.heuristic import HeuristicPlayer
+from diloti.ai.master import MasterPlayer
 from diloti.ai.search import ExpertPlayer, OraclePlayer
 from diloti.core.moves import Move
 from diloti.core.variant import VariantView
@@ -39,6 +40,7 @@ LEVELS: dict[str, Callable[..., Player]] = {
     "greedy": GreedyPlayer,
     "heuristic": HeuristicPlayer,
     "expert": ExpertPlayer,
+    "master": MasterPlayer,
 }
 
 # Every level, the measurement-only ones included (never an opponent in play).
@@ -87,7 +89,7 @@ def make_player(spec: str, seed: int | None = None, *, measurement: bool = False
     >>> make_player("oracle")
     Traceback (most recent call last):
     ...
-    diloti.ai.errors.UnknownLevelError: unknown level 'oracle' (known: random, greedy, heuristic, expert)
+    diloti.ai.errors.UnknownLevelError: unknown level 'oracle' (known: random, greedy, heuristic, expert, master)
     >>> make_player("oracle", measurement=True).name
     'oracle'
     """
@@ -150,6 +152,7 @@ class OutsidePlayer:
 
 __all__ = [
     "LEVELS", "MEASUREMENT_LEVELS", "ExpertPlayer", "GreedyPlayer", "HeuristicPlayer", "InvalidSettingError",
+    "MasterPlayer",
     "NoMoveError", "OraclePlayer", "OutsidePlayer", "Player", "PlayerError", "RandomPlayer", "ScoringPlayer",
     "UnknownLevelError", "make_player", "parse_spec",
 ]

@@ -1,0 +1,219 @@
+"""The ``master`` level: the expert's determinized search, with inference from play and a time budget.
+
+What it adds to the ``expert`` (:mod:`diloti.ai.search`):
+
+- **Inference from play.** Each sampled world is weighted by how likely the
+  other seats' moves of this deal were, had they held that world's hands
+  (:class:`diloti.ai.inference.Evidence`): a player who laid a card while
+  holding a capture, or left a sweepable table, probably had nothing better.
+  Estimates are weighted means (importance sampling), so worlds that explain
+  the play count more; ``infer`` (0..1) tempers the weights (0: the expert's
+  uniform worlds).
+- **Anytime within a budget.** ``seconds`` (default 1.0) is the budget of a
+  move, used whole: a first stage measures the playout rate, and the
+  sequential halving that follows is planned for the time left. With
+  ``iterations`` (playouts) as well, whichever ends first; with
+  ``seconds=none`` and ``iterations`` the move is exactly reproducible from
+  the seed.
+- **More candidates** (the heuristic's best ``width``, default 8), since the
+  budget allows it.
+
+>>> from diloti.core.state import State
+>>> s = State.new(seed=2)
+>>> bot = MasterPlayer(seed=1, iterations=80, seconds=None)
+>>> bot.choose(s.view(s.turn)) in s.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import exp, isfinite
+
+from diloti.ai.errors import InvalidSettingError, NoMoveError
+from diloti.ai.heuristic import HeuristicPlayer
+from diloti.ai.inference import DEFAULT_MIX, DEFAULT_TEMPERATURE, Evidence
+from diloti.ai.knowledge import decide_redeal, move_rng
+from diloti.ai.sampler import Worlds
+from diloti.ai.search import EPSILON, playout
+from diloti.core.moves import Move
+from diloti.core.phase import Phase
+from diloti.core.state import State
+from diloti.core.view import View
+
+DEFAULT_SECONDS = 1.0
+DEFAULT_WIDTH = 8
+DEFAULT_INFER = 1.0
+PILOT_WORLDS = 8  # worlds of the first stage, which also measures the playout rate
+MAX_ITERATIONS = 1_000_000  # a safety cap when only time bounds the search
+
+
+@dataclass
+class WeightedEstimate:
+    """A move's weighted statistics: the weighted mean round points difference for the mover's side."""
+
+    move: Move
+    total: float = 0.0
+    weight: float = 0.0
+    visits: int = 0
+    stage: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.weight if self.weight > 0 else 0.0
+
+
+class WeightedWorlds:
+    """Worlds of one view, each with its weight from the evidence of play (1.0 without inference)."""
+
+    def __init__(self, view: View, infer: float = DEFAULT_INFER, temperature: float = DEFAULT_TEMPERATURE,
+                 mix: float = DEFAULT_MIX) -> None:
+        self.worlds = Worlds(view)
+        self.infer = float(infer)
+        self.evidence = Evidence(view, temperature, mix) if self.infer > 0 else None
+        if self.evidence is not None and not self.evidence.observed:
+            self.evidence = None
+
+    def sample(self, rng: random.Random) -> tuple[State, float]:
+        world = self.worlds.sample(rng)
+        if self.evidence is None:
+            return world, 1.0
+        lw = self.evidence.log_weight(world)
+        return world, exp(self.infer * lw) if isfinite(lw) else 0.0
+
+
+def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rng: random.Random,
+                    iterations: int | None, seconds: float | None, halving: bool = True, eps: float = EPSILON,
+                    deals: int = 1) -> list[WeightedEstimate]:
+    """Estimate ``moves`` over weighted worlds, best first (see the module's text).
+
+    Every surviving candidate is played in each world with the same rollout
+    stream (common random numbers). ``iterations`` caps the playouts,
+    ``seconds`` the time; at least one of them must be given.
+    """
+    stats = [WeightedEstimate(m) for m in moves]
+    if len(stats) <= 1:
+        return stats
+    if iterations is None and seconds is None:
+        raise InvalidSettingError("seconds", None, "a number when iterations is none")
+    start = time.perf_counter()
+    deadline = start + seconds if seconds is not None else None
+    cap = MAX_ITERATIONS if iterations is None else iterations
+    alive = stats
+    stages = max(1, (len(stats) - 1).bit_length()) if halving else 1
+    spent = 0
+    budget = cap
+
+    def one_world() -> None:
+        nonlocal spent
+        w, weight = worlds.sample(rng)
+        seed = rng.getrandbits(64)
+        for est in alive:
+            est.visits += 1
+            if weight > 0.0:
+                w.push(est.move)
+                est.total += weight * playout(w, side, random.Random(seed), eps, deals)
+                est.weight += weight
+                w.pop()
+        spent += len(alive)
+
+    for stage in range(stages):
+        left_stages = stages - stage
+        if stage == 0 and iterations is None:
+            # The pilot: a few worlds for every candidate, timed, to plan the rest of the budget.
+            for _ in range(PILOT_WORLDS):
+                one_world()
+            assert seconds is not None
+            used = time.perf_counter() - start
+            rate = spent / max(used, 1e-6)
+            budget = min(cap, spent + int(rate * max(seconds - used, 0.0) * 0.95))
+            per_move = max(0, (budget - spent) // (len(alive) * left_stages))
+        else:
+            per_move = max(1, (budget - spent) // (len(alive) * left_stages))
+        for _ in range(per_move):
+            one_world()
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        for est in alive:
+            est.stage = stage + 1
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        if halving and len(alive) > 1 and stage < stages - 1:
+            alive = sorted(alive, key=lambda e: -e.mean)[: (len(alive) + 1) // 2]
+    return sorted(stats, key=lambda e: (-e.stage, -e.mean))
+
+
+class MasterPlayer:
+    """Determinized search over worlds weighted by inference from play, anytime within a budget.
+
+    ``seconds``: the budget of a move (default 1.0; none: only ``iterations``,
+    exactly reproducible); ``iterations``: a playout budget (default none: the
+    time decides); ``width``: the heuristic's best moves searched (0: all);
+    ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends
+    a rollout plays to; ``infer``: the weight of the evidence of play (0: none);
+    ``temperature``, ``mix``: the model of play (:mod:`diloti.ai.inference`).
+    """
+
+    name = "master"
+
+    def __init__(self, seed: int | None = None, iterations: int | None = None,
+                 seconds: float | None = DEFAULT_SECONDS, width: int = DEFAULT_WIDTH, eps: float = EPSILON,
+                 deals: int = 1, infer: float = DEFAULT_INFER, temperature: float = DEFAULT_TEMPERATURE,
+                 mix: float = DEFAULT_MIX) -> None:
+        self.seed = seed
+        self.iterations = None if iterations is None else int(iterations)
+        self.seconds = None if seconds is None else float(seconds)
+        self.width = int(width)
+        self.eps = float(eps)
+        self.deals = int(deals)
+        self.infer = float(infer)
+        self.temperature = float(temperature)
+        self.mix = float(mix)
+        if self.iterations is not None and self.iterations < 1:
+            raise InvalidSettingError("iterations", iterations, "at least 1")
+        if self.seconds is not None and self.seconds <= 0:
+            raise InvalidSettingError("seconds", seconds, "a positive number or none")
+        if self.iterations is None and self.seconds is None:
+            raise InvalidSettingError("seconds", seconds, "a number when iterations is none")
+        if self.deals < 1:
+            raise InvalidSettingError("deals", deals, "at least 1")
+        if not 0.0 <= self.infer <= 1.0:
+            raise InvalidSettingError("infer", infer, "between 0 and 1")
+        if self.temperature <= 0:
+            raise InvalidSettingError("temperature", temperature, "positive")
+        if not 0.0 <= self.mix <= 1.0:
+            raise InvalidSettingError("mix", mix, "between 0 and 1")
+
+    def candidates(self, view: View) -> list[Move]:
+        """The moves worth searching: the heuristic's best ``width`` (0: all)."""
+        moves = list(view.legal)
+        if self.width <= 0 or len(moves) <= self.width:
+            return moves
+        scored = HeuristicPlayer(self.seed).scores(view)
+        scored.sort(key=lambda ms: -ms[1])
+        return [m for m, _ in scored[: self.width]]
+
+    def worlds(self, view: View) -> WeightedWorlds:
+        """The view's worlds, weighted by the evidence of play as this player's settings say."""
+        return WeightedWorlds(view, self.infer, self.temperature, self.mix)
+
+    def estimates(self, view: View, halving: bool = True, prune: bool = True) -> list[WeightedEstimate]:
+        """The search's estimate of each candidate (every legal move unless ``prune``), best first."""
+        if not view.legal:
+            raise NoMoveError(view)
+        rng = move_rng(self.seed, view, self.name)
+        moves = self.candidates(view) if prune else list(view.legal)
+        return weighted_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds,
+                               halving, self.eps, self.deals)
+
+    def choose(self, view: View) -> Move:
+        if not view.legal:
+            raise NoMoveError(view)
+        if view.phase == Phase.DECIDE:
+            return decide_redeal(view)
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return self.estimates(view)[0].move
