@@ -19,7 +19,8 @@ from diloti.core.options import Options
 from diloti.core.state import State
 
 BOOL_OPTIONS = [n for n in Options.names() if n not in ("target", "face_card_redeal")]
-FAST = {"expert": {"iterations": 6, "seconds": None}}
+FAST = {"expert": {"iterations": 6, "seconds": None}, "master": {"iterations": 8, "seconds": None}}
+SEARCH = ("expert", "master")
 
 
 def random_options(rng: random.Random) -> Options:
@@ -52,7 +53,7 @@ def bot(level: str, seed: int) -> object:
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_every_level_plays_only_legal_moves(level: str) -> None:
     positions = random_positions(1000, seed=1)
-    for i, s in enumerate(positions[:150] if level == "expert" else positions):
+    for i, s in enumerate(positions[:150] if level in SEARCH else positions):
         move = bot(level, i).choose(s.view(s.turn))  # type: ignore[attr-defined]
         assert s.is_legal(move), (level, str(move), s.describe())
 
@@ -116,7 +117,7 @@ def test_sampler_gives_each_declarer_its_value() -> None:
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_hidden_cards_do_not_change_the_move(level: str) -> None:
     rng = random.Random(17)
-    for i, s in enumerate(random_positions(25 if level == "expert" else 80, seed=23)):
+    for i, s in enumerate(random_positions(25 if level in SEARCH else 80, seed=23)):
         view = s.view(s.turn)
         other = sample_state(view, rng)  # the same view over different hidden cards
         other_view = other.view(s.turn)
@@ -126,7 +127,7 @@ def test_hidden_cards_do_not_change_the_move(level: str) -> None:
         assert a == b
 
 
-@pytest.mark.parametrize("level", ["greedy", "heuristic", "expert"])
+@pytest.mark.parametrize("level", ["greedy", "heuristic", "expert", "master"])
 def test_same_seed_same_game(level: str) -> None:
     def play(seed: int) -> list[tuple[int, Move]]:
         g = Game(2, Options(target=15), seed=99)

@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import exp, log
 
@@ -55,7 +56,7 @@ DANGER = 4.0  # what the model thinks a lay that leaves a sweepable table costs
 DECLARE = 0.5  # a declaration's promise, on top of the points it gathers
 
 
-def move_score(move: Move, table: list[Card], declarations: list[Declaration], xeri_ok: bool) -> float:
+def move_score(move: Move, table: Sequence[int], declarations: Sequence[Declaration], xeri_ok: bool) -> float:
     """The model of play's score of a move in a public position (higher: more likely played).
 
     >>> from diloti.core.cards import Card
@@ -63,7 +64,7 @@ def move_score(move: Move, table: list[Card], declarations: list[Declaration], x
     >>> move_score(Move.parse("5C x 5H"), table, [], True) > move_score(Move.parse("7C"), table, [], True)
     True
     """
-    card, kind, value, mask = move
+    card, kind, _value, mask = move
     assert card is not None
     if kind == CAPTURE:
         s = mask_points(mask | BIT[card]) + 0.3 * (mask.bit_count() + 1)
@@ -85,7 +86,7 @@ def move_score(move: Move, table: list[Card], declarations: list[Declaration], x
     return s
 
 
-def _sweepable(loose: list[Card], piles: list[Declaration]) -> bool:
+def _sweepable(loose: Sequence[int], piles: Sequence[Declaration]) -> bool:
     """Whether one card could take the whole table (any value or face rank)."""
     return bool(sweep_values(loose, piles))
 
@@ -100,7 +101,7 @@ class Observed:
     later: tuple[Card, ...]  # the cards this seat played in this deal from this move on
     scores: dict[Move, float]
     xeri_ok: bool
-    table: list[Card]
+    table: list[int]
     declarations: list[Declaration]
 
 
@@ -181,7 +182,7 @@ def _replay(view: View) -> list[Observed]:
     start = deal_start(view)
     if start < 0:
         return []
-    table = sorted(view.first_table)
+    table: list[int] = sorted(view.first_table)
     piles: list[Declaration] = []
     plays = 0
     out: list[Observed] = []

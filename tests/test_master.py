@@ -1,0 +1,174 @@
+"""The master level and its inference from play: legal, reproducible, view-only, sane weights."""
+
+from __future__ import annotations
+
+import random
+import time
+from math import exp, isfinite
+
+import pytest
+
+from diloti.ai import LEVELS, UnknownLevelError, make_player
+from diloti.ai.inference import Evidence, deal_start, move_score
+from diloti.ai.master import MasterPlayer, WeightedWorlds
+from diloti.ai.sampler import sample_state
+from diloti.core.cards import VALUE, parse_cards
+from diloti.core.moves import Move
+from diloti.core.options import Options
+from diloti.core.state import State
+
+FAST = "master:iterations=24,seconds=none"
+
+
+def played_positions(count: int, seed: int, players: tuple[int, ...] = (2, 4)) -> list[State]:
+    """Positions reached by heuristic play (so the evidence of play means something), 2 and 4 players."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    while len(out) < count:
+        n = rng.choice(players)
+        s = State.new(n, seed=rng.randrange(10**9), dealer=rng.randrange(n))
+        bots = [make_player("heuristic", i) for i in range(n)]
+        for _ in range(rng.randrange(46)):
+            if s.is_over:
+                break
+            s.push(bots[s.turn].choose(s.view(s.turn)))
+        if not s.is_over:
+            out.append(s)
+    return out
+
+
+def test_master_is_offered_with_the_other_levels() -> None:
+    assert list(LEVELS)[-2:] == ["expert", "master"]
+    assert make_player("master", 1).seconds == 1.0  # type: ignore[attr-defined]
+    assert make_player("master:iterations=50,seconds=none", 1).iterations == 50  # type: ignore[attr-defined]
+
+
+def test_master_plays_only_legal_moves() -> None:
+    for i, s in enumerate(played_positions(40, seed=1)):
+        move = make_player(FAST, i).choose(s.view(s.turn))
+        assert s.is_legal(move), (str(move), s.describe())
+
+
+def test_master_plays_legal_moves_under_every_option() -> None:
+    rng = random.Random(4)
+    for i in range(20):
+        opts = Options(**{n: rng.random() < 0.4 for n in Options.names() if n not in ("target", "face_card_redeal")},
+                       face_card_redeal=rng.choice(["off", "first_deal", "any_deal"]))
+        s = State.new(rng.choice([2, 4]), opts, seed=i)
+        while not s.is_over:
+            moves = s.legal_moves()
+            if rng.random() < 0.2:
+                move = make_player(FAST, i).choose(s.view(s.turn))
+                assert move in moves
+            else:
+                move = moves[rng.randrange(len(moves))]
+            s.push(move)
+
+
+def test_master_is_reproducible_from_its_seed_with_iterations() -> None:
+    for i, s in enumerate(played_positions(12, seed=2)):
+        view = s.view(s.turn)
+        a = make_player(FAST, i).estimates(view)  # type: ignore[attr-defined]
+        b = make_player(FAST, i).estimates(view)  # type: ignore[attr-defined]
+        assert [(e.move, e.mean) for e in a] == [(e.move, e.mean) for e in b]
+
+
+def test_hidden_cards_do_not_change_the_masters_move() -> None:
+    rng = random.Random(5)
+    for i, s in enumerate(played_positions(25, seed=3)):
+        view = s.view(s.turn)
+        other = sample_state(view, rng)  # the same view over different hidden cards
+        assert other.view(s.turn) == view
+        assert make_player(FAST, i).choose(view) == make_player(FAST, i).choose(other.view(s.turn))
+
+
+def test_time_budget_is_kept() -> None:
+    s = played_positions(1, seed=6, players=(2,))[0]
+    player = make_player("master:seconds=0.15", 1)
+    start = time.perf_counter()
+    est = player.estimates(s.view(s.turn))  # type: ignore[attr-defined]
+    took = time.perf_counter() - start
+    assert took < 1.5  # the budget and the last playouts' overrun, on a loaded machine
+    assert sum(e.visits for e in est) > 0
+
+
+@pytest.mark.parametrize("bad", ["master:iterations=0", "master:seconds=none", "master:seconds=0",
+                                 "master:infer=2", "master:temperature=0", "master:mix=1.5", "master:deals=0",
+                                 "master:depth=3", "master:iterations=x"])
+def test_spec_errors(bad: str) -> None:
+    with pytest.raises(UnknownLevelError) as info:
+        make_player(bad, 1)
+    assert info.value.input == bad
+
+
+def test_the_truth_always_explains_the_play() -> None:
+    """The true hands never get weight 0: each observed move was legal with the hand really held."""
+    for s in played_positions(120, seed=7):
+        view = s.view(s.turn)
+        ev = Evidence(view)
+        assert isfinite(ev.log_weight(s)), s.describe()
+        if deal_start(view) < view.plays:
+            assert ev.observed or any(seat == view.seat for seat, _ in view.history[-1:])
+
+
+def test_no_evidence_at_a_new_deal() -> None:
+    s = State.new(seed=8)
+    assert Evidence(s.view(s.turn)).observed == []
+    assert WeightedWorlds(s.view(s.turn)).evidence is None
+
+
+def _declined_capture() -> tuple[State, Evidence]:
+    """Seat 1 laid 7C on a table with the AD; seat 0 (to move) weighs who holds the other aces."""
+    hands = [parse_cards("2C 2D 4S 6H 8D 9C"), parse_cards("7C QH JS 6S 2H 8C")]
+    table = parse_cards("AD 3D 9H KD")
+    used = set(hands[0]) | set(hands[1]) | set(table)
+    stock = [c for c in range(52) if c not in used]
+    s = State.from_parts(hands=hands, table=table, stock=stock, dealer=0, check=True)
+    assert s.turn == 1
+    s.push(Move.parse("7C"))
+    return s, Evidence(s.view(0))
+
+
+def test_a_declined_capture_makes_its_card_less_likely() -> None:
+    s, ev = _declined_capture()
+    assert len(ev.observed) == 1
+    obs = ev.observed[0]
+    without_ace = ev.probability(obs, parse_cards("7C QH JS 6S 2H 8C"))
+    with_ace = ev.probability(obs, parse_cards("7C QH JS 6S 2H AS"))
+    assert with_ace < 0.6 * without_ace
+    # Over sampled worlds: those where seat 1 holds an ace weigh less on average.
+    worlds = WeightedWorlds(s.view(0))
+    rng = random.Random(1)
+    weights: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(400):
+        world, w = worlds.sample(rng)
+        weights[any(VALUE[c] == 1 for c in world.hands[1])].append(w)
+    mean = {k: sum(v) / len(v) for k, v in weights.items()}
+    assert mean[True] < 0.6 * mean[False]
+
+
+def test_model_of_play_prefers_a_xeri_and_fears_giving_one() -> None:
+    table = parse_cards("4H")
+    assert move_score(Move.parse("4C x 4H"), table, [], True) > move_score(Move.parse("KS"), table, [], True) + 5
+    # Laying 6D next to 4H leaves a table one 10 sweeps; laying KS does not.
+    assert move_score(Move.parse("6D"), table, [], True) < move_score(Move.parse("KS"), table, [], True)
+
+
+def test_inference_can_be_turned_off() -> None:
+    s, _ = _declined_capture()
+    worlds = WeightedWorlds(s.view(0), infer=0.0)
+    assert worlds.evidence is None
+    assert worlds.sample(random.Random(1))[1] == 1.0
+    tempered = WeightedWorlds(s.view(0), infer=0.5)
+    full = WeightedWorlds(s.view(0), infer=1.0)
+    w_half = tempered.sample(random.Random(2))[1]
+    w_full = full.sample(random.Random(2))[1]
+    assert w_full == pytest.approx(w_half ** 2) and exp(0) >= w_half > 0
+
+
+def test_master_settings() -> None:
+    p = MasterPlayer(seed=1, iterations=40, seconds=None, width=3, infer=0.5)
+    s = State.new(seed=9)
+    est = p.estimates(s.view(s.turn))
+    assert len(est) == min(3, len(s.legal_moves()))
+    assert len(p.estimates(s.view(s.turn), prune=False)) == len(s.legal_moves())
