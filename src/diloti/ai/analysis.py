@@ -1,4 +1,4 @@
-"""Hints and analysis: the expert's ranking of every legal move.
+"""Hints and analysis: the expert's (or the master's) ranking of every legal move.
 
 :func:`rank_moves` searches every legal move with the same sampled worlds
 (no pruning, no halving, so the estimates are comparable) and returns them
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from diloti.ai.errors import PlayerError
 from diloti.ai.knowledge import move_rng
+from diloti.ai.master import WeightedWorlds, weighted_search
 from diloti.ai.sampler import Worlds
 from diloti.ai.search import DEFAULT_DEALS, EPSILON, search
 from diloti.core.moves import REDEAL, Move
@@ -29,6 +30,7 @@ from diloti.core.view import View
 
 DEFAULT_ANALYSIS_ITERATIONS = 800
 DEFAULT_ANALYSIS_SECONDS = 2.0
+LEVELS_ANALYSED = ("expert", "master")
 
 
 class AnalysisError(PlayerError):
@@ -36,14 +38,23 @@ class AnalysisError(PlayerError):
 
 
 def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_ANALYSIS_ITERATIONS,
-               seconds: float | None = DEFAULT_ANALYSIS_SECONDS) -> list[tuple[Move, float]]:
+               seconds: float | None = DEFAULT_ANALYSIS_SECONDS, level: str = "expert") -> list[tuple[Move, float]]:
     """Every legal move of ``view``'s seat with its estimate, best first.
 
     ``iterations`` is the playout budget shared by all moves; ``seconds`` caps
-    the time (None: no cap, fully reproducible for a seed). A face-card redeal
+    the time (None: no cap, fully reproducible for a seed). ``level`` is whose
+    search: ``expert`` (uniform worlds) or ``master`` (worlds weighted by the
+    evidence of play, :mod:`diloti.ai.inference`). A face-card redeal
     decision is not searched: redeal comes first (a hand of 5 or 6 face cards
     captures little) and both estimates are 0.0.
+
+    >>> from diloti.core.state import State
+    >>> s = State.new(seed=3)
+    >>> len(rank_moves(s.view(s.turn), seed=1, iterations=40, seconds=None, level="master")) == len(s.legal_moves())
+    True
     """
+    if level not in LEVELS_ANALYSED:
+        raise AnalysisError(f"invalid level {level!r}: expected one of {', '.join(LEVELS_ANALYSED)}", level)
     if not view.legal:
         raise AnalysisError(f"seat {view.seat} has no move to make in this position", view)
     if iterations < 1:
@@ -51,6 +62,12 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
     if view.phase == Phase.DECIDE:
         return sorted(((m, 0.0) for m in view.legal), key=lambda ms: ms[0].kind != REDEAL)
     rng = move_rng(seed, view, "analysis")
+    if level == "master":
+        weighted = weighted_search(WeightedWorlds(view), view.legal, view.side, rng, iterations, seconds,
+                                   halving=False)
+        if len(weighted) == 1:
+            return [(weighted[0].move, 0.0)]
+        return [(e.move, round(e.mean, 3)) for e in sorted(weighted, key=lambda e: -e.mean)]
     stats = search(Worlds(view).sample, view.legal, view.side, rng, iterations, seconds,
                    halving=False, eps=EPSILON, deals=DEFAULT_DEALS)
     if len(stats) == 1:

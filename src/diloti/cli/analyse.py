@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="playouts shared by all moves (default 800)")
     p.add_argument("--seconds", type=positive_float, default=None, metavar="S",
                    help="time cap (default: none, so the answer is reproducible)")
+    p.add_argument("--level", choices=("expert", "master"), default="expert",
+                   help="whose search: expert (uniform worlds) or master (worlds weighted by the evidence of "
+                        "play); default expert")
     p.add_argument("--search-seed", type=int, default=0, help="seed of the search (default 0)")
     p.add_argument("--json", action="store_true", help="print the ranking as JSON")
     p.add_argument("--scores", type=scores_arg, default=(0, 0), metavar="A-B",
@@ -82,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(view, VariantView):  # a position of Xeri or Kontsina: their expert's search, every move kept
         ranked = rank_variant_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
     else:
-        ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
+        ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds,
+                            level=args.level)
         wins = view_chances(view, ranked)  # with the game's scores of the position (0-0 when it gives none)
     if args.json:
         print(json.dumps({"seat": view.seat, "estimate": "expected round points difference for the mover's side",
