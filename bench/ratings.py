@@ -5,9 +5,10 @@ Usage: python bench/ratings.py [--players 2] [--boot 200] [--seed 1] [FILES...]
 Reads the ladder's per-game files (``A_vs_B_Pp_seedS.jsonl``, as bench/ladder.py
 writes them), counts each game as a win, a loss or half of each (a draw), and
 fits one strength per player by maximum likelihood: P(A beats B) =
-1 / (1 + 10 ** ((R_B - R_A) / 400)), the Elo scale, with ``random`` at 0. Every
+1 / (1 + 10 ** ((R_B - R_A) / 400)), the Elo scale, with ``heuristic`` at 0 (``random``
+never wins a game, so its own rating rests on the prior and would be a poor anchor). Every
 pair that was played gets one virtual drawn game, so a player that won or lost
-every game still gets a finite rating (a weak prior, negligible at 2,000 games).
+every game still gets a finite rating (a weak prior: it alone places ``random``).
 The 95% intervals come from a bootstrap over duplicate pairs within each match
 (``--boot`` resamples). A player spec with settings (``expert:iterations=300,seconds=none``)
 is its own player, except that ``expert:iterations=300,seconds=none`` is ``expert``
@@ -50,10 +51,10 @@ def load(paths: list[str], players: int) -> dict[tuple[str, str], Pairs]:
 
 
 def fit(data: dict[tuple[str, str], Pairs], iterations: int = 2000) -> dict[str, float]:
-    """Elo ratings (``random`` at 0 when present) by minorisation-maximisation of the Bradley-Terry likelihood.
+    """Elo ratings (``heuristic`` at 0 when present) by minorisation-maximisation of the Bradley-Terry likelihood.
 
-    >>> r = fit({("a", "random"): [(1.0, 1.0), (1.0, 0.0)]})
-    >>> r["random"], round(r["a"])
+    >>> r = fit({("a", "heuristic"): [(1.0, 1.0), (1.0, 0.0)]})
+    >>> r["heuristic"], round(r["a"])
     (0.0, 147)
     """
     names = sorted({x for ab in data for x in ab})
@@ -76,7 +77,7 @@ def fit(data: dict[tuple[str, str], Pairs], iterations: int = 2000) -> dict[str,
                     denom += n / (gamma[i] + gamma[j])
             new[i] = wins[i] / denom if denom else gamma[i]
         gamma = new
-    base = gamma.get("random", gamma[names[0]])
+    base = gamma.get("heuristic", gamma[names[0]])
     return {n: 400.0 * log10(g / base) for n, g in gamma.items()}
 
 
@@ -96,7 +97,7 @@ def main() -> None:
         for n, r in fit(sample, 300).items():
             boots[n].append(r)
     print(f"{args.players} players; {sum(len(p) for p in data.values()) * 2} games over {len(data)} pairs\n")
-    print("| player | Elo (random = 0) | 95% interval | games |")
+    print("| player | Elo (heuristic = 0) | 95% interval | games |")
     print("|---|---|---|---|")
     for n in sorted(point, key=lambda n: -point[n]):
         b = sorted(boots[n])

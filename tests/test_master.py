@@ -172,3 +172,16 @@ def test_master_settings() -> None:
     est = p.estimates(s.view(s.turn))
     assert len(est) == min(3, len(s.legal_moves()))
     assert len(p.estimates(s.view(s.turn), prune=False)) == len(s.legal_moves())
+
+
+def test_analysis_with_the_masters_search() -> None:
+    from diloti.ai.analysis import AnalysisError, rank_moves
+
+    s, _ = _declined_capture()
+    view = s.view(0)
+    a = rank_moves(view, seed=2, iterations=60, seconds=None, level="master")
+    assert a == rank_moves(view, seed=2, iterations=60, seconds=None, level="master")
+    assert sorted(m for m, _ in a) == sorted(view.legal)
+    assert [v for _, v in a] == sorted((v for _, v in a), reverse=True)
+    with pytest.raises(AnalysisError):
+        rank_moves(view, level="oracle")
