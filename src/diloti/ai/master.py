@@ -120,21 +120,24 @@ def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rn
                 w.pop()
         spent += len(alive)
 
+    timed = iterations is None
     for stage in range(stages):
         left_stages = stages - stage
-        if stage == 0 and iterations is None:
-            # The pilot: a few worlds for every candidate, timed, to plan the rest of the budget.
-            for _ in range(PILOT_WORLDS):
-                one_world()
+        if timed:
             assert seconds is not None
+            if stage == 0:
+                for _ in range(PILOT_WORLDS):  # the pilot: every candidate, timed, to plan the budget
+                    one_world()
+            # Plan (again) for the time left at the rate seen so far: a cold start is not held against the rest.
             used = time.perf_counter() - start
-            rate = spent / max(used, 1e-6)
-            budget = min(cap, spent + int(rate * max(seconds - used, 0.0) * 0.95))
-            per_move = max(0, (budget - spent) // (len(alive) * left_stages))
-        else:
-            per_move = max(1, (budget - spent) // (len(alive) * left_stages))
-        for _ in range(per_move):
+            budget = min(cap, spent + int(spent / max(used, 1e-6) * max(seconds - used, 0.0) * 0.95))
+        per_move = max(0 if timed else 1, (budget - spent) // (len(alive) * left_stages))
+        last = stage == stages - 1
+        n = 0
+        # Timed, the last stage runs to the deadline: the whole budget is used (anytime).
+        while n < per_move or (timed and last and spent < cap):
             one_world()
+            n += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
         for est in alive:
