@@ -62,19 +62,19 @@ def fit(data: dict[tuple[str, str], Pairs], iterations: int = 2000) -> dict[str,
     games: dict[tuple[str, str], float] = {}
     for (a, b), pairs in data.items():
         sa = sum(x + y for x, y in pairs) + 0.5  # one virtual draw a pair of players
-        n = 2 * len(pairs) + 1
+        count = 2.0 * len(pairs) + 1.0
         wins[a] += sa
-        wins[b] += n - sa
-        games[(a, b)] = games.get((a, b), 0.0) + n
+        wins[b] += count - sa
+        games[(a, b)] = games.get((a, b), 0.0) + count
     gamma = {n: 1.0 for n in names}
     for _ in range(iterations):
         new = {}
         for i in names:
             denom = 0.0
-            for (a, b), n in games.items():
+            for (a, b), played in games.items():
                 if i in (a, b):
                     j = b if i == a else a
-                    denom += n / (gamma[i] + gamma[j])
+                    denom += played / (gamma[i] + gamma[j])
             new[i] = wins[i] / denom if denom else gamma[i]
         gamma = new
     base = gamma.get("heuristic", gamma[names[0]])

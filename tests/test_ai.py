@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,8 @@ from diloti.core.options import Options
 from diloti.core.state import State
 
 BOOL_OPTIONS = [n for n in Options.names() if n not in ("target", "face_card_redeal")]
-FAST = {"expert": {"iterations": 6, "seconds": None}, "master": {"iterations": 8, "seconds": None}}
+FAST: dict[str, dict[str, Any]] = {"expert": {"iterations": 6, "seconds": None},
+                                  "master": {"iterations": 8, "seconds": None}}
 SEARCH = ("expert", "master")
 
 

@@ -13,7 +13,7 @@ from diloti.core.cards import mask_of, parse_card
 from diloti.core.games import new_game
 from diloti.core.state import State
 
-LEVELS = ["random", "greedy", "heuristic", "expert:iterations=12,seconds=none"]
+LEVELS = ["random", "greedy", "heuristic", "expert:iterations=12,seconds=none", "master:iterations=12,seconds=none"]
 
 
 @pytest.mark.parametrize("game", ["xeri", "kontsina"])

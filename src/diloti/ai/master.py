@@ -18,6 +18,10 @@ What it adds to the ``expert`` (:mod:`diloti.ai.search`):
 - **More candidates** (the heuristic's best ``width``, default 8), since the
   budget allows it.
 
+In Xeri and Kontsina the master plays the expert's search of those games
+(:mod:`diloti.ai.variants`) with its own budget: ``iterations``, or 3,000
+playouts capped by ``seconds``; the inference is Diloti's only.
+
 >>> from diloti.core.state import State
 >>> s = State.new(seed=2)
 >>> bot = MasterPlayer(seed=1, iterations=80, seconds=None)
@@ -39,9 +43,11 @@ from diloti.ai.inference import DEFAULT_MIX, DEFAULT_TEMPERATURE, Evidence
 from diloti.ai.knowledge import decide_redeal, move_rng
 from diloti.ai.sampler import Worlds
 from diloti.ai.search import EPSILON, playout
+from diloti.ai.variants import expert_choose
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.state import State
+from diloti.core.variant import VariantView
 from diloti.core.view import View
 
 DEFAULT_SECONDS = 1.0
@@ -49,6 +55,7 @@ DEFAULT_WIDTH = 8
 DEFAULT_INFER = 1.0
 PILOT_WORLDS = 8  # worlds of the first stage, which also measures the playout rate
 MAX_ITERATIONS = 1_000_000  # a safety cap when only time bounds the search
+VARIANT_ITERATIONS = 3000  # Xeri and Kontsina: playouts a move when only time is given (capped by it)
 
 
 @dataclass
@@ -212,9 +219,13 @@ class MasterPlayer:
         return weighted_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds,
                                halving, self.eps, self.deals)
 
-    def choose(self, view: View) -> Move:
+    def choose(self, view: View | VariantView) -> Move:
         if not view.legal:
             raise NoMoveError(view)
+        if isinstance(view, VariantView):
+            # Xeri and Kontsina: the expert's search of those games, with the master's budget.
+            iterations = self.iterations if self.iterations is not None else VARIANT_ITERATIONS
+            return expert_choose(view, self.seed, iterations, self.seconds, self.width, self.eps, self.name)
         if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         if len(view.legal) == 1:

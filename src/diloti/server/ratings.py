@@ -15,7 +15,7 @@ between two levels is ``c * logit(win rate)``. ``heuristic`` is put at the newco
 uses the interval's lower end, 99.7%. The 2-player figures serve the 4-player games too.
 
 >>> {level: round(mu, 1) for level, (mu, sigma) in ANCHORS.items()}
-{'random': -24.4, 'greedy': 10.8, 'heuristic': 25.0, 'expert': 35.4}
+{'random': -24.4, 'greedy': 10.8, 'heuristic': 25.0, 'expert': 35.4, 'master': 35.4}
 >>> new = rate_seats([(0, None, None), (1, None, "greedy")], 0)
 >>> round(new[0][0], 2), new[1]  # a newcomer beat greedy: up; the computer's seat is not rated
 (26.36, None)
@@ -50,7 +50,9 @@ def _anchors() -> dict[str, tuple[float, float]]:
     greedy = heuristic - _gap(0.912)  # heuristic vs greedy, 2,000 games
     return {"random": (greedy - _gap(0.997), ANCHOR_SIGMA),  # greedy vs random: 2,000 of 2,000; the lower end
             "greedy": (greedy, ANCHOR_SIGMA), "heuristic": (heuristic, ANCHOR_SIGMA),
-            "expert": (heuristic + _gap(0.847), ANCHOR_SIGMA)}  # expert vs heuristic, 2,000 games
+            "expert": (heuristic + _gap(0.847), ANCHOR_SIGMA),  # expert vs heuristic, 2,000 games
+            # master: not yet measured stronger than the expert (docs/STRENGTH.md), so the expert's anchor
+            "master": (heuristic + _gap(0.847), ANCHOR_SIGMA)}
 
 
 ANCHORS = _anchors()
