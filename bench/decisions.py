@@ -1,6 +1,6 @@
 """Benchmark: two players' decisions on the same positions, scored in the true deal (duplicate positions).
 
-Usage: python bench/decisions.py A B [--positions 300] [--rollouts 64] [--players 2] [--deals 9]
+Usage: python bench/decisions.py A B [--positions 300] [--rollouts 64] [--players 2] [--deals 9] [--same-seed]
                                  [--source SPEC] [--seed 1]
 
 Whole rounds are played by ``--source`` players (default ``expert:iterations=100,seconds=none``);
@@ -15,7 +15,10 @@ Since the true deal is a draw from what the view allows, the mean difference
 over positions estimates how much better A's decisions are than B's under that
 continuation, with far less noise than whole games (most decisions agree, and
 those cost nothing to score). It is a screen, not the ladder: the continuation
-is the rollout policy, not the players themselves. Prints the number of
+is the rollout policy, not the players themselves. With ``--same-seed`` A and B
+get the same seed at each decision: two specs that differ in one setting then
+draw the same worlds, so they differ only where that setting changes the
+choice (a paired screen of one change, free of the search's own noise). Prints the number of
 positions, how many decisions differed, and the mean difference per decision
 with its 95% normal interval.
 """
@@ -63,12 +66,14 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=9)
     ap.add_argument("--source", default="expert:iterations=100,seconds=none")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--same-seed", action="store_true",
+                    help="A and B share each decision's seed: with one setting changed, they differ only by it")
     args = ap.parse_args()
     diffs: list[float] = []
     differ = 0
     for i, (view, truth) in enumerate(positions(args.positions, args.players, args.source, args.seed)):
         ma = make_player(args.a, 7919 * i + 1).choose(view)
-        mb = make_player(args.b, 7919 * i + 2).choose(view)
+        mb = make_player(args.b, 7919 * i + (1 if args.same_seed else 2)).choose(view)
         if ma == mb:
             diffs.append(0.0)
             continue

@@ -185,3 +185,50 @@ def test_analysis_with_the_masters_search() -> None:
     assert [v for _, v in a] == sorted((v for _, v in a), reverse=True)
     with pytest.raises(AnalysisError):
         rank_moves(view, level="oracle")
+
+
+SEARCHES = ["master:iterations=40,seconds=none,tree=1", "master:iterations=40,seconds=none,fair=1,ahead=2,seam=1",
+            "master:iterations=40,seconds=none,tree=1,fair=1,ahead=2,explore=2"]
+
+
+@pytest.mark.parametrize("spec", SEARCHES)
+def test_every_search_is_legal_reproducible_and_view_only(spec: str) -> None:
+    rng = random.Random(8)
+    for i, s in enumerate(played_positions(12, seed=9)):
+        view = s.view(s.turn)
+        a = make_player(spec, i).estimates(view)  # type: ignore[attr-defined]
+        assert [(e.move, e.mean) for e in a] == [(e.move, e.mean) for e in make_player(spec, i).estimates(view)]  # type: ignore[attr-defined]
+        assert s.is_legal(a[0].move)
+        other = sample_state(view, rng)
+        assert make_player(spec, i).choose(other.view(s.turn)) == a[0].move
+
+
+def test_tree_search_spends_its_iterations_on_the_candidates() -> None:
+    s = played_positions(1, seed=10, players=(2,))[0]
+    p = MasterPlayer(seed=1, iterations=90, seconds=None, width=4, tree=1)
+    est = p.estimates(s.view(s.turn))
+    assert len(est) == min(4, len(s.legal_moves()))
+    if len(est) > 1:
+        assert sum(e.visits for e in est) == 90 and est[0].visits == max(e.visits for e in est)
+
+
+def test_tree_search_keeps_its_time_budget() -> None:
+    s = played_positions(1, seed=11, players=(4,))[0]
+    start = time.perf_counter()
+    make_player("master:seconds=0.15,tree=1", 1).choose(s.view(s.turn))
+    assert time.perf_counter() - start < 1.5  # the budget and the last iterations' overrun, on a loaded machine
+
+
+def test_an_unknown_setting_is_named_with_the_known_ones() -> None:
+    with pytest.raises(UnknownLevelError) as info:
+        make_player("master:depth=3", 1)
+    text = str(info.value)
+    assert "'depth'" in text and "iterations" in text and "infer" in text and "tree" in text
+
+
+@pytest.mark.parametrize("bad", ["master:tree=2", "master:fair=3", "master:seam=-1", "master:ahead=-1",
+                                 "master:explore=-1"])
+def test_search_setting_errors(bad: str) -> None:
+    with pytest.raises(UnknownLevelError) as info:
+        make_player(bad, 1)
+    assert bad.split(":")[1].split("=")[0] in str(info.value)

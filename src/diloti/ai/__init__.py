@@ -21,6 +21,7 @@ sees every hand and is only for measuring (tournaments give it the state).
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -103,10 +104,28 @@ def make_player(spec: str, seed: int | None = None, *, measurement: bool = False
     factory = table.get(level)
     if factory is None:
         raise UnknownLevelError(f"unknown level {level!r} (known: {', '.join(table)})", spec)
+    merged = {**parsed, **settings}
+    known = settings_of(factory)
+    unknown = [] if "..." in known else [k for k in merged if k not in known]
+    if unknown:
+        raise UnknownLevelError(f"invalid player {spec!r}: unknown setting {unknown[0]!r} for {level} "
+                                f"(known: {', '.join(known) or 'none'})", spec)
     try:
-        return factory(seed, **{**parsed, **settings})
+        return factory(seed, **merged)
     except (TypeError, ValueError) as exc:
         raise UnknownLevelError(f"invalid player {spec!r}: {exc}", spec) from None
+
+
+def settings_of(factory: Callable[..., Player]) -> list[str]:
+    """The settings a level takes (its factory's keyword parameters after the seed).
+
+    >>> settings_of(LEVELS["expert"])
+    ['iterations', 'seconds', 'eps', 'width', 'deals']
+    """
+    params = list(inspect.signature(factory).parameters.values())[1:]
+    if any(p.kind == p.VAR_KEYWORD for p in params):
+        return [*(p.name for p in params if p.kind != p.VAR_KEYWORD), "..."]  # takes any: the factory checks
+    return [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
 def _outside_player(spec: str, seed: int | None, settings: dict[str, Any]) -> Player:

@@ -40,6 +40,7 @@ from math import exp, isfinite
 from diloti.ai.errors import InvalidSettingError, NoMoveError
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.inference import DEFAULT_MIX, DEFAULT_TEMPERATURE, Evidence
+from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
 from diloti.ai.knowledge import decide_redeal, move_rng
 from diloti.ai.sampler import Worlds
 from diloti.ai.search import EPSILON, playout
@@ -53,6 +54,10 @@ from diloti.core.view import View
 DEFAULT_SECONDS = 1.0
 DEFAULT_WIDTH = 8
 DEFAULT_INFER = 1.0
+DEFAULT_AHEAD = 0
+DEFAULT_SEAM = 0
+DEFAULT_FAIR = 0
+DEFAULT_TREE = 0
 PILOT_WORLDS = 8  # worlds of the first stage, which also measures the playout rate
 MAX_ITERATIONS = 1_000_000  # a safety cap when only time bounds the search
 VARIANT_ITERATIONS = 3000  # Xeri and Kontsina: playouts a move when only time is given (capped by it)
@@ -94,7 +99,8 @@ class WeightedWorlds:
 
 def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rng: random.Random,
                     iterations: int | None, seconds: float | None, halving: bool = True, eps: float = EPSILON,
-                    deals: int = 1) -> list[WeightedEstimate]:
+                    deals: int = 1, ahead: int = 0, seam: bool = False,
+                    fair: bool = False) -> list[WeightedEstimate]:
     """Estimate ``moves`` over weighted worlds, best first (see the module's text).
 
     Every surviving candidate is played in each world with the same rollout
@@ -122,7 +128,7 @@ def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rn
             est.visits += 1
             if weight > 0.0:
                 w.push(est.move)
-                est.total += weight * playout(w, side, random.Random(seed), eps, deals)
+                est.total += weight * playout(w, side, random.Random(seed), eps, deals, ahead, seam, fair)
                 est.weight += weight
                 w.pop()
         spent += len(alive)
@@ -172,7 +178,8 @@ class MasterPlayer:
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = DEFAULT_SECONDS, width: int = DEFAULT_WIDTH, eps: float = EPSILON,
                  deals: int = 1, infer: float = DEFAULT_INFER, temperature: float = DEFAULT_TEMPERATURE,
-                 mix: float = DEFAULT_MIX) -> None:
+                 mix: float = DEFAULT_MIX, ahead: int = DEFAULT_AHEAD, seam: int = DEFAULT_SEAM,
+                 fair: int = DEFAULT_FAIR, tree: int = DEFAULT_TREE, explore: float = DEFAULT_EXPLORE) -> None:
         self.seed = seed
         self.iterations = None if iterations is None else int(iterations)
         self.seconds = None if seconds is None else float(seconds)
@@ -182,6 +189,21 @@ class MasterPlayer:
         self.infer = float(infer)
         self.temperature = float(temperature)
         self.mix = float(mix)
+        self.ahead = int(ahead)
+        self.seam = bool(seam)
+        self.fair = bool(fair)
+        self.tree = bool(tree)
+        self.explore = float(explore)
+        if tree not in (0, 1, True, False):
+            raise InvalidSettingError("tree", tree, "0 or 1")
+        if self.explore < 0:
+            raise InvalidSettingError("explore", explore, "0 or more")
+        if fair not in (0, 1, True, False):
+            raise InvalidSettingError("fair", fair, "0 or 1")
+        if self.ahead < 0:
+            raise InvalidSettingError("ahead", ahead, "0 or more")
+        if seam not in (0, 1, True, False):
+            raise InvalidSettingError("seam", seam, "0 or 1")
         if self.iterations is not None and self.iterations < 1:
             raise InvalidSettingError("iterations", iterations, "at least 1")
         if self.seconds is not None and self.seconds <= 0:
@@ -216,8 +238,11 @@ class MasterPlayer:
             raise NoMoveError(view)
         rng = move_rng(self.seed, view, self.name)
         moves = self.candidates(view) if prune else list(view.legal)
+        if self.tree and halving:
+            return tree_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds, self.eps,
+                               self.deals, self.ahead, self.seam, self.fair, self.explore)
         return weighted_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds,
-                               halving, self.eps, self.deals)
+                               halving, self.eps, self.deals, self.ahead, self.seam, self.fair)
 
     def choose(self, view: View | VariantView) -> Move:
         if not view.legal:

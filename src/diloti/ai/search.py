@@ -34,10 +34,20 @@ from math import erf, sqrt
 
 from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError
 from diloti.ai.heuristic import HeuristicPlayer
-from diloti.ai.knowledge import POINTS, XERI, decide_redeal, mask_points, move_rng, partitions, rank_key
+from diloti.ai.knowledge import (
+    POINTS,
+    XERI,
+    decide_redeal,
+    mask_points,
+    move_rng,
+    p_holds,
+    partitions,
+    rank_key,
+)
 from diloti.ai.sampler import Worlds
 from diloti.ai.variants import expert_choose
 from diloti.core.cards import BIT
+from diloti.core.chance import HAND_SIZE
 from diloti.core.moves import CAPTURE, KEEP, LAY, Move
 from diloti.core.phase import Phase
 from diloti.core.state import State
@@ -77,14 +87,25 @@ def sweepers(keys: tuple[int, ...], pile_values: tuple[int, ...]) -> int:
 
 
 KEY = tuple(rank_key(c) for c in range(52))
+KEY_MASK = tuple(sum(BIT[c] for c in range(52) if KEY[c] == k) for k in range(14))
+ALL_CARDS = (1 << 52) - 1
+_p_holds = lru_cache(maxsize=None)(p_holds)  # few distinct arguments, asked in every rollout move
 
 
-def rollout_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
+def rollout_move(st: State, rng: random.Random, eps: float = EPSILON, seam: bool = False,
+                 fair: bool = False) -> Move:
     """The rollout policy's move.
 
     The most valuable capture (a xeri first); otherwise the cheapest lay or
     declaration, where leaving a table the next player's actual hand (this is
-    one sampled world) can sweep costs a xeri.
+    one sampled world) can sweep costs a xeri. With ``seam``, the deal's last
+    card looks at the hand the next deal gives the next player (the world's
+    stock holds it), which the expert's policy does not: its next player's hand
+    is empty then, so it lays the last card as if nothing could follow.
+    With ``fair``, a lay's or declaration's risk is not read from the next
+    player's hand in the world (which the mover could not see) but counted:
+    the chance that a hand of that size, drawn from the cards the mover has
+    not seen, holds a card that sweeps the table left, times a xeri.
     """
     moves = st.legal_moves()
     if len(moves) == 1:
@@ -104,9 +125,20 @@ def rollout_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
         whole |= p.mask
     xeri_ok = st.plays > 0 or st.options.xeri_first_card
     nxt = st.hands[(st.turn + 1) % st.players]
+    if seam and not nxt and st.stock_pos < len(st.stock):
+        # The dealer's last card: the next player leads the next deal, and is dealt first.
+        nxt = st.stock[st.stock_pos:st.stock_pos + HAND_SIZE]
     danger = 0
     for c in nxt:
         danger |= 1 << KEY[c]
+    if fair:
+        mine = 0
+        for c in st.hands[st.turn]:
+            mine |= BIT[c]
+        unseen = ALL_CARDS & ~(st.captured[0] | st.captured[1] | whole | mine)
+        n_unseen = unseen.bit_count()
+        size = len(nxt) or (HAND_SIZE if st.stock_pos < len(st.stock) else 0)
+        danger = 0
     keys = [KEY[c] for c in table]
     pvals = tuple(sorted(p.value for p in declarations))
     best = moves[0]
@@ -132,6 +164,14 @@ def rollout_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
                 after_p = tuple(sorted([*(p.value for p in declarations if not p.mask & mask), value]))
             if danger and sweepers(after, after_p) & danger:
                 s -= XERI
+            elif fair and size:
+                sweep = sweepers(after, after_p)
+                if sweep:
+                    held = 0
+                    for k in range(1, 14):
+                        if sweep >> k & 1:
+                            held += (unseen & KEY_MASK[k]).bit_count()
+                    s -= XERI * _p_holds(held, n_unseen, size)
         s += rng.random() * 0.05
         if s > top:
             top = s
@@ -160,17 +200,32 @@ def evaluate(st: State, side: int) -> float:
     return v if side == 0 else -v
 
 
-def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deals: int = 1) -> float:
+def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deals: int = 1, ahead: int = 0,
+            seam: bool = False, fair: bool = False) -> float:
     """Play on with the rollout policy until ``deals`` deal ends (or the round's end); undone after.
 
+    ``ahead`` more moves are played into the next deal before the evaluation
+    (what the table left at a deal's end is worth to the next deal's first
+    movers: a xeri for the leader, most often); ``seam``, ``fair``: see :func:`rollout_move`.
     Returns :func:`evaluate` for ``side`` where it stopped.
+
+    >>> s = State.new(seed=3)
+    >>> v = playout(s, 0, random.Random(1), ahead=2, seam=True)
+    >>> len(s.history), isinstance(v, float)
+    (0, True)
     """
     depth = 0
     push = st.push
     stop = st.deal_no + deals if deals > 0 else 1 << 30  # 0: to the round's end
     while not st.is_over and st.deal_no < stop:
-        push(rollout_move(st, rng, eps))
+        push(rollout_move(st, rng, eps, seam, fair))
         depth += 1
+    if ahead and not st.is_over:
+        for _ in range(ahead):
+            push(rollout_move(st, rng, eps, seam, fair))
+            depth += 1
+            if st.is_over:
+                break
     value = evaluate(st, side)
     for _ in range(depth):
         st.pop()
