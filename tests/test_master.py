@@ -49,7 +49,9 @@ def test_master_plays_only_legal_moves() -> None:
         assert s.is_legal(move), (str(move), s.describe())
 
 
-def test_master_plays_legal_moves_under_every_option() -> None:
+@pytest.mark.parametrize("spec", [FAST, "master:iterations=24,seconds=none,fair=1,ahead=2,seam=1",
+                                  "master:iterations=24,seconds=none,tree=1"])
+def test_master_plays_legal_moves_under_every_option(spec: str) -> None:
     rng = random.Random(4)
     for i in range(20):
         opts = Options(**{n: rng.random() < 0.4 for n in Options.names() if n not in ("target", "face_card_redeal")},
@@ -58,7 +60,7 @@ def test_master_plays_legal_moves_under_every_option() -> None:
         while not s.is_over:
             moves = s.legal_moves()
             if rng.random() < 0.2:
-                move = make_player(FAST, i).choose(s.view(s.turn))
+                move = make_player(spec, i).choose(s.view(s.turn))
                 assert move in moves
             else:
                 move = moves[rng.randrange(len(moves))]

@@ -31,19 +31,38 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from math import log, sqrt
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from diloti.ai.errors import InvalidSettingError
-from diloti.ai.search import EPSILON, playout
+from diloti.ai.search import EPSILON, playout, rollout_move
 from diloti.core.moves import Move
-
-if TYPE_CHECKING:
-    from diloti.ai.master import WeightedEstimate, WeightedWorlds
+from diloti.core.state import State
 
 DEFAULT_EXPLORE = 4.0  # UCB1's constant, in round points (a deal's values spread over several points)
 MAX_ITERATIONS = 1_000_000
 CHECK_EVERY = 8  # iterations between looks at the clock
+
+
+class Sampler(Protocol):
+    """Draws a world of the observer's information set with its weight (``master.WeightedWorlds``)."""
+
+    def sample(self, rng: random.Random) -> tuple[State, float]: ...
+
+
+@dataclass
+class TreeEstimate:
+    """A root move's statistics: the weighted mean round points difference for the mover's side."""
+
+    move: Move
+    total: float = 0.0
+    weight: float = 0.0
+    visits: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.weight if self.weight > 0 else 0.0
 
 
 class Node:
@@ -63,23 +82,21 @@ class Node:
         return mean + explore * sqrt(log(max(self.avail, 1)) / self.visits)
 
 
-def tree_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rng: random.Random,
+def tree_search(worlds: Sampler, moves: Sequence[Move], side: int, rng: random.Random,
                 iterations: int | None, seconds: float | None, eps: float = EPSILON, deals: int = 1,
                 ahead: int = 0, seam: bool = False, fair: bool = False,
-                explore: float = DEFAULT_EXPLORE) -> list[WeightedEstimate]:
+                explore: float = DEFAULT_EXPLORE) -> list[TreeEstimate]:
     """Grow one tree over the information set; the root's moves with their statistics, most visited first.
 
     ``iterations`` caps the iterations (one world, one walk, one rollout each),
     ``seconds`` the time; at least one must be given.
     """
-    from diloti.ai.master import WeightedEstimate
-
     if iterations is None and seconds is None:
         raise InvalidSettingError("seconds", None, "a number when iterations is none")
     root = Node()
     roots = list(moves)
     if len(roots) <= 1:
-        return [WeightedEstimate(m) for m in roots]
+        return [TreeEstimate(m) for m in roots]
     deadline = None if seconds is None else time.perf_counter() + seconds
     cap = MAX_ITERATIONS if iterations is None else iterations
     n = 0
@@ -98,7 +115,11 @@ def tree_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rng: r
         while True:
             untried = [m for m in legal if m not in node.children]
             if untried:
-                move = untried[int(rng.random() * len(untried))]
+                # Expand the rollout policy's own choice first: a node's first visits then follow the
+                # flat search's line of play instead of a random reply (which the tree overrates early).
+                move = rollout_move(w, rng, 0.0, seam, fair) if node is not root else untried[0]
+                if move not in untried:
+                    move = untried[int(rng.random() * len(untried))]
                 child = node.children[move] = Node()
             else:
                 best = -1e18
@@ -130,7 +151,7 @@ def tree_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rng: r
             child.weight += weight
     out = []
     for m in roots:
-        est = WeightedEstimate(m)
+        est = TreeEstimate(m)
         found = root.children.get(m)
         if found is not None:
             est.total, est.weight, est.visits = found.total, found.weight, found.visits

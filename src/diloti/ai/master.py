@@ -40,7 +40,7 @@ from math import exp, isfinite
 from diloti.ai.errors import InvalidSettingError, NoMoveError
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.inference import DEFAULT_MIX, DEFAULT_TEMPERATURE, Evidence
-from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
+from diloti.ai.ismcts import DEFAULT_EXPLORE, TreeEstimate, tree_search
 from diloti.ai.knowledge import decide_redeal, move_rng
 from diloti.ai.sampler import Worlds
 from diloti.ai.search import EPSILON, playout
@@ -232,7 +232,8 @@ class MasterPlayer:
         """The view's worlds, weighted by the evidence of play as this player's settings say."""
         return WeightedWorlds(view, self.infer, self.temperature, self.mix)
 
-    def estimates(self, view: View, halving: bool = True, prune: bool = True) -> list[WeightedEstimate]:
+    def estimates(self, view: View, halving: bool = True,
+                  prune: bool = True) -> list[WeightedEstimate] | list[TreeEstimate]:
         """The search's estimate of each candidate (every legal move unless ``prune``), best first."""
         if not view.legal:
             raise NoMoveError(view)
