@@ -135,14 +135,14 @@ def tree_search(worlds: Sampler, moves: Sequence[Move], side: int, rng: random.R
             w.push(move)
             path.append((child, mover))
             if len(path) == 1:
-                stop = w.deal_no + deals  # the flat search's horizon: counted after the root's move
+                stop = w.deal_no + deals if deals > 0 else 1 << 30  # the flat search's horizon, after the root
             if untried or w.is_over or w.deal_no >= stop:
                 break
             legal = w.legal_moves()
             if legal[0][0] is None:
                 break  # a face-card redeal decision: the rollout keeps
             node = child
-        value = playout(w, 0, random.Random(seed), eps, max(stop - w.deal_no, 0), ahead, seam, fair)
+        value = playout(w, 0, random.Random(seed), eps, deals, ahead, seam, fair, until=stop)
         for _ in path:
             w.pop()
         for child, mover in path:

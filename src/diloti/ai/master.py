@@ -251,7 +251,8 @@ class MasterPlayer:
         if isinstance(view, VariantView):
             # Xeri and Kontsina: the expert's search of those games, with the master's budget.
             iterations = self.iterations if self.iterations is not None else VARIANT_ITERATIONS
-            return expert_choose(view, self.seed, iterations, self.seconds, self.width, self.eps, self.name)
+            return expert_choose(view, self.seed, iterations, self.seconds, self.width, self.eps, self.name,
+                                 deals=self.deals)
         if view.phase == Phase.DECIDE:
             return decide_redeal(view)
         if len(view.legal) == 1:

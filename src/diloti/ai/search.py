@@ -201,8 +201,11 @@ def evaluate(st: State, side: int) -> float:
 
 
 def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deals: int = 1, ahead: int = 0,
-            seam: bool = False, fair: bool = False) -> float:
+            seam: bool = False, fair: bool = False, until: int | None = None) -> float:
     """Play on with the rollout policy until ``deals`` deal ends (or the round's end); undone after.
+
+    ``until`` (a deal number) says where to stop instead, for a caller that
+    has already played into the horizon (the tree search).
 
     ``ahead`` more moves are played into the next deal before the evaluation
     (what the table left at a deal's end is worth to the next deal's first
@@ -216,7 +219,7 @@ def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deal
     """
     depth = 0
     push = st.push
-    stop = st.deal_no + deals if deals > 0 else 1 << 30  # 0: to the round's end
+    stop = until if until is not None else st.deal_no + deals if deals > 0 else 1 << 30  # 0: the round's end
     while not st.is_over and st.deal_no < stop:
         push(rollout_move(st, rng, eps, seam, fair))
         depth += 1
