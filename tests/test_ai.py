@@ -49,7 +49,7 @@ def random_positions(count: int, seed: int) -> list[State]:
 
 
 def bot(level: str, seed: int) -> object:
-    return make_player(level, seed, **FAST.get(level, {}))
+    return make_player(level, seed, measurement=True, **FAST.get(level, {}))
 
 
 @pytest.mark.parametrize("level", list(LEVELS))

@@ -20,13 +20,13 @@ LEVELS = ["random", "greedy", "heuristic", "expert:iterations=12,seconds=none", 
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_a_legal_hand(game: str, level: str) -> None:
     s = State.new(seed=3, game=game)
-    bots = [make_player(level, seed=i) for i in range(2)]
+    bots = [make_player(level, seed=i, measurement=True) for i in range(2)]
     while not s.is_over:
         v = s.view(s.turn)
         m = bots[s.turn].choose(v)
         assert m in s.legal_moves()
         if level != "random":  # the same seed and view, the same move
-            assert make_player(level, seed=s.turn).choose(v) == m
+            assert make_player(level, seed=s.turn, measurement=True).choose(v) == m
         s.push(m)
 
 

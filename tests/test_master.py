@@ -8,7 +8,8 @@ from math import exp, isfinite
 
 import pytest
 
-from diloti.ai import LEVELS, UnknownLevelError, make_player
+from diloti import ai
+from diloti.ai import LEVELS, MEASUREMENT_LEVELS, UnknownLevelError
 from diloti.ai.inference import Evidence, deal_start, move_score
 from diloti.ai.master import MasterPlayer, WeightedWorlds
 from diloti.ai.sampler import sample_state
@@ -16,6 +17,11 @@ from diloti.core.cards import VALUE, parse_cards
 from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.state import State
+
+
+def make_player(spec: str, seed: int) -> ai.Player:
+    """The master is a measurement level (not offered at tables yet): built as tournaments build it."""
+    return ai.make_player(spec, seed, measurement=True)
 
 FAST = "master:iterations=24,seconds=none"
 
@@ -37,8 +43,10 @@ def played_positions(count: int, seed: int, players: tuple[int, ...] = (2, 4)) -
     return out
 
 
-def test_master_is_offered_with_the_other_levels() -> None:
-    assert list(LEVELS)[-2:] == ["expert", "master"]
+def test_master_is_measured_but_not_offered_until_it_is_shown_stronger() -> None:
+    assert "master" not in LEVELS and "master" in MEASUREMENT_LEVELS
+    with pytest.raises(UnknownLevelError, match="unknown level 'master'"):
+        ai.make_player("master", 1)  # a table or the terminal asks without measurement
     assert make_player("master", 1).seconds == 1.0  # type: ignore[attr-defined]
     assert make_player("master:iterations=50,seconds=none", 1).iterations == 50  # type: ignore[attr-defined]
 

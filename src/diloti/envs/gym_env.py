@@ -100,7 +100,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
         for s in range(self.players):
             if s != self.me:
                 spec = self.partner if d.same_side(s, self.me) else self.opponent
-                self.bots[s] = make_player(spec, seed=int(rng.integers(2**62)))
+                self.bots[s] = make_player(spec, seed=int(rng.integers(2**62)), measurement=True)
         self._done = False
         self._play_bots()
         if self.render_mode == "human":
@@ -173,8 +173,12 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
 def _check_level(name: str, spec: object) -> str:
     if not isinstance(spec, str):
         raise EnvArgumentError(f"invalid {name}={spec!r}: expected a level name such as 'expert'")
+    if spec.partition(":")[0].strip() == "oracle":  # it sees every hand: not an opponent for a seat's view
+        raise EnvArgumentError(f"invalid {name}={spec!r}: the oracle sees every hand; choose a level that plays "
+                               "from its own view")
     try:
-        make_player(spec, seed=0)
+        # The measurement levels too (the master, not yet offered at tables, is an opponent for research).
+        make_player(spec, seed=0, measurement=True)
     except DilotiError as exc:
         raise EnvArgumentError(f"invalid {name}={spec!r}: {exc}") from None
     return spec
