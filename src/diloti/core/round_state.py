@@ -15,7 +15,7 @@ over the state's slots, a copy with other hidden cards (for samplers), and equal
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from diloti.core.cards import Card
 from diloti.core.moves import Move
@@ -40,7 +40,7 @@ def slot_names(cls: type) -> tuple[str, ...]:
 
 class RoundState:
     """The object side of a round of any game (see the module). Not an ``ABC``: Diloti's state keeps the
-    plain class's fast ``isinstance``; the four methods below are each game's own."""
+    plain class's fast ``isinstance``. ``_moves``, ``copy``, ``key`` and ``describe`` are each game's own."""
 
     __slots__ = ()
 
@@ -53,21 +53,11 @@ class RoundState:
     seed: int
     _legal: list[Move] | None
 
-    def _moves(self) -> list[Move]:
-        """The legal moves, worked out once per position (push and pop forget them)."""
-        raise NotImplementedError
-
-    def copy(self: R, stack: bool = False) -> R:
-        """An independent copy; with ``stack`` the history is kept so the copy can ``pop``."""
-        raise NotImplementedError
-
-    def key(self) -> tuple[Any, ...]:
-        """Everything that defines the position (for equality and tests)."""
-        raise NotImplementedError
-
-    def describe(self) -> str:
-        """A compact one-line description for error messages."""
-        raise NotImplementedError
+    if TYPE_CHECKING:  # each game's state writes these; declared here for the methods below
+        def _moves(self) -> list[Move]: ...
+        def copy(self: R, stack: bool = False) -> R: ...
+        def key(self) -> tuple[Any, ...]: ...
+        def describe(self) -> str: ...
 
     # ---------------------------------------------------------------- queries
     @property
