@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from diloti.core.cards import CARDS, NAMES, Card, parse_card
 from diloti.core.errors import NoSuchOutcomeError
@@ -61,51 +61,34 @@ class Chance(NamedTuple):
         return 1.0 / len(self.outcomes)
 
 
-class ExplicitChance:
-    """The explicit-chance half of :class:`~diloti.core.state.State` (which inherits it): the deals as
-    events, :attr:`chance`, :meth:`deal`, :meth:`deal_random` and :meth:`chance_outcomes`."""
+class ChanceEvents:
+    """What explicit chance is in every game, and what :class:`ExplicitChance` (Diloti) and
+    :class:`~diloti.core.variant_chance.VariantChance` (Xeri, Kontsina) inherit: the event
+    (:attr:`chance`), its outcomes, and dealing a card into the batch being dealt.
+
+    A batch is ``(kind, next place, end, table next)``: the stock places ``next..end-1`` are dealt
+    one chosen card at a time. Each game says what a whole batch dealt leads to (``_batch_dealt``)
+    and where its undealt cards end (``_undealt_end``).
+    """
 
     if not TYPE_CHECKING:
         __slots__ = ()
-    else:  # the state's fields and dealing steps that these methods use
+    else:  # the state's fields and steps that these methods use
+        HAND_SIZE: ClassVar[int]
         players: int
-        options: Options
         dealer: int
-        turn: int
         phase: Phase
-        hands: list[list[Card]]
-        table: list[Card]
-        declarations: list[Declaration]
         stock: list[Card]
         stock_pos: int
-        deal_no: int
-        bottom: Card | None
-        first_table: tuple[Card, ...]
         batch: tuple[str, int, int, bool] | None
         _legal: object
 
-        def _deal_hands(self) -> None: ...
-        def _ask_redeal(self) -> None: ...
-        _table_must_be_redealt: Callable[[list[Card]], bool]
-        def _lay_first_table(self, table: list[Card]) -> None: ...
+        def _batch_dealt(self, kind: str, card: Card, end: int, table_next: bool) -> None: ...
         describe: Callable[[], str]
 
-    def _begin_explicit_round(self) -> None:
-        # The undealt cards lie in the stock in card order; State.deal moves each chosen card to the
-        # next place to be dealt, so the same dealing code as a seeded round then reads the stock.
-        self.stock = list(CARDS)
-        self.stock_pos = 0
-        self.hands = [[] for _ in range(self.players)]
-        self.table = []
-        self.declarations = []
-        self.bottom = None
-        self.first_table = ()
-        self.phase = Phase.CHANCE
-        self.turn = (self.dealer + 1) % self.players
-        if self.options.dealer_sees_bottom:
-            self.batch = (BOTTOM, 51, 52, True)
-        else:
-            self.batch = (HANDS, 0, HAND_SIZE * self.players, True)
+    def _undealt_end(self, nxt: int) -> int:
+        """Where the cards that place ``nxt`` may take end in the stock (all of it unless a game keeps one)."""
+        return len(self.stock)
 
     @property
     def chance(self) -> Chance | None:
@@ -113,14 +96,12 @@ class ExplicitChance:
         if self.phase != Phase.CHANCE or self.batch is None:
             return None
         kind, nxt, end, _ = self.batch
-        if kind == BOTTOM:
+        if kind == BOTTOM:  # only Diloti deals one: any card of the deck, for the stock's last place
             return Chance(BOTTOM, BOTTOM, tuple(sorted(self.stock)), 1)
-        # The bottom card, once seen, is dealt last: only the last place of the stock can take it.
-        hi = len(self.stock) - 1 if self.bottom is not None and nxt < len(self.stock) - 1 else len(self.stock)
-        outcomes = tuple(sorted(self.stock[nxt:hi]))
+        outcomes = tuple(sorted(self.stock[nxt:self._undealt_end(nxt)]))
         if kind == TABLE:
             return Chance(TABLE, "table", outcomes, end - nxt)
-        seat = (self.dealer + 1 + (nxt - self.stock_pos) // HAND_SIZE) % self.players
+        seat = (self.dealer + 1 + (nxt - self.stock_pos) // self.HAND_SIZE) % self.players
         return Chance(HANDS, seat, outcomes, end - nxt)
 
     def chance_outcomes(self) -> list[tuple[Card, float]]:
@@ -128,6 +109,10 @@ class ExplicitChance:
 
         >>> from diloti.core.state import State
         >>> s = State.new(seed=0, explicit_chance=True)
+        >>> len(s.chance_outcomes()), s.chance_outcomes()[0]
+        (52, (Card('AC'), 0.019230769230769232))
+        >>> from diloti.core.kontsina import KontsinaState
+        >>> s = KontsinaState.new(3, explicit_chance=True)
         >>> len(s.chance_outcomes()), s.chance_outcomes()[0]
         (52, (Card('AC'), 0.019230769230769232))
         """
@@ -158,13 +143,62 @@ class ExplicitChance:
         assert self.batch is not None
         kind, nxt, end, table_next = self.batch
         self._legal = None
-        stock = self.stock = self.stock.copy()
+        stock = self.stock = self.stock.copy()  # a move's frame keeps the stock it saw (pop)
+        # The bottom card may be any card of the deck; every other card is one not yet dealt.
         i = stock.index(card, 0 if kind == BOTTOM else nxt)
         stock[i], stock[nxt] = stock[nxt], stock[i]
         if nxt + 1 < end:
             self.batch = (kind, nxt + 1, end, table_next)
             return
         self.batch = None
+        self._batch_dealt(kind, card, end, table_next)
+
+
+class ExplicitChance(ChanceEvents):
+    """The explicit-chance half of :class:`~diloti.core.state.State` (which inherits it): the deals as
+    events, :attr:`chance`, :meth:`deal`, :meth:`deal_random` and :meth:`chance_outcomes`."""
+
+    if not TYPE_CHECKING:
+        __slots__ = ()
+    else:  # the state's fields and dealing steps that these methods use
+        options: Options
+        turn: int
+        hands: list[list[Card]]
+        table: list[Card]
+        declarations: list[Declaration]
+        deal_no: int
+        bottom: Card | None
+        first_table: tuple[Card, ...]
+
+        def _deal_hands(self) -> None: ...
+        def _ask_redeal(self) -> None: ...
+        _table_must_be_redealt: Callable[[list[Card]], bool]
+        def _lay_first_table(self, table: list[Card]) -> None: ...
+
+    HAND_SIZE: ClassVar[int] = HAND_SIZE
+
+    def _begin_explicit_round(self) -> None:
+        # The undealt cards lie in the stock in card order; State.deal moves each chosen card to the
+        # next place to be dealt, so the same dealing code as a seeded round then reads the stock.
+        self.stock = list(CARDS)
+        self.stock_pos = 0
+        self.hands = [[] for _ in range(self.players)]
+        self.table = []
+        self.declarations = []
+        self.bottom = None
+        self.first_table = ()
+        self.phase = Phase.CHANCE
+        self.turn = (self.dealer + 1) % self.players
+        if self.options.dealer_sees_bottom:
+            self.batch = (BOTTOM, 51, 52, True)
+        else:
+            self.batch = (HANDS, 0, HAND_SIZE * self.players, True)
+
+    def _undealt_end(self, nxt: int) -> int:
+        # The bottom card, once seen, is dealt last: only the last place of the stock can take it.
+        return len(self.stock) - 1 if self.bottom is not None and nxt < len(self.stock) - 1 else len(self.stock)
+
+    def _batch_dealt(self, kind: str, card: Card, end: int, table_next: bool) -> None:
         if kind == BOTTOM:
             self.bottom = Card(card)
             self.batch = (HANDS, 0, HAND_SIZE * self.players, True)
@@ -206,4 +240,4 @@ class ExplicitChance:
 
 
 
-__all__ = ["BOTTOM", "HANDS", "HAND_SIZE", "TABLE", "Chance", "ExplicitChance"]
+__all__ = ["BOTTOM", "HANDS", "HAND_SIZE", "TABLE", "Chance", "ChanceEvents", "ExplicitChance"]

@@ -25,42 +25,32 @@ seeded hand (the default) deals exactly as before, from its seed.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from diloti.core.cards import CARDS, NAMES, Card, parse_card
-from diloti.core.chance import HANDS, TABLE, Chance
-from diloti.core.errors import InvalidPositionError, NoSuchOutcomeError
+from diloti.core.cards import CARDS, Card
+from diloti.core.chance import HANDS, TABLE, ChanceEvents
+from diloti.core.errors import InvalidPositionError
 from diloti.core.phase import Phase
 
 S = TypeVar("S", bound="VariantChance")
 
 
-class VariantChance:
+class VariantChance(ChanceEvents):
     """The explicit-chance half of :class:`~diloti.core.variant.HandState` (which inherits it)."""
 
     if not TYPE_CHECKING:
         __slots__ = ()
     else:  # the hand state's fields and dealing steps that these methods use
-        HAND_SIZE: ClassVar[int]
-        players: int
-        dealer: int
         turn: int
-        phase: Phase
         hands: list[list[Card]]
         table: list[Card]
-        stock: list[Card]
-        stock_pos: int
         first_table: tuple[Card, ...]
         explicit: bool
-        batch: tuple[str, int, int, bool] | None
-        _legal: object
 
         def __init__(self, players: int = 2, options: Any = None, dealer: int = 0) -> None: ...
         def _deal_hands(self) -> None: ...
         def _lay_first_table(self) -> None: ...
-        describe: Callable[[], str]
 
     @classmethod
     def _new_explicit(cls: type[S], players: int, options: Any, dealer: int, deck: Sequence[int] | None) -> S:
@@ -87,60 +77,8 @@ class VariantChance:
         self.phase = Phase.CHANCE
         self.batch = (HANDS, self.stock_pos, self.stock_pos + self.HAND_SIZE * self.players, False)
 
-    @property
-    def chance(self) -> Chance | None:
-        """The next chance event (a card to deal), or None when a player is to act."""
-        if self.phase != Phase.CHANCE or self.batch is None:
-            return None
-        kind, nxt, end, _ = self.batch
-        outcomes = tuple(sorted(self.stock[nxt:]))
-        if kind == TABLE:
-            return Chance(TABLE, "table", outcomes, end - nxt)
-        seat = (self.dealer + 1 + (nxt - self.stock_pos) // self.HAND_SIZE) % self.players
-        return Chance(HANDS, seat, outcomes, end - nxt)
-
-    def chance_outcomes(self) -> list[tuple[Card, float]]:
-        """The possible next cards with their probabilities (empty when not a chance point).
-
-        >>> from diloti.core.kontsina import KontsinaState
-        >>> s = KontsinaState.new(3, explicit_chance=True)
-        >>> len(s.chance_outcomes()), s.chance_outcomes()[0]
-        (52, (Card('AC'), 0.019230769230769232))
-        """
-        event = self.chance
-        if event is None:
-            return []
-        p = event.probability
-        return [(c, p) for c in event.outcomes]
-
-    def deal_random(self, rng: random.Random) -> Card:
-        """Deal the next card at random from ``rng`` (uniform, as a shuffled deck); return it."""
-        event = self.chance
-        if event is None:
-            raise NoSuchOutcomeError(f"no card to deal: {self.describe()} is not a chance point")
-        card = event.outcomes[int(rng.random() * len(event.outcomes))]
-        self.deal(card)
-        return card
-
-    def deal(self, card: Card | int | str) -> None:
-        """Deal ``card`` as the outcome of the current chance event (see :attr:`chance`)."""
-        event = self.chance
-        card = parse_card(card) if isinstance(card, str) else Card(card)
-        if event is None:
-            raise NoSuchOutcomeError(f"cannot deal {card!r}: {self.describe()} is not a chance point")
-        if card not in event.outcomes:
-            raise NoSuchOutcomeError(f"cannot deal {NAMES[card]}: "
-                                     f"not among the undealt cards {' '.join(NAMES[c] for c in event.outcomes)}")
-        assert self.batch is not None
-        kind, nxt, end, table_next = self.batch
-        self._legal = None
-        stock = self.stock = self.stock.copy()  # a move's frame keeps the stock it saw (pop)
-        i = stock.index(card, nxt)
-        stock[i], stock[nxt] = stock[nxt], stock[i]
-        if nxt + 1 < end:
-            self.batch = (kind, nxt + 1, end, table_next)
-            return
-        self.batch = None
+    def _batch_dealt(self, kind: str, card: Card, end: int, table_next: bool) -> None:
+        stock = self.stock
         if kind == HANDS:
             self._deal_hands()
             if table_next:
