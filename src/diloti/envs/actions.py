@@ -44,7 +44,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from diloti.core.cards import BIT, NAMES, VALUE, Card
 from diloti.core.errors import DilotiError
@@ -137,7 +137,80 @@ def item_mask(table: Iterable[int], declarations: Iterable[Declaration]) -> int:
     return m
 
 
-class Decision:
+D = TypeVar("D", bound="StepDecision")
+
+
+class StepDecision:
+    """A move being chosen in steps, in any game: what :class:`Decision` (Diloti) and
+    :class:`~diloti.envs.variant_actions.VariantDecision` (Xeri, Kontsina) share.
+
+    The legal moves are grouped by head action (``_groups``: head -> ``(item cards, move)`` pairs);
+    :attr:`head` is -1 before the head is chosen, :attr:`chosen` the 52-bit set of item cards chosen
+    since, :attr:`candidates` the moves still open. Each game says its action ids: ``actions``,
+    ``apply``, ``encode``, ``copy``, :meth:`describe` and :attr:`num_actions`.
+    """
+
+    __slots__ = ("_actions", "_groups", "candidates", "chosen", "head", "steps")
+
+    _actions: list[int] | None
+    _groups: dict[int, list[tuple[int, Move]]]
+    candidates: list[tuple[int, Move]]
+    chosen: int
+    head: int
+    steps: int
+
+    if TYPE_CHECKING:  # each game's decision writes these; declared here for the methods below
+        @property
+        def num_actions(self) -> int: ...
+        @property
+        def actions(self) -> list[int]: ...
+        def apply(self, action: int) -> Move | None: ...
+        def copy(self: D) -> D: ...
+        def describe(self, action: int) -> str: ...
+
+    @property
+    def done(self) -> bool:
+        """No action is open: there is no legal move (the round or hand is over, or cards are to be dealt)."""
+        return not self._groups
+
+    def legal_actions(self) -> list[int]:
+        """The actions allowed at this step, ascending (a new list)."""
+        return list(self.actions)
+
+    def _illegal(self, action: int) -> InvalidActionError:
+        """The error for an action the mask does not allow now, naming the step and the actions it does."""
+        allowed = ", ".join(self.describe(a) for a in self.actions) or "none"
+        what = self.describe(action) if 0 <= action < self.num_actions else "out of range"
+        return InvalidActionError(f"illegal action {action} ({what}) at step {self.steps}; allowed: {allowed}")
+
+    def _group(self, move: Move, head: int) -> list[tuple[int, Move]]:
+        """The legal moves with ``move``'s head ``head``; raises unless ``move`` is one of them."""
+        group = self._groups.get(head)
+        if group is None or all(m != move for _, m in group):
+            raise InvalidActionError(f"move {move} is not among the legal moves")
+        return group
+
+    def restart(self: D) -> D:
+        """A copy back at the first step."""
+        d = self.copy()
+        d.head, d.chosen, d.steps, d.candidates = -1, 0, 0, []
+        d._actions = sorted(self._groups)
+        return d
+
+    def decode(self, actions: Iterable[int]) -> Move:
+        """The move that an action sequence chooses from the start (this decision is not changed)."""
+        d = self.restart()
+        move = None
+        for a in actions:
+            if move is not None:
+                raise InvalidActionError("action sequence goes on after its move is unique")
+            move = d.apply(a)
+        if move is None:
+            raise InvalidActionError("action sequence ends before its move is unique")
+        return move
+
+
+class Decision(StepDecision):
     """One move being chosen in steps (see the module's description).
 
     ``Decision(legal, table, declarations)`` or :meth:`of` a state. Call
@@ -147,7 +220,7 @@ class Decision:
     cards) describe the prefix chosen so far.
     """
 
-    __slots__ = ("_actions", "_groups", "_low", "candidates", "chosen", "head", "steps")
+    __slots__ = ("_low",)
 
     def __init__(self, legal: Sequence[Move], table: Iterable[int], declarations: Iterable[Declaration]) -> None:
         low = item_mask(table, declarations)
@@ -169,8 +242,8 @@ class Decision:
         self.head = -1
         self.chosen = 0
         self.steps = 0
-        self.candidates: list[tuple[int, Move]] = []
-        self._actions: list[int] | None = sorted(groups)
+        self.candidates = []
+        self._actions = sorted(groups)
 
     @classmethod
     def of(cls, state: State) -> Decision:
@@ -178,13 +251,13 @@ class Decision:
         return cls(state.legal_moves(), state.table, state.declarations)
 
     @property
-    def done(self) -> bool:
-        """No action is open: there is no legal move (the round is over, or cards are to be dealt)."""
-        return not self._groups
+    def num_actions(self) -> int:
+        """The number of action ids: :data:`NUM_ACTIONS`."""
+        return NUM_ACTIONS
 
-    def legal_actions(self) -> list[int]:
-        """The actions allowed at this step, ascending (a new list)."""
-        return list(self.actions)
+    def describe(self, action: int) -> str:
+        """What ``action`` means, in words (:func:`describe`)."""
+        return describe(action)
 
     @property
     def actions(self) -> list[int]:
@@ -204,9 +277,7 @@ class Decision:
         """Take ``action``; the move once it is the only one left, else None."""
         action = int(action)
         if action not in self.actions:
-            allowed = ", ".join(describe(a) for a in self.actions) or "none"
-            what = describe(action) if 0 <= action < NUM_ACTIONS else "out of range"
-            raise InvalidActionError(f"illegal action {action} ({what}) at step {self.steps}; allowed: {allowed}")
+            raise self._illegal(action)
         self.steps += 1
         if self.head < 0:
             self.head = action
@@ -242,19 +313,10 @@ class Decision:
         d._actions = self._actions
         return d
 
-    def restart(self) -> Decision:
-        """A copy back at the first step."""
-        d = self.copy()
-        d.head, d.chosen, d.steps, d.candidates = -1, 0, 0, []
-        d._actions = sorted(self._groups)
-        return d
-
     def encode(self, move: Move) -> list[int]:
         """The action sequence that chooses ``move`` from the start (this decision is not changed)."""
         h = head_of(move)
-        group = self._groups.get(h)
-        if group is None or all(m != move for _, m in group):
-            raise InvalidActionError(f"move {move} is not among the legal moves")
+        group = self._group(move, h)
         out = [h]
         items = move[3] & self._low
         cands = group
@@ -274,20 +336,8 @@ class Decision:
                 cands = [c for c in cands if not c[0] & above]
         return out
 
-    def decode(self, actions: Iterable[int]) -> Move:
-        """The move that an action sequence chooses from the start (this decision is not changed)."""
-        d = self.restart()
-        move = None
-        for a in actions:
-            if move is not None:
-                raise InvalidActionError("action sequence goes on after its move is unique")
-            move = d.apply(a)
-        if move is None:
-            raise InvalidActionError("action sequence ends before its move is unique")
-        return move
-
 
 __all__ = [
     "HEADS", "ITEM", "KEEP_ACTION", "NUM_ACTIONS", "NUM_HEADS", "REDEAL_ACTION", "STOP", "Decision",
-    "InvalidActionError", "describe", "head_of", "item_mask",
+    "InvalidActionError", "StepDecision", "describe", "head_of", "item_mask",
 ]

@@ -44,11 +44,11 @@ Move.parse('7S x 3C 4S')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from diloti.core.cards import BIT, NAMES
 from diloti.core.moves import CAPTURE, Move
-from diloti.envs.actions import InvalidActionError
+from diloti.envs.actions import InvalidActionError, StepDecision
 
 #: Xeri: the card played, by card index.
 XERI_ACTIONS = 52
@@ -95,13 +95,13 @@ def _next_item(items: int, chosen: int) -> int:
     return rest & -rest
 
 
-class VariantDecision:
+class VariantDecision(StepDecision):
     """One move of Xeri or Kontsina being chosen in steps (see the module's description).
 
     :attr:`head` is -1 before the head is chosen; :attr:`chosen` the 52-bit set of item cards chosen since.
     """
 
-    __slots__ = ("_actions", "_groups", "candidates", "chosen", "game", "head", "steps")
+    __slots__ = ("game",)
 
     def __init__(self, game: str, legal: Sequence[Move]) -> None:
         if game not in NUM_VARIANT_ACTIONS:
@@ -114,17 +114,17 @@ class VariantDecision:
         self.head = -1
         self.chosen = 0
         self.steps = 0
-        self.candidates: list[tuple[int, Move]] = []
-        self._actions: list[int] | None = sorted(groups)
+        self.candidates = []
+        self._actions = sorted(groups)
 
     @property
-    def done(self) -> bool:
-        """No action is open: there is no legal move (the hand is over, or cards are to be dealt)."""
-        return not self._groups
+    def num_actions(self) -> int:
+        """The number of action ids of the decision's game (:data:`NUM_VARIANT_ACTIONS`)."""
+        return NUM_VARIANT_ACTIONS[self.game]
 
-    def legal_actions(self) -> list[int]:
-        """The actions allowed at this step, ascending (a new list)."""
-        return list(self.actions)
+    def describe(self, action: int) -> str:
+        """What ``action`` means in the decision's game, in words (:func:`describe`)."""
+        return describe(self.game, action)
 
     @property
     def actions(self) -> list[int]:
@@ -149,10 +149,7 @@ class VariantDecision:
         """Take ``action``; the move once it is the only one left, else None."""
         action = int(action)
         if action not in self.actions:
-            allowed = ", ".join(describe(self.game, a) for a in self.actions) or "none"
-            n = NUM_VARIANT_ACTIONS[self.game]
-            what = describe(self.game, action) if 0 <= action < n else "out of range"
-            raise InvalidActionError(f"illegal action {action} ({what}) at step {self.steps}; allowed: {allowed}")
+            raise self._illegal(action)
         self.steps += 1
         if self.head < 0:
             self.head = action
@@ -171,18 +168,11 @@ class VariantDecision:
         d.candidates, d._actions = self.candidates, self._actions
         return d
 
-    def restart(self) -> VariantDecision:
-        """A copy back at the first step."""
-        d = self.copy()
-        d.head, d.chosen, d.steps, d.candidates, d._actions = -1, 0, 0, [], sorted(self._groups)
-        return d
-
     def encode(self, move: Move) -> list[int]:
         """The action sequence that chooses ``move`` from the start (this decision is not changed)."""
-        d = self.restart()
         h = variant_head(self.game, move)
-        if all(m != move for _, m in self._groups.get(h, ())):
-            raise InvalidActionError(f"move {move} is not among the legal moves")
+        self._group(move, h)
+        d = self.restart()
         out = [h]
         got = d.apply(h)
         while got is None:
@@ -190,18 +180,6 @@ class VariantDecision:
             out.append(KONTSINA_ITEM + bit.bit_length() - 1)
             got = d.apply(out[-1])
         return out
-
-    def decode(self, actions: Iterable[int]) -> Move:
-        """The move that an action sequence chooses from the start (this decision is not changed)."""
-        d = self.restart()
-        move = None
-        for a in actions:
-            if move is not None:
-                raise InvalidActionError("action sequence goes on after its move is unique")
-            move = d.apply(a)
-        if move is None:
-            raise InvalidActionError("action sequence ends before its move is unique")
-        return move
 
 
 __all__ = ["KONTSINA_ACTIONS", "KONTSINA_HEADS", "KONTSINA_ITEM", "NUM_VARIANT_ACTIONS", "XERI_ACTIONS",
