@@ -21,6 +21,7 @@ def _missing(module: str) -> bool:
 _NEEDS = {
     "observation.py": ("numpy",),
     "driver.py": ("numpy",),
+    "driver_base.py": ("numpy",),
     "pettingzoo_env.py": ("numpy", "gymnasium", "pettingzoo"),
     "gym_env.py": ("numpy", "gymnasium"),
     "openspiel_game.py": ("numpy", "pyspiel"),

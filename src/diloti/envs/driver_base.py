@@ -1,0 +1,177 @@
+"""What a round or hand driven by action ids is in every game: the base of the environments' drivers.
+
+:class:`DriverBase` holds one game's state and the decision of the seat to
+act, applies action ids, plays whole moves, and keeps each step's action mask
+and observations, so that asking twice costs nothing. Diloti's
+:class:`~diloti.envs.driver.Driver` and the parent games'
+:class:`~diloti.envs.variant_driver.VariantDriver` say only what their games
+do differently: how a decision and an observation are made, the rewards, and
+the lines of ``render`` that show the table, the captures and the result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from diloti.core.cards import NAMES, Card, cards_of
+from diloti.core.moves import Move
+from diloti.core.phase import Phase
+from diloti.envs.actions import InvalidActionError, StepDecision
+
+V = TypeVar("V")
+V_co = TypeVar("V_co", covariant=True)
+
+
+class Round(Protocol[V_co]):
+    """What a driver reads and does of its game's state (Diloti's ``State``, the parent games' ``HandState``)."""
+
+    phase: Phase
+    turn: int
+    players: int
+    dealer: int
+    deal_no: int
+    hands: list[list[Card]]
+    history: list[tuple[int, Move]]
+
+    @property
+    def stock_size(self) -> int: ...
+    def push(self, move: Move) -> None: ...
+    def view(self, seat: int) -> V_co: ...
+
+
+S = TypeVar("S", bound="Round[Any]")
+D = TypeVar("D", bound=StepDecision)
+
+
+class DriverBase(Generic[S, D, V]):
+    """One round or hand played by action ids, with per-step caches of the mask, the views and the observations."""
+
+    __slots__ = ("_decision", "_mask", "_obs", "_views", "state", "steps")
+
+    #: What one episode is called in messages: ``"round"`` (Diloti) or ``"hand"`` (Xeri, Kontsina).
+    EPISODE: ClassVar[str]
+
+    state: S
+    steps: int
+    _decision: D | None
+    _mask: npt.NDArray[np.int8] | None
+    _obs: dict[int, npt.NDArray[np.float32]]
+    _views: dict[int, V]
+
+    if TYPE_CHECKING:  # each game's driver writes these; declared here for the methods below
+        def _new_decision(self) -> D: ...
+        def _observe(self, view: V, head: int, chosen: int) -> npt.NDArray[np.float32]: ...
+        def _title(self) -> str: ...
+        def _render_piles(self) -> list[str]: ...
+        def _render_result(self) -> str: ...
+
+    def _start(self, state: S) -> None:
+        self.state = state
+        self.steps = 0
+        self._decision = None
+        self._mask = None
+        self._obs = {}
+        self._views = {}  # kept while the state does not change (the steps of one move)
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == Phase.OVER
+
+    @property
+    def to_act(self) -> int:
+        """The seat whose action is awaited (the seat after the dealer once the round or hand is over)."""
+        return self.state.turn
+
+    @property
+    def decision(self) -> D:
+        d = self._decision
+        if d is None:
+            d = self._decision = self._new_decision()
+        return d
+
+    def actions(self) -> list[int]:
+        """The actions allowed now, ascending (empty once the round or hand is over)."""
+        return self.decision.legal_actions()
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        """The action mask of the seat to act (all zeros once the round or hand is over). Do not change it."""
+        m = self._mask
+        if m is None:
+            d = self.decision
+            b = bytearray(d.num_actions)
+            for a in d.actions:
+                b[a] = 1
+            m = self._mask = np.frombuffer(b, dtype=np.int8)
+        return m
+
+    def view(self, seat: int) -> V:
+        """The view of ``seat`` now (the same object until a move is played). Do not change it."""
+        v = self._views.get(seat)
+        if v is None:
+            v = self._views[seat] = self.state.view(seat)
+        return v
+
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """The observation of ``seat`` now (a new array each step). Do not change it."""
+        o = self._obs.get(seat)
+        if o is None:
+            d = self._decision
+            head, chosen = (d.head, d.chosen) if d is not None else (-1, 0)
+            o = self._obs[seat] = self._observe(self.view(seat), head, chosen)
+        return o
+
+    def apply(self, action: int) -> Move | None:
+        """Take ``action`` for the seat to act; the move, once it is chosen and played, else None."""
+        if self.over:
+            raise InvalidActionError(f"illegal action {action}: the {self.EPISODE} is over")
+        move = self.decision.apply(action)
+        self.steps += 1
+        self._mask = None
+        if self._obs:
+            self._obs = {}
+        if move is not None:
+            self.state.push(move)
+            self._decision = None
+            self._views = {}
+        return move
+
+    def play(self, move: Move) -> None:
+        """Play a whole move for the seat to act: the same as applying each action of its sequence
+        (``decision.encode(move)``, which raises if it is not legal), without the steps in between."""
+        if self.over:
+            raise InvalidActionError(f"illegal move {move}: the {self.EPISODE} is over")
+        d = self.decision
+        if d.head >= 0:
+            raise InvalidActionError(f"illegal move {move}: a move is being chosen ({d.describe(d.head)})")
+        self.steps += len(d.encode(move))
+        self._mask = None
+        self._obs = {}
+        self.state.push(move)
+        self._decision = None
+        self._views = {}
+
+    def render(self) -> str:
+        """The whole round or hand as text (every hand shown), for ``render_mode="ansi"``."""
+        s = self.state
+        lines = [f"{self._title()}, {s.players} players, dealer {s.dealer}, deal {s.deal_no}, "
+                 f"{Phase(s.phase).label}, stock {s.stock_size}"]
+        for seat, hand in enumerate(s.hands):
+            mark = ">" if seat == s.turn and not self.over else " "
+            lines.append(f"{mark} player_{seat}: {' '.join(NAMES[c] for c in hand) or '-'}")
+        lines.extend(self._render_piles())
+        d = self._decision
+        if d is not None and d.head >= 0:
+            items = " ".join(NAMES[c] for c in cards_of(d.chosen))
+            lines.append(f"  choosing: {d.describe(d.head)}{' ' + items if items else ''}")
+        if s.history:
+            seat, move = s.history[-1]
+            lines.append(f"  last: player_{seat} {move}")
+        if self.over:
+            lines.append(self._render_result())
+        return "\n".join(lines)
+
+
+__all__ = ["DriverBase", "Round"]
