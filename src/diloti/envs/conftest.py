@@ -26,6 +26,7 @@ _NEEDS = {
     "gym_env.py": ("numpy", "gymnasium"),
     "openspiel_game.py": ("numpy", "pyspiel"),
     "openspiel_variants.py": ("numpy", "pyspiel"),
+    "openspiel_base.py": ("numpy", "pyspiel"),
     "variant_observation.py": ("numpy",),
     "variant_driver.py": ("numpy",),
     "games.py": ("numpy",),

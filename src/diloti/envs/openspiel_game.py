@@ -46,9 +46,7 @@ import numpy.typing as npt
 import pyspiel
 
 from diloti.ai.sampler import Worlds
-from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
-from diloti.core.moves import Move
 from diloti.core.options import Options
 from diloti.core.phase import Phase
 from diloti.core.state import State
@@ -56,6 +54,7 @@ from diloti.core.view import View
 from diloti.envs.actions import NUM_ACTIONS, Decision, describe
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
+from diloti.envs.openspiel_base import SpielObserver, SpielState
 
 SHORT_NAME = "python_diloti"
 #: The most decision steps in a round: 48 moves of at most 54 steps (a head, 52 items, stop) and the
@@ -122,55 +121,19 @@ class DilotiGame(pyspiel.Game):  # type: ignore[misc]
         return DilotiObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
-class DilotiState(pyspiel.State):  # type: ignore[misc]
+class DilotiState(SpielState):
     """A round in play: the engine's explicit-chance state and the move being chosen."""
 
     def __init__(self, game: DilotiGame) -> None:
         super().__init__(game)
-        self.round = State.new(game.players, game.options, game.dealer, seed=0, explicit_chance=True)
+        self.round: State = State.new(game.players, game.options, game.dealer, seed=0, explicit_chance=True)
         self.decision: Decision | None = None
 
-    # -------------------------------------------------------------- the API
-    def current_player(self) -> int:
-        phase = self.round.phase
-        if phase == Phase.OVER:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if phase == Phase.CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        return self.round.turn
+    def _new_decision(self) -> Decision:
+        return Decision.of(self.round)
 
-    def _decision(self) -> Decision:
-        d = self.decision
-        if d is None:
-            d = self.decision = Decision.of(self.round)
-        return d
-
-    def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
-            return []
-        return self._decision().legal_actions()
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(int(c), p) for c, p in self.round.chance_outcomes()]
-
-    def _apply_action(self, action: int) -> None:
-        if self.round.phase == Phase.CHANCE:
-            self.round.deal(int(action))
-            return
-        move = self._decision().apply(int(action))
-        if move is not None:
-            self.round.push(move)
-            self.decision = None
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            event = self.round.chance
-            to = "" if event is None else f" to {event.to if isinstance(event.to, str) else f'player {event.to}'}"
-            return f"deal {NAMES[action]}{to}"
+    def _describe(self, action: int) -> str:
         return describe(action)
-
-    def is_terminal(self) -> bool:
-        return bool(self.round.phase == Phase.OVER)
 
     def returns(self) -> list[float]:
         n = self.round.players
@@ -178,22 +141,6 @@ class DilotiState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * n
         a, b = self.round.points()
         return [float(a - b) if s % 2 == 0 else float(b - a) for s in range(n)]
-
-    def __str__(self) -> str:
-        text = self.round.describe()
-        d = self.decision
-        if d is not None and d.head >= 0:
-            text += f" choosing {describe(d.head)}" + "".join(f" {NAMES[c]}" for c in range(52) if d.chosen >> c & 1)
-        return text
-
-    def encode(self, move: Move) -> list[int]:
-        """The action ids that play ``move`` from the current decision's start (for players that choose moves)."""
-        return self._decision().encode(move)
-
-    def prefix(self) -> tuple[int, int]:
-        """The move being chosen: its head action (-1 before it) and the item cards chosen (a 52-bit set)."""
-        d = self.decision
-        return (d.head, d.chosen) if d is not None else (-1, 0)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DilotiState:
         """A state the player cannot tell from this one: the cards it cannot see dealt again at random.
@@ -217,13 +164,10 @@ class DilotiState(pyspiel.State):  # type: ignore[misc]
             t.bottom = t.stock[-1]
         hi = len(t.stock) - 1 if t.bottom is not None else len(t.stock)
         t.stock[t.stock_pos:hi] = sorted(t.stock[t.stock_pos:hi])  # undealt cards are kept in card order
-        clone: DilotiState = self.clone()
-        clone.round = t
-        clone.decision = self.decision.copy() if self.decision is not None else None
-        return clone
+        return self._resampled(t)
 
 
-class DilotiObserver:
+class DilotiObserver(SpielObserver[DilotiState, View]):
     """Tensors and strings for one player, from its view (OpenSpiel's PyObserver interface).
 
     ``perfect_recall`` chooses the information state over the observation; with
@@ -231,17 +175,7 @@ class DilotiObserver:
     """
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        if params:
-            raise EnvArgumentError(f"invalid observer params={params!r}: none are taken")
-        if not iig_obs_type.public_info:
-            raise EnvArgumentError("invalid iig_obs_type: only observations with the public information are offered")
-        self.recall = bool(iig_obs_type.perfect_recall)
-        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor: npt.NDArray[np.float32] = np.zeros(INFO_SIZE if self.recall else SIZE, np.float32)
-        self.dict = {"observation": self.tensor[:SIZE]}
-        if self.recall:
-            self.dict["played"] = self.tensor[SIZE:SIZE + 4 * 52].reshape(4, 52)
-            self.dict["first_table"] = self.tensor[SIZE + 4 * 52:]
+        super().__init__(iig_obs_type, params, SIZE)
 
     def _view(self, state: DilotiState, player: int) -> View:
         view = state.round.view(player)
@@ -249,29 +183,11 @@ class DilotiObserver:
             view = _public(view)
         return view
 
-    def set_from(self, state: DilotiState, player: int) -> None:
-        view = self._view(state, player)
-        head, chosen = state.prefix()
-        observe(view, head, chosen, out=self.tensor[:SIZE])
-        if self.recall:
-            played = np.zeros((4, 52), np.float32)
-            for seat, move in view.history:
-                if move.card is not None:
-                    played[(seat - player) % view.players, move.card] = 1.0
-            self.dict["played"][:] = played
-            first = self.dict["first_table"]
-            first[:] = 0.0
-            first[list(view.first_table)] = 1.0
+    def _observe(self, view: View, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None:
+        observe(view, head, chosen, out=out)
 
-    def string_from(self, state: DilotiState, player: int) -> str:
-        view = self._view(state, player)
-        head, chosen = state.prefix()
-        text = describe_view(view, head, chosen)
-        if self.recall:
-            first = " ".join(NAMES[c] for c in view.first_table) or "-"
-            moves = " ".join(f"{seat}:{str(move).replace(' ', '')}" for seat, move in view.history)
-            text = f"first table {first}; moves {moves or '-'}; {text}"
-        return text
+    def _describe_view(self, view: View, head: int, chosen: int) -> str:
+        return describe_view(view, head, chosen)
 
 
 def _public(view: View) -> View:

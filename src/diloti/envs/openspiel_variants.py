@@ -38,13 +38,12 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from diloti.core.cards import NAMES
-from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.variant import HandState, VariantView
 from diloti.core.variants import find_variant
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.games import EnvGame, find_env_game
+from diloti.envs.openspiel_base import SpielObserver, SpielState
 from diloti.envs.variant_actions import VariantDecision, describe
 from diloti.envs.variant_driver import side_returns
 from diloti.envs.variant_observation import describe_variant_view, observe_variant
@@ -123,7 +122,7 @@ class KontsinaSpielGame(VariantSpielGame):
     TYPE: ClassVar[Any] = _game_type(find_env_game("kontsina"))
 
 
-class VariantSpielState(pyspiel.State):  # type: ignore[misc]
+class VariantSpielState(SpielState):
     """A hand in play: the engine's explicit-chance hand and the move being chosen."""
 
     def __init__(self, game: VariantSpielGame) -> None:
@@ -133,69 +132,17 @@ class VariantSpielState(pyspiel.State):  # type: ignore[misc]
                                                             explicit_chance=True)
         self.decision: VariantDecision | None = None
 
-    def current_player(self) -> int:
-        phase = self.round.phase
-        if phase == Phase.OVER:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if phase == Phase.CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        return self.round.turn
+    def _new_decision(self) -> VariantDecision:
+        return VariantDecision(self.game_name, self.round.legal_moves())
 
-    def _decision(self) -> VariantDecision:
-        d = self.decision
-        if d is None:
-            d = self.decision = VariantDecision(self.game_name, self.round.legal_moves())
-        return d
-
-    def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
-            return []
-        return self._decision().legal_actions()
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(int(c), p) for c, p in self.round.chance_outcomes()]
-
-    def _apply_action(self, action: int) -> None:
-        if self.round.phase == Phase.CHANCE:
-            self.round.deal(int(action))
-            return
-        move = self._decision().apply(int(action))
-        if move is not None:
-            self.round.push(move)
-            self.decision = None
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            event = self.round.chance
-            to = "" if event is None else f" to {event.to if isinstance(event.to, str) else f'player {event.to}'}"
-            return f"deal {NAMES[action]}{to}"
+    def _describe(self, action: int) -> str:
         return describe(self.game_name, action)
-
-    def is_terminal(self) -> bool:
-        return bool(self.round.phase == Phase.OVER)
 
     def returns(self) -> list[float]:
         s = self.round
         if s.phase != Phase.OVER:
             return [0.0] * s.players
         return side_returns(s.points(), s.players, s.sides)
-
-    def __str__(self) -> str:
-        text = self.round.describe()
-        d = self.decision
-        if d is not None and d.head >= 0:
-            text += f" choosing {describe(self.game_name, d.head)}" + "".join(
-                f" {NAMES[c]}" for c in range(52) if d.chosen >> c & 1)
-        return text
-
-    def encode(self, move: Move) -> list[int]:
-        """The action ids that play ``move`` from the current decision's start."""
-        return self._decision().encode(move)
-
-    def prefix(self) -> tuple[int, int]:
-        """The move being chosen: its head action (-1 before it) and the table cards chosen (a 52-bit set)."""
-        d = self.decision
-        return (d.head, d.chosen) if d is not None else (-1, 0)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> VariantSpielState:
         """A state the player cannot tell from this one: the other hands and the undealt cards dealt again.
@@ -217,13 +164,10 @@ class VariantSpielState(pyspiel.State):  # type: ignore[misc]
                 pos += len(h)
         t.hands = hands
         t.stock = t.stock[:t.stock_pos] + sorted(pool[pos:])  # undealt cards are kept in card order
-        clone: VariantSpielState = self.clone()
-        clone.round = t
-        clone.decision = self.decision.copy() if self.decision is not None else None
-        return clone
+        return self._resampled(t)
 
 
-class VariantObserver:
+class VariantObserver(SpielObserver[VariantSpielState, VariantView]):
     """Tensors and strings for one player, from its view (OpenSpiel's PyObserver interface).
 
     ``perfect_recall`` chooses the information state over the observation; with ``private_info``
@@ -231,46 +175,17 @@ class VariantObserver:
     """
 
     def __init__(self, game: VariantSpielGame, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        if params:
-            raise EnvArgumentError(f"invalid observer params={params!r}: none are taken")
-        if not iig_obs_type.public_info:
-            raise EnvArgumentError("invalid iig_obs_type: only observations with the public information are offered")
-        self.size = game.env.size
-        self.recall = bool(iig_obs_type.perfect_recall)
-        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor: npt.NDArray[np.float32] = np.zeros(game.info_size if self.recall else self.size, np.float32)
-        self.dict = {"observation": self.tensor[:self.size]}
-        if self.recall:
-            self.dict["played"] = self.tensor[self.size:self.size + 4 * 52].reshape(4, 52)
-            self.dict["first_table"] = self.tensor[self.size + 4 * 52:]
+        super().__init__(iig_obs_type, params, game.env.size)
 
     def _view(self, state: VariantSpielState, player: int) -> VariantView:
         view = state.round.view(player)
         return view if self.private else replace(view, hand=(), legal=())
 
-    def set_from(self, state: VariantSpielState, player: int) -> None:
-        view = self._view(state, player)
-        head, chosen = state.prefix()
-        observe_variant(view, head, chosen, out=self.tensor[:self.size])
-        if self.recall:
-            played = self.dict["played"]
-            played[:] = 0.0
-            for seat, move in view.history:
-                if move.card is not None:
-                    played[(seat - player) % view.players, move.card] = 1.0
-            first = self.dict["first_table"]
-            first[:] = 0.0
-            first[list(state.round.first_table)] = 1.0  # laid face up: public
+    def _observe(self, view: VariantView, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None:
+        observe_variant(view, head, chosen, out=out)
 
-    def string_from(self, state: VariantSpielState, player: int) -> str:
-        view = self._view(state, player)
-        head, chosen = state.prefix()
-        text = describe_variant_view(view, head, chosen)
-        if self.recall:
-            first = " ".join(NAMES[c] for c in state.round.first_table) or "-"
-            moves = " ".join(f"{seat}:{str(move).replace(' ', '')}" for seat, move in view.history)
-            text = f"first table {first}; moves {moves or '-'}; {text}"
-        return text
+    def _describe_view(self, view: VariantView, head: int, chosen: int) -> str:
+        return describe_variant_view(view, head, chosen)
 
 
 SHORT_NAMES = {"xeri": "python_xeri", "kontsina": "python_kontsina"}

@@ -1,0 +1,172 @@
+"""What every OpenSpiel game of the package shares: the state and observer sides of the ``python_*`` games.
+
+:class:`SpielState` plays an engine state with explicit chance (each card dealt
+a chance outcome) by the game's action ids, one step at a time;
+:class:`SpielObserver` fills the observation or information-state tensor and
+string of one player from its view. Diloti's
+(:mod:`diloti.envs.openspiel_game`) and the parent games'
+(:mod:`diloti.envs.openspiel_variants`) subclasses say only what differs: the
+engine state and decision they make, the returns, how the unseen cards are
+dealt again, and how an observation is laid out and made public.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from diloti.core.cards import NAMES
+from diloti.core.moves import Move
+from diloti.core.phase import Phase
+from diloti.core.state import State
+from diloti.core.variant import HandState
+from diloti.envs.actions import StepDecision
+from diloti.envs.driver import EnvArgumentError
+
+
+class Seen(Protocol):
+    """What the information state reads of a view (Diloti's ``View``, the parent games' ``VariantView``)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def history(self) -> tuple[tuple[int, Move], ...]: ...
+
+
+T = TypeVar("T", bound="SpielState")
+St = TypeVar("St", bound="SpielState")
+V = TypeVar("V", bound=Seen)
+
+
+class SpielState(pyspiel.State):  # type: ignore[misc]
+    """A round or hand in play: the engine's explicit-chance state and the move being chosen."""
+
+    round: State | HandState
+    decision: StepDecision | None
+
+    if TYPE_CHECKING:  # each game's state writes these; declared here for the methods below
+        def _new_decision(self) -> StepDecision: ...
+        def _describe(self, action: int) -> str: ...
+
+    # -------------------------------------------------------------- the API
+    def current_player(self) -> int:
+        phase = self.round.phase
+        if phase == Phase.OVER:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if phase == Phase.CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return self.round.turn
+
+    def _decision(self) -> StepDecision:
+        d = self.decision
+        if d is None:
+            d = self.decision = self._new_decision()
+        return d
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.current_player():
+            return []
+        return self._decision().legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(int(c), p) for c, p in self.round.chance_outcomes()]
+
+    def _apply_action(self, action: int) -> None:
+        if self.round.phase == Phase.CHANCE:
+            self.round.deal(int(action))
+            return
+        move = self._decision().apply(int(action))
+        if move is not None:
+            self.round.push(move)
+            self.decision = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            event = self.round.chance
+            to = "" if event is None else f" to {event.to if isinstance(event.to, str) else f'player {event.to}'}"
+            return f"deal {NAMES[action]}{to}"
+        return self._describe(action)
+
+    def is_terminal(self) -> bool:
+        return bool(self.round.phase == Phase.OVER)
+
+    def __str__(self) -> str:
+        text = self.round.describe()
+        d = self.decision
+        if d is not None and d.head >= 0:
+            text += f" choosing {d.describe(d.head)}" + "".join(f" {NAMES[c]}" for c in range(52) if d.chosen >> c & 1)
+        return text
+
+    def encode(self, move: Move) -> list[int]:
+        """The action ids that play ``move`` from the current decision's start (for players that choose moves)."""
+        return self._decision().encode(move)
+
+    def prefix(self) -> tuple[int, int]:
+        """The move being chosen: its head action (-1 before it) and the item cards chosen (a 52-bit set)."""
+        d = self.decision
+        return (d.head, d.chosen) if d is not None else (-1, 0)
+
+    def _resampled(self: T, round: Any) -> T:
+        """A clone of this state playing ``round`` (the same round with other hidden cards), at the same step."""
+        clone: T = self.clone()
+        clone.round = round
+        clone.decision = self.decision.copy() if self.decision is not None else None
+        return clone
+
+
+class SpielObserver(Generic[St, V]):
+    """Tensors and strings for one player, from its view (OpenSpiel's PyObserver interface).
+
+    ``perfect_recall`` chooses the information state (the observation, then the cards each relative
+    seat has played, then the first table) over the observation; with ``private_info`` NONE what only
+    the seat knows is left out (public observation).
+    """
+
+    if TYPE_CHECKING:  # each game's observer writes these; declared here for the methods below
+        def _view(self, state: St, player: int) -> V: ...
+        def _observe(self, view: V, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None: ...
+        def _describe_view(self, view: V, head: int, chosen: int) -> str: ...
+
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, size: int) -> None:
+        if params:
+            raise EnvArgumentError(f"invalid observer params={params!r}: none are taken")
+        if not iig_obs_type.public_info:
+            raise EnvArgumentError("invalid iig_obs_type: only observations with the public information are offered")
+        self.size = size
+        self.recall = bool(iig_obs_type.perfect_recall)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.tensor: npt.NDArray[np.float32] = np.zeros(size + 5 * 52 if self.recall else size, np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if self.recall:
+            self.dict["played"] = self.tensor[size:size + 4 * 52].reshape(4, 52)
+            self.dict["first_table"] = self.tensor[size + 4 * 52:]
+
+    def set_from(self, state: St, player: int) -> None:
+        view = self._view(state, player)
+        head, chosen = state.prefix()
+        self._observe(view, head, chosen, self.tensor[:self.size])
+        if self.recall:
+            played = self.dict["played"]
+            played[:] = 0.0
+            for seat, move in view.history:
+                if move.card is not None:
+                    played[(seat - player) % view.players, move.card] = 1.0
+            first = self.dict["first_table"]
+            first[:] = 0.0
+            first[list(state.round.first_table)] = 1.0  # laid face up: public
+
+    def string_from(self, state: St, player: int) -> str:
+        view = self._view(state, player)
+        head, chosen = state.prefix()
+        text = self._describe_view(view, head, chosen)
+        if self.recall:
+            first = " ".join(NAMES[c] for c in state.round.first_table) or "-"
+            moves = " ".join(f"{seat}:{str(move).replace(' ', '')}" for seat, move in view.history)
+            text = f"first table {first}; moves {moves or '-'}; {text}"
+        return text
+
+
+__all__ = ["Seen", "SpielObserver", "SpielState"]
