@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, TypeVar
 from diloti.core.cards import BIT, NAMES, VALUE, Card
 from diloti.core.errors import DilotiError
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
+from diloti.core.round_state import slot_names
 
 if TYPE_CHECKING:
     from diloti.core.state import State
@@ -147,7 +148,7 @@ class StepDecision:
     The legal moves are grouped by head action (``_groups``: head -> ``(item cards, move)`` pairs);
     :attr:`head` is -1 before the head is chosen, :attr:`chosen` the 52-bit set of item cards chosen
     since, :attr:`candidates` the moves still open. Each game says its action ids: ``actions``,
-    ``apply``, ``encode``, ``copy``, :meth:`describe` and :attr:`num_actions`.
+    ``apply``, ``encode``, :meth:`describe` and :attr:`num_actions`.
     """
 
     __slots__ = ("_actions", "_groups", "candidates", "chosen", "head", "steps")
@@ -166,7 +167,6 @@ class StepDecision:
         def actions(self) -> list[int]: ...
         def apply(self, action: int) -> Move | None: ...
         def encode(self, move: Move) -> list[int]: ...
-        def copy(self: D) -> D: ...
         def describe(self, action: int) -> str: ...
 
     @property
@@ -177,6 +177,15 @@ class StepDecision:
     def legal_actions(self) -> list[int]:
         """The actions allowed at this step, ascending (a new list)."""
         return list(self.actions)
+
+    def _begin(self, groups: dict[int, list[tuple[int, Move]]]) -> None:
+        """Start at the first step, with the legal moves grouped by head."""
+        self._groups = groups
+        self.head = -1
+        self.chosen = 0
+        self.steps = 0
+        self.candidates = []
+        self._actions = sorted(groups)
 
     def _illegal(self, action: int) -> InvalidActionError:
         """The error for an action the mask does not allow now, naming the step and the actions it does."""
@@ -190,6 +199,14 @@ class StepDecision:
         if group is None or all(m != move for _, m in group):
             raise InvalidActionError(f"move {move} is not among the legal moves")
         return group
+
+    def copy(self: D) -> D:
+        """An independent copy at the same step (the legal moves are shared, never changed)."""
+        cls = type(self)
+        d = cls.__new__(cls)
+        for name in slot_names(cls):
+            setattr(d, name, getattr(self, name))
+        return d
 
     def restart(self: D) -> D:
         """A copy back at the first step."""
@@ -238,13 +255,8 @@ class Decision(StepDecision):
                 groups[h] = [(mask & low, m)]
             else:
                 g.append((mask & low, m))
-        self._groups = groups
         self._low = low
-        self.head = -1
-        self.chosen = 0
-        self.steps = 0
-        self.candidates = []
-        self._actions = sorted(groups)
+        self._begin(groups)
 
     @classmethod
     def of(cls, state: State) -> Decision:
@@ -305,14 +317,6 @@ class Decision(StepDecision):
             self._actions = None
             acts = self.actions
         return None
-
-    def copy(self) -> Decision:
-        """An independent copy at the same step (the legal moves are shared, never changed)."""
-        d = Decision.__new__(Decision)
-        d._groups, d._low, d.head, d.chosen, d.steps = self._groups, self._low, self.head, self.chosen, self.steps
-        d.candidates = self.candidates
-        d._actions = self._actions
-        return d
 
     def encode(self, move: Move) -> list[int]:
         """The action sequence that chooses ``move`` from the start (this decision is not changed)."""

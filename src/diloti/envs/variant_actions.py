@@ -110,12 +110,7 @@ class VariantDecision(StepDecision):
         for m in legal:
             groups.setdefault(variant_head(game, m), []).append((m[3], m))
         self.game = game
-        self._groups = groups
-        self.head = -1
-        self.chosen = 0
-        self.steps = 0
-        self.candidates = []
-        self._actions = sorted(groups)
+        self._begin(groups)
 
     @property
     def num_actions(self) -> int:
@@ -160,13 +155,6 @@ class VariantDecision(StepDecision):
         while len(self.candidates) > 1 and len(self.actions) == 1:
             self._take(BIT[self.actions[0] - KONTSINA_ITEM])  # the same next item in every move: no step
         return self.candidates[0][1] if len(self.candidates) == 1 else None
-
-    def copy(self) -> VariantDecision:
-        """An independent copy at the same step (the legal moves are shared, never changed)."""
-        d = VariantDecision.__new__(VariantDecision)
-        d.game, d._groups, d.head, d.chosen, d.steps = self.game, self._groups, self.head, self.chosen, self.steps
-        d.candidates, d._actions = self.candidates, self._actions
-        return d
 
     def encode(self, move: Move) -> list[int]:
         """The action sequence that chooses ``move`` from the start (this decision is not changed)."""
