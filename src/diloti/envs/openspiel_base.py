@@ -41,6 +41,29 @@ St = TypeVar("St", bound="SpielState")
 V = TypeVar("V", bound=Seen)
 
 
+def game_type(short_name: str, long_name: str, min_players: int, max_players: int) -> Any:
+    """The ``pyspiel.GameType`` of a game of the package: sequential, explicit chance, imperfect information,
+    zero sum, rewards at the end, every observation kind but the factored string, and the parameters
+    ``players``, ``options`` and ``dealer``."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification={"players": 2, "options": "", "dealer": 0},
+    )
+
+
 class SpielState(pyspiel.State):  # type: ignore[misc]
     """A round or hand in play: the engine's explicit-chance state and the move being chosen."""
 
@@ -169,4 +192,4 @@ class SpielObserver(Generic[St, V]):
         return text
 
 
-__all__ = ["Seen", "SpielObserver", "SpielState"]
+__all__ = ["Seen", "SpielObserver", "SpielState", "game_type"]

@@ -54,7 +54,7 @@ from diloti.core.view import View
 from diloti.envs.actions import NUM_ACTIONS, Decision, describe
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
-from diloti.envs.openspiel_base import SpielObserver, SpielState
+from diloti.envs.openspiel_base import SpielObserver, SpielState, game_type
 
 SHORT_NAME = "python_diloti"
 #: The most decision steps in a round: 48 moves of at most 54 steps (a head, 52 items, stop) and the
@@ -63,23 +63,7 @@ MAX_GAME_LENGTH = 48 * 54 + 4 * 4
 #: The information-state tensor: the observation, then cards played by each relative seat, then the first table.
 INFO_SIZE = SIZE + 4 * 52 + 52
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Python Diloti",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    provides_factored_observation_string=False,
-    parameter_specification={"players": 2, "options": "", "dealer": 0},
-)
+_GAME_TYPE = game_type(SHORT_NAME, "Python Diloti", 2, 4)
 
 
 class DilotiGame(pyspiel.Game):  # type: ignore[misc]

@@ -43,7 +43,7 @@ from diloti.core.variant import HandState, VariantView
 from diloti.core.variants import find_variant
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.games import EnvGame, find_env_game
-from diloti.envs.openspiel_base import SpielObserver, SpielState
+from diloti.envs.openspiel_base import SpielObserver, SpielState, game_type
 from diloti.envs.variant_actions import VariantDecision, describe
 from diloti.envs.variant_driver import side_returns
 from diloti.envs.variant_observation import describe_variant_view, observe_variant
@@ -53,23 +53,7 @@ MAX_GAME_LENGTH = {"xeri": 48, "kontsina": 48 * 8}
 
 
 def _game_type(env: EnvGame) -> Any:
-    return pyspiel.GameType(
-        short_name=f"python_{env.name}",
-        long_name=f"Python {env.title}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max(env.players),
-        min_num_players=min(env.players),
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        provides_factored_observation_string=False,
-        parameter_specification={"players": 2, "options": "", "dealer": 0},
-    )
+    return game_type(f"python_{env.name}", f"Python {env.title}", min(env.players), max(env.players))
 
 
 class VariantSpielGame(pyspiel.Game):  # type: ignore[misc]
