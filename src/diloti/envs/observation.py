@@ -72,16 +72,17 @@ PARTS: tuple[tuple[str, int, str], ...] = (
 )
 
 
-def _layout() -> dict[str, slice]:
+def layout_of(parts: tuple[tuple[str, int, str], ...]) -> dict[str, slice]:
+    """Each part's slice of the observation, the parts laid end to end in order (for every game's layout)."""
     out = {}
     pos = 0
-    for name, size, _ in PARTS:
+    for name, size, _ in parts:
         out[name] = slice(pos, pos + size)
         pos += size
     return out
 
 
-LAYOUT: dict[str, slice] = _layout()
+LAYOUT: dict[str, slice] = layout_of(PARTS)
 SIZE = sum(size for _, size, _ in PARTS)
 PLANES = 12  # the card planes at the start
 TAIL = SIZE - PLANES * 52
@@ -264,4 +265,4 @@ def describe_view(view: View, head: int = -1, chosen: int = 0) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["LAYOUT", "MAX_ROUND_POINTS", "OPTION_FLAGS", "PARTS", "SIZE", "describe_view", "observe"]
+__all__ = ["LAYOUT", "MAX_ROUND_POINTS", "OPTION_FLAGS", "PARTS", "SIZE", "describe_view", "layout_of", "observe"]

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from diloti.core.cards import NAMES, cards_of, mask_of
 from diloti.core.phase import Phase
 from diloti.core.variant import VariantView
+from diloti.envs.observation import layout_of
 from diloti.envs.variant_actions import describe
 
 #: The most points a side can score in a hand of Xeri: cards 3, honours 20, 10D and 2C 2, a xeri on
@@ -92,15 +93,7 @@ KONTSINA_PARTS: tuple[tuple[str, int, str], ...] = (
 VARIANT_PARTS = {"xeri": XERI_PARTS, "kontsina": KONTSINA_PARTS}
 
 
-def _layout(parts: tuple[tuple[str, int, str], ...]) -> dict[str, slice]:
-    out, pos = {}, 0
-    for name, size, _ in parts:
-        out[name] = slice(pos, pos + size)
-        pos += size
-    return out
-
-
-VARIANT_LAYOUT: dict[str, dict[str, slice]] = {game: _layout(parts) for game, parts in VARIANT_PARTS.items()}
+VARIANT_LAYOUT: dict[str, dict[str, slice]] = {game: layout_of(parts) for game, parts in VARIANT_PARTS.items()}
 VARIANT_SIZE: dict[str, int] = {game: sum(p[1] for p in parts) for game, parts in VARIANT_PARTS.items()}
 _FULL = (1 << 52) - 1
 _PLANES = {"xeri": 6, "kontsina": 9}  # the 52-card planes at the start of each layout
