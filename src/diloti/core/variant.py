@@ -33,12 +33,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from diloti.core.cards import ALL_MASK, CARDS, NAMES, Card, cards_of, mask_of, parse_card
+from diloti.core.cards import CARDS, NAMES, Card, cards_of, mask_of, parse_card
 from diloti.core.errors import DilotiError, IllegalMoveError, InvalidCardError, InvalidPositionError, OptionsError
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.round_state import RoundState
 from diloti.core.variant_chance import VariantChance
+from diloti.core.view import SeatView, cards_of_set, view_maker
 
 PLAY, OVER = Phase.PLAY, Phase.OVER
 _TRUE = ("true", "on", "yes")
@@ -145,7 +146,7 @@ def strict_most(counts: Sequence[int]) -> int | None:
 
 
 @dataclass(frozen=True)
-class VariantView:
+class VariantView(SeatView):
     """Everything ``seat`` may see of a hand of Xeri or Kontsina.
 
     ``table`` is the pile in Xeri (bottom first, the top card last) and the loose
@@ -176,33 +177,8 @@ class VariantView:
     legal: tuple[Move, ...] = ()
 
     @property
-    def to_move(self) -> bool:
-        return self.turn == self.seat and self.phase == PLAY
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
     def side(self) -> int:
         return self.seat % self.sides
-
-    @property
-    def seen_mask(self) -> int:
-        """Cards whose place this seat knows: its hand, the table, the captures."""
-        m = mask_of(self.hand) | mask_of(self.table)
-        for side in self.captured:
-            m |= mask_of(side)
-        return m
-
-    @property
-    def unseen_mask(self) -> int:
-        """Cards in the other hands or the stock (where exactly is hidden)."""
-        return ALL_MASK & ~self.seen_mask
-
-    @property
-    def unseen(self) -> tuple[Card, ...]:
-        return cards_of(self.unseen_mask)
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict (cards as text)."""
@@ -218,7 +194,7 @@ class VariantView:
         }
 
 
-_VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(VariantView))
+_new_view = view_maker(VariantView)
 
 
 class HandState(VariantChance, RoundState, ABC):
@@ -457,16 +433,13 @@ class HandState(VariantChance, RoundState, ABC):
         """What ``seat`` may know."""
         if not 0 <= seat < self.players:
             raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
-        # VariantView's fields in order, set at once (the frozen dataclass's __init__ sets them one by one).
-        v = object.__new__(VariantView)
-        v.__dict__.update(zip(_VIEW_FIELDS, (
+        return _new_view(  # VariantView's fields in order
             self.GAME, seat, self.players, self.sides, self.options, self.dealer, self.turn, self.phase,
             tuple(self.hands[seat]), tuple(self.table), tuple(map(len, self.hands)), len(self.stock) - self.stock_pos,
-            self.plays, self.deal_no, tuple(map(cards_of, self.captured)), tuple(self.xeri), self.last_capturer,
+            self.plays, self.deal_no, tuple(map(cards_of_set, self.captured)), tuple(self.xeri), self.last_capturer,
             tuple(self.history), tuple(self.jack_xeri), tuple(scores) or (0,) * self.sides,
             tuple(self._moves()) if seat == self.turn and self.phase == PLAY else (),
-        ), strict=True))
-        return v
+        )
 
     # ------------------------------------------------------------ comparison
     def key(self) -> tuple[Any, ...]:

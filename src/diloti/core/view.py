@@ -23,8 +23,9 @@ the dealer's bottom card dropped (no seat, no legal moves, the hands' sizes only
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Protocol
+from typing import ClassVar, Protocol, TypeVar
 
 from diloti.core.cards import ALL_MASK, BIT, Card, cards_of, mask_of
 from diloti.core.moves import Declaration, Move
@@ -41,8 +42,79 @@ class _Viewable(Protocol):
     def view(self, seat: int, scores: tuple[int, int] = (0, 0)) -> View: ...
 
 
+ViewT = TypeVar("ViewT")
+
+
+class SeatView:
+    """What a seat's view of any game works out from its fields: whether it is to move, the cards it
+    has seen and those it has not. Diloti's :class:`View` and the parent games'
+    :class:`~diloti.core.variant.VariantView` both build on it; each declares its own fields (their
+    order is its constructor's) and overrides what its game does differently.
+    """
+
+    __slots__ = ()
+
+    # The phases in which the seat to move has a decision (Diloti adds its declaration decision).
+    _MOVING: ClassVar[tuple[Phase, ...]] = (Phase.PLAY,)
+
+    # The fields these methods read (each view declares them as its dataclass fields).
+    seat: int
+    turn: int
+    phase: Phase
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    captured: tuple[tuple[Card, ...], ...]
+
+    @property
+    def to_move(self) -> bool:
+        return self.turn == self.seat and self.phase in self._MOVING
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    @property
+    def seen_mask(self) -> int:
+        """Cards whose place this seat knows: its hand, the table, the captures."""
+        m = mask_of(self.hand) | mask_of(self.table)
+        for side in self.captured:
+            m |= mask_of(side)
+        return m
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards in the other hands or the stock (where exactly is hidden)."""
+        return ALL_MASK & ~self.seen_mask
+
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        return cards_of(self.unseen_mask)
+
+    @property
+    def unseen_count(self) -> int:
+        return self.unseen_mask.bit_count()
+
+    def knows(self, card: Card) -> bool:
+        return bool(self.seen_mask & BIT[card])
+
+
+def view_maker(cls: type[ViewT]) -> Callable[..., ViewT]:
+    """A function building ``cls(*args)`` (every field, in order) without a frozen dataclass's ``__init__``,
+    which sets the fields one ``object.__setattr__`` call at a time: the same object, in a third of the
+    time (views are built at every decision of a computer player)."""
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    new = object.__new__
+
+    def make(*args: object) -> ViewT:
+        v = new(cls)
+        v.__dict__.update(zip(names, args, strict=True))
+        return v
+
+    return make
+
+
 @dataclass(frozen=True)
-class View:
+class View(SeatView):
     """Everything ``seat`` may see.
 
     ``captured`` is public: every captured card was face up on the table or
@@ -74,13 +146,7 @@ class View:
     pending: tuple[int, ...] = ()
     legal: tuple[Move, ...] = field(default=())
 
-    @property
-    def to_move(self) -> bool:
-        return self.turn == self.seat and self.phase in (Phase.PLAY, Phase.DECIDE)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+    _MOVING: ClassVar[tuple[Phase, ...]] = (Phase.PLAY, Phase.DECIDE)
 
     @property
     def side(self) -> int:
@@ -97,27 +163,11 @@ class View:
 
     @property
     def seen_mask(self) -> int:
-        """Cards whose place this seat knows: its hand, the table, the captures."""
-        m = mask_of(self.hand) | mask_of(self.table) | mask_of(self.captured[0]) | mask_of(self.captured[1])
+        """Cards whose place this seat knows: its hand, the table, the declared builds, the captures."""
+        m = super().seen_mask
         for p in self.declarations:
             m |= p.mask
         return m
-
-    @property
-    def unseen_mask(self) -> int:
-        """Cards in the other hands or the stock (where exactly is hidden)."""
-        return ALL_MASK & ~self.seen_mask
-
-    @property
-    def unseen(self) -> tuple[Card, ...]:
-        return cards_of(self.unseen_mask)
-
-    @property
-    def unseen_count(self) -> int:
-        return self.unseen_mask.bit_count()
-
-    def knows(self, card: Card) -> bool:
-        return bool(self.seen_mask & BIT[card])
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict (cards as text), e.g. for a websocket message."""
@@ -145,15 +195,8 @@ class View:
         }
 
 
-_VIEW_FIELDS = tuple(f.name for f in fields(View))
-
-
-def new_view(*args: object) -> View:
-    """``View(*args)`` (every field, in order) without the frozen dataclass's ``__init__``, which sets the
-    22 fields one ``object.__setattr__`` call at a time: the same object, in a third of the time."""
-    v = object.__new__(View)
-    v.__dict__.update(zip(_VIEW_FIELDS, args, strict=True))
-    return v
+new_view: Callable[..., View] = view_maker(View)
+"""``View(*args)`` (every field, in order), built fast (see :func:`view_maker`)."""
 
 
 _CARDS_OF: dict[int, tuple[Card, ...]] = {}
