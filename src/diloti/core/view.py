@@ -216,10 +216,12 @@ def cards_of_set(mask: int) -> tuple[Card, ...]:
 class PublicView:
     """What anyone watching the table may see: no hand, no stock, no bottom card.
 
-    Built from a seat's :class:`View` by copying only its public fields, so nothing
+    Built from a seat's :class:`View` by copying only the fields declared here, so nothing
     private can leak through it; ``seat`` is ``None``, ``hand`` and ``legal`` are empty.
     """
 
+    # View's public fields again, not inherited: a dataclass puts a base's fields first, and the
+    # constructors' orders (View's starts with seat) are public.
     players: int
     options: Options
     dealer: int
@@ -251,8 +253,8 @@ class PublicView:
     def of(cls, state: _Viewable, scores: tuple[int, int] = (0, 0)) -> PublicView:
         """The public part of ``state`` (through the view of a seat not to move: no legal moves computed)."""
         v = state.view((state.turn + 1) % state.players, scores)
-        return cls(players=v.players, options=v.options, dealer=v.dealer, turn=v.turn, phase=v.phase,
-                   table=v.table, declarations=v.declarations, hand_sizes=v.hand_sizes,
-                   stock_size=v.stock_size, plays=v.plays, deal_no=v.deal_no, xeri=v.xeri,
-                   captured=v.captured, last_capturer=v.last_capturer, history=v.history,
-                   first_table=v.first_table, scores=v.scores, pending=v.pending)
+        return cls(**{name: getattr(v, name) for name in _SHOWN})
+
+
+# What PublicView.of copies from a seat's view: its fields but those it always leaves empty.
+_SHOWN = tuple(f.name for f in fields(PublicView) if f.name not in ("seat", "hand", "bottom", "legal"))
