@@ -52,9 +52,6 @@ class KontsinaOptions(RuleOptions):
     forced_capture: bool = option(False, "a played card that can capture must capture (the player picks which)")
     partnerships: bool = option(False, "4 players only: seats 0+2 and 1+3 are partners and score together")
 
-    def __post_init__(self) -> None:
-        self.check_numbers()
-
 
 @dataclass(frozen=True)
 class KontsinaSide:

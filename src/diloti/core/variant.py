@@ -58,12 +58,15 @@ class RuleOptions:
     """The text and dict forms shared by the frozen option classes of Xeri and Kontsina.
 
     Every field is a flag (bool) or a positive number (int); the dataclass checks its ranges
-    in ``__post_init__`` by :meth:`check_numbers`.
+    in ``__post_init__`` (inherited from here) by :meth:`check_numbers`.
     """
 
     __slots__ = ()
     GAME: ClassVar[str] = ""
     MAXIMUM: ClassVar[dict[str, int]] = {}
+
+    def __post_init__(self) -> None:
+        self.check_numbers()
 
     def check_numbers(self) -> None:
         for f in dataclasses.fields(self):  # type: ignore[arg-type]

@@ -67,9 +67,6 @@ class XeriOptions(RuleOptions):
         False, "the first pile is also redealt when any two of its four cards share a rank")
     partnerships: bool = option(False, "4 players, seats 0+2 and 1+3 partners")
 
-    def __post_init__(self) -> None:
-        self.check_numbers()
-
 
 @dataclass(frozen=True)
 class XeriSide:
