@@ -43,7 +43,7 @@ class RoundRecord:
         return (self.score[0].total, self.score[1].total)
 
 
-class Game(MovesOn):
+class Game(MovesOn[RoundRecord]):
     """Rounds of :class:`State` until a side reaches the target."""
 
     state: State
@@ -68,21 +68,11 @@ class Game(MovesOn):
         self.state = State.new(self.players, self.options, dealer, seed=seed)
         self.rounds.append(RoundRecord(self.round_no, dealer, seed, self.state.deck))
 
-    @property
-    def current(self) -> RoundRecord:
-        return self.rounds[-1]
-
     def view(self, seat: int) -> View:
         return self.state.view(seat, (self.scores[0], self.scores[1]))
 
-    def _after(self, seat: int, move: Move) -> None:
-        rec = self.current
-        rec.moves.append((seat, move))
+    def _scored(self, rec: RoundRecord) -> None:
         st = self.state
-        if not st.is_over:
-            return
-        rec.score = st.score()
-        rec.swept = st.swept
         pts = rec.points
         self.scores[0] += pts[0]
         self.scores[1] += pts[1]

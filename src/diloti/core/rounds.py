@@ -11,26 +11,53 @@ state modules import neither).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 
 
-class MovesOn(ABC):
+class PlayedRound(Protocol):
+    """What :class:`MovesOn` writes in a game's record of a round as it is played."""
+
+    moves: list[tuple[int, Move]]
+    score: Any
+    swept: int
+
+
+Rec = TypeVar("Rec", bound=PlayedRound)
+
+
+class MovesOn(ABC, Generic[Rec]):
     """``push`` and ``play`` for a game of rounds (Diloti's, or a parent game's hands): the move goes to the
-    round's state, then ``_after`` records it and moves on when the round ends."""
+    round's state and into the record of the round; when the round ends it is scored, and
+    :meth:`_scored` (each game's own rules) adds up the points and names a winner or deals the next."""
 
     winner: int | None
     state: Any
+    rounds: list[Rec]
 
     @property
     def is_over(self) -> bool:
         return self.winner is not None
 
-    @abstractmethod
+    @property
+    def current(self) -> Rec:
+        """The record of the round in play (or of the last one, once the game is over)."""
+        return self.rounds[-1]
+
     def _after(self, seat: int, move: Move) -> None:
-        """Record the move; score a finished round and deal the next (each game's own rules)."""
+        rec = self.current
+        rec.moves.append((seat, move))
+        st = self.state
+        if st.is_over:
+            rec.score = st.score()
+            rec.swept = st.swept
+            self._scored(rec)
+
+    @abstractmethod
+    def _scored(self, rec: Rec) -> None:
+        """Count the scored round ``rec``: name the winner, or deal the next round."""
 
     def push(self, move: Move) -> None:
         """Play a move (unchecked) and move on to the next round when one ends."""

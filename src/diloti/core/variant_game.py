@@ -41,7 +41,7 @@ class HandRecord:
         return tuple(s.total for s in self.score)
 
 
-class HandsGame(MovesOn, ABC):
+class HandsGame(MovesOn[HandRecord], ABC):
     """Hands of one variant until its rule (:meth:`decide`) names a winning side."""
 
     STATE: ClassVar[type[HandState]]
@@ -69,26 +69,15 @@ class HandsGame(MovesOn, ABC):
         self.state = self.STATE.new(self.players, self.options, dealer, seed=seed)
         self.rounds.append(HandRecord(self.round_no, dealer, seed, self.state.deck))
 
-    @property
-    def current(self) -> HandRecord:
-        return self.rounds[-1]
-
     def view(self, seat: int) -> VariantView:
         return self.state.view(seat, self.scores)
 
-    def _after(self, seat: int, move: Move) -> None:
-        rec = self.current
-        rec.moves.append((seat, move))
-        st = self.state
-        if not st.is_over:
-            return
-        rec.score = st.score()
-        rec.swept = st.swept
+    def _scored(self, rec: HandRecord) -> None:
         for side, p in enumerate(rec.points):
             self.scores[side] += p
         self.winner = self.decide(self.options, [r.points for r in self.rounds if r.score is not None])
         if self.winner is None:
-            self._start_round((st.dealer + 1) % self.players)
+            self._start_round((self.state.dealer + 1) % self.players)
 
     @staticmethod
     @abstractmethod
