@@ -10,9 +10,7 @@ from diloti.ai.variants import rank_variant_moves
 from diloti.ai.winchance import view_chances
 from diloti.cli import CliError
 from diloti.cli.common import (
-    add_game_flag,
-    add_option_flags,
-    add_players_flag,
+    add_game_flags,
     load_position_arg,
     non_negative_int,
     one_line_errors,
@@ -52,9 +50,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--scores", type=scores_arg, default=(0, 0), metavar="A-B",
                    help="the game's points of side 0 and side 1 before this round (Diloti: for the chance to win "
                         "the game after each move; default 0-0)")
-    add_game_flag(p)
-    add_players_flag(p)
-    add_option_flags(p)
+    add_game_flags(p)
     p.set_defaults(func=run)
 
 

@@ -19,10 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from diloti.cli.common import (
-    add_game_flag,
-    add_option_flags,
-    add_players_flag,
-    add_seed_flag,
+    add_game_flags,
     non_negative_float,
     one_line_errors,
     options_from_args,
@@ -44,10 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--warmup", type=non_negative_float, default=0.0, metavar="SECONDS",
                    help="play other random rounds this long first, unmeasured (default 0: a cold start)")
     p.add_argument("--json", action="store_true", help='print {"actions_per_second": ...} as JSON')
-    add_game_flag(p)
-    add_players_flag(p)
-    add_seed_flag(p, "the deals and the random moves")
-    add_option_flags(p)
+    add_game_flags(p, "the deals and the random moves")
     p.set_defaults(func=run)
 
 

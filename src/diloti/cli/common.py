@@ -138,6 +138,16 @@ def add_seed_flag(parser: argparse.ArgumentParser, what: str = "the deal") -> No
                         help=f"seed for {what} (default: random); the same seed gives the same games")
 
 
+def add_game_flags(parser: argparse.ArgumentParser, seed_for: str | None = None) -> None:
+    """``--game``, ``--players``, with ``seed_for`` ``--seed`` (seed for ``seed_for``), then the rule options:
+    what a subcommand that deals its own games takes (and :func:`options_from_args` checks together)."""
+    add_game_flag(parser)
+    add_players_flag(parser)
+    if seed_for is not None:
+        add_seed_flag(parser, seed_for)
+    add_option_flags(parser)
+
+
 def add_level_flag(parser: argparse.ArgumentParser, default: str = "random") -> None:
     from diloti.ai import LEVELS
 

@@ -10,10 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from diloti.cli.common import (
-    add_game_flag,
-    add_option_flags,
-    add_players_flag,
-    add_seed_flag,
+    add_game_flags,
     one_line_errors,
     options_from_args,
     positive_int,
@@ -32,10 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("games", type=positive_int, metavar="N", help="number of games")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--progress", action="store_true", help="show a progress bar even when stderr is not a terminal")
-    add_game_flag(p)
-    add_players_flag(p)
-    add_seed_flag(p, "the games")
-    add_option_flags(p)
+    add_game_flags(p, "the games")
     p.set_defaults(func=run)
 
 

@@ -10,9 +10,7 @@ import sys
 
 from diloti.ai import MEASUREMENT_LEVELS, make_player
 from diloti.cli.common import (
-    add_game_flag,
-    add_option_flags,
-    add_players_flag,
+    add_game_flags,
     one_line_errors,
     options_from_args,
     pool_spec,
@@ -58,9 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--per-game", action="store_true", help="include every game's result in --json")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (shown on a terminal when tqdm, the 'cli' extra, is installed)")
-    add_game_flag(p)
-    add_players_flag(p)
-    add_option_flags(p)
+    add_game_flags(p)
     p.set_defaults(func=run)
 
 
