@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import exp, isfinite
 
 from diloti.ai.errors import InvalidSettingError, NoMoveError
+from diloti.ai.evaluation import fitted_evaluate
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.inference import DEFAULT_MIX, DEFAULT_TEMPERATURE, Evidence
 from diloti.ai.ismcts import DEFAULT_EXPLORE, TreeEstimate, tree_search
@@ -58,6 +59,7 @@ DEFAULT_AHEAD = 0
 DEFAULT_SEAM = 0
 DEFAULT_FAIR = 0
 DEFAULT_TREE = 0
+DEFAULT_FITTED = 0
 PILOT_WORLDS = 8  # worlds of the first stage, which also measures the playout rate
 MAX_ITERATIONS = 1_000_000  # a safety cap when only time bounds the search
 VARIANT_ITERATIONS = 3000  # Xeri and Kontsina: playouts a move when only time is given (capped by it)
@@ -100,7 +102,7 @@ class WeightedWorlds:
 def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rng: random.Random,
                     iterations: int | None, seconds: float | None, halving: bool = True, eps: float = EPSILON,
                     deals: int = 1, ahead: int = 0, seam: bool = False,
-                    fair: bool = False) -> list[WeightedEstimate]:
+                    fair: bool = False, value: Callable[[State, int], float] | None = None) -> list[WeightedEstimate]:
     """Estimate ``moves`` over weighted worlds, best first (see the module's text).
 
     Every surviving candidate is played in each world with the same rollout
@@ -128,7 +130,8 @@ def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rn
             est.visits += 1
             if weight > 0.0:
                 w.push(est.move)
-                est.total += weight * playout(w, side, random.Random(seed), eps, deals, ahead, seam, fair)
+                est.total += weight * playout(w, side, random.Random(seed), eps, deals, ahead, seam, fair,
+                                                     value=value)
                 est.weight += weight
                 w.pop()
         spent += len(alive)
@@ -170,7 +173,9 @@ class MasterPlayer:
     time decides); ``width``: the heuristic's best moves searched (0: all);
     ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends
     a rollout plays to; ``infer``: the weight of the evidence of play (0: none);
-    ``temperature``, ``mix``: the model of play (:mod:`diloti.ai.inference`).
+    ``temperature``, ``mix``: the model of play (:mod:`diloti.ai.inference`);
+    ``fitted``: score the rollouts' ends with the fitted evaluation
+    (:mod:`diloti.ai.evaluation`) instead of the captured cards alone.
     """
 
     name = "master"
@@ -179,7 +184,8 @@ class MasterPlayer:
                  seconds: float | None = DEFAULT_SECONDS, width: int = DEFAULT_WIDTH, eps: float = EPSILON,
                  deals: int = 1, infer: float = DEFAULT_INFER, temperature: float = DEFAULT_TEMPERATURE,
                  mix: float = DEFAULT_MIX, ahead: int = DEFAULT_AHEAD, seam: int = DEFAULT_SEAM,
-                 fair: int = DEFAULT_FAIR, tree: int = DEFAULT_TREE, explore: float = DEFAULT_EXPLORE) -> None:
+                 fair: int = DEFAULT_FAIR, tree: int = DEFAULT_TREE, explore: float = DEFAULT_EXPLORE,
+                 fitted: int = DEFAULT_FITTED) -> None:
         self.seed = seed
         self.iterations = None if iterations is None else int(iterations)
         self.seconds = None if seconds is None else float(seconds)
@@ -194,6 +200,9 @@ class MasterPlayer:
         self.fair = bool(fair)
         self.tree = bool(tree)
         self.explore = float(explore)
+        self.fitted = bool(fitted)
+        if fitted not in (0, 1, True, False):
+            raise InvalidSettingError("fitted", fitted, "0 or 1")
         if tree not in (0, 1, True, False):
             raise InvalidSettingError("tree", tree, "0 or 1")
         if self.explore < 0:
@@ -243,7 +252,8 @@ class MasterPlayer:
             return tree_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds, self.eps,
                                self.deals, self.ahead, self.seam, self.fair, self.explore)
         return weighted_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds,
-                               halving, self.eps, self.deals, self.ahead, self.seam, self.fair)
+                               halving, self.eps, self.deals, self.ahead, self.seam, self.fair,
+                               fitted_evaluate if self.fitted else None)
 
     def choose(self, view: View | VariantView) -> Move:
         if not view.legal:

@@ -201,7 +201,8 @@ def evaluate(st: State, side: int) -> float:
 
 
 def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deals: int = 1, ahead: int = 0,
-            seam: bool = False, fair: bool = False, until: int | None = None) -> float:
+            seam: bool = False, fair: bool = False, until: int | None = None,
+            value: Callable[[State, int], float] | None = None) -> float:
     """Play on with the rollout policy until ``deals`` deal ends (or the round's end); undone after.
 
     ``until`` (a deal number) says where to stop instead, for a caller that
@@ -210,7 +211,7 @@ def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deal
     ``ahead`` more moves are played into the next deal before the evaluation
     (what the table left at a deal's end is worth to the next deal's first
     movers: a xeri for the leader, most often); ``seam``, ``fair``: see :func:`rollout_move`.
-    Returns :func:`evaluate` for ``side`` where it stopped.
+    Returns :func:`evaluate` (or ``value``) for ``side`` where it stopped.
 
     >>> s = State.new(seed=3)
     >>> v = playout(s, 0, random.Random(1), ahead=2, seam=True)
@@ -229,10 +230,10 @@ def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deal
             depth += 1
             if st.is_over:
                 break
-    value = evaluate(st, side)
+    result = (value or evaluate)(st, side)
     for _ in range(depth):
         st.pop()
-    return value
+    return result
 
 
 @dataclass
