@@ -3,12 +3,13 @@
 Usage: python bench/fit_evaluation.py [--rounds N] [--level LEVEL] [--seed S] [--out FILE]
 
 For 2 and for 4 players, plays N rounds of Diloti (standard rules), every seat the same level (default
-heuristic), and at the start of every deal after the first (hands dealt, before the first move: where
-the expert's rollouts stop and are evaluated) records :func:`diloti.ai.evaluation.features`, signed for side 0, with the round's final
-points difference for side 0. The linear model is fitted by least squares (no intercept: the sides are
-symmetric once the features are signed) on the first 80% of the rounds and scored on the other 20%
-against the hand-written evaluation (``base`` alone, weight 1): mean squared error and R². Writes the
-weights fitted on all the rounds to ``src/diloti/ai/data/evaluation.json``, one set per number of players.
+heuristic), and at the start of every deal after the first (hands dealt, before the first move: where the
+expert's rollouts stop and are evaluated) records :func:`diloti.ai.evaluation.features`, signed for side 0,
+with the round's final points difference for side 0. The linear model is fitted by least squares (no
+intercept: the sides are symmetric once the features are signed) on the first 80% of the rounds and scored on
+the other 20% against the hand-written evaluation (``base`` alone, weight 1): mean squared error and R².
+Writes the weights fitted on all the rounds to ``src/diloti/ai/data/evaluation.json``, one set per number of
+players.
 """
 
 from __future__ import annotations
