@@ -43,7 +43,7 @@ def positions(n: int, players: int, spec: str, seed: int) -> list[tuple[View, St
     r = 0
     while len(out) < n:
         s = State.new(players, seed=seed * 100_019 + r)
-        bots = [make_player(spec, seed * 1000 + r * 10 + i) for i in range(players)]
+        bots = [make_player(spec, seed * 1000 + r * 10 + i, measurement=True) for i in range(players)]
         while not s.is_over and len(out) < n:
             v = s.view(s.turn)
             if v.phase == Phase.DECIDE:
@@ -72,8 +72,8 @@ def main() -> None:
     diffs: list[float] = []
     differ = 0
     for i, (view, truth) in enumerate(positions(args.positions, args.players, args.source, args.seed)):
-        ma = make_player(args.a, 7919 * i + 1).choose(view)
-        mb = make_player(args.b, 7919 * i + (1 if args.same_seed else 2)).choose(view)
+        ma = make_player(args.a, 7919 * i + 1, measurement=True).choose(view)
+        mb = make_player(args.b, 7919 * i + (1 if args.same_seed else 2), measurement=True).choose(view)
         if ma == mb:
             diffs.append(0.0)
             continue

@@ -30,7 +30,7 @@ Row = tuple[tuple[float, ...], float]
 
 def rounds_data(rounds: int, players: int, level: str, seed: int) -> list[list[Row]]:
     """For each round, its deal starts' features and the round's final difference for side 0."""
-    bots = [make_player(level, seed=seed + s) for s in range(players)]
+    bots = [make_player(level, seed=seed + s, measurement=True) for s in range(players)]
     out: list[list[Row]] = []
     for r in range(rounds):
         s = State.new(players, None, r % players, seed=seed * 1_000_003 + r)

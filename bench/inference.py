@@ -46,7 +46,7 @@ def positions(n: int, players: int, spec: str, seed: int) -> list[tuple[View, St
     r = 0
     while len(out) < n:
         s = State.new(players, seed=seed * 100_003 + r)
-        bots = [make_player(spec, seed * 1000 + r * 10 + i) for i in range(players)]
+        bots = [make_player(spec, seed * 1000 + r * 10 + i, measurement=True) for i in range(players)]
         while not s.is_over and len(out) < n:
             v = s.view(s.turn)
             if v.phase == Phase.DECIDE:

@@ -27,7 +27,8 @@ def times(spec: str, players: int, moves: int, seed: int) -> list[float]:
     r = 0
     while len(out) < moves:
         s = State.new(players, seed=seed * 10_007 + r)
-        bots = [make_player(spec if seat % 2 == r % 2 else "heuristic", seed + seat) for seat in range(players)]
+        bots = [make_player(spec if seat % 2 == r % 2 else "heuristic", seed + seat, measurement=True)
+                for seat in range(players)]
         while not s.is_over and len(out) < moves:
             v = s.view(s.turn)
             if v.phase == Phase.DECIDE:

@@ -25,7 +25,7 @@ OUT = Path(__file__).resolve().parent.parent / "src" / "diloti" / "ai" / "data" 
 
 def splits(players: int, rounds: int, level: str, seed: int) -> Counter[tuple[int, int]]:
     seen: Counter[tuple[int, int]] = Counter()
-    bots = [make_player(level, seed=seed + s) for s in range(players)]
+    bots = [make_player(level, seed=seed + s, measurement=True) for s in range(players)]
     for r in range(rounds):
         s = State.new(players, None, r % players, seed=seed * 1_000_003 + r)
         while not s.is_over:
