@@ -25,6 +25,7 @@ import re
 from math import log10
 
 NAME = re.compile(r"(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[24])p_seed(?P<seed>\d+)\.jsonl$")
+GAMES = ("xeri_", "kontsina_")
 ALIASES = {"expert-iterations=300,seconds=none": "expert"}
 
 Pairs = list[tuple[float, float]]  # per duplicate pair: A's score in each of its two games
@@ -35,8 +36,8 @@ def load(paths: list[str], players: int) -> dict[tuple[str, str], Pairs]:
     out: dict[tuple[str, str], Pairs] = {}
     for path in paths:
         m = NAME.search(path)
-        if not m or int(m["p"]) != players:
-            continue
+        if not m or int(m["p"]) != players or m["a"].startswith(GAMES):
+            continue  # another table size, or Xeri's and Kontsina's ladders (their own games, not this scale)
         a, b = (ALIASES.get(x, x) for x in (m["a"], m["b"]))
         games: dict[int, list[float]] = {}
         with open(path) as f:

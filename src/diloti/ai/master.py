@@ -60,6 +60,7 @@ DEFAULT_SEAM = 0
 DEFAULT_FAIR = 0
 DEFAULT_TREE = 0
 DEFAULT_FITTED = 0
+DEFAULT_COUNTED = 0
 PILOT_WORLDS = 8  # worlds of the first stage, which also measures the playout rate
 MAX_ITERATIONS = 1_000_000  # a safety cap when only time bounds the search
 VARIANT_ITERATIONS = 3000  # Xeri and Kontsina: playouts a move when only time is given (capped by it)
@@ -102,7 +103,8 @@ class WeightedWorlds:
 def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rng: random.Random,
                     iterations: int | None, seconds: float | None, halving: bool = True, eps: float = EPSILON,
                     deals: int = 1, ahead: int = 0, seam: bool = False,
-                    fair: bool = False, value: Callable[[State, int], float] | None = None) -> list[WeightedEstimate]:
+                    fair: bool = False, value: Callable[[State, int], float] | None = None,
+                    counted: int = 0) -> list[WeightedEstimate]:
     """Estimate ``moves`` over weighted worlds, best first (see the module's text).
 
     Every surviving candidate is played in each world with the same rollout
@@ -131,7 +133,7 @@ def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rn
             if weight > 0.0:
                 w.push(est.move)
                 est.total += weight * playout(w, side, random.Random(seed), eps, deals, ahead, seam, fair,
-                                                     value=value)
+                                                     value=value, counted=counted)
                 est.weight += weight
                 w.pop()
         spent += len(alive)
@@ -175,7 +177,9 @@ class MasterPlayer:
     a rollout plays to; ``infer``: the weight of the evidence of play (0: none);
     ``temperature``, ``mix``: the model of play (:mod:`diloti.ai.inference`);
     ``fitted``: score the rollouts' ends with the fitted evaluation
-    (:mod:`diloti.ai.evaluation`) instead of the captured cards alone.
+    (:mod:`diloti.ai.evaluation`) instead of the captured cards alone;
+    ``counted``: how many moves of each rollout the heuristic's card counting
+    plays (:func:`diloti.ai.search.counted_move`) before the fast policy.
     """
 
     name = "master"
@@ -185,7 +189,7 @@ class MasterPlayer:
                  deals: int = 1, infer: float = DEFAULT_INFER, temperature: float = DEFAULT_TEMPERATURE,
                  mix: float = DEFAULT_MIX, ahead: int = DEFAULT_AHEAD, seam: int = DEFAULT_SEAM,
                  fair: int = DEFAULT_FAIR, tree: int = DEFAULT_TREE, explore: float = DEFAULT_EXPLORE,
-                 fitted: int = DEFAULT_FITTED) -> None:
+                 fitted: int = DEFAULT_FITTED, counted: int = DEFAULT_COUNTED) -> None:
         self.seed = seed
         self.iterations = None if iterations is None else int(iterations)
         self.seconds = None if seconds is None else float(seconds)
@@ -201,6 +205,9 @@ class MasterPlayer:
         self.tree = bool(tree)
         self.explore = float(explore)
         self.fitted = bool(fitted)
+        self.counted = int(counted)
+        if self.counted < 0:
+            raise InvalidSettingError("counted", counted, "0 or more")
         if fitted not in (0, 1, True, False):
             raise InvalidSettingError("fitted", fitted, "0 or 1")
         if tree not in (0, 1, True, False):
@@ -253,7 +260,7 @@ class MasterPlayer:
                                self.deals, self.ahead, self.seam, self.fair, self.explore)
         return weighted_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds,
                                halving, self.eps, self.deals, self.ahead, self.seam, self.fair,
-                               fitted_evaluate if self.fitted else None)
+                               fitted_evaluate if self.fitted else None, self.counted)
 
     def choose(self, view: View | VariantView) -> Move:
         if not view.legal:
