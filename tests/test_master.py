@@ -199,7 +199,7 @@ def test_analysis_with_the_masters_search() -> None:
 
 SEARCHES = ["master:iterations=40,seconds=none,tree=1", "master:iterations=40,seconds=none,fair=1,ahead=2,seam=1",
             "master:iterations=40,seconds=none,tree=1,fair=1,ahead=2,explore=2",
-            "master:iterations=40,seconds=none,fitted=1"]
+            "master:iterations=40,seconds=none,fitted=1", "master:iterations=30,seconds=none,counted=99"]
 
 
 @pytest.mark.parametrize("spec", SEARCHES)
@@ -237,7 +237,8 @@ def test_an_unknown_setting_is_named_with_the_known_ones() -> None:
     assert "'depth'" in text and "iterations" in text and "infer" in text and "tree" in text
 
 
-@pytest.mark.parametrize("bad", ["master:tree=2", "master:fitted=2", "master:fair=3", "master:seam=-1",
+@pytest.mark.parametrize("bad", ["master:tree=2", "master:fitted=2", "master:counted=-1", "master:fair=3",
+                                 "master:seam=-1",
                                  "master:ahead=-1", "master:explore=-1"])
 def test_search_setting_errors(bad: str) -> None:
     with pytest.raises(UnknownLevelError) as info:
