@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from diloti.ai.base import ScoringPlayer
 from diloti.ai.knowledge import (
     POINTS,
-    best_capture,
+    capture_gains,
     card_worth,
     holder_probabilities,
     mask_points,
@@ -64,8 +64,7 @@ def expected_best(gains: Sequence[float], probs: Sequence[float]) -> float:
 def reply_value(table: Sequence[int], declarations: Sequence[Declaration], probs: Sequence[float],
                 worth: float) -> float:
     """What the next player can expect to take from this table."""
-    gains = [0.0] + [best_capture(table, declarations, k, worth) if probs[k] > 0 else 0.0 for k in range(1, 14)]
-    return expected_best(gains, probs)
+    return expected_best(capture_gains(tuple(table), tuple(declarations), worth), probs)
 
 
 class HeuristicPlayer(ScoringPlayer):

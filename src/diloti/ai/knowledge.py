@@ -120,7 +120,26 @@ def best_capture(table: Sequence[int], declarations: Sequence[Declaration], key:
 
     The played card itself counts as a captured card. A face card takes one
     loose face card of its rank. Approximate under the liberal options.
+
+    >>> from diloti.core.cards import parse_cards
+    >>> best_capture(parse_cards("2S 3H AD"), (), 5, 0.3)
+    0.8999999999999999
     """
+    return _best_capture(tuple(table), tuple(declarations), key, worth, xeri_ok)
+
+
+@lru_cache(maxsize=32_768)
+def capture_gains(table: tuple[int, ...], declarations: tuple[Declaration, ...], worth: float) -> tuple[float, ...]:
+    """:func:`best_capture` for every key (index 0 unused, 1..10 values, 11..13 face ranks).
+
+    Memoized: the heuristic weighs the reply to every move this way, and a
+    search's rollouts meet the same tables again and again.
+    """
+    return (0.0, *(_best_capture(table, declarations, k, worth, True) for k in range(1, 14)))
+
+
+def _best_capture(table: tuple[int, ...], declarations: tuple[Declaration, ...], key: int, worth: float,
+                  xeri_ok: bool) -> float:
     nums = [c for c in table if c < 40]
     faces = [c for c in table if c >= 40]
     if key > 10:
@@ -220,7 +239,7 @@ def xeri_possible(view: View) -> bool:
 
 
 __all__ = [
-    "CARD_WORTH", "POINTS", "POINT_MASK", "XERI", "best_capture", "card_worth", "cards_of",
+    "CARD_WORTH", "POINTS", "POINT_MASK", "XERI", "best_capture", "capture_gains", "card_worth", "cards_of",
     "decide_redeal", "holder_probabilities", "mask_points", "move_gain", "move_rng", "p_holds", "rank_key",
     "sweep_values", "table_after", "unseen_by_key", "xeri_possible",
 ]
