@@ -20,8 +20,8 @@ from diloti.core.state import State
 
 
 def make_player(spec: str, seed: int) -> ai.Player:
-    """The master is a measurement level (not offered at tables yet): built as tournaments build it."""
-    return ai.make_player(spec, seed, measurement=True)
+    """Built as tables and the terminal build a level (master is offered wherever levels are)."""
+    return ai.make_player(spec, seed)
 
 FAST = "master:iterations=24,seconds=none"
 
@@ -43,11 +43,11 @@ def played_positions(count: int, seed: int, players: tuple[int, ...] = (2, 4)) -
     return out
 
 
-def test_master_is_measured_but_not_offered_until_it_is_shown_stronger() -> None:
-    assert "master" not in LEVELS and "master" in MEASUREMENT_LEVELS
-    with pytest.raises(UnknownLevelError, match="unknown level 'master'"):
-        ai.make_player("master", 1)  # a table or the terminal asks without measurement
-    assert make_player("master", 1).seconds == 1.0  # type: ignore[attr-defined]
+def test_master_is_offered_wherever_levels_are() -> None:
+    assert list(LEVELS)[-1] == "master" and "master" in MEASUREMENT_LEVELS
+    p = make_player("master", 1)
+    # The defaults the matches measured: card-counting rollouts, the expert's 5 candidates, a second a move.
+    assert (p.seconds, p.width, p.counted, p.infer) == (1.0, 5, 99, 0.0)  # type: ignore[attr-defined]
     assert make_player("master:iterations=50,seconds=none", 1).iterations == 50  # type: ignore[attr-defined]
 
 
@@ -147,7 +147,7 @@ def test_a_declined_capture_makes_its_card_less_likely() -> None:
     with_ace = ev.probability(obs, parse_cards("7C QH JS 6S 2H AS"))
     assert with_ace < 0.6 * without_ace
     # Over sampled worlds: those where seat 1 holds an ace weigh less on average.
-    worlds = WeightedWorlds(s.view(0))
+    worlds = WeightedWorlds(s.view(0), infer=1.0)
     rng = random.Random(1)
     weights: dict[bool, list[float]] = {True: [], False: []}
     for _ in range(400):

@@ -102,14 +102,15 @@ def manager(client: TestClient) -> TableManager:
 # ------------------------------------------------------------------ the rules
 def test_anchors_are_fixed_and_results_move_humans_by_the_surprise() -> None:
     assert ANCHORS["random"][0] < ANCHORS["greedy"][0] < ANCHORS["heuristic"][0] == MODEL.mu < ANCHORS["expert"][0]
+    assert ANCHORS["expert"][0] < ANCHORS["master"][0]
     newcomer = None
     beat = {lv: rate_seats([(0, newcomer, None), (1, None, lv)], 0)[0] for lv in ANCHORS}
     lost = {lv: rate_seats([(0, newcomer, None), (1, None, lv)], 1)[0] for lv in ANCHORS}
     assert all(v is not None for v in (*beat.values(), *lost.values()))
     gain = {lv: beat[lv][0] - MODEL.mu for lv in ANCHORS}  # type: ignore[index]
     loss = {lv: MODEL.mu - lost[lv][0] for lv in ANCHORS}  # type: ignore[index]
-    assert gain["random"] < gain["greedy"] < gain["heuristic"] < gain["expert"]
-    assert loss["random"] > loss["greedy"] > loss["heuristic"] > loss["expert"] > 0
+    assert gain["random"] < gain["greedy"] < gain["heuristic"] < gain["expert"] < gain["master"]
+    assert loss["random"] > loss["greedy"] > loss["heuristic"] > loss["expert"] > loss["master"] > 0
     assert rate_seats([(0, None, None), (1, None, "expert")], 0)[1] is None  # a computer is never rated
     # 2 versus 2: partners move together; a computer partner is an anchor too.
     new = rate_seats([(0, (30.0, 4.0), None), (1, None, "greedy"), (0, (30.0, 4.0), None), (1, None, "greedy")], 1)

@@ -116,6 +116,11 @@ def test_page_static_info_and_headers(tmp_path: Path) -> None:
     ({"seats": [{"kind": "human"}]}, "bad_seats"),
     ({"seats": [{"kind": "bot", "level": "random"}] * 2}, "bad_seats"),
     ({"seats": [{"kind": "human"}, {"kind": "bot", "level": "godlike"}]}, "bad_level"),
+    ({"seats": [{"kind": "human"}, {"kind": "bot", "level": "master:seconds=60"}]}, "bad_level"),
+    ({"seats": [{"kind": "human"}, {"kind": "bot", "level": "master:iterations=9"}]}, "bad_level"),
+    ({"seats": [{"kind": "human"}, {"kind": "bot", "level": "heuristic:seconds=1"}]}, "bad_level"),
+    ({"seats": [{"kind": "human"}, {"kind": "bot", "level": "oracle"}]}, "bad_level"),
+    ({"away_level": "master:seconds=x"}, "bad_level"),
     ({"seats": [{"kind": "human"}, {"kind": "alien"}]}, "bad_seats"),
     ({"seat": 1, "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]}, "bad_seat"),
     ({"name": ""}, "bad_name"),
@@ -269,6 +274,25 @@ def test_four_player_game_with_options_hides_information(tmp_path: Path) -> None
         assert last["phase"] == "over" and len(last["rounds"]) >= 1
         r = last["rounds"][0]
         assert r["score"][0]["total"] + r["score"][1]["total"] == r["totals"][0] + r["totals"][1]
+
+
+def test_a_master_seat_with_its_own_time_a_move(tmp_path: Path) -> None:
+    with make_client(tmp_path, rate=1e6, burst=1e6) as client:
+        assert "master" in client.get("/api/info").json()["levels"]
+        t = new_table(client, seats=[{"kind": "human"}, {"kind": "bot", "level": "master:seconds=0.25"}], seed=5)
+        table = live(client, t["table"])
+        assert table.seats[1].level == "master:seconds=0.25"
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, t["table"], t["token"])
+            turns = 0
+            while turns < 3:  # our move, the master's answer, three times
+                m = ws.receive_json()
+                assert m["type"] != "error", m
+                if m["type"] == "state" and m["your_turn"]:
+                    turns += 1
+                    ws.send_json({"type": "move", "move": m["legal"][0]["move"], "ply": m["ply"]})
+        by_master = [mv for i, mv in enumerate(table.game.current.moves) if i % 2 == 1]
+        assert len(by_master) >= 2
 
 
 def test_game_against_bot_to_the_end_with_hints(tmp_path: Path) -> None:

@@ -1,10 +1,10 @@
 """Computer players, by level name.
 
 Levels offered to people (:data:`LEVELS`): ``random``, ``greedy``,
-``heuristic``, ``expert``. :data:`MEASUREMENT_LEVELS` adds ``oracle``, which
-sees every hand and is only for measuring (tournaments give it the state), and
-``master``, the search built to beat ``expert``: measured, not yet offered at a
-table, because no match has shown it stronger (docs/STRENGTH.md, "The master").
+``heuristic``, ``expert``, ``master`` (the expert's search with card-counting
+rollouts and a second a move: stronger than the expert in matches,
+docs/STRENGTH.md). :data:`MEASUREMENT_LEVELS` adds ``oracle``, which sees every
+hand and is only for measuring (tournaments give it the state).
 
 :func:`make_player` is the one way to build a player, from a level name or a
 *spec*, a level with settings: ``expert:iterations=200,seconds=0.5``. Matches
@@ -13,7 +13,7 @@ table, because no match has shown it stronger (docs/STRENGTH.md, "The master").
 
 >>> from diloti.ai import LEVELS, MEASUREMENT_LEVELS, make_player
 >>> list(LEVELS), list(MEASUREMENT_LEVELS)[len(LEVELS):]
-(['random', 'greedy', 'heuristic', 'expert'], ['oracle', 'master'])
+(['random', 'greedy', 'heuristic', 'expert', 'master'], ['oracle'])
 >>> make_player("expert:iterations=50,seconds=none", seed=1).iterations
 50
 >>> make_player("expert", seed=1, iterations=50).iterations
@@ -43,12 +43,11 @@ LEVELS: dict[str, Callable[..., Player]] = {
     "greedy": GreedyPlayer,
     "heuristic": HeuristicPlayer,
     "expert": ExpertPlayer,
+    "master": MasterPlayer,
 }
 
-# Every level, the measurement-only ones included (never an opponent in play). The master joins LEVELS, and so
-# the tables, the terminal and hints, once the ladder shows it stronger than the expert; until then a second
-# of search a move would buy a player nothing.
-MEASUREMENT_LEVELS: dict[str, Callable[..., Player]] = {**LEVELS, "oracle": OraclePlayer, "master": MasterPlayer}
+# Every level, the measurement-only oracle included (it sees every hand: never an opponent in play).
+MEASUREMENT_LEVELS: dict[str, Callable[..., Player]] = {**LEVELS, "oracle": OraclePlayer}
 
 
 def _setting(spec: str, text: str) -> Any:
@@ -93,7 +92,7 @@ def make_player(spec: str, seed: int | None = None, *, measurement: bool = False
     >>> make_player("oracle")
     Traceback (most recent call last):
     ...
-    diloti.ai.errors.UnknownLevelError: unknown level 'oracle' (known: random, greedy, heuristic, expert)
+    diloti.ai.errors.UnknownLevelError: unknown level 'oracle' (known: random, greedy, heuristic, expert, master)
     >>> make_player("oracle", measurement=True).name
     'oracle'
     """

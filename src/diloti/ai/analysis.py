@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from diloti.ai.errors import PlayerError
 from diloti.ai.knowledge import move_rng
-from diloti.ai.master import WeightedWorlds, weighted_search
+from diloti.ai.master import DEFAULT_COUNTED, WeightedWorlds, weighted_search
 from diloti.ai.sampler import Worlds
 from diloti.ai.search import DEFAULT_DEALS, EPSILON, search
 from diloti.core.moves import REDEAL, Move
@@ -43,8 +43,9 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
 
     ``iterations`` is the playout budget shared by all moves; ``seconds`` caps
     the time (None: no cap, fully reproducible for a seed). ``level`` is whose
-    search: ``expert`` (uniform worlds) or ``master`` (worlds weighted by the
-    evidence of play, :mod:`diloti.ai.inference`). A face-card redeal
+    search: ``expert`` (its fast rollouts) or ``master`` (its card-counting
+    rollouts, :func:`diloti.ai.search.counted_move`: about ten times the cost
+    of a playout, so fewer of them in the same time). A face-card redeal
     decision is not searched: redeal comes first (a hand of 5 or 6 face cards
     captures little) and both estimates are 0.0.
 
@@ -64,7 +65,7 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
     rng = move_rng(seed, view, "analysis")
     if level == "master":
         weighted = weighted_search(WeightedWorlds(view), view.legal, view.side, rng, iterations, seconds,
-                                   halving=False)
+                                   halving=False, counted=DEFAULT_COUNTED)
         if len(weighted) == 1:
             return [(weighted[0].move, 0.0)]
         return [(e.move, round(e.mean, 3)) for e in sorted(weighted, key=lambda e: -e.mean)]

@@ -5,7 +5,7 @@
 ...     make_player("grandmaster")
 ... except UnknownLevelError as exc:
 ...     print(exc.input, "|", exc)
-grandmaster | unknown level 'grandmaster' (known: random, greedy, heuristic, expert)
+grandmaster | unknown level 'grandmaster' (known: random, greedy, heuristic, expert, master)
 """
 
 from __future__ import annotations

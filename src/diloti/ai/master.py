@@ -1,9 +1,19 @@
-"""The ``master`` level: the expert's determinized search, with inference from play and a time budget.
+"""The ``master`` level: the expert's determinized search with card-counting rollouts and a time budget.
 
 What it adds to the ``expert`` (:mod:`diloti.ai.search`):
 
-- **Inference from play.** Each sampled world is weighted by how likely the
-  other seats' moves of this deal were, had they held that world's hands
+- **Rollouts that count cards instead of reading hands.** In each sampled
+  world the expert's rollouts play a fast policy that reads the next
+  player's hand in that world, so every rollout dodges every sweep as if it
+  saw the cards (clairvoyant rollouts, the known optimism of determinized
+  search). The master's rollouts are played by the ``heuristic``'s card
+  counting from each mover's own view (:func:`diloti.ai.search.counted_move`;
+  ``counted``, default all of the rollout): about ten times the cost of a
+  playout, and the strongest change measured (docs/STRENGTH.md).
+- **Inference from play** (``infer``; off by default: it predicts hidden
+  hands better, but no match showed it helping play). Each sampled world is
+  weighted by how likely the other seats' moves of this deal were, had they
+  held that world's hands
   (:class:`diloti.ai.inference.Evidence`): a player who laid a card while
   holding a capture, or left a sweepable table, probably had nothing better.
   Estimates are weighted means (importance sampling), so worlds that explain
@@ -15,8 +25,7 @@ What it adds to the ``expert`` (:mod:`diloti.ai.search`):
   ``iterations`` (playouts) as well, whichever ends first; with
   ``seconds=none`` and ``iterations`` the move is exactly reproducible from
   the seed.
-- **More candidates** (the heuristic's best ``width``, default 8), since the
-  budget allows it.
+- **Candidates**: the heuristic's best ``width`` (default 5, as the expert).
 
 In Xeri and Kontsina the master plays the expert's search of those games
 (:mod:`diloti.ai.variants`) with its own budget: ``iterations``, or 3,000
@@ -53,14 +62,14 @@ from diloti.core.variant import VariantView
 from diloti.core.view import View
 
 DEFAULT_SECONDS = 1.0
-DEFAULT_WIDTH = 8
-DEFAULT_INFER = 1.0
+DEFAULT_WIDTH = 5
+DEFAULT_INFER = 0.0
 DEFAULT_AHEAD = 0
 DEFAULT_SEAM = 0
 DEFAULT_FAIR = 0
 DEFAULT_TREE = 0
 DEFAULT_FITTED = 0
-DEFAULT_COUNTED = 0
+DEFAULT_COUNTED = 99  # every move of a rollout (a deal is at most 24 moves)
 PILOT_WORLDS = 8  # worlds of the first stage, which also measures the playout rate
 MAX_ITERATIONS = 1_000_000  # a safety cap when only time bounds the search
 VARIANT_ITERATIONS = 3000  # Xeri and Kontsina: playouts a move when only time is given (capped by it)
@@ -168,18 +177,19 @@ def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rn
 
 
 class MasterPlayer:
-    """Determinized search over worlds weighted by inference from play, anytime within a budget.
+    """Determinized search with card-counting rollouts, anytime within a budget (see the module's text).
 
     ``seconds``: the budget of a move (default 1.0; none: only ``iterations``,
     exactly reproducible); ``iterations``: a playout budget (default none: the
     time decides); ``width``: the heuristic's best moves searched (0: all);
     ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends
-    a rollout plays to; ``infer``: the weight of the evidence of play (0: none);
+    a rollout plays to; ``infer``: the weight of the evidence of play (default 0: none);
     ``temperature``, ``mix``: the model of play (:mod:`diloti.ai.inference`);
     ``fitted``: score the rollouts' ends with the fitted evaluation
     (:mod:`diloti.ai.evaluation`) instead of the captured cards alone;
     ``counted``: how many moves of each rollout the heuristic's card counting
-    plays (:func:`diloti.ai.search.counted_move`) before the fast policy.
+    plays (:func:`diloti.ai.search.counted_move`) before the fast policy (default 99: all; 0: the
+    expert's rollouts).
     """
 
     name = "master"

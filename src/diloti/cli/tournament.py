@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from diloti.ai import MEASUREMENT_LEVELS, make_player
+from diloti.ai import LEVELS, MEASUREMENT_LEVELS, make_player
 from diloti.cli.common import (
     add_game_flags,
     one_line_errors,
@@ -64,7 +64,7 @@ def expand(levels: list[str]) -> list[str]:
     """Replace ``all`` by every level offered to people, in ladder order; check each spec."""
     out: list[str] = []
     for spec in levels:
-        for name in (["random", "greedy", "heuristic", "expert"] if spec == "all" else [spec]):
+        for name in (list(LEVELS) if spec == "all" else [spec]):
             if name not in out:
                 make_player(name, 0, measurement=True)  # a bad name or setting fails here, before any game
                 out.append(name)

@@ -177,7 +177,7 @@ def _check_level(name: str, spec: object) -> str:
         raise EnvArgumentError(f"invalid {name}={spec!r}: the oracle sees every hand; choose a level that plays "
                                "from its own view")
     try:
-        # The measurement levels too (the master, not yet offered at tables, is an opponent for research).
+        # Outside players by import path too, as in matches (the oracle was refused above).
         make_player(spec, seed=0, measurement=True)
     except DilotiError as exc:
         raise EnvArgumentError(f"invalid {name}={spec!r}: {exc}") from None

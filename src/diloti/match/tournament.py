@@ -359,7 +359,7 @@ def plot_ladder(results: Sequence[MatchResult], path: str) -> None:
         for n in (r.a, r.b):
             if n not in names:
                 names.append(n)
-    ladder = ["random", "greedy", "heuristic", "expert", "oracle"]
+    ladder = ["random", "greedy", "heuristic", "expert", "master", "oracle"]
     names.sort(key=lambda n: (ladder.index(n.split(":")[0]) if n.split(":")[0] in ladder else len(ladder), n))
     k = len(names)
     grid = [[0.0] * k for _ in range(k)]

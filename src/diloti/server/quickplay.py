@@ -8,7 +8,7 @@ the page that made the ticket polls it and, once seated, opens the table with th
 >>> round(width(0)), round(width(30)), round(width(600))
 (150, 450, 1000)
 >>> level_near(1500.0), level_near(900.0), level_near(2400.0)
-('heuristic', 'greedy', 'expert')
+('heuristic', 'greedy', 'master')
 """
 
 from __future__ import annotations

@@ -12,10 +12,11 @@ measured ladder (docs/STRENGTH.md, 2,000 games a pair): under the model, side A 
 probability ``1 / (1 + exp(-(mu_A - mu_B) / c))``, ``c = sqrt(sigma_A^2 + sigma_B^2 + 2 beta^2)``; the gap
 between two levels is ``c * logit(win rate)``. ``heuristic`` is put at the newcomer's 25; ``expert`` is
 84.7% against it, ``greedy`` loses 91.2% to it, and ``random`` lost every game to ``greedy``, so its gap
-uses the interval's lower end, 99.7%. The 2-player figures serve the 4-player games too.
+uses the interval's lower end, 99.7%; ``master`` wins :data:`MASTER_VS_EXPERT` against ``expert``. The
+2-player figures serve the 4-player games too.
 
 >>> {level: round(mu, 1) for level, (mu, sigma) in ANCHORS.items()}
-{'random': -24.4, 'greedy': 10.8, 'heuristic': 25.0, 'expert': 35.4, 'master': 35.4}
+{'random': -24.4, 'greedy': 10.8, 'heuristic': 25.0, 'expert': 35.4, 'master': 39.8}
 >>> new = rate_seats([(0, None, None), (1, None, "greedy")], 0)
 >>> round(new[0][0], 2), new[1]  # a newcomer beat greedy: up; the computer's seat is not rated
 (26.36, None)
@@ -45,14 +46,18 @@ def _gap(win_rate: float) -> float:
     return c * math.log(win_rate / (1 - win_rate))
 
 
+MASTER_VS_EXPERT = 0.676
+
+
 def _anchors() -> dict[str, tuple[float, float]]:
     heuristic = MODEL.mu
     greedy = heuristic - _gap(0.912)  # heuristic vs greedy, 2,000 games
     return {"random": (greedy - _gap(0.997), ANCHOR_SIGMA),  # greedy vs random: 2,000 of 2,000; the lower end
             "greedy": (greedy, ANCHOR_SIGMA), "heuristic": (heuristic, ANCHOR_SIGMA),
             "expert": (heuristic + _gap(0.847), ANCHOR_SIGMA),  # expert vs heuristic, 2,000 games
-            # master: not yet measured stronger than the expert (docs/STRENGTH.md), so the expert's anchor
-            "master": (heuristic + _gap(0.847), ANCHOR_SIGMA)}
+            # master vs expert at equal playouts (docs/STRENGTH.md, "The master"); at its second a move it
+            # searches more than that, so this places it low rather than high
+            "master": (heuristic + _gap(0.847) + _gap(MASTER_VS_EXPERT), ANCHOR_SIGMA)}
 
 
 ANCHORS = _anchors()
@@ -86,7 +91,8 @@ def rate_seats(seats: list[tuple[int, tuple[float, float] | None, str | None]],
     teams: list[list[Any]] = [[], []]
     for side, rating, level in seats:
         if level is not None:
-            mu, sigma = ANCHORS.get(level, ANCHORS["heuristic"])
+            # A level with its own time a move (master:seconds=2) is rated as the level.
+            mu, sigma = ANCHORS.get(level.partition(":")[0], ANCHORS["heuristic"])
         else:
             mu, sigma = rating if rating is not None else (MODEL.mu, MODEL.sigma)
         teams[side].append(MODEL.rating(mu=mu, sigma=sigma))

@@ -26,6 +26,37 @@ from diloti.store.players import PlayerData, PlayerStore, name_key
 
 log = logging.getLogger("diloti.server")
 
+THINK = (0.2, 5.0)  # the seconds a move a table may give its searching computer players (expert, master)
+
+
+def table_level(text: Any, what: str) -> str:
+    """A computer level as a table may choose it: a level's name, or ``expert``/``master`` with its own time
+    a move, ``master:seconds=2``; ``what`` names the input in the error.
+
+    >>> table_level("master", "seat 1"), table_level("master:seconds=2.50", "seat 1")
+    ('master', 'master:seconds=2.5')
+    >>> try:
+    ...     table_level("master:iterations=9", "seat 1")
+    ... except ProtocolError as exc:
+    ...     print(exc.code, str(exc).split(": ", 1)[1])
+    bad_level invalid level 'master:iterations=9': a table may set only seconds (0.2..5) of expert or master
+    """
+    if isinstance(text, str) and text in LEVELS:
+        return text
+    known = f"known: {', '.join(LEVELS)}; expert or master may add :seconds=S, S in {THINK[0]:g}..{THINK[1]:g}"
+    if not isinstance(text, str) or ":" not in text:
+        raise ProtocolError("bad_level", f"{what}: unknown level {text!r:.40} ({known})")
+    level, _, rest = text.partition(":")
+    key, eq, value = rest.partition("=")
+    try:
+        seconds = float(value) if eq and key.strip() == "seconds" else None
+    except ValueError:
+        seconds = None
+    if level.strip() not in ("expert", "master") or seconds is None or not THINK[0] <= seconds <= THINK[1]:
+        raise ProtocolError("bad_level", f"{what}: invalid level {text!r:.40}: a table may set only seconds "
+                                         f"({THINK[0]:g}..{THINK[1]:g}) of expert or master")
+    return f"{level.strip()}:seconds={seconds:g}"
+
 
 class Seating(TableLife):
     """Create tables, seat players, list the lobby."""
@@ -78,9 +109,7 @@ class Seating(TableLife):
                 raise ProtocolError("bad_seed", f"invalid seed {seed!r:.40}: expected an integer 0..2^63-1")
         else:
             seed = secrets.randbelow(2**63)
-        away_level = req.get("away_level", AWAY_LEVEL)
-        if not isinstance(away_level, str) or away_level not in LEVELS:
-            raise ProtocolError("bad_level", f"unknown away_level {away_level!r:.40} (known: {', '.join(LEVELS)})")
+        away_level = table_level(req.get("away_level", AWAY_LEVEL), "away_level")
         grace = req.get("grace", GRACE)
         if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
             raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
@@ -123,11 +152,7 @@ class Seating(TableLife):
                 raise ProtocolError("bad_seats", f"seat {i}: expected {{\"kind\": \"human\"}} or "
                                                  f"{{\"kind\": \"bot\", \"level\": LEVEL}}")
             if s["kind"] == "bot":
-                level = s.get("level")
-                if not isinstance(level, str) or level not in LEVELS:
-                    raise ProtocolError("bad_level", f"seat {i}: unknown level {level!r:.40} "
-                                                     f"(known: {', '.join(LEVELS)})")
-                out.append(SeatData(i, "bot", level))
+                out.append(SeatData(i, "bot", table_level(s.get("level"), f"seat {i}")))
             else:
                 out.append(SeatData(i, "human"))
         if all(s.kind == "bot" for s in out):
