@@ -27,7 +27,8 @@ def times(spec: str, players: int, moves: int, seed: int) -> list[float]:
     r = 0
     while len(out) < moves:
         s = State.new(players, seed=seed * 10_007 + r)
-        bots = [make_player(spec if seat % 2 == r % 2 else "heuristic", seed + seat, measurement=True)
+        mine = [seat % 2 == r % 2 for seat in range(players)]  # the spec's seats (and partner); heuristic the rest
+        bots = [make_player(spec if mine[seat] else "heuristic", seed + seat, measurement=True)
                 for seat in range(players)]
         while not s.is_over and len(out) < moves:
             v = s.view(s.turn)
@@ -38,7 +39,7 @@ def times(spec: str, players: int, moves: int, seed: int) -> list[float]:
             start = time.perf_counter()
             m = bot.choose(v)
             took = time.perf_counter() - start
-            if bot.name != "heuristic" and len(v.legal) > 1:
+            if mine[s.turn] and len(v.legal) > 1:
                 out.append(took)
             s.push(m)
         r += 1
@@ -62,11 +63,11 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="+", default=[2, 4], choices=(2, 4))
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    print(f"{'player':<40} {'players':>7} {'moves':>5} {'median':>7} {'p95':>7} {'max':>7}")
+    print(f"{'player':<40} {'players':>7} {'moves':>5} {'median':>8} {'p95':>8} {'max':>8}")
     for spec in args.specs:
         for n in args.players:
             t = times(spec, n, args.moves, args.seed)
-            print(f"{spec:<40} {n:>7} {len(t):>5} {quantile(t, 0.5):7.3f} {quantile(t, 0.95):7.3f} {max(t):7.3f}")
+            print(f"{spec:<40} {n:>7} {len(t):>5} {quantile(t, 0.5):8.4f} {quantile(t, 0.95):8.4f} {max(t):8.4f}")
 
 
 if __name__ == "__main__":
