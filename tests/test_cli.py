@@ -246,7 +246,7 @@ def test_play_a_round_with_a_bad_move_in_between(capsys: pytest.CaptureFixture[s
     assert code == 0
     assert "error: invalid move '9Z'" in out and "error: no move number 99" in out
     assert "Commands: moves" in out and "score sheet" in out
-    assert "hint (best first" in out or "hint: not available" in out  # the analysis may not be installed
+    assert "hint (the expert; best first" in out or "hint: not available" in out  # the analysis may not be installed
     assert "=== round 1 over ===" in out and "aces  10D  2C  xeri  total" in out
     assert f"record saved to {rec}" in out
     back = load_record(rec, strict=True)

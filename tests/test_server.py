@@ -285,14 +285,20 @@ def test_a_master_seat_with_its_own_time_a_move(tmp_path: Path) -> None:
         with client.websocket_connect("/ws") as ws:
             hello(ws, t["table"], t["token"])
             turns = 0
-            while turns < 3:  # our move, the master's answer, three times
+            while True:  # our move, the master's answer, three times
                 m = ws.receive_json()
                 assert m["type"] != "error", m
                 if m["type"] == "state" and m["your_turn"]:
                     turns += 1
+                    if turns == 3:
+                        break
                     ws.send_json({"type": "move", "move": m["legal"][0]["move"], "ply": m["ply"]})
-        by_master = [mv for i, mv in enumerate(table.game.current.moves) if i % 2 == 1]
-        assert len(by_master) >= 2
+            ws.send_json({"type": "hint"})  # a master at the table: the master's search advises
+            while (h := ws.receive_json())["type"] != "hint":
+                assert h["type"] != "error", h
+            assert h["level"] == "master" and h["ply"] == m["ply"]
+            assert {x["move"] for x in h["moves"]} <= {x["move"] for x in m["legal"]}
+        assert len(table.game.current.moves) >= 4  # two of ours, two of the master's
 
 
 def test_game_against_bot_to_the_end_with_hints(tmp_path: Path) -> None:
@@ -328,7 +334,7 @@ def test_game_against_bot_to_the_end_with_hints(tmp_path: Path) -> None:
                     ws.send_json({"type": "hint"})
                     ws.send_json({"type": "hint"})  # asked twice: one search, the same answer
                     h, h2 = ws.receive_json(), ws.receive_json()
-                    assert h["type"] == "hint" and h["ply"] == st["ply"] and h2 == h
+                    assert h["type"] == "hint" and h["ply"] == st["ply"] and h2 == h and h["level"] == "expert"
                     assert h["moves"] and {m["move"] for m in h["moves"]} <= {m["move"] for m in st["legal"]}
                     scores = [m["score"] for m in h["moves"]]
                     assert scores == sorted(scores, reverse=True)

@@ -123,7 +123,9 @@ class Session(TerminalSession):
         return HELP
 
     def hint(self, view: View, arg: str) -> str:
-        return hint(view, arg)
+        # Against a master, the master's search advises (as at the browser's tables); else the expert's.
+        master = any(getattr(b, "name", "") == "master" for b in self.bots.values())
+        return hint(view, arg, "master" if master else "expert")
 
     def read_move(self, view: View, text: str) -> Move:
         return parse_move(view, text)
@@ -142,8 +144,8 @@ class Session(TerminalSession):
 
 # ----------------------------------------------------------------- hint
 # Advice comes from the AI's analysis: diloti.ai.analysis.rank_moves(view, ...).
-def hint(view: View, arg: str = "") -> str:
-    """The best few moves for the seat of ``view`` by the computer analysis.
+def hint(view: View, arg: str = "", level: str = "expert") -> str:
+    """The best few moves for the seat of ``view`` by the computer analysis (``level``: whose search).
 
     ``arg`` is how many to show (default 3).
     """
@@ -155,15 +157,15 @@ def hint(view: View, arg: str = "") -> str:
     except ImportError:
         return "hint: not available (the computer analysis module is not installed)"
     try:
-        ranked = rank_moves(view, seed=view.plays)
+        ranked = rank_moves(view, seed=view.plays, level=level)
     except DilotiError as exc:
         return f"hint: {exc}"
     from diloti.ai.winchance import view_chances
 
     shown = ranked[:count]
     wins = view_chances(view, shown)
-    lines = ["hint (best first; the estimate is the expected round points difference, then the chance to win the "
-             "game after the move):"]
+    lines = [f"hint ({'the master' if level == 'master' else 'the expert'}; best first; the estimate is the expected "
+             "round points difference, then the chance to win the game after the move):"]
     for i, ((move, estimate), win) in enumerate(zip(shown, wins, strict=True), 1):
         number = view.legal.index(move) + 1
         lines.append(f"  {i}. move {number:2}: {move!s:<24} {describe_move(view, move):<36} {estimate:+.2f}  "

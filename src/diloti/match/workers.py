@@ -273,10 +273,11 @@ def choose_move(spec: str, seed: int, view: View | VariantView) -> Move:
     return make_player(spec, seed=seed).choose(view)
 
 
-def rank_hint(view: View | VariantView, seed: int, ply: int) -> list[tuple[Move, float, float | None]]:
-    """The expert's ranking of the legal moves for a hint, best first: each move with its estimate in round
-    points and, in Diloti, the chance to win the game after it (:mod:`diloti.ai.winchance`; None in the
-    parent games).
+def rank_hint(view: View | VariantView, seed: int, ply: int,
+              level: str = "expert") -> list[tuple[Move, float, float | None]]:
+    """The ranking of the legal moves for a hint by ``level``'s search (``expert`` or, in Diloti,
+    ``master``), best first: each move with its estimate in round points and, in Diloti, the chance to win
+    the game after it (:mod:`diloti.ai.winchance`; None in the parent games).
 
     Seeded by the table's seed and the ply, so every process (and a restarted server) gives
     the same hint. Here rather than in the server, so that a Ray node needs only diloti itself.
@@ -289,5 +290,5 @@ def rank_hint(view: View | VariantView, seed: int, ply: int) -> list[tuple[Move,
     hint_seed = derive_seed("diloti-hint", seed, ply)
     if isinstance(view, VariantView):  # Xeri or Kontsina: the same search as their expert, every move kept
         return [(move, float(score), None) for move, score in rank_variant_moves(view, seed=hint_seed)]
-    ranked = rank_moves(view, seed=hint_seed)
+    ranked = rank_moves(view, seed=hint_seed, level=level)
     return [(move, float(score), win) for (move, score), win in zip(ranked, view_chances(view, ranked), strict=True)]

@@ -529,6 +529,7 @@ class Rematch(Strict):
 class HintReply(Strict):
     type: Literal["hint"]
     ply: int
+    level: Annotated[Literal["expert", "master"], Field(description="whose search ranked the moves")]
     moves: list[RankedMove]
 
 

@@ -50,6 +50,13 @@ T = TypeVar("T")
 ACTIVE = ("waiting", "playing")
 
 
+def hint_level(table: LiveTable) -> str:
+    """Whose search gives this table's hints: the master's where one of its computers is a master (Diloti),
+    else the expert's."""
+    master = any(s.kind == "bot" and (s.level or "").partition(":")[0] == "master" for s in table.seats)
+    return "master" if master and table.kind == "diloti" else "expert"
+
+
 class TableManager(Seating):
     """Every live table, the database worker and the computer players' worker processes."""
 
@@ -428,7 +435,8 @@ class TableManager(Seating):
                 del self._slots[key]
 
     async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
-        """The expert's ranking of this seat's legal moves (tables where every opponent is a computer)."""
+        """The ranking of this seat's legal moves (tables where every opponent is a computer): the master's
+        search when a master sits at the table (Diloti), else the expert's."""
         if not table.hints:
             raise ProtocolError("hints_unavailable", "hints are offered only when every opponent is a computer")
         self._check_turn(table, seat, None)
@@ -437,10 +445,11 @@ class TableManager(Seating):
         # One search per position, shared by every request for it: hint floods cost nothing more.
         if table.hint is None or table.hint[0] != ply:
             view = table.game.view(seat)
-            fut = asyncio.get_running_loop().run_in_executor(self._cpu, rank_hint, view, table.seed, ply)
+            fut = asyncio.get_running_loop().run_in_executor(self._cpu, rank_hint, view, table.seed, ply,
+                                                             hint_level(table))
             table.hint = (ply, fut)
         ranked = await asyncio.shield(table.hint[1])
-        return {"type": "hint", "ply": ply,
+        return {"type": "hint", "ply": ply, "level": hint_level(table),
                 "moves": [{**move_dict(move), "score": round(score, 3), "win": None if win is None else round(win, 3)}
                           for move, score, win in ranked[:5]]}
 

@@ -208,9 +208,17 @@ export class TableView {
     this.shownAt = performance.now();
   }
 
+  // Whose search gives the hints: the master's at a Diloti table with a master seat (as the server decides).
+  hintBy() {
+    const tb = this.table;
+    const master = tb && tb.seats && (tb.game || "diloti") === "diloti"
+      && tb.seats.some((s) => s.kind === "bot" && String(s.level || "").split(":")[0] === "master");
+    return master ? "_master" : "";
+  }
+
   askHint() {
     if (this.conn.send({ type: "hint" })) {
-      this.hint = t("game.hint_wait");
+      this.hint = t("game.hint_wait" + this.hintBy());
       this.render();
     }
   }
@@ -221,7 +229,7 @@ export class TableView {
     this.hintMove = best || null;
     const fmt = (m) => prettyMove(m.move) + (typeof m.score === "number" ? ` (${m.score > 0 ? "+" : ""}${m.score.toFixed(1)}`
       + (typeof m.win === "number" ? " · " + t("game.win_chance", { p: Math.round(m.win * 100) }) : "") + ")" : "");
-    this.hint = t("game.hint_is", { move: fmt(msg.moves[0]) })
+    this.hint = t(msg.level === "master" ? "game.hint_is_master" : "game.hint_is", { move: fmt(msg.moves[0]) })
       + (msg.moves.length > 1 ? " · " + t("game.hint_also", { moves: msg.moves.slice(1, 3).map(fmt).join(", ") }) : "");
     if (best && best.card) {
       // Select the suggested move so one press of Play (or Enter) makes it.
