@@ -87,7 +87,7 @@ def score(rows: list[Row], w: list[float]) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rounds", type=int, default=4000)
+    ap.add_argument("--rounds", type=int, default=8000)
     ap.add_argument("--level", default="heuristic")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=str(OUT))
