@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from diloti.ai.errors import PlayerError
 from diloti.ai.knowledge import move_rng
-from diloti.ai.master import DEFAULT_COUNTED, WeightedWorlds, weighted_search
+from diloti.ai.master import DEFAULT_COUNTED, WeightedWorlds
 from diloti.ai.sampler import Worlds
-from diloti.ai.search import DEFAULT_DEALS, EPSILON, search
+from diloti.ai.search import DEFAULT_DEALS, EPSILON, search, weighted_search
 from diloti.core.moves import REDEAL, Move
 from diloti.core.phase import Phase
 from diloti.core.view import View
@@ -64,7 +64,7 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
         return sorted(((m, 0.0) for m in view.legal), key=lambda ms: ms[0].kind != REDEAL)
     rng = move_rng(seed, view, "analysis")
     if level == "master":
-        weighted = weighted_search(WeightedWorlds(view), view.legal, view.side, rng, iterations, seconds,
+        weighted = weighted_search(WeightedWorlds(view).sample, view.legal, view.side, rng, iterations, seconds,
                                    halving=False, counted=DEFAULT_COUNTED)
         if len(weighted) == 1:
             return [(weighted[0].move, 0.0)]

@@ -31,17 +31,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from math import log, sqrt
 from typing import Protocol
 
 from diloti.ai.errors import InvalidSettingError
-from diloti.ai.search import EPSILON, playout, rollout_move
+from diloti.ai.search import EPSILON, MAX_ITERATIONS, Estimate, playout, rollout_move
 from diloti.core.moves import Move
 from diloti.core.state import State
 
 DEFAULT_EXPLORE = 4.0  # UCB1's constant, in round points (a deal's values spread over several points)
-MAX_ITERATIONS = 1_000_000
 CHECK_EVERY = 8  # iterations between looks at the clock
 
 
@@ -51,19 +49,7 @@ class Sampler(Protocol):
     def sample(self, rng: random.Random) -> tuple[State, float]: ...
 
 
-@dataclass
-class TreeEstimate:
-    """A root move's statistics: the weighted mean round points difference for the mover's side."""
-
-    move: Move
-    total: float = 0.0
-    weight: float = 0.0
-    visits: int = 0
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.weight if self.weight > 0 else 0.0
-
+TreeEstimate = Estimate  # a root move's statistics: the search's one estimate class
 
 class Node:
     """One move's node: visits, availability, and the weighted total for the side that made the move."""

@@ -41,19 +41,16 @@ True
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from math import exp, isfinite
 
 from diloti.ai.errors import InvalidSettingError, NoMoveError
 from diloti.ai.evaluation import fitted_evaluate
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.inference import DEFAULT_MIX, DEFAULT_TEMPERATURE, Evidence
-from diloti.ai.ismcts import DEFAULT_EXPLORE, TreeEstimate, tree_search
+from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
 from diloti.ai.knowledge import decide_redeal, move_rng
 from diloti.ai.sampler import Worlds
-from diloti.ai.search import EPSILON, playout
+from diloti.ai.search import EPSILON, Estimate, weighted_search
 from diloti.ai.variants import expert_choose
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
@@ -70,25 +67,10 @@ DEFAULT_FAIR = 0
 DEFAULT_TREE = 0
 DEFAULT_FITTED = 0
 DEFAULT_COUNTED = 99  # every move of a rollout (a deal is at most 24 moves)
-PILOT_WORLDS = 8  # worlds of the first stage, which also measures the playout rate
-MAX_ITERATIONS = 1_000_000  # a safety cap when only time bounds the search
 VARIANT_ITERATIONS = 3000  # Xeri and Kontsina: playouts a move when only time is given (capped by it)
 
 
-@dataclass
-class WeightedEstimate:
-    """A move's weighted statistics: the weighted mean round points difference for the mover's side."""
-
-    move: Move
-    total: float = 0.0
-    weight: float = 0.0
-    visits: int = 0
-    stage: int = 0
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.weight if self.weight > 0 else 0.0
-
+WeightedEstimate = Estimate  # the name the master's estimates had; one class for every search
 
 class WeightedWorlds:
     """Worlds of one view, each with its weight from the evidence of play (1.0 without inference)."""
@@ -107,74 +89,6 @@ class WeightedWorlds:
             return world, 1.0
         lw = self.evidence.log_weight(world)
         return world, exp(self.infer * lw) if isfinite(lw) else 0.0
-
-
-def weighted_search(worlds: WeightedWorlds, moves: Sequence[Move], side: int, rng: random.Random,
-                    iterations: int | None, seconds: float | None, halving: bool = True, eps: float = EPSILON,
-                    deals: int = 1, ahead: int = 0, seam: bool = False,
-                    fair: bool = False, value: Callable[[State, int], float] | None = None,
-                    counted: int = 0) -> list[WeightedEstimate]:
-    """Estimate ``moves`` over weighted worlds, best first (see the module's text).
-
-    Every surviving candidate is played in each world with the same rollout
-    stream (common random numbers). ``iterations`` caps the playouts,
-    ``seconds`` the time; at least one of them must be given.
-    """
-    stats = [WeightedEstimate(m) for m in moves]
-    if len(stats) <= 1:
-        return stats
-    if iterations is None and seconds is None:
-        raise InvalidSettingError("seconds", None, "a number when iterations is none")
-    start = time.perf_counter()
-    deadline = start + seconds if seconds is not None else None
-    cap = MAX_ITERATIONS if iterations is None else iterations
-    alive = stats
-    stages = max(1, (len(stats) - 1).bit_length()) if halving else 1
-    spent = 0
-    budget = cap
-
-    def one_world() -> None:
-        nonlocal spent
-        w, weight = worlds.sample(rng)
-        seed = rng.getrandbits(64)
-        for est in alive:
-            est.visits += 1
-            if weight > 0.0:
-                w.push(est.move)
-                est.total += weight * playout(w, side, random.Random(seed), eps, deals, ahead, seam, fair,
-                                                     value=value, counted=counted)
-                est.weight += weight
-                w.pop()
-        spent += len(alive)
-
-    timed = iterations is None
-    for stage in range(stages):
-        left_stages = stages - stage
-        if timed:
-            assert seconds is not None
-            if stage == 0:
-                for _ in range(PILOT_WORLDS):  # the pilot: every candidate, timed, to plan the budget
-                    one_world()
-            # Plan (again) for the time left at the rate seen so far: a cold start is not held against the rest.
-            used = time.perf_counter() - start
-            budget = min(cap, spent + int(spent / max(used, 1e-6) * max(seconds - used, 0.0) * 0.95))
-        per_move = max(0 if timed else 1, (budget - spent) // (len(alive) * left_stages))
-        last = stage == stages - 1
-        n = 0
-        # Timed, the last stage runs to the deadline: the whole budget is used (anytime).
-        while n < per_move or (timed and last and spent < cap):
-            one_world()
-            n += 1
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        for est in alive:
-            est.stage = stage + 1
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-        if halving and len(alive) > 1 and stage < stages - 1:
-            alive = sorted(alive, key=lambda e: -e.mean)[: (len(alive) + 1) // 2]
-    return sorted(stats, key=lambda e: (-e.stage, -e.mean))
-
 
 class MasterPlayer:
     """Determinized search with card-counting rollouts, anytime within a budget (see the module's text).
@@ -259,7 +173,7 @@ class MasterPlayer:
         return WeightedWorlds(view, self.infer, self.temperature, self.mix)
 
     def estimates(self, view: View, halving: bool = True,
-                  prune: bool = True) -> list[WeightedEstimate] | list[TreeEstimate]:
+                  prune: bool = True) -> list[Estimate]:
         """The search's estimate of each candidate (every legal move unless ``prune``), best first."""
         if not view.legal:
             raise NoMoveError(view)
@@ -268,7 +182,7 @@ class MasterPlayer:
         if self.tree and halving:
             return tree_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds, self.eps,
                                self.deals, self.ahead, self.seam, self.fair, self.explore)
-        return weighted_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds,
+        return weighted_search(self.worlds(view).sample, moves, view.side, rng, self.iterations, self.seconds,
                                halving, self.eps, self.deals, self.ahead, self.seam, self.fair,
                                fitted_evaluate if self.fitted else None, self.counted)
 

@@ -264,49 +264,92 @@ def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deal
     return result
 
 
+PILOT_WORLDS = 8  # worlds of a timed search's first stage, which also measures the playout rate
+MAX_ITERATIONS = 1_000_000  # a safety cap when only time bounds the search
+
+
 @dataclass
 class Estimate:
-    """A move's search statistics: the mean round points difference for the mover's side."""
+    """A move's search statistics: the (weighted) mean round points difference for the mover's side.
+
+    ``weight`` sums the weights of the worlds it was played in (their number, for uniform worlds).
+    """
 
     move: Move
     total: float = 0.0
+    weight: float = 0.0
     visits: int = 0
     stage: int = 0  # how many halving stages it survived
 
     @property
     def mean(self) -> float:
-        return self.total / self.visits if self.visits else 0.0
+        return self.total / self.weight if self.weight > 0 else 0.0
 
 
-def search(world: Callable[[random.Random], State], moves: Sequence[Move], side: int, rng: random.Random,
-           iterations: int = DEFAULT_ITERATIONS, seconds: float | None = DEFAULT_SECONDS,
-           halving: bool = True, eps: float = EPSILON, deals: int = DEFAULT_DEALS) -> list[Estimate]:
-    """Estimate ``moves`` over sampled worlds; best first.
+def weighted_search(sample: Callable[[random.Random], tuple[State, float]], moves: Sequence[Move], side: int,
+                    rng: random.Random, iterations: int | None, seconds: float | None, halving: bool = True,
+                    eps: float = EPSILON, deals: int = DEFAULT_DEALS, ahead: int = 0, seam: bool = False,
+                    fair: bool = False, value: Callable[[State, int], float] | None = None,
+                    counted: int = 0) -> list[Estimate]:
+    """Estimate ``moves`` over worlds drawn with their weights by ``sample``, best first.
 
-    ``iterations`` is the playout budget (one playout = one move in one
-    world), ``seconds`` a time cap (None: none). With ``halving`` the worse
-    half of the candidates is dropped after each stage; without it every move
-    gets the same worlds (comparable estimates, for analysis).
+    Every surviving candidate is played in each world with the same rollout
+    stream (common random numbers); a move's estimate is the weighted mean
+    (importance sampling: the master weighs worlds by the evidence of play).
+    ``iterations`` caps the playouts, ``seconds`` the time; at least one must
+    be given. With ``iterations`` the stages share it out (the time only cuts
+    a search short); with time alone the search is anytime: a pilot of
+    :data:`PILOT_WORLDS` worlds measures the playout rate, each stage is
+    planned for the time left, and the last runs to the deadline. With
+    ``halving`` the worse half of the candidates is dropped after each stage;
+    without it every move gets the same worlds (comparable, for analysis).
+    The other settings are :func:`playout`'s.
     """
     stats = [Estimate(m) for m in moves]
     if len(stats) <= 1:
         return stats
-    deadline = time.perf_counter() + seconds if seconds is not None else None
+    if iterations is None and seconds is None:
+        raise InvalidSettingError("seconds", None, "a number when iterations is none")
+    start = time.perf_counter()
+    deadline = start + seconds if seconds is not None else None
+    cap = MAX_ITERATIONS if iterations is None else iterations
     alive = stats
     stages = max(1, (len(stats) - 1).bit_length()) if halving else 1
     spent = 0
+    budget = cap
+
+    def one_world() -> None:
+        nonlocal spent
+        w, weight = sample(rng)
+        seed = rng.getrandbits(64)
+        for est in alive:
+            est.visits += 1
+            if weight > 0.0:
+                w.push(est.move)
+                est.total += weight * playout(w, side, random.Random(seed), eps, deals, ahead, seam, fair,
+                                                     value=value, counted=counted)
+                est.weight += weight
+                w.pop()
+        spent += len(alive)
+
+    timed = iterations is None
     for stage in range(stages):
         left_stages = stages - stage
-        per_move = max(1, (iterations - spent) // (len(alive) * left_stages))
-        for _ in range(per_move):
-            w = world(rng)
-            seed = rng.getrandbits(64)
-            for est in alive:
-                w.push(est.move)
-                est.total += playout(w, side, random.Random(seed), eps, deals)
-                est.visits += 1
-                w.pop()
-            spent += len(alive)
+        if timed:
+            assert seconds is not None
+            if stage == 0:
+                for _ in range(PILOT_WORLDS):  # the pilot: every candidate, timed, to plan the budget
+                    one_world()
+            # Plan (again) for the time left at the rate seen so far: a cold start is not held against the rest.
+            used = time.perf_counter() - start
+            budget = min(cap, spent + int(spent / max(used, 1e-6) * max(seconds - used, 0.0) * 0.95))
+        per_move = max(0 if timed else 1, (budget - spent) // (len(alive) * left_stages))
+        last = stage == stages - 1
+        n = 0
+        # Timed, the last stage runs to the deadline: the whole budget is used (anytime).
+        while n < per_move or (timed and last and spent < cap):
+            one_world()
+            n += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
         for est in alive:
@@ -317,6 +360,17 @@ def search(world: Callable[[random.Random], State], moves: Sequence[Move], side:
             alive = sorted(alive, key=lambda e: -e.mean)[: (len(alive) + 1) // 2]
     return sorted(stats, key=lambda e: (-e.stage, -e.mean))
 
+
+
+def search(world: Callable[[random.Random], State], moves: Sequence[Move], side: int, rng: random.Random,
+           iterations: int = DEFAULT_ITERATIONS, seconds: float | None = DEFAULT_SECONDS,
+           halving: bool = True, eps: float = EPSILON, deals: int = DEFAULT_DEALS) -> list[Estimate]:
+    """Estimate ``moves`` over uniformly sampled worlds, best first (:func:`weighted_search`, every weight 1).
+
+    ``iterations`` is the playout budget (one playout = one move in one
+    world), ``seconds`` a time cap (None: none).
+    """
+    return weighted_search(lambda r: (world(r), 1.0), moves, side, rng, iterations, seconds, halving, eps, deals)
 
 class ExpertPlayer:
     """Determinized Monte Carlo search over worlds sampled from the view.
