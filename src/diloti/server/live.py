@@ -196,6 +196,13 @@ class LiveTable:
         humans = [s for s in self.seats if s.kind == "human"]
         return all(o.kind == "bot" for h in humans for o in self.seats if self.side_of(o.seat) != self.side_of(h.seat))
 
+    @property
+    def hint_level(self) -> str:
+        """Whose search gives the hints: the master's where a computer seat is a master (Diloti), else the
+        expert's."""
+        master = any(s.kind == "bot" and (s.level or "").partition(":")[0] == "master" for s in self.seats)
+        return "master" if master and self.kind == "diloti" else "expert"
+
     def seat_of(self, token_hash: str) -> Seat | None:
         """The seat this token hash holds (compared in constant time), if any."""
         return next((s for s in self.seats if s.token_hash and hmac.compare_digest(s.token_hash, token_hash)), None)
@@ -244,7 +251,8 @@ class LiveTable:
                       for s in self.seats],
             "rated": self.rated,
             "free": self.free(), "scores": list(self.game.scores), "round": self.game.round_no,
-            "winner": self.winner, "hints": self.hints, "ply": self.ply,
+            "winner": self.winner, "hints": self.hints,
+            "hint_level": self.hint_level, "ply": self.ply,
             "spectators": len(self.watchers), "created": self.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "end_reason": self.end_reason, "away_level": self.away_level, "grace": self.grace,
             "series": self.series, "series_score": self.series_score(), "next_table": self.next_table,

@@ -294,6 +294,7 @@ class TableSummary(Strict):
     round: int
     winner: int | None
     hints: bool
+    hint_level: Annotated[Literal["expert", "master"], Field(description="whose search gives the hints")]
     ply: int
     spectators: Annotated[int, Field(description="connections watching the table now (on this server process)")]
     created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]

@@ -13,7 +13,7 @@ import time
 from abc import abstractmethod
 from typing import Any
 
-from diloti.ai import LEVELS
+from diloti.ai import LEVELS, UnknownLevelError, parse_spec
 from diloti.core.errors import DilotiError
 from diloti.core.games import GAMES
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
@@ -43,19 +43,18 @@ def table_level(text: Any, what: str) -> str:
     """
     if isinstance(text, str) and text in LEVELS:
         return text
-    known = f"known: {', '.join(LEVELS)}; expert or master may add :seconds=S, S in {THINK[0]:g}..{THINK[1]:g}"
     if not isinstance(text, str) or ":" not in text:
-        raise ProtocolError("bad_level", f"{what}: unknown level {text!r:.40} ({known})")
-    level, _, rest = text.partition(":")
-    key, eq, value = rest.partition("=")
+        raise ProtocolError("bad_level", f"{what}: unknown level {text!r:.40} (known: {', '.join(LEVELS)}; expert "
+                                         f"or master may add :seconds=S, S in {THINK[0]:g}..{THINK[1]:g})")
     try:
-        seconds = float(value) if eq and key.strip() == "seconds" else None
-    except ValueError:
-        seconds = None
-    if level.strip() not in ("expert", "master") or seconds is None or not THINK[0] <= seconds <= THINK[1]:
+        level, settings = parse_spec(text)
+    except UnknownLevelError:  # not KEY=VALUE settings, or a value that is not a number
+        level, settings = "", {}
+    seconds = settings.get("seconds") if list(settings) == ["seconds"] else None
+    if level not in ("expert", "master") or not isinstance(seconds, int | float) or not THINK[0] <= seconds <= THINK[1]:
         raise ProtocolError("bad_level", f"{what}: invalid level {text!r:.40}: a table may set only seconds "
                                          f"({THINK[0]:g}..{THINK[1]:g}) of expert or master")
-    return f"{level.strip()}:seconds={seconds:g}"
+    return f"{level}:seconds={seconds:g}"
 
 
 class Seating(TableLife):

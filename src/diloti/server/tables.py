@@ -50,13 +50,6 @@ T = TypeVar("T")
 ACTIVE = ("waiting", "playing")
 
 
-def hint_level(table: LiveTable) -> str:
-    """Whose search gives this table's hints: the master's where one of its computers is a master (Diloti),
-    else the expert's."""
-    master = any(s.kind == "bot" and (s.level or "").partition(":")[0] == "master" for s in table.seats)
-    return "master" if master and table.kind == "diloti" else "expert"
-
-
 class TableManager(Seating):
     """Every live table, the database worker and the computer players' worker processes."""
 
@@ -446,10 +439,10 @@ class TableManager(Seating):
         if table.hint is None or table.hint[0] != ply:
             view = table.game.view(seat)
             fut = asyncio.get_running_loop().run_in_executor(self._cpu, rank_hint, view, table.seed, ply,
-                                                             hint_level(table))
+                                                             table.hint_level)
             table.hint = (ply, fut)
         ranked = await asyncio.shield(table.hint[1])
-        return {"type": "hint", "ply": ply, "level": hint_level(table),
+        return {"type": "hint", "ply": ply, "level": table.hint_level,
                 "moves": [{**move_dict(move), "score": round(score, 3), "win": None if win is None else round(win, 3)}
                           for move, score, win in ranked[:5]]}
 

@@ -208,17 +208,9 @@ export class TableView {
     this.shownAt = performance.now();
   }
 
-  // Whose search gives the hints: the master's at a Diloti table with a master seat (as the server decides).
-  hintBy() {
-    const tb = this.table;
-    const master = tb && tb.seats && (tb.game || "diloti") === "diloti"
-      && tb.seats.some((s) => s.kind === "bot" && String(s.level || "").split(":")[0] === "master");
-    return master ? "_master" : "";
-  }
-
   askHint() {
     if (this.conn.send({ type: "hint" })) {
-      this.hint = t("game.hint_wait" + this.hintBy());
+      this.hint = t(this.table && this.table.hint_level === "master" ? "game.hint_wait_master" : "game.hint_wait");
       this.render();
     }
   }
