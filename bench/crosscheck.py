@@ -1,6 +1,6 @@
 """A long check (not a test): the engine's move generator against the brute-force reference.
 
-Usage: python bench/crosscheck.py [--seconds S] [--seed N] [--max-items K]
+Usage: .venv/bin/python bench/crosscheck.py [--seconds S] [--seed N] [--max-items K]
 
 Plays random games (each rule option on with probability 1/2, 2 or 4 players,
 and a policy that plays at random, prefers declarations or prefers lays, to

@@ -1,6 +1,6 @@
 """Benchmark: two players' decisions on the same positions, scored in the true deal (duplicate positions).
 
-Usage: python bench/decisions.py A B [--positions 300] [--rollouts 64] [--players 2] [--deals 9] [--same-seed]
+Usage: .venv/bin/python bench/decisions.py A B [--positions 300] [--rollouts 64] [--players 2] [--deals 9] [--same-seed]
                                  [--judge fast|counted|both] [--source SPEC] [--seed 1]
 
 Whole rounds are played by ``--source`` players (default ``expert:iterations=100,seconds=none``);

@@ -1,8 +1,8 @@
 """Benchmark: environment steps per second of the research wrappers, with random agents.
 
-Usage: python bench/envs.py [--game diloti|xeri|kontsina] [--seconds S] [--repeat N] [--players 2|3|4]
+Usage: .venv/bin/python bench/envs.py [--game diloti|xeri|kontsina] [--seconds S] [--repeat N] [--players 2|3|4]
                             [--only NAME ...] [--cpu-clock]
-       python bench/envs.py --search-moves [--rounds N]
+       .venv/bin/python bench/envs.py --search-moves [--rounds N]
 
 Each figure is the median of ``--repeat`` runs of about ``--seconds`` each, in
 one process (the engine's shape cache warms up in the first runs, as in any

@@ -1,6 +1,6 @@
 """Fit the search's leaf evaluation on self-play: a deal's start against the round's final points difference.
 
-Usage: python bench/fit_evaluation.py [--rounds N] [--level LEVEL] [--seed S] [--out FILE]
+Usage: .venv/bin/python bench/fit_evaluation.py [--rounds N] [--level LEVEL] [--seed S] [--out FILE]
 
 For 2 and for 4 players, plays N rounds of Diloti (standard rules), every seat the same level (default
 heuristic), and at the start of every deal after the first (hands dealt, before the first move: where the

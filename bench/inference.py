@@ -1,6 +1,6 @@
 """Benchmark: how much better than uniform sampling the inference from play predicts an opponent's hand.
 
-Usage: python bench/inference.py [--positions 1000] [--worlds 200] [--players 2] [--player SPEC]
+Usage: .venv/bin/python bench/inference.py [--positions 1000] [--worlds 200] [--players 2] [--player SPEC]
                                  [--temperature 1.0 ...] [--mix 0.1] [--seed 1]
 
 Plays whole rounds between two ``--player`` bots (default ``expert:iterations=100,seconds=none``),

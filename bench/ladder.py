@@ -1,6 +1,6 @@
 """Benchmark: the strength ladder, in resumable chunks.
 
-Usage: python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--workers SPEC] [--players 2|4] [--game G]
+Usage: .venv/bin/python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--workers SPEC] [--players 2|4] [--game G]
                               [--out FILE.jsonl] [--first K]
 
 Plays A against B on duplicate deals (games to 61), ``--chunk`` games at a

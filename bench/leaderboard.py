@@ -16,8 +16,8 @@ The ratings and results are generated, not computed by playing the games through
 (that would take hours and time nothing of interest here); the seats of the generated tables are
 left out (a profile's games page then names guests by nothing, which costs the same lookup).
 
-    python bench/leaderboard.py                          # SQLite in /tmp, generated once, reused
-    python bench/leaderboard.py --postgres postgresql://postgres@127.0.0.1:54329/diloti_bench
+    .venv/bin/python bench/leaderboard.py                          # SQLite in /tmp, generated once, reused
+    .venv/bin/python bench/leaderboard.py --postgres postgresql://postgres@127.0.0.1:54329/diloti_bench
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Benchmark: time per move of any player, with 2 and 4 players.
 
-Usage: python bench/movetime.py SPEC [SPEC ...] [--moves 60] [--players 2 4] [--seed 1]
+Usage: .venv/bin/python bench/movetime.py SPEC [SPEC ...] [--moves 60] [--players 2 4] [--seed 1]
 
 Each SPEC (``master``, ``expert``, ``master:seconds=0.5`` ...) plays whole rounds
 in every seat against ``heuristic`` partners and opponents until it has made

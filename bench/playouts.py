@@ -1,6 +1,6 @@
 """Benchmark: the expert's playouts per second and time per move.
 
-Usage: python bench/playouts.py [--seconds S] [--iterations N] [--seed S]
+Usage: .venv/bin/python bench/playouts.py [--seconds S] [--iterations N] [--seed S]
 
 Plays games of expert against heuristic (expert with no time cap) and prints
 playouts/s, actions/s inside rollouts, and the mean and largest time per

@@ -1,6 +1,6 @@
 """All levels on one scale: a Bradley-Terry (Elo) fit over every pair in bench/results, with intervals.
 
-Usage: python bench/ratings.py [--players 2] [--boot 200] [--seed 1] [FILES...]
+Usage: .venv/bin/python bench/ratings.py [--players 2] [--boot 200] [--seed 1] [FILES...]
 
 Reads the ladder's per-game files (``A_vs_B_Pp_seedS.jsonl``, as bench/ladder.py
 writes them), counts each game as a win, a loss or half of each (a draw), and

@@ -1,6 +1,6 @@
 """Summarise the ladder results in bench/results/*.jsonl: a Markdown table and the ladder picture.
 
-Usage: python bench/report.py [--plot docs/ladder.png] [FILES...]
+Usage: .venv/bin/python bench/report.py [--plot docs/ladder.png] [FILES...]
 
 Each .jsonl file holds one pair's games (written by bench/ladder.py), each .json
 file the output of ``diloti tournament --json``; the table gives

@@ -1,6 +1,6 @@
 """Benchmark data: how a round's points fall between two equal sides, for the win chance of hints.
 
-Usage: python bench/round_points.py [--rounds N] [--level LEVEL] [--seed S] [--out FILE]
+Usage: .venv/bin/python bench/round_points.py [--rounds N] [--level LEVEL] [--seed S] [--out FILE]
 
 Plays N rounds of Diloti (standard rules) for 2 and for 4 players, every seat the same level (default
 heuristic), and writes how often each split (points of one side, points of the other) happened, counted

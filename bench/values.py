@@ -1,6 +1,6 @@
 """Benchmark: what engine values cost to copy and pickle (replay buffers, worker processes).
 
-Usage: python bench/values.py [--positions N] [--seed S]
+Usage: .venv/bin/python bench/values.py [--positions N] [--seed S]
 
 Takes N positions from random 2-player rounds (mid-round: 10 to 30 moves in,
 with the undo stack) and prints the median pickled size of a ``State``, a

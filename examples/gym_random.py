@@ -1,7 +1,7 @@
 """A random (masked) agent against a built-in level on the Gymnasium environment diloti/Diloti-v0 (or Xeri, Kontsina).
 
-    python examples/gym_random.py --opponent greedy --episodes 20
-    python examples/gym_random.py --game xeri --opponent heuristic --players 4
+    .venv/bin/python examples/gym_random.py --opponent greedy --episodes 20
+    .venv/bin/python examples/gym_random.py --game xeri --opponent heuristic --players 4
 
 Needs the research extra: ``pip install 'diloti[research]'``.
 """

@@ -1,8 +1,8 @@
 """OpenSpiel's ISMCTS bot against a built-in computer level, on python_diloti (or python_xeri, python_kontsina).
 
-    python examples/openspiel_ismcts.py --level heuristic --games 4 --simulations 100
-    python examples/openspiel_ismcts.py --game xeri --level greedy --games 4
-    python examples/openspiel_ismcts.py --level master:seconds=0.5 --games 20 --simulations 400
+    .venv/bin/python examples/openspiel_ismcts.py --level heuristic --games 4 --simulations 100
+    .venv/bin/python examples/openspiel_ismcts.py --game xeri --level greedy --games 4
+    .venv/bin/python examples/openspiel_ismcts.py --level master:seconds=0.5 --games 20 --simulations 400
 
 Each game is one round; the bots swap seats every game. ISMCTS searches over
 worlds dealt again with ``resample_from_infostate`` and evaluates leaves with

@@ -1,7 +1,7 @@
 """Random agents on the PettingZoo environment diloti_v0 (or xeri_v0, kontsina_v0), printed with render_mode="ansi".
 
-    python examples/pettingzoo_random.py --players 4 --rounds 3 --options "liberal_groups soy"
-    python examples/pettingzoo_random.py --game kontsina --players 3 --options forced_capture
+    .venv/bin/python examples/pettingzoo_random.py --players 4 --rounds 3 --options "liberal_groups soy"
+    .venv/bin/python examples/pettingzoo_random.py --game kontsina --players 3 --options forced_capture
 
 Needs the research extra: ``pip install 'diloti[research]'``.
 """

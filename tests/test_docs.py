@@ -1,4 +1,4 @@
-"""The docs stay true to the code: the README's map of the package, and no name that is gone."""
+"""The docs stay true to the code: the README's map of the package, its links and example, no name that is gone."""
 
 from __future__ import annotations
 
@@ -37,3 +37,42 @@ def test_no_doc_names_what_is_gone() -> None:
         text = path.read_text(encoding="utf-8")
         for name in gone:
             assert name not in text, (path.name, name)
+
+
+def test_the_readme_links_every_page_of_the_docs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    pages = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
+    missing = [page for page in pages if f"]({page})" not in readme]
+    assert not missing, f"docs pages the README does not link: {missing}"
+
+
+def test_the_readme_names_every_extra() -> None:
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("Heavy dependencies are optional extras", 1)[1].split("\n## ", 1)[0]
+    assert not [name for name in extras if f"`{name}`" not in section]
+
+
+def test_the_readme_library_example_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(example, "README.md", "exec"), {"print": lambda *_: None})
+
+
+def test_docs_say_which_interpreter_runs_the_scripts_and_speak_of_the_software() -> None:
+    # `python bench/x.py` fails with the system Python (no diloti there): the project's .venv runs them.
+    bare = re.compile(r"(^|[^/\w.])python3? (bench|examples)/")
+    history = re.compile(r"\b(first|second|third|fourth|next|previous|earlier|this|last) session\b", re.IGNORECASE)
+    for path in [*DOCS, *sorted((ROOT / "bench").glob("*.py")), *sorted((ROOT / "examples").glob("*.py"))]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not bare.search(line), (path.name, number, line)
+            if path.suffix == ".md":
+                assert not history.search(line), (path.name, number, line)
+
+
+def test_rules_pages_cite_their_sources_by_address() -> None:
+    for name in ("RULES.md", "RULES-XERI.md", "RULES-KONTSINA.md"):
+        text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+        assert "seeds/" not in text and "https://" in text, name
