@@ -5,7 +5,8 @@ by a chooser that often lays or declares (so that tables grow and the
 liberal options make long move lists). At each position the whole tree of
 action sequences is walked: every action the mask allows leads on to at least
 one legal move, every legal move is reached, and by exactly one sequence,
-which is also what :meth:`Decision.encode` gives.
+which is also what :meth:`Decision.encode` gives, and what :func:`sequence` gives from the move and
+the table alone (so that no action id depends on the mover's hidden cards).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move
 from diloti.core.options import Options
+from diloti.core.phase import Phase
 from diloti.core.state import State
 from diloti.envs.actions import (
     HEADS,
@@ -31,6 +33,8 @@ from diloti.envs.actions import (
     InvalidActionError,
     describe,
     head_of,
+    item_mask,
+    sequence,
 )
 from helpers import options_st
 
@@ -42,7 +46,6 @@ def walk(decision: Decision, prefix: list[int], out: dict[Move, list[int]]) -> N
     actions = decision.legal_actions()
     assert actions == sorted(set(actions)) and actions, f"empty or unsorted mask after {prefix}"
     if prefix:
-        assert len(actions) >= 2, f"a step with a single action after {prefix}"
         assert all(a >= ITEM for a in actions), "an item step offers a head"
     else:
         assert all(a < NUM_HEADS for a in actions), "the first step offers an item"
@@ -65,9 +68,11 @@ def check_position(s: State) -> int:
     found: dict[Move, list[int]] = {}
     walk(d, [], found)
     assert set(found) == set(legal) and len(found) == len(legal)
+    low = item_mask(s.table, s.declarations)
     for m, seq in found.items():
         assert d.encode(m) == seq
         assert d.decode(seq) == m
+        assert seq == sequence(head_of(m), m.mask & low, low)
     # An action outside the mask is refused with its name and the step.
     illegal = next(a for a in range(NUM_ACTIONS) if a not in d.actions)
     with pytest.raises(InvalidActionError, match=f"illegal action {illegal} "):
@@ -167,3 +172,30 @@ def test_apply_after_unique_and_decode_errors() -> None:
         d.decode([*seq, STOP])
     with pytest.raises(InvalidActionError, match="not among the legal moves"):
         d.encode(Move.parse("KS"))
+
+
+def test_action_ids_do_not_depend_on_the_movers_hidden_cards() -> None:
+    """Worlds another seat cannot tell apart (the mover's hand dealt again): every move legal in two of
+    them has the same action sequence in both, and the same sequence means the same move."""
+    from diloti.ai.sampler import Worlds
+
+    compared = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = State.new(2, LIBERAL if seed % 2 else Options(), dealer=seed % 2, seed=seed)
+        while not s.is_over:
+            if s.phase == Phase.PLAY and s.declarations:
+                watcher = (s.turn + 1) % s.players
+                worlds = Worlds(s.view(watcher))
+                mine = {m: Decision.of(s).encode(m) for m in s.legal_moves()}
+                for _ in range(4):
+                    other = worlds.sample(rng)
+                    d = Decision.of(other)
+                    for m in other.legal_moves():
+                        seq = d.encode(m)
+                        if m in mine:
+                            assert seq == mine[m], (s, other, m)
+                            compared += 1
+                        assert d.decode(seq) == m
+            s.push(chooser(rng, s.legal_moves()))
+    assert compared > 200

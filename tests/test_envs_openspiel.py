@@ -150,3 +150,36 @@ def test_bad_parameters_name_the_parameter() -> None:
         openspiel_game.DilotiGame({"options": "sooy"})
     with pytest.raises(EnvArgumentError, match="dealer=2"):
         openspiel_game.DilotiGame({"dealer": 2})
+
+
+@pytest.mark.parametrize(("name", "players"), [(openspiel_game.SHORT_NAME, 2), (openspiel_game.SHORT_NAME, 4),
+                                               ("python_kontsina", 3), ("python_xeri", 2)])
+def test_resampling_for_a_player_not_to_move(name: str, players: int) -> None:
+    """Resampled from the information set of a seat that is not to move, after the mover's legal actions
+    were asked, mid-move too: the seat sees the same, the move being chosen goes on, and every legal
+    action of the resampled state applies (its mover's own moves, not the original's)."""
+    game = pyspiel.load_game(name, {"players": players, "options": MIXES[1] if name == openspiel_game.SHORT_NAME
+                                    else ""})
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = mid_move = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        for state in states_along_a_round(game, seed):
+            if state.is_chance_node() or state.is_terminal():
+                continue
+            state.legal_actions()
+            mover = state.current_player()
+            for p in range(players):
+                if p == mover:
+                    continue
+                other = state.resample_from_infostate(p, sampler)
+                assert other.information_state_string(p) == state.information_state_string(p)
+                assert np.array_equal(other.information_state_tensor(p), state.information_state_tensor(p))
+                assert other.prefix() == state.prefix()
+                for action in other.legal_actions():
+                    other.action_to_string(mover, action)
+                    other.clone().apply_action(action)
+                checked += 1
+                mid_move += state.prefix()[0] >= 0
+                play_to_end(other, rng)
+    assert checked > 30 and (mid_move > 5 or name == "python_xeri")

@@ -7,18 +7,19 @@ every position:
 1. A **head** action names the card played, the kind of move and its value
    (:data:`HEADS`): ``5C lay``, ``5C capture``, ``5C plain 8``, ``5C group 5``
    ... and ``keep`` / ``redeal`` for a face-card redeal decision.
-2. While more than one legal move shares the head, **item** actions name the
-   table items the move takes or builds on, in increasing order: a loose card
-   by itself, a declaration by its lowest card (``ITEM + card``); ``STOP`` ends
-   the list when a move with exactly the items chosen so far is legal and a
-   longer one is too. An item that every move still open takes next is taken
-   without a step (a step always offers two actions or more).
+2. A move that takes or builds on table items (a capture, a declaration) then names
+   them, one **item** action each, in increasing order: a loose card by itself, a
+   declaration by its lowest card (``ITEM + card``); ``STOP`` ends the list while the
+   table holds items above the last one named. A lay, ``keep`` and ``redeal`` are
+   their head alone.
 
-The move is played as soon as it is the only legal move with the prefix
-chosen, so a move with a head of its own takes one step. Every legal move has
-exactly one action sequence and every action the mask allows leads to at least
-one legal move (tests/test_envs_actions.py shows both on random positions of
-every option mix).
+The sequence of a move depends on the move and the table alone, never on the
+mover's other cards: what the others see of a move being chosen (the head, the
+items named so far) is part of the finished move, and an action id means the
+same in every state of an information set. Only the mask, which the mover alone
+sees, depends on the hand. Every legal move has exactly one action sequence and
+every action the mask allows leads to at least one legal move
+(tests/test_envs_actions.py shows both on random positions of every option mix).
 
 >>> from diloti.core.cards import cards_of, parse_cards
 >>> from diloti.core.state import State
@@ -30,13 +31,16 @@ every option mix).
 >>> d.apply(head_of(Move.parse("9D x 9S")))
 >>> [describe(a) for a in d.legal_actions()]
 ['item 4H', 'item 9S']
->>> d.apply(ITEM + Card("4H"))  # 5C comes with 4H in every move left: no step for it
+>>> d.apply(ITEM + Card("4H"))
 >>> [describe(a) for a in d.legal_actions()], cards_of(d.chosen)
-(['item 9S', 'stop'], (Card('4H'), Card('5C')))
+(['item 5C'], (Card('4H'),))
+>>> d.apply(ITEM + Card("5C"))  # 9S is still on the table above 5C: the list goes on or stops
+>>> [describe(a) for a in d.legal_actions()]
+['item 9S', 'stop']
 >>> d.apply(STOP)
 Move.parse('9D x 4H 5C')
->>> d.encode(Move.parse("9D x 4H 5C 9S")) == [head_of(Move.parse("9D x 9S")), ITEM + Card("4H"), ITEM + Card("9S")]
-True
+>>> [describe(a) for a in d.encode(Move.parse("9D x 4H 5C 9S"))]  # 9S is the highest item: no stop
+['9D capture', 'item 4H', 'item 5C', 'item 9S']
 >>> NUM_HEADS, NUM_ACTIONS
 (506, 559)
 """
@@ -287,7 +291,7 @@ class Decision(StepDecision):
         return acts
 
     def apply(self, action: int) -> Move | None:
-        """Take ``action``; the move once it is the only one left, else None."""
+        """Take ``action``; the move once the sequence is complete, else None."""
         action = int(action)
         if action not in self.actions:
             raise self._illegal(action)
@@ -295,54 +299,57 @@ class Decision(StepDecision):
         if self.head < 0:
             self.head = action
             cands = self._groups[action]
+            if HEADS[action][1] in _NO_ITEMS:  # a lay, keep or redeal: one move, no items
+                return cands[0][1]
         else:
             above = ~((1 << self.chosen.bit_length()) - 1)
             if action == STOP:
-                cands = [c for c in self.candidates if not c[0] & above]
-            else:
-                bit = BIT[action - ITEM]
-                cands = [c for c in self.candidates if (c[0] & above) & -(c[0] & above) == bit]
-                self.chosen |= bit
+                return next(m for items, m in self.candidates if not items & above)
+            bit = BIT[action - ITEM]
+            cands = [c for c in self.candidates if (c[0] & above) & -(c[0] & above) == bit]
+            self.chosen |= bit
+            if not self._low & ~((bit << 1) - 1):  # no item on the table above it: the list is complete
+                return next(m for items, m in cands if items == self.chosen)
         self.candidates = cands
         self._actions = None
-        if len(cands) == 1:
-            return cands[0][1]
-        # An item that every candidate takes next is no choice: it is taken without a step.
-        acts = self.actions
-        while len(acts) == 1:
-            bit = BIT[acts[0] - ITEM]
-            above = ~((1 << self.chosen.bit_length()) - 1)
-            self.candidates = [c for c in self.candidates if (c[0] & above) & -(c[0] & above) == bit]
-            self.chosen |= bit
-            self._actions = None
-            acts = self.actions
         return None
 
     def encode(self, move: Move) -> list[int]:
         """The action sequence that chooses ``move`` from the start (this decision is not changed)."""
         h = head_of(move)
-        group = self._group(move, h)
-        out = [h]
-        items = move[3] & self._low
-        cands = group
-        chosen = 0
-        while len(cands) > 1:
-            above = ~((1 << chosen.bit_length()) - 1)
-            rest = items & above
-            forced = len({(c[0] & above) & -(c[0] & above) for c in cands}) == 1
-            if rest:
-                bit = rest & -rest
-                if not forced:
-                    out.append(ITEM + bit.bit_length() - 1)
-                cands = [c for c in cands if (c[0] & above) & -(c[0] & above) == bit]
-                chosen |= bit
-            else:
-                out.append(STOP)
-                cands = [c for c in cands if not c[0] & above]
+        self._group(move, h)
+        return sequence(h, move[3] & self._low, self._low)
+
+
+#: The heads whose move takes no table item: the head alone is the whole sequence.
+_NO_ITEMS = frozenset((LAY, KEEP, REDEAL))
+
+
+def sequence(head: int, items: int, low: int) -> list[int]:
+    """The action sequence of a move from its head, its item cards and the table's item cards (``low``).
+
+    It depends on nothing else: not on the mover's hand, nor on which other moves are legal.
+
+    >>> from diloti.core.cards import mask_of, parse_cards
+    >>> low = mask_of(parse_cards("4H 5C 9S"))
+    >>> [describe(a) for a in sequence(head_of(Move.parse("9D x 4H 5C")), mask_of(parse_cards("4H 5C")), low)]
+    ['9D capture', 'item 4H', 'item 5C', 'stop']
+    """
+    out = [head]
+    if HEADS[head][1] in _NO_ITEMS:
         return out
+    rest = items
+    while rest:
+        bit = rest & -rest
+        out.append(ITEM + bit.bit_length() - 1)
+        rest ^= bit
+    top = 1 << (items.bit_length() - 1)
+    if low & ~((top << 1) - 1):  # the table holds an item above the last one: the list says where it ends
+        out.append(STOP)
+    return out
 
 
 __all__ = [
     "HEADS", "ITEM", "KEEP_ACTION", "NUM_ACTIONS", "NUM_HEADS", "REDEAL_ACTION", "STOP", "Decision",
-    "InvalidActionError", "StepDecision", "describe", "head_of", "item_mask",
+    "InvalidActionError", "StepDecision", "describe", "head_of", "item_mask", "sequence",
 ]

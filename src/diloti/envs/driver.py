@@ -39,6 +39,15 @@ class EnvArgumentError(DilotiError, ValueError):
     """An environment was given a bad argument (the message names it)."""
 
 
+class RenderModeError(EnvArgumentError, TypeError):
+    """A render mode the environment does not offer.
+
+    Also a ``TypeError``: tools that try a render mode and fall back without it when it is not taken
+    (Stable-Baselines3's ``make_vec_env`` asks for ``"rgb_array"``) catch that, as for any environment
+    whose constructor has no such argument.
+    """
+
+
 def check_players(players: object) -> int:
     if isinstance(players, bool) or players not in (2, 4):
         raise EnvArgumentError(f"invalid players={players!r}: expected 2 or 4")
@@ -72,7 +81,7 @@ def check_seat(name: str, seat: object, players: int) -> int | None:
 
 def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
     if render_mode is not None and render_mode not in modes:
-        raise EnvArgumentError(f"invalid render_mode={render_mode!r}: expected None or one of {', '.join(modes)}")
+        raise RenderModeError(f"invalid render_mode={render_mode!r}: expected None or one of {', '.join(modes)}")
     return render_mode
 
 

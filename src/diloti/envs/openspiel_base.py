@@ -12,6 +12,7 @@ dealt again, and how an observation is laid out and made public.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -23,7 +24,7 @@ from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.state import State
 from diloti.core.variant import HandState
-from diloti.envs.actions import StepDecision
+from diloti.envs.actions import InvalidActionError, StepDecision
 from diloti.envs.driver import EnvArgumentError
 
 
@@ -64,15 +65,23 @@ def game_type(short_name: str, long_name: str, min_players: int, max_players: in
     )
 
 
+#: How many worlds :meth:`SpielState.resample_from_infostate` draws, at most, for one in which the move
+#: being chosen can go on (the mover must hold the card it plays); then the state itself is returned.
+RESAMPLE_TRIES = 1000
+
+
 class SpielState(pyspiel.State):  # type: ignore[misc]
     """A round or hand in play: the engine's explicit-chance state and the move being chosen."""
 
     round: State | HandState
     decision: StepDecision | None
+    #: The actions of the move being chosen, so far (empty between moves).
+    taken: tuple[int, ...] = ()
 
     if TYPE_CHECKING:  # each game's state writes these; declared here for the methods below
         def _new_decision(self) -> StepDecision: ...
         def _describe(self, action: int) -> str: ...
+        def _draw(self, player_id: int, rng: random.Random) -> State | HandState: ...
 
     # -------------------------------------------------------------- the API
     def current_player(self) -> int:
@@ -105,6 +114,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if move is not None:
             self.round.push(move)
             self.decision = None
+            self.taken = ()
+        else:
+            self.taken = (*self.taken, int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -132,11 +144,34 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         d = self.decision
         return (d.head, d.chosen) if d is not None else (-1, 0)
 
+    def resample_from_infostate(self: T, player_id: int, probability_sampler: Any) -> T:
+        """A state the player cannot tell from this one: the cards it cannot see dealt again at random.
+
+        While a move is being chosen, everyone has seen its card and the items named so far, so only
+        worlds in which the mover can go on with it count (drawn again until one does; after
+        :data:`RESAMPLE_TRIES` draws, this state itself, which always can).
+        """
+        rng = random.Random(int(probability_sampler() * 2**52))
+        for _ in range(RESAMPLE_TRIES if self.taken else 1):
+            try:
+                return self._resampled(self._draw(player_id, rng))
+            except InvalidActionError:
+                continue
+        return self.clone()  # type: ignore[no-any-return]
+
     def _resampled(self: T, round: Any) -> T:
-        """A clone of this state playing ``round`` (the same round with other hidden cards), at the same step."""
+        """A clone of this state playing ``round`` (the same round with other hidden cards), at the same step.
+
+        The decision is made again from ``round``'s own legal moves (another hand has other moves) and
+        the actions taken so far applied to it; :class:`InvalidActionError` if they cannot be.
+        """
         clone: T = self.clone()
         clone.round = round
-        clone.decision = self.decision.copy() if self.decision is not None else None
+        clone.decision = None
+        if self.taken:
+            d = clone._decision()
+            for action in self.taken:
+                d.apply(action)
         return clone
 
 

@@ -126,15 +126,14 @@ class DilotiState(SpielState):
         a, b = self.round.points()
         return [float(a - b) if s % 2 == 0 else float(b - a) for s in range(n)]
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DilotiState:
-        """A state the player cannot tell from this one: the cards it cannot see dealt again at random.
+    def _draw(self, player_id: int, rng: random.Random) -> State:
+        """The round with the cards ``player_id`` cannot see dealt again (for :meth:`resample_from_infostate`).
 
         Other hands and the undealt cards are drawn by :class:`diloti.ai.sampler.Worlds` (declarers
         keep a card of their value, a player deciding on a redeal keeps 5 face cards, the dealer's
         bottom card stays known to the dealer).
         """
         s = self.round
-        rng = random.Random(int(probability_sampler() * 2**52))
         others = [seat for seat in range(s.players) if seat != player_id]
         hands, stock = Worlds(s.view(player_id)).deal(rng)
         old = [c for seat in others for c in s.hands[seat]] + s.stock[s.stock_pos:]
@@ -148,7 +147,7 @@ class DilotiState(SpielState):
             t.bottom = t.stock[-1]
         hi = len(t.stock) - 1 if t.bottom is not None else len(t.stock)
         t.stock[t.stock_pos:hi] = sorted(t.stock[t.stock_pos:hi])  # undealt cards are kept in card order
-        return self._resampled(t)
+        return t
 
 
 class DilotiObserver(SpielObserver[DilotiState, View]):

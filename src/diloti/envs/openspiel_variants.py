@@ -128,14 +128,13 @@ class VariantSpielState(SpielState):
             return [0.0] * s.players
         return side_returns(s.points(), s.players, s.sides)
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> VariantSpielState:
-        """A state the player cannot tell from this one: the other hands and the undealt cards dealt again.
+    def _draw(self, player_id: int, rng: random.Random) -> HandState:
+        """The hand with the cards ``player_id`` cannot see dealt again (for :meth:`resample_from_infostate`).
 
         Nothing the player has seen constrains them (the parent games have no declarations), so every
         deal of the unseen cards into hands of the same sizes is equally likely.
         """
         s = self.round
-        rng = random.Random(int(probability_sampler() * 2**52))
         pool = [c for seat in range(s.players) if seat != player_id for c in s.hands[seat]] + s.remaining_stock
         rng.shuffle(pool)
         t = s.copy(stack=True)  # the history too: views show it
@@ -148,7 +147,7 @@ class VariantSpielState(SpielState):
                 pos += len(h)
         t.hands = hands
         t.stock = t.stock[:t.stock_pos] + sorted(pool[pos:])  # undealt cards are kept in card order
-        return self._resampled(t)
+        return t
 
 
 class VariantObserver(SpielObserver[VariantSpielState, VariantView]):

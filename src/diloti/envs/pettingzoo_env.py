@@ -228,6 +228,15 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
 
+    # EzPickle pickles the constructor's arguments and builds a fresh environment from them: a copy
+    # taken mid-round would lose the round. A search or a replay buffer copies environments to go on
+    # from where they are, so the whole state is pickled (EzPickle stays a base: PettingZoo tools test for it).
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
