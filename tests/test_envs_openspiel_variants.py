@@ -13,6 +13,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the research extra (pip install
 import diloti.envs.openspiel_game  # noqa: E402, F401  (registers the three games)
 from diloti.envs import openspiel_variants  # noqa: E402
 from diloti.envs.driver import EnvArgumentError  # noqa: E402
+from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE  # noqa: E402
 
 SEATINGS = [("python_xeri", 2, ""), ("python_xeri", 2, "pile_any_pair_redeal no_xeri_last_card"),
             ("python_xeri", 4, "xeri_jack_double"), ("python_kontsina", 2, ""),
@@ -66,7 +67,7 @@ def test_game_types_spaces_and_parameters() -> None:
     kontsina = pyspiel.load_game("python_kontsina", {"players": 3})
     assert xeri.num_distinct_actions() == 52 and kontsina.num_distinct_actions() == 156
     assert xeri.observation_tensor_shape() == [352] and kontsina.observation_tensor_shape() == [517]
-    assert xeri.information_state_tensor_shape() == [352 + 5 * 52]
+    assert xeri.information_state_tensor_shape() == [352 + 5 * 52 + HISTORY_PLIES * PLY_SIZE]
     assert xeri.max_chance_outcomes() == 52 and kontsina.num_players() == 3
     assert (xeri.min_utility(), xeri.max_utility(), kontsina.max_utility()) == (-285.0, 285.0, 5.0)
     for g, players in ((xeri, (2, 4)), (kontsina, (2, 3, 4))):

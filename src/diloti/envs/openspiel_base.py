@@ -175,12 +175,22 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return clone
 
 
+#: The moves of a round or hand that the information-state tensor can hold, one block each: every card of
+#: a deck played once (at most 48 moves after the first table) and the face-card redeal decisions.
+HISTORY_PLIES = 64
+#: One move's block: the mover's seat relative to the observer (4), the card played (52), the kind (lay,
+#: capture, plain, group, keep, redeal: 6), the value (0..10: 11) and the cards the move takes or builds on (52).
+PLY_SIZE = 4 + 52 + 6 + 11 + 52
+
+
 class SpielObserver(Generic[St, V]):
     """Tensors and strings for one player, from its view (OpenSpiel's PyObserver interface).
 
     ``perfect_recall`` chooses the information state (the observation, then the cards each relative
-    seat has played, then the first table) over the observation; with ``private_info`` NONE what only
-    the seat knows is left out (public observation).
+    seat has played, the first table, and every move of the round in order, one block of
+    :data:`PLY_SIZE` a move) over the observation; with ``private_info`` NONE what only the seat knows
+    is left out (public observation). The move blocks make the tensor as fine as the information-state
+    string: two histories that differ in order or in what a move took give different tensors.
     """
 
     if TYPE_CHECKING:  # each game's observer writes these; declared here for the methods below
@@ -196,11 +206,13 @@ class SpielObserver(Generic[St, V]):
         self.size = size
         self.recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor: npt.NDArray[np.float32] = np.zeros(size + 5 * 52 if self.recall else size, np.float32)
+        total = size + 5 * 52 + HISTORY_PLIES * PLY_SIZE if self.recall else size
+        self.tensor: npt.NDArray[np.float32] = np.zeros(total, np.float32)
         self.dict = {"observation": self.tensor[:size]}
         if self.recall:
             self.dict["played"] = self.tensor[size:size + 4 * 52].reshape(4, 52)
-            self.dict["first_table"] = self.tensor[size + 4 * 52:]
+            self.dict["first_table"] = self.tensor[size + 4 * 52:size + 5 * 52]
+            self.dict["moves"] = self.tensor[size + 5 * 52:].reshape(HISTORY_PLIES, PLY_SIZE)
 
     def set_from(self, state: St, player: int) -> None:
         view = self._view(state, player)
@@ -215,6 +227,21 @@ class SpielObserver(Generic[St, V]):
             first = self.dict["first_table"]
             first[:] = 0.0
             first[list(state.round.first_table)] = 1.0  # laid face up: public
+            moves = self.dict["moves"]
+            moves[:] = 0.0
+            if len(view.history) > HISTORY_PLIES:
+                raise EnvArgumentError(f"a round of {len(view.history)} moves: the tensor holds {HISTORY_PLIES}")
+            for block, (seat, move) in zip(moves, view.history, strict=False):
+                card, kind, value, mask = move
+                block[(seat - player) % view.players] = 1.0
+                if card is not None:
+                    block[4 + card] = 1.0
+                block[56 + kind] = 1.0
+                block[62 + value] = 1.0
+                while mask:
+                    low = mask & -mask
+                    block[73 + low.bit_length() - 1] = 1.0
+                    mask ^= low
 
     def string_from(self, state: St, player: int) -> str:
         view = self._view(state, player)
@@ -227,4 +254,4 @@ class SpielObserver(Generic[St, V]):
         return text
 
 
-__all__ = ["Seen", "SpielObserver", "SpielState", "game_type"]
+__all__ = ["HISTORY_PLIES", "PLY_SIZE", "RESAMPLE_TRIES", "Seen", "SpielObserver", "SpielState", "game_type"]

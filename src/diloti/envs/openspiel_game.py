@@ -24,8 +24,8 @@ Parameters: ``players`` (2 or 4), ``options`` (options text as in records, with
   partners share), between -251 and 251.
 - **Observations** (:func:`make_py_observer`): the observation tensor is the
   744-float layout of :mod:`diloti.envs.observation`; the information-state
-  tensor adds the cards each seat has played this round (by relative seat) and
-  the first table (1004 floats). The information-state string is the seat's
+  tensor adds the cards each seat has played this round (by relative seat),
+  the first table and every move of the round in order (9,004 floats). The information-state string is the seat's
   view with the whole public history of moves, which with the current hand fixes
   every hand the seat was dealt (perfect recall, except the hand given back in
   a face-card redeal); the observation string is the view alone. All of it is
@@ -54,14 +54,15 @@ from diloti.core.view import View
 from diloti.envs.actions import NUM_ACTIONS, Decision, describe
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
-from diloti.envs.openspiel_base import SpielObserver, SpielState, game_type
+from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, SpielState, game_type
 
 SHORT_NAME = "python_diloti"
 #: The most decision steps in a round: 48 moves of at most 54 steps (a head, 52 items, stop) and the
 #: face-card redeal decisions of four deals (a chain of redeals could in principle go beyond).
 MAX_GAME_LENGTH = 48 * 54 + 4 * 4
-#: The information-state tensor: the observation, then cards played by each relative seat, then the first table.
-INFO_SIZE = SIZE + 4 * 52 + 52
+#: The information-state tensor: the observation, then cards played by each relative seat, the first table,
+#: and every move of the round in order (:data:`~diloti.envs.openspiel_base.PLY_SIZE` floats a move).
+INFO_SIZE = SIZE + 4 * 52 + 52 + HISTORY_PLIES * PLY_SIZE
 
 _GAME_TYPE = game_type(SHORT_NAME, "Python Diloti", 2, 4)
 

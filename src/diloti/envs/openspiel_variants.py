@@ -43,7 +43,7 @@ from diloti.core.variant import HandState, VariantView
 from diloti.core.variants import find_variant
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.games import EnvGame, find_env_game
-from diloti.envs.openspiel_base import SpielObserver, SpielState, game_type
+from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, SpielState, game_type
 from diloti.envs.variant_actions import VariantDecision, describe
 from diloti.envs.variant_driver import side_returns
 from diloti.envs.variant_observation import describe_variant_view, observe_variant
@@ -87,7 +87,7 @@ class VariantSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.options = options
         self.dealer = dealer
         self.players = players
-        self.info_size = env.size + 5 * 52
+        self.info_size = env.size + 5 * 52 + HISTORY_PLIES * PLY_SIZE
 
     def new_initial_state(self) -> VariantSpielState:
         return VariantSpielState(self)
