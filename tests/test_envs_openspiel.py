@@ -206,3 +206,21 @@ def test_information_state_tensors_are_as_fine_as_the_strings(name: str, players
                 text = state.information_state_string(p)
                 assert by_tensor.setdefault(key, text) == text
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("name", "players"), [(openspiel_game.SHORT_NAME, 2), (openspiel_game.SHORT_NAME, 4),
+                                               ("python_kontsina", 3), ("python_xeri", 4)])
+def test_rounds_stay_within_max_game_length(name: str, players: int) -> None:
+    game = pyspiel.load_game(name, {"players": players})
+    longest = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state, steps = game.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([c for c, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+        longest = max(longest, steps)
+    assert 0 < longest <= game.max_game_length()

@@ -97,14 +97,16 @@ class DriverBase(Generic[S, D, V]):
         return self.decision.legal_actions()
 
     def mask(self) -> npt.NDArray[np.int8]:
-        """The action mask of the seat to act (all zeros once the round or hand is over). Do not change it."""
+        """The action mask of the seat to act (all zeros once the round or hand is over), read-only."""
         m = self._mask
         if m is None:
             d = self.decision
             b = bytearray(d.num_actions)
             for a in d.actions:
                 b[a] = 1
-            m = self._mask = np.frombuffer(b, dtype=np.int8)
+            m = np.frombuffer(b, dtype=np.int8)
+            m.flags.writeable = False  # shared by every reader of this step: nobody may change it
+            self._mask = m
         return m
 
     def view(self, seat: int) -> V:
@@ -115,12 +117,14 @@ class DriverBase(Generic[S, D, V]):
         return v
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """The observation of ``seat`` now (a new array each step). Do not change it."""
+        """The observation of ``seat`` now (a new array each step), read-only."""
         o = self._obs.get(seat)
         if o is None:
             d = self._decision
             head, chosen = (d.head, d.chosen) if d is not None else (-1, 0)
-            o = self._obs[seat] = self._observe(self.view(seat), head, chosen)
+            o = self._observe(self.view(seat), head, chosen)
+            o.flags.writeable = False  # shared by every reader of this step: nobody may change it
+            self._obs[seat] = o
         return o
 
     def apply(self, action: int) -> Move | None:

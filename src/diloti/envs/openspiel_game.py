@@ -57,9 +57,13 @@ from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, obser
 from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, SpielState, game_type
 
 SHORT_NAME = "python_diloti"
-#: The most decision steps in a round: 48 moves of at most 54 steps (a head, 52 items, stop) and the
-#: face-card redeal decisions of four deals (a chain of redeals could in principle go beyond).
-MAX_GAME_LENGTH = 48 * 54 + 4 * 4
+#: The most decision steps in a round (chance nodes not counted): a head for each of the 48 cards played;
+#: an item step names a loose card at most once in a round (once named, it is taken or inside a
+#: declaration) and a declaration at most once (named, it is taken or built into the move's own
+#: declaration, and a move makes at most one), so at most 52 + 48 item steps; a stop at most once a move
+#: (48); and the face-card redeal decisions of four deals (16; only a chain of redeals under
+#: ``face_card_redeal=any_deal`` could go beyond). Random play uses far fewer: docs/RESEARCH.md.
+MAX_GAME_LENGTH = 48 + (52 + 48) + 48 + 4 * 4
 #: The information-state tensor: the observation, then cards played by each relative seat, the first table,
 #: and every move of the round in order (:data:`~diloti.envs.openspiel_base.PLY_SIZE` floats a move).
 INFO_SIZE = SIZE + 4 * 52 + 52 + HISTORY_PLIES * PLY_SIZE

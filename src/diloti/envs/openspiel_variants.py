@@ -48,8 +48,9 @@ from diloti.envs.variant_actions import VariantDecision, describe
 from diloti.envs.variant_driver import side_returns
 from diloti.envs.variant_observation import describe_variant_view, observe_variant
 
-#: Most decision steps in a hand: 48 cards played; a Kontsina capture takes its head and at most 7 items.
-MAX_GAME_LENGTH = {"xeri": 48, "kontsina": 48 * 8}
+#: The most decision steps in a hand: Xeri, one a card played; Kontsina, a head a card played and at most one
+#: item step for each table card (a card named is taken).
+MAX_GAME_LENGTH = {"xeri": 48, "kontsina": 48 + 52}
 
 
 def _game_type(env: EnvGame) -> Any:

@@ -220,6 +220,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         }
         self._rng: random.Random | None = None
         self._zeros = np.zeros(n, dtype=np.int8)
+        self._zeros.flags.writeable = False  # every agent not to act gets this one: nobody may change it
         self.driver: Driver | VariantDriver | None = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
