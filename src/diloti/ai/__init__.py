@@ -50,7 +50,8 @@ LEVELS: dict[str, Callable[..., Player]] = {
 MEASUREMENT_LEVELS: dict[str, Callable[..., Player]] = {**LEVELS, "oracle": OraclePlayer}
 
 
-def _setting(spec: str, text: str) -> Any:
+def _setting(spec: str, text: str, free: bool = False) -> Any:
+    """A setting's value: a number or none; with ``free`` (an outside player's) also true/false and text."""
     low = text.strip().lower()
     if low in ("none", "off"):
         return None
@@ -61,15 +62,22 @@ def _setting(spec: str, text: str) -> Any:
     try:
         return float(low)
     except ValueError:
+        if free:
+            return {"true": True, "false": False}.get(low, text.strip())
         raise UnknownLevelError(f"invalid setting value {text!r} in player {spec!r}: expected a number or none",
                                 spec) from None
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+def parse_spec(spec: str, free: bool = False) -> tuple[str, dict[str, Any]]:
     """``"expert:iterations=200,seconds=0.5"`` -> ``("expert", {...})``.
+
+    The built-in levels' settings are numbers (or none); with ``free``, as an outside player's, a value may
+    also be ``true``, ``false`` or any text (a model's file, say).
 
     >>> parse_spec("expert:iterations=20,seconds=none")
     ('expert', {'iterations': 20, 'seconds': None})
+    >>> parse_spec("x:model=runs/ppo.zip,greedy=true,temperature=0.5", free=True)
+    ('x', {'model': 'runs/ppo.zip', 'greedy': True, 'temperature': 0.5})
     """
     level, _, rest = spec.partition(":")
     level = level.strip()
@@ -78,7 +86,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise UnknownLevelError(f"invalid player {spec!r}: settings are KEY=VALUE, comma separated", spec)
-        settings[key.strip()] = _setting(spec, value)
+        settings[key.strip()] = _setting(spec, value, free)
     return level, settings
 
 
@@ -141,7 +149,7 @@ def _outside_player(spec: str, seed: int | None, settings: dict[str, Any]) -> Pl
     attr, _, settings_text = rest.partition(":")
     if not attr.strip():
         raise UnknownLevelError(f"invalid player {spec!r}: an outside player is package.module:Name", spec)
-    _, parsed = parse_spec(f"x:{settings_text}")
+    _, parsed = parse_spec(f"x:{settings_text}", free=True)
     try:
         module = importlib.import_module(module_name.strip())
     except ImportError as exc:

@@ -30,15 +30,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from diloti.core.errors import DilotiError
 from diloti.core.games import GAMES
 from diloti.envs import driver
-from diloti.envs.actions import NUM_ACTIONS
+from diloti.envs.actions import NUM_ACTIONS, Decision, StepDecision
 from diloti.envs.driver import Driver, EnvArgumentError
-from diloti.envs.observation import MAX_ROUND_POINTS, SIZE
-from diloti.envs.variant_actions import NUM_VARIANT_ACTIONS
+from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, observe
+from diloti.envs.variant_actions import NUM_VARIANT_ACTIONS, VariantDecision
 from diloti.envs.variant_driver import VariantDriver
-from diloti.envs.variant_observation import MAX_VARIANT_POINTS, VARIANT_SIZE
+from diloti.envs.variant_observation import MAX_VARIANT_POINTS, VARIANT_SIZE, observe_variant
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,18 @@ class EnvGame:
         except DilotiError as exc:
             raise EnvArgumentError(f"invalid options={options!r}: {exc}") from None
         return opts
+
+    def decision(self, view: Any) -> StepDecision:
+        """The decision of the seat to move, from its own view (its legal moves and the table)."""
+        if self.name == "diloti":
+            return Decision(view.legal, view.table, view.declarations)
+        return VariantDecision(self.name, view.legal)
+
+    def observe(self, view: Any, head: int = -1, chosen: int = 0) -> npt.NDArray[np.float32]:
+        """The observation of ``view`` with the move being chosen (its head and items so far)."""
+        if self.name == "diloti":
+            return observe(view, head, chosen)
+        return observe_variant(view, head, chosen)
 
     def driver(self, players: int, options: Any, dealer: int, seed: int) -> Driver | VariantDriver:
         """A new round (Diloti) or hand (Xeri, Kontsina) dealt from ``seed``."""

@@ -1,0 +1,82 @@
+"""The evaluation harness: policies as players in matches, levels as PettingZoo policies and OpenSpiel bots."""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the research extra (pip install 'diloti[research]') is missing")
+
+from diloti.core.state import State  # noqa: E402
+from diloti.envs import openspiel_game, pettingzoo_env  # noqa: E402
+from diloti.envs.actions import InvalidActionError  # noqa: E402
+from diloti.envs.policies import LevelBot, LevelPolicy, PolicyPlayer, RestartableISMCTSBot  # noqa: E402
+from diloti.match.tournament import play_match  # noqa: E402
+
+
+def lowest(observation: np.ndarray, mask: np.ndarray) -> int:
+    assert not observation.flags.writeable and not mask.flags.writeable
+    return int(mask.nonzero()[0][0])
+
+
+@pytest.mark.parametrize(("game", "players"), [("diloti", 2), ("diloti", 4), ("xeri", 2), ("kontsina", 3)])
+def test_a_policy_player_plays_legal_moves_from_its_view(game: str, players: int) -> None:
+    rng = random.Random(1)
+    s = State.new(game=game, players=players, seed=4) if game != "diloti" else State.new(players, seed=4)
+    player = PolicyPlayer(lambda obs, mask: rng.choice(mask.nonzero()[0].tolist()))
+    while not s.is_over:
+        view = s.view(s.turn)
+        move = player.choose(view)
+        assert move in s.legal_moves()
+        s.push(move)
+
+
+def test_a_policy_that_ignores_the_mask_is_refused() -> None:
+    s = State.new(seed=2)
+    with pytest.raises(InvalidActionError, match="illegal action 10000"):
+        PolicyPlayer(lambda obs, mask: 10000).choose(s.view(s.turn))
+
+
+def test_a_policy_plays_in_tournament_by_import_path() -> None:
+    module = types.ModuleType("harness_bots")
+    module.Lowest = lambda seed=None, **settings: PolicyPlayer(lowest)  # type: ignore[attr-defined]
+    sys.modules["harness_bots"] = module
+    try:
+        r = play_match("harness_bots:Lowest", "random", games=2, seed=1, rounds=1)
+    finally:
+        del sys.modules["harness_bots"]
+    assert r.games == 2
+
+
+def test_levels_as_pettingzoo_policies() -> None:
+    env = pettingzoo_env.env(players=4)
+    env.reset(seed=3)
+    policies = {agent: LevelPolicy(env, "heuristic" if i % 2 else "greedy", seed=i)
+                for i, agent in enumerate(env.possible_agents)}
+    for agent in env.agent_iter():
+        _, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else policies[agent](agent))
+    assert sum(env.unwrapped.rewards.values()) == 0
+
+
+@pytest.mark.parametrize("name", [openspiel_game.SHORT_NAME, "python_kontsina"])
+def test_levels_as_openspiel_bots_in_evaluate_bots(name: str) -> None:
+    game = pyspiel.load_game(name)
+    bots = [LevelBot(0, "heuristic", seed=1), LevelBot(1, "greedy", seed=2)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 5)
+    assert sum(returns) == 0
+
+
+def test_ismcts_runs_in_evaluate_bots_with_restart_at() -> None:
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    ismcts = RestartableISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8,
+                                  random_state=np.random.RandomState(0))
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), [ismcts, LevelBot(1, "random", seed=0)], 3)
+    assert sum(returns) == 0
