@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
+from diloti.core.game import Game
 from diloti.core.options import Options
 from diloti.core.state import State
 from diloti.core.view import View
@@ -85,6 +86,19 @@ def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
     return render_mode
 
 
+EPISODES = ("round", "game")
+
+
+def check_episode(episode: object, game: str) -> str:
+    """``"round"`` (the default: one round or hand) or ``"game"`` (rounds to the target; Diloti only)."""
+    if episode not in EPISODES:
+        raise EnvArgumentError(f"invalid episode={episode!r}: expected 'round' or 'game'")
+    if episode == "game" and game != "diloti":
+        raise EnvArgumentError(f"invalid episode='game' for game={game!r}: whole-game episodes are Diloti's "
+                               "(the parent games' observations have no place for the game's scores)")
+    return str(episode)
+
+
 def round_seed(rng: random.Random) -> int:
     """The seed of the next round drawn from an environment's generator."""
     return rng.getrandbits(62)
@@ -97,8 +111,12 @@ class Driver(DriverBase[State, Decision, View]):
 
     EPISODE: ClassVar[str] = "round"
 
-    def __init__(self, players: int, options: Options, dealer: int, seed: int) -> None:
-        self._start(State.new(players, options, dealer, seed=seed))
+    def __init__(self, players: int, options: Options, dealer: int, seed: int, episode: str = "round") -> None:
+        if episode == "game":
+            game = Game(players, options, seed=seed, first_dealer=dealer)
+            self._start(game.state, game)
+        else:
+            self._start(State.new(players, options, dealer, seed=seed))
 
     def same_side(self, a: int, b: int) -> bool:
         """Whether seats ``a`` and ``b`` are partners (or the same seat)."""
@@ -111,9 +129,13 @@ class Driver(DriverBase[State, Decision, View]):
         return observe(view, head, chosen)
 
     def returns(self) -> list[float]:
-        """Each seat's reward for the round: its side's points minus the other side's (0 before the end)."""
+        """Each seat's reward: for a round, its side's points minus the other side's; for a whole game, 1 for
+        the winning side and -1 for the other (0 before the end)."""
         if not self.over:
             return [0.0] * self.state.players
+        if self.match is not None:
+            won = self.match.winner
+            return [1.0 if s % 2 == won else -1.0 for s in range(self.state.players)]
         a, b = self.state.points()
         return [float(a - b) if s % 2 == 0 else float(b - a) for s in range(self.state.players)]
 

@@ -49,7 +49,7 @@ D = TypeVar("D", bound=StepDecision)
 class DriverBase(Generic[S, D, V]):
     """One round or hand played by action ids, with per-step caches of the mask, the views and the observations."""
 
-    __slots__ = ("_decision", "_mask", "_obs", "_views", "state", "steps")
+    __slots__ = ("_decision", "_mask", "_obs", "_views", "match", "state", "steps")
 
     #: What one episode is called in messages: ``"round"`` (Diloti) or ``"hand"`` (Xeri, Kontsina).
     EPISODE: ClassVar[str]
@@ -68,7 +68,12 @@ class DriverBase(Generic[S, D, V]):
         def _render_piles(self) -> list[str]: ...
         def _render_result(self) -> str: ...
 
-    def _start(self, state: S) -> None:
+    #: The whole game when an episode is a game (rounds to the target), else None: then ``state`` is its
+    #: round in play, and its scores reach the views.
+    match: Any
+
+    def _start(self, state: S, match: Any = None) -> None:
+        self.match = match
         self.state = state
         self.steps = 0
         self._decision = None
@@ -78,7 +83,17 @@ class DriverBase(Generic[S, D, V]):
 
     @property
     def over(self) -> bool:
+        """The episode is over: the round (or, in a whole-game episode, the game)."""
+        if self.match is not None:
+            return bool(self.match.is_over)
         return self.state.phase == Phase.OVER
+
+    def _push(self, move: Move) -> None:
+        if self.match is None:
+            self.state.push(move)
+        else:
+            self.match.push(move)  # scores a round that ends, and deals the next
+            self.state = self.match.state
 
     @property
     def to_act(self) -> int:
@@ -113,7 +128,7 @@ class DriverBase(Generic[S, D, V]):
         """The view of ``seat`` now (the same object until a move is played). Do not change it."""
         v = self._views.get(seat)
         if v is None:
-            v = self._views[seat] = self.state.view(seat)
+            v = self._views[seat] = self.state.view(seat) if self.match is None else self.match.view(seat)
         return v
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
@@ -137,7 +152,7 @@ class DriverBase(Generic[S, D, V]):
         if self._obs:
             self._obs = {}
         if move is not None:
-            self.state.push(move)
+            self._push(move)
             self._decision = None
             self._views = {}
         return move
@@ -153,7 +168,7 @@ class DriverBase(Generic[S, D, V]):
         self.steps += len(d.encode(move))
         self._mask = None
         self._obs = {}
-        self.state.push(move)
+        self._push(move)
         self._decision = None
         self._views = {}
 

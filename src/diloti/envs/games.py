@@ -118,10 +118,12 @@ class EnvGame:
             return observe(view, head, chosen)
         return observe_variant(view, head, chosen)
 
-    def driver(self, players: int, options: Any, dealer: int, seed: int) -> Driver | VariantDriver:
-        """A new round (Diloti) or hand (Xeri, Kontsina) dealt from ``seed``."""
+    def driver(self, players: int, options: Any, dealer: int, seed: int,
+               episode: str = "round") -> Driver | VariantDriver:
+        """A new round (Diloti) or hand (Xeri, Kontsina) dealt from ``seed``; with ``episode="game"``
+        a whole game of Diloti, its first round dealt by ``dealer``."""
         if self.name == "diloti":
-            return Driver(players, options, dealer, seed)
+            return Driver(players, options, dealer, seed, episode)
         return VariantDriver(self.name, players, options, dealer, seed)
 
 

@@ -20,7 +20,9 @@ a level name or a spec such as ``"expert:iterations=100,seconds=none"`` (with
 ``seconds=none`` an expert plays the same moves for the same seed). Spaces,
 action meaning and observation are those of the PettingZoo environment
 (:mod:`diloti.envs.pettingzoo_env`). The episode is one round; the reward, at
-its end, is the agent's side's points minus the other side's. An illegal
+its end, is the agent's side's points minus the other side's. With
+``episode="game"`` (Diloti) it is a whole game to the target, the scores in the
+observation, and the reward at its end 1 for a win and -1 for a loss. An illegal
 action ends the episode with ``illegal_reward`` (default ``-251``, the worst a
 round can give) and ``info["illegal_action"]``; ``info["action_mask"]`` and
 :meth:`DilotiEnv.action_masks` give the mask too (for maskable learners).
@@ -49,7 +51,7 @@ from diloti.ai.base import Player
 from diloti.core.errors import DilotiError
 from diloti.core.options import Options
 from diloti.envs.actions import InvalidActionError
-from diloti.envs.driver import Driver, EnvArgumentError, check_render_mode, check_seat
+from diloti.envs.driver import Driver, EnvArgumentError, check_episode, check_render_mode, check_seat
 from diloti.envs.games import find_env_game
 from diloti.envs.variant_driver import VariantDriver
 
@@ -64,8 +66,9 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
     def __init__(self, opponent: str = "random", players: int = 2,
                  options: Options | Mapping[str, Any] | str | Any | None = None, seat: int | None = None,
                  dealer: int | None = None, partner: str | None = None, illegal_reward: float | None = None,
-                 render_mode: str | None = None, game: str = "diloti") -> None:
+                 render_mode: str | None = None, game: str = "diloti", episode: str = "round") -> None:
         self.game = find_env_game(game)
+        self.episode = check_episode(episode, game)
         self.players = self.game.check_players(players)
         self.options = self.game.check_options(options, self.players)
         self.seat = check_seat("seat", seat, self.players)
@@ -95,7 +98,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
         rng = self.np_random
         self.me = self.seat if self.seat is not None else int(rng.integers(self.players))
         dealer = self.dealer if self.dealer is not None else int(rng.integers(self.players))
-        d = self.driver = self.game.driver(self.players, self.options, dealer, int(rng.integers(2**62)))
+        d = self.driver = self.game.driver(self.players, self.options, dealer, int(rng.integers(2**62)), self.episode)
         self.bots = {}
         for s in range(self.players):
             if s != self.me:
@@ -151,8 +154,9 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
         state = d.state
         while not d.over and state.turn != self.me:
             bot = self.bots[state.turn]
-            move = bot.choose(state.view(state.turn))
+            move = bot.choose(d.view(state.turn))  # the game's scores too, in a whole-game episode
             d.play(move)  # its actions, at once
+            state = d.state  # a whole game deals the next round in a new state
 
     def _mask(self) -> npt.NDArray[np.int8]:
         d = self.driver

@@ -17,7 +17,10 @@ again while it chooses table items). The observation is a dict:
 ``"observation"`` (``Box(0, 1, (744,), float32)``, :mod:`diloti.envs.observation`,
 from the agent's own view) and ``"action_mask"`` (``int8``, all zeros for an
 agent not to act). The episode is one round; at its end each agent's reward
-is its side's points minus the other side's (partners get the same). An illegal
+is its side's points minus the other side's (partners get the same). With
+``episode="game"`` (Diloti) it is a whole game: rounds to the target with the
+dealer passing on, the game's scores in the observation (``scores``), and a
+reward at the end of 1 for the winning side and -1 for the other. An illegal
 action ends the round with ``illegal_reward`` (by default the worst a round can
 give, ``-251``) for the agent that took it, as in the classic environments.
 
@@ -47,7 +50,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from diloti.core.options import Options
-from diloti.envs.driver import Driver, EnvArgumentError, check_render_mode, check_seat, round_seed
+from diloti.envs.driver import Driver, EnvArgumentError, check_episode, check_render_mode, check_seat, round_seed
 from diloti.envs.games import find_env_game
 from diloti.envs.variant_driver import VariantDriver
 
@@ -195,13 +198,15 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     }
 
     def __init__(self, players: int = 2, options: Options | Mapping[str, Any] | str | Any | None = None,
-                 dealer: int | None = None, render_mode: str | None = None, game: str = "diloti") -> None:
-        EzPickle.__init__(self, players, options, dealer, render_mode, game)
+                 dealer: int | None = None, render_mode: str | None = None, game: str = "diloti",
+                 episode: str = "round") -> None:
+        EzPickle.__init__(self, players, options, dealer, render_mode, game, episode)
         super().__init__()
         self.game = find_env_game(game)
         self.players = self.game.check_players(players)
         self.options = self.game.check_options(options, self.players)
         self.dealer = check_seat("dealer", dealer, self.players)
+        self.episode = check_episode(episode, game)
         self.render_mode = check_render_mode(render_mode, list(self.metadata["render_modes"]))
         if game != "diloti":
             self.metadata = {**type(self).metadata, "name": self.game.env_name}
@@ -250,7 +255,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
             self._rng = random.Random(seed)
         rng = self._rng
         dealer = self.dealer if self.dealer is not None else rng.randrange(self.players)
-        self.driver = self.game.driver(self.players, self.options, dealer, round_seed(rng))
+        self.driver = self.game.driver(self.players, self.options, dealer, round_seed(rng), self.episode)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

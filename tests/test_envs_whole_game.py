@@ -1,0 +1,79 @@
+"""Whole-game episodes (``episode="game"``): rounds to the target, the dealer passing on, the scores observed."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the research extra (pip install 'diloti[research]') is missing")
+
+import gymnasium  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import diloti.envs  # noqa: E402, F401 - registers the Gymnasium ids
+from diloti.envs import pettingzoo_env  # noqa: E402
+from diloti.envs.driver import EnvArgumentError  # noqa: E402
+from diloti.envs.observation import LAYOUT  # noqa: E402
+
+SHORT = {"target": 21}  # a few rounds a game, so that the tests stay short
+
+
+def play(env: object, rng: random.Random) -> tuple[dict[str, float], set[int], int]:
+    """Random masked play to the end: rewards, the dealers seen, the largest score observed."""
+    raw = env.unwrapped  # type: ignore[attr-defined]
+    dealers, seen, rewards = set(), 0.0, {}
+    for agent in env.agent_iter():  # type: ignore[attr-defined]
+        obs, reward, termination, truncation, _ = env.last()  # type: ignore[attr-defined]
+        if termination or truncation:
+            rewards[agent] = reward
+        dealers.add(raw.driver.state.dealer)
+        seen = max(seen, float(obs["observation"][LAYOUT["scores"]].max()))
+        action = None if termination or truncation else rng.choice(obs["action_mask"].nonzero()[0].tolist())
+        env.step(action)  # type: ignore[attr-defined]
+    return rewards, dealers, int(seen * SHORT["target"])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_pettingzoo_game_plays_to_the_target(players: int) -> None:
+    env = pettingzoo_env.env(players=players, options=SHORT, episode="game")
+    env.reset(seed=5)
+    rewards, dealers, seen = play(env, random.Random(5))
+    game = env.unwrapped.driver.match
+    assert game.is_over and max(game.scores) >= SHORT["target"] and len(game.rounds) >= 2
+    assert sorted(set(rewards.values())) == [-1.0, 1.0] and sum(rewards.values()) == 0
+    assert all(rewards[f"player_{s}"] == (1.0 if s % 2 == game.winner else -1.0) for s in range(players))
+    assert len(dealers) >= 2 and seen > 0  # the dealer passed on; the scores reached the observation
+
+
+def test_pettingzoo_conformance_for_whole_games() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(pettingzoo_env.env(options=SHORT, episode="game"), num_cycles=300)
+        seed_test(lambda: pettingzoo_env.env(options=SHORT, episode="game"), num_cycles=100)
+
+
+def test_gymnasium_whole_game() -> None:
+    env = gymnasium.make("diloti/Diloti-v0", opponent="greedy", options=SHORT, episode="game")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
+    obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    rounds = set()
+    while True:
+        rounds.add(env.unwrapped.driver.match.round_no)
+        obs, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(info["action_mask"])))
+        if terminated or truncated:
+            break
+    assert reward in (-1.0, 1.0) and len(rounds) >= 2
+
+
+def test_whole_games_are_diloti_s_and_the_choice_is_named() -> None:
+    with pytest.raises(EnvArgumentError, match="invalid episode='match'"):
+        pettingzoo_env.env(episode="match")
+    with pytest.raises(EnvArgumentError, match="for game='xeri'"):
+        gymnasium.make("diloti/Xeri-v0", episode="game")
