@@ -10,14 +10,14 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the research extra (pip install 'diloti[research]') is missing")
 
-import gymnasium  # noqa: E402
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import gymnasium
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
-import diloti.envs  # noqa: E402, F401 - registers the Gymnasium ids
-from diloti.envs import pettingzoo_env  # noqa: E402
-from diloti.envs.driver import EnvArgumentError  # noqa: E402
-from diloti.envs.observation import LAYOUT  # noqa: E402
+import diloti.envs  # noqa: F401 - registers the Gymnasium ids
+from diloti.envs import pettingzoo_env
+from diloti.envs.driver import EnvArgumentError
+from diloti.envs.observation import LAYOUT
 
 SHORT = {"target": 21}  # a few rounds a game, so that the tests stay short
 
@@ -61,12 +61,12 @@ def test_gymnasium_whole_game() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env.unwrapped, skip_render_check=True)
-    obs, info = env.reset(seed=2)
+    _, info = env.reset(seed=2)
     rng = np.random.default_rng(2)
     rounds = set()
     while True:
         rounds.add(env.unwrapped.driver.match.round_no)
-        obs, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(info["action_mask"])))
         if terminated or truncated:
             break
     assert reward in (-1.0, 1.0) and len(rounds) >= 2
@@ -77,3 +77,26 @@ def test_whole_games_are_diloti_s_and_the_choice_is_named() -> None:
         pettingzoo_env.env(episode="match")
     with pytest.raises(EnvArgumentError, match="for game='xeri'"):
         gymnasium.make("diloti/Xeri-v0", episode="game")
+
+
+def test_openspiel_whole_game() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from diloti.envs import openspiel_game
+
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": 2, "options": "target:21", "episode": "game"})
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    rng = random.Random(3)
+    state, dealers, with_scores = game.new_initial_state(), set(), 0
+    while not state.is_terminal():
+        dealers.add(state.round.dealer)
+        if state.is_chance_node():
+            state.apply_action(rng.choice([c for c, _ in state.chance_outcomes()]))
+            continue
+        with_scores += state.information_state_string(0).startswith("first table") and "scores " in \
+            state.observation_string(0)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert sorted(state.returns()) == [-1.0, 1.0] and max(state.scores) >= 21 and dealers == {0, 1}
+    assert with_scores > 0
+    with pytest.raises(pyspiel.SpielError, match="episode"):  # the parent games have no such parameter
+        pyspiel.load_game("python_kontsina", {"episode": "game"})

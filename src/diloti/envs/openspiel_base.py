@@ -42,10 +42,10 @@ St = TypeVar("St", bound="SpielState")
 V = TypeVar("V", bound=Seen)
 
 
-def game_type(short_name: str, long_name: str, min_players: int, max_players: int) -> Any:
+def game_type(short_name: str, long_name: str, min_players: int, max_players: int, episodes: bool = False) -> Any:
     """The ``pyspiel.GameType`` of a game of the package: sequential, explicit chance, imperfect information,
     zero sum, rewards at the end, every observation kind but the factored string, and the parameters
-    ``players``, ``options`` and ``dealer``."""
+    ``players``, ``options``, ``dealer`` and, with ``episodes``, ``episode`` (whole games or rounds)."""
     return pyspiel.GameType(
         short_name=short_name,
         long_name=long_name,
@@ -61,7 +61,8 @@ def game_type(short_name: str, long_name: str, min_players: int, max_players: in
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
-        parameter_specification={"players": 2, "options": "", "dealer": 0},
+        parameter_specification={"players": 2, "options": "", "dealer": 0,
+                                 **({"episode": "round"} if episodes else {})},
     )
 
 

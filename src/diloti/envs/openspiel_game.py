@@ -10,7 +10,9 @@ games' ``python_xeri`` and ``python_kontsina``, :mod:`diloti.envs.openspiel_vari
 
 Parameters: ``players`` (2 or 4), ``options`` (options text as in records, with
 ``:`` for ``=`` since OpenSpiel's game strings cannot hold it, e.g.
-``"target:121 soy"``; empty for the standard rules) and ``dealer`` (0..players-1).
+``"target:121 soy"``; empty for the standard rules), ``dealer`` (0..players-1) and
+``episode``: ``"round"`` (the default) or ``"game"``, rounds to the target with the
+dealer passing on, the scores in the observation and strings, returns +1 and -1.
 
 - **Chance**: the round starts at a chance node; each card dealt is one chance
   outcome (action = the card's index 0..51, all undealt cards equally likely):
@@ -52,7 +54,7 @@ from diloti.core.phase import Phase
 from diloti.core.state import State
 from diloti.core.view import View
 from diloti.envs.actions import NUM_ACTIONS, Decision, describe
-from diloti.envs.driver import EnvArgumentError
+from diloti.envs.driver import EnvArgumentError, check_episode
 from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
 from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, SpielState, game_type
 
@@ -68,7 +70,7 @@ MAX_GAME_LENGTH = 48 + (52 + 48) + 48 + 4 * 4
 #: and every move of the round in order (:data:`~diloti.envs.openspiel_base.PLY_SIZE` floats a move).
 INFO_SIZE = SIZE + 4 * 52 + 52 + HISTORY_PLIES * PLY_SIZE
 
-_GAME_TYPE = game_type(SHORT_NAME, "Python Diloti", 2, 4)
+_GAME_TYPE = game_type(SHORT_NAME, "Python Diloti", 2, 4, episodes=True)
 
 
 class DilotiGame(pyspiel.Game):  # type: ignore[misc]
@@ -87,21 +89,27 @@ class DilotiGame(pyspiel.Game):  # type: ignore[misc]
         dealer = params.get("dealer", 0)
         if not isinstance(dealer, int) or not 0 <= dealer < players:
             raise EnvArgumentError(f"invalid dealer={dealer!r}: expected 0..{players - 1}")
+        episode = check_episode(params.get("episode", "round"), "diloti")
+        # A whole game: rounds to the target. A round gives out at least 7 points, so the leader reaches the
+        # target within 2 * target / 7 rounds but for ties at the top; 4 more rounds cover any likely tie.
+        rounds = 1 if episode == "round" else -(-2 * options.target // 7) + 4
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=52,
             num_players=players,
-            min_utility=-float(MAX_ROUND_POINTS),
-            max_utility=float(MAX_ROUND_POINTS),
+            min_utility=-float(MAX_ROUND_POINTS) if episode == "round" else -1.0,
+            max_utility=float(MAX_ROUND_POINTS) if episode == "round" else 1.0,
             utility_sum=0.0,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=MAX_GAME_LENGTH * rounds,
         )
         # OpenSpiel's game strings cannot hold "=" in a value: "face_card_redeal:any_deal" stands for it.
-        params = {"players": players, "options": options.to_text().replace("=", ":"), "dealer": dealer}
+        params = {"players": players, "options": options.to_text().replace("=", ":"), "dealer": dealer,
+                  "episode": episode}
         super().__init__(_GAME_TYPE, info, params)
         self.options = options
         self.dealer = dealer
         self.players = players
+        self.episode = episode
 
     def new_initial_state(self) -> DilotiState:
         return DilotiState(self)
@@ -117,6 +125,22 @@ class DilotiState(SpielState):
         super().__init__(game)
         self.round: State = State.new(game.players, game.options, game.dealer, seed=0, explicit_chance=True)
         self.decision: Decision | None = None
+        self.whole_game = game.episode == "game"
+        #: The game's scores before the round in play (side 0, side 1), and the winning side once it is over.
+        self.scores: tuple[int, int] = (0, 0)
+        self.winner: int | None = None
+
+    def _apply_action(self, action: int) -> None:
+        super()._apply_action(action)
+        s = self.round
+        if self.whole_game and s.phase == Phase.OVER:
+            a, b = s.points()
+            self.scores = (self.scores[0] + a, self.scores[1] + b)
+            if max(self.scores) >= s.options.target and self.scores[0] != self.scores[1]:
+                self.winner = 0 if self.scores[0] > self.scores[1] else 1
+            else:  # the next round, dealt by the next seat (its deal starts at a chance node)
+                self.round = State.new(s.players, s.options, (s.dealer + 1) % s.players, seed=0,
+                                       explicit_chance=True)
 
     def _new_decision(self) -> Decision:
         return Decision.of(self.round)
@@ -128,6 +152,8 @@ class DilotiState(SpielState):
         n = self.round.players
         if self.round.phase != Phase.OVER:
             return [0.0] * n
+        if self.whole_game:
+            return [1.0 if s % 2 == self.winner else -1.0 for s in range(n)]
         a, b = self.round.points()
         return [float(a - b) if s % 2 == 0 else float(b - a) for s in range(n)]
 
@@ -166,7 +192,7 @@ class DilotiObserver(SpielObserver[DilotiState, View]):
         super().__init__(iig_obs_type, params, SIZE)
 
     def _view(self, state: DilotiState, player: int) -> View:
-        view = state.round.view(player)
+        view = state.round.view(player, state.scores)
         if not self.private:
             view = _public(view)
         return view
@@ -175,7 +201,11 @@ class DilotiObserver(SpielObserver[DilotiState, View]):
         observe(view, head, chosen, out=out)
 
     def _describe_view(self, view: View, head: int, chosen: int) -> str:
-        return describe_view(view, head, chosen)
+        text = describe_view(view, head, chosen)
+        if view.scores != (0, 0):  # a whole game after its first round (a round gives out 7 points or more)
+            own = view.seat % 2
+            text = f"scores {view.scores[own]}-{view.scores[1 - own]}; {text}"
+        return text
 
 
 def _public(view: View) -> View:
