@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 from diloti.core.moves import LAY
-from diloti.core.state import State
+from diloti.games.diloti.state import State
 from reference import reference_moves
 from test_table import random_options
 

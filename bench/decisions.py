@@ -35,8 +35,8 @@ from diloti.ai import make_player
 from diloti.ai.knowledge import decide_redeal
 from diloti.ai.search import playout
 from diloti.core.phase import Phase
-from diloti.core.state import State
-from diloti.core.view import View
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 
 def positions(n: int, players: int, spec: str, seed: int) -> list[tuple[View, State]]:

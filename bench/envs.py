@@ -39,15 +39,15 @@ import numpy as np
 
 from diloti.cli.bench import playout_rate
 from diloti.core.moves import LAY
-from diloti.core.options import Options
-from diloti.core.state import State
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 
 Run = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, elapsed)
 clock: Callable[[], float] = time.perf_counter  # --cpu-clock: time.process_time
 
 
 def engine(players: int, game: str) -> Run:
-    from diloti.core.games import find_game
+    from diloti.games import find_game
 
     options = find_game(game).options()
 

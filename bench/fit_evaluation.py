@@ -22,7 +22,7 @@ from pathlib import Path
 from diloti.ai import make_player
 from diloti.ai.evaluation import NAMES, features
 from diloti.core.phase import Phase
-from diloti.core.state import State
+from diloti.games.diloti.state import State
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "diloti" / "ai" / "data" / "evaluation.json"
 Row = tuple[tuple[float, ...], float]

@@ -36,8 +36,8 @@ from diloti.ai.inference import Evidence
 from diloti.ai.knowledge import decide_redeal
 from diloti.ai.sampler import Worlds
 from diloti.core.phase import Phase
-from diloti.core.state import State
-from diloti.core.view import View
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 
 def positions(n: int, players: int, spec: str, seed: int) -> list[tuple[View, State]]:

@@ -25,8 +25,8 @@ import os
 from dataclasses import asdict
 
 from diloti.cli.common import pool_spec
-from diloti.core.games import find_game
-from diloti.core.options import Options
+from diloti.games import find_game
+from diloti.games.diloti.options import Options
 from diloti.match.tournament import GameResult, play_match, summarise
 from diloti.match.workers import worker_pool
 

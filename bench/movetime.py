@@ -18,7 +18,7 @@ import time
 from diloti.ai import make_player
 from diloti.ai.knowledge import decide_redeal
 from diloti.core.phase import Phase
-from diloti.core.state import State
+from diloti.games.diloti.state import State
 
 
 def times(spec: str, players: int, moves: int, seed: int) -> list[float]:

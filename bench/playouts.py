@@ -15,8 +15,8 @@ import time
 
 from diloti.ai.sampler import Worlds
 from diloti.ai.search import ExpertPlayer, playout, rollout_move
-from diloti.core.game import Game
-from diloti.core.state import State
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.state import State
 
 
 def playout_rate(seconds: float, seed: int, deals: int) -> float:

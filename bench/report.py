@@ -15,8 +15,8 @@ import glob
 import json
 import re
 
-from diloti.core.games import find_game
-from diloti.core.options import Options
+from diloti.games import find_game
+from diloti.games.diloti.options import Options
 from diloti.match.tournament import GameResult, Interval, MatchResult, plot_ladder, summarise
 
 NAME = re.compile(r"(?:^|/)(?:(?P<game>xeri|kontsina)_)?(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[234])p_seed(?P<seed>\d+)"

@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from diloti.ai import make_player
-from diloti.core.state import State
+from diloti.games.diloti.state import State
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "diloti" / "ai" / "data" / "round_points.json"
 

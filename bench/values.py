@@ -18,8 +18,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from diloti.core.game import Game
-from diloti.core.state import State
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.state import State
 
 
 def per_call(fn: Callable[[], object], repeat: int = 200) -> float:

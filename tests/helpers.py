@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from diloti.core.cards import CARDS, mask_of, parse_cards
 from diloti.core.moves import GROUP, PLAIN, Declaration, Move
-from diloti.core.options import Options
-from diloti.core.state import State
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 
 
 def pile(cards: str, value: int, kind: str, owner: int) -> Declaration:
@@ -66,7 +66,7 @@ def hand_of(game: str, hands: list[str], table: str = "", *, turn: int = 0, deal
             captured: list[str] | None = None, **opts: object) -> Any:
     """A hand of Xeri or Kontsina: ``deals`` whole deals in the stock; every other card not named goes to
     side 0's captures (Xeri's ``table`` is the pile, bottom first)."""
-    from diloti.core.games import find_game
+    from diloti.games import find_game
 
     info = find_game(game)
     players = players or len(hands)

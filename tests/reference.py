@@ -13,7 +13,7 @@ from itertools import combinations
 
 from diloti.core.cards import BIT, VALUE
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move
-from diloti.core.state import DECIDE, OVER, State
+from diloti.games.diloti.state import DECIDE, OVER, State
 
 # An item is ("card", card) for a loose card or ("pile", pile).
 Item = tuple[str, object]

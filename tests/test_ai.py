@@ -14,10 +14,10 @@ from diloti.ai.knowledge import best_capture, sweep_values
 from diloti.ai.sampler import consistent, sample_state
 from diloti.ai.search import OraclePlayer
 from diloti.core.cards import mask_of, parse_cards
-from diloti.core.game import Game
 from diloti.core.moves import Declaration, Move, MoveKind
-from diloti.core.options import Options
-from diloti.core.state import State
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 
 BOOL_OPTIONS = [n for n in Options.names() if n not in ("target", "face_card_redeal")]
 FAST: dict[str, dict[str, Any]] = {"expert": {"iterations": 6, "seconds": None},

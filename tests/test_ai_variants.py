@@ -10,8 +10,8 @@ from tests.helpers import hand_of
 from diloti.ai import make_player
 from diloti.ai.variants import gain, greedy_scores, sample_world
 from diloti.core.cards import mask_of, parse_card
-from diloti.core.games import new_game
-from diloti.core.state import State
+from diloti.games import new_game
+from diloti.games.diloti.state import State
 
 LEVELS = ["random", "greedy", "heuristic", "expert:iterations=12,seconds=none", "master:iterations=12,seconds=none"]
 

@@ -12,9 +12,9 @@ from diloti.core.cards import CARDS, NAMES, Card, parse_cards
 from diloti.core.chance import BOTTOM, HANDS, TABLE
 from diloti.core.errors import InvalidCardError, NoSuchOutcomeError
 from diloti.core.moves import KEEP, REDEAL, Move
-from diloti.core.options import Options
 from diloti.core.phase import Phase
-from diloti.core.state import HAND_SIZE, State
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import HAND_SIZE, State
 
 OPTION_MIXES = [
     Options(),

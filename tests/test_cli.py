@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from diloti.cli import main
-from diloti.core.state import State
 from diloti.formats.position import format_position, position_to_json
 from diloti.formats.record import GameRecord, load_record
+from diloti.games.diloti.state import State
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINE = ["play", "moves", "perft", "replay", "simulate", "bench"]
@@ -49,7 +49,7 @@ def test_option_help_is_written_once() -> None:
     import argparse
 
     import diloti.cli.common as common
-    from diloti.core.options import Options
+    from diloti.games.diloti.options import Options
 
     assert not hasattr(common, "_BOOL_HELP")
     parser = argparse.ArgumentParser()

@@ -92,7 +92,7 @@ def test_play_kontsina_with_three(capsys: pytest.CaptureFixture[str], monkeypatc
 
 
 def test_analyse_ranks_every_move_of_a_parent_game(capsys: pytest.CaptureFixture[str]) -> None:
-    from diloti.core.state import State
+    from diloti.games.diloti.state import State
 
     for game, players in (("xeri", 2), ("kontsina", 3)):
         code, out, _ = run(capsys, "analyse", "--game", game, "--players", str(players), "--seed", "4",

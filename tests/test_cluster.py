@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from diloti.core.game import Game
 from diloti.core.moves import Move
-from diloti.core.options import Options
 from diloti.core.seeds import derive_seed
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
 from diloti.match.workers import choose_move
 from diloti.server.live import LiveTable
 from diloti.store.db import Store

@@ -18,9 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move
-from diloti.core.options import Options
 from diloti.core.phase import Phase
-from diloti.core.state import State
 from diloti.envs.actions import (
     HEADS,
     ITEM,
@@ -36,6 +34,8 @@ from diloti.envs.actions import (
     item_mask,
     sequence,
 )
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 from helpers import options_st
 
 LIBERAL = Options(liberal_groups=True, liberal_raise=True, liberal_capture=True, self_raise=True)

@@ -6,11 +6,11 @@ import pytest
 
 pytest.importorskip("numpy", reason="the research extra (pip install 'diloti[research]') is not installed")
 
-from diloti.core.kontsina import KontsinaOptions
-from diloti.core.options import Options
-from diloti.core.xeri import XeriOptions
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.games import ENV_GAMES, find_env_game
+from diloti.games.diloti.options import Options
+from diloti.games.kontsina.rules import KontsinaOptions
+from diloti.games.xeri.rules import XeriOptions
 
 
 def test_each_game_its_spaces() -> None:

@@ -11,10 +11,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the research extra (pip install 'diloti[research]') is missing")
 
-from diloti.core.state import State  # noqa: E402
 from diloti.envs import openspiel_game, pettingzoo_env  # noqa: E402
 from diloti.envs.actions import InvalidActionError  # noqa: E402
 from diloti.envs.policies import LevelBot, LevelPolicy, PolicyPlayer, RestartableISMCTSBot  # noqa: E402
+from diloti.games.diloti.state import State  # noqa: E402
 from diloti.match.tournament import play_match  # noqa: E402
 
 

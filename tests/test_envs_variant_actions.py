@@ -8,10 +8,8 @@ from typing import Any
 import pytest
 
 from diloti.core.cards import Card, parse_cards
-from diloti.core.kontsina import KontsinaOptions, KontsinaState
+from diloti.core.hand_state import HandState
 from diloti.core.moves import CAPTURE, Move
-from diloti.core.variant import HandState
-from diloti.core.xeri import XeriOptions, XeriState
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.variant_actions import (
     KONTSINA_ACTIONS,
@@ -21,6 +19,8 @@ from diloti.envs.variant_actions import (
     describe,
     variant_head,
 )
+from diloti.games.kontsina.rules import KontsinaOptions, KontsinaState
+from diloti.games.xeri.rules import XeriOptions, XeriState
 
 SEATINGS: list[tuple[type[HandState], int, Any]] = [
     (XeriState, 2, XeriOptions()),

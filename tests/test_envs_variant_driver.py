@@ -8,10 +8,10 @@ import pytest
 
 pytest.importorskip("numpy", reason="the research extra (pip install 'diloti[research]') is not installed")
 
-from diloti.core.kontsina import KontsinaOptions
-from diloti.core.xeri import XeriOptions
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.variant_driver import VariantDriver, side_returns
+from diloti.games.kontsina.rules import KontsinaOptions
+from diloti.games.xeri.rules import XeriOptions
 
 
 def test_side_returns() -> None:

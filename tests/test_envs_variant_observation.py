@@ -10,9 +10,7 @@ import pytest
 
 pytest.importorskip("numpy", reason="the research extra (pip install 'diloti[research]') is not installed")
 
-from diloti.core.kontsina import KontsinaOptions, KontsinaState
-from diloti.core.variant import HandState
-from diloti.core.xeri import XeriOptions, XeriState
+from diloti.core.hand_state import HandState
 from diloti.envs.variant_actions import VariantDecision
 from diloti.envs.variant_observation import (
     VARIANT_LAYOUT,
@@ -21,6 +19,8 @@ from diloti.envs.variant_observation import (
     describe_variant_view,
     observe_variant,
 )
+from diloti.games.kontsina.rules import KontsinaOptions, KontsinaState
+from diloti.games.xeri.rules import XeriOptions, XeriState
 
 SEATINGS: list[tuple[type[HandState], int, Any]] = [
     (XeriState, 2, XeriOptions()),

@@ -9,7 +9,7 @@ from diloti.ai.evaluation import NAMES, features, fitted_evaluate, weights
 from diloti.ai.search import evaluate
 from diloti.core.cards import parse_cards
 from diloti.core.phase import Phase
-from diloti.core.state import State
+from diloti.games.diloti.state import State
 
 
 def deal_starts(rounds: int, players: int, seed: int) -> list[State]:

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from diloti.core.errors import DilotiError
-from diloti.core.game import Game
-from diloti.core.options import Options
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
 
 
 def finish_round(g: Game, rng: random.Random) -> None:

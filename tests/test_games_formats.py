@@ -9,10 +9,6 @@ from pathlib import Path
 import pytest
 
 from diloti.core.errors import InvalidPositionError, RecordError, UnknownGameError
-from diloti.core.game import Game
-from diloti.core.kontsina import KontsinaGame, KontsinaOptions
-from diloti.core.state import State
-from diloti.core.xeri import XeriGame, XeriOptions
 from diloti.formats import position as diloti_position
 from diloti.formats.games import (
     VariantRecord,
@@ -23,6 +19,10 @@ from diloti.formats.games import (
     read_any_record,
 )
 from diloti.formats.record import GameRecord, read_record
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.state import State
+from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions
+from diloti.games.xeri.rules import XeriGame, XeriOptions
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -7,8 +7,8 @@ from tests.helpers import hand_of
 
 from diloti.core.cards import CARDS, mask_of, parse_card, parse_cards
 from diloti.core.errors import IllegalMoveError, InvalidPositionError
-from diloti.core.kontsina import KontsinaGame, KontsinaOptions, KontsinaState, score_kontsina
-from diloti.core.state import State
+from diloti.games.diloti.state import State
+from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions, KontsinaState, score_kontsina
 
 
 def moves(s: KontsinaState) -> list[str]:

@@ -1,8 +1,13 @@
 """The floors of the package, read from the imports: nothing imports upward, and no module circle.
 
-Floors, bottom up: the rules core; the text formats; players and matches; research environments;
-front ends. A module may import the standard library, its own floor and the floors below. The core
-imports nothing outside the standard library.
+Floors, bottom up: the rules core; the games (one package each, on the core); the text formats;
+players and matches; research environments; front ends. A module may import the standard library,
+its own floor and the floors below. The core imports nothing outside the standard library.
+
+A game's package holds the game's parts for the floors above the rules as modules named for their
+floor (``games/xeri/players.py``: its card sense for the computer players, on the players' floor;
+``games/xeri/envs.py``: its action and observation layouts, on the environments' floor): each part
+is on its floor, and the registry loads it by name for that floor.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1] / "src" / "diloti"
 
 FLOORS = {
     "core": 0,
+    "games": 0.5,
     "formats": 1,
     "ai": 2,
     "match": 2,
@@ -47,10 +53,16 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
-def _floor(module: str) -> int | None:
+# A game's part for a floor above the rules: diloti.games.<game>.<part>.
+GAME_PARTS = {"players": 2, "envs": 3}
+
+
+def _floor(module: str) -> float | None:
     parts = module.split(".")
     if parts[0] != "diloti" or len(parts) < 2:
         return None
+    if parts[1] == "games" and len(parts) >= 4 and parts[3] in GAME_PARTS:
+        return GAME_PARTS[parts[3]]
     return FLOORS.get(parts[1])
 
 
@@ -89,6 +101,31 @@ def test_core_imports_only_the_standard_library() -> None:
             top = name.split(".")[0]
             if top == "diloti":
                 if not name.startswith("diloti.core"):
+                    bad.append(f"{mod} imports {name}")
+            elif top != "__future__" and top not in sys.stdlib_module_names:
+                bad.append(f"{mod} imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_game_rules_import_only_the_core_and_the_standard_library() -> None:
+    """The rules of every game stand on the core alone: no other game's package, no floor above, no
+    third-party package (a game's parts for the floors above, ``players`` and ``envs``, are checked by
+    their floors)."""
+    bad = []
+    for mod, path in _modules().items():
+        if _floor(mod) != FLOORS["games"]:
+            continue
+        own = ".".join(mod.split(".")[:3])  # diloti.games.<game>
+        for name in _imports(path):
+            top = name.split(".")[0]
+            if top == "diloti":
+                parts = name.split(".")
+                if parts[1] == "core" or name == "diloti.games" or (
+                        parts[1] == "games" and not (ROOT / "games" / parts[2]).is_dir()):
+                    continue  # the core, and the registry's names (find_game ...)
+                if mod == "diloti.games" and parts[1] == "games":
+                    continue  # the registry lists every game
+                if not (name == own or name.startswith(own + ".")):
                     bad.append(f"{mod} imports {name}")
             elif top != "__future__" and top not in sys.stdlib_module_names:
                 bad.append(f"{mod} imports {name}")

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from starlette.testclient import WebSocketTestSession
 
-from diloti.core.game import Game
-from diloti.core.options import Options
 from diloti.core.seeds import derive_seed
 from diloti.formats.record import read_record
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
 from diloti.match.workers import choose_move
 from diloti.server.messages import SERVER_MESSAGE
 from test_server import hello, live, make_client, manager, new_table, until

@@ -15,8 +15,8 @@ from diloti.ai.master import MasterPlayer, WeightedWorlds
 from diloti.ai.sampler import sample_state
 from diloti.core.cards import VALUE, parse_cards
 from diloti.core.moves import Move
-from diloti.core.options import Options
-from diloti.core.state import State
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 
 
 def make_player(spec: str, seed: int) -> ai.Player:

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from diloti.core.cards import NAMES, SUIT_SYMBOLS, Card
 from diloti.core.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from diloti.core.moves import CAPTURE, GROUP, LAY, PLAIN, Move
-from diloti.core.options import Options
-from diloti.core.state import State
 from diloti.formats.notation import card_words, describe_move, format_move, move_sentence, parse_move
 from diloti.formats.position import parse_position
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 
 OPTION_MIXES = [
     Options(),

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from diloti.core.perft import divide, perft
-from diloti.core.state import State
 from diloti.formats.position import position_from_dict
+from diloti.games.diloti.state import State
 
 FIXTURE = Path(__file__).parent / "fixtures" / "perft.jsonl"
 

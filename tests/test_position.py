@@ -12,8 +12,6 @@ from hypothesis import strategies as st
 
 from diloti.core.cards import Card
 from diloti.core.errors import InvalidPositionError
-from diloti.core.options import Options
-from diloti.core.state import State
 from diloti.formats.position import (
     format_position,
     format_view,
@@ -25,6 +23,8 @@ from diloti.formats.position import (
     position_to_json,
     same_position,
 )
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 
 OPTION_MIXES = [
     Options(),

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from diloti.core.cards import ALL_MASK, NAMES, cards_of, mask_of
-from diloti.core.game import Game
 from diloti.core.moves import Move
-from diloti.core.options import Options
-from diloti.core.state import State
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 from helpers import options_st
 
 

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
-from diloti.core.options import Options
+from diloti.games.diloti.options import Options
 from diloti.server import create_app
 from diloti.server.game_models import OptionsBody
 from diloti.server.limits import Limits

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from diloti.core.errors import RecordError
-from diloti.core.game import Game
-from diloti.core.options import Options
 from diloti.formats.record import GameRecord, load_record, read_record
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

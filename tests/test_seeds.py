@@ -13,10 +13,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import diloti.core.game as game_module
+import diloti.games.diloti.game as game_module
 import diloti.match.tournament as tournament_module
-from diloti.core.game import Game
 from diloti.core.seeds import derive_seed
+from diloti.games.diloti.game import Game
 from diloti.match.tournament import play_game
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "diloti"

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from diloti.core.game import Game
-from diloti.core.options import Options
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
 from diloti.server.limits import Limits
 from diloti.server.messages import SERVER_MESSAGE
 from test_server import cards_in, hello, hidden_from, live, make_client, manager, new_table, until

@@ -7,8 +7,8 @@ import pytest
 from diloti.core.cards import Card, parse_cards
 from diloti.core.errors import IllegalMoveError, InvalidPositionError
 from diloti.core.moves import CAPTURE, GROUP, LAY, PLAIN, Move
-from diloti.core.options import Options
-from diloti.core.state import DECIDE, OVER, PLAY, State
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import DECIDE, OVER, PLAY, State
 from helpers import make, mv, pile
 
 

@@ -13,8 +13,8 @@ import pytest
 
 from diloti.core.cards import mask_of
 from diloti.core.moves import CAPTURE, Move
-from diloti.core.options import Options
-from diloti.core.state import State
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 from reference import reference_moves
 
 FLAGS = ["three_faces_stay", "any_rank_redeal", "forced_capture", "liberal_groups", "liberal_raise",
@@ -70,7 +70,7 @@ def test_generator_matches_reference_on_declaration_heavy_games() -> None:
 
 def test_standard_path_matches_the_general_one() -> None:
     """The direct path for the standard rules lists the same uses, in the same order."""
-    from diloti.core.table import TableInfo
+    from diloti.games.diloti.table import TableInfo
 
     rng = random.Random(5)
     standard, general = Options(), Options(soy=True)  # soy changes nothing without a soy pile
@@ -87,7 +87,7 @@ def test_standard_path_matches_the_general_one() -> None:
 def test_cache_turnover_keeps_every_move(options: Options, monkeypatch: pytest.MonkeyPatch) -> None:
     """A tiny cache turns over every few positions (young to old, old shapes promoted back, shared
     uses cleared): the moves, and their order, are those of a cache that never turns over."""
-    import diloti.core.table as table
+    import diloti.games.diloti.table as table
 
     def every_list() -> list[list[object]]:
         rng = random.Random(3)
@@ -117,10 +117,10 @@ def test_lazy_generator_matches_the_shape_cache(block: int) -> None:
     """The large-table generator lists the same moves, each once, as the shape cache's, on every table
     the shape cache serves (up to LAZY_ITEMS items), under random option mixes; and its check of one
     move agrees with the lists."""
-    import diloti.core.movegen as movegen
-    from diloti.core.bigtable import generate_lazy, is_legal_lazy
+    import diloti.games.diloti.movegen as movegen
     from diloti.core.cards import BIT, cards_of
     from diloti.core.moves import LAY, MoveKind
+    from diloti.games.diloti.bigtable import generate_lazy, is_legal_lazy
 
     checked = 0
     for seed in range(200 + block * 6, 206 + block * 6):
@@ -149,9 +149,9 @@ def test_lazy_generator_matches_the_shape_cache(block: int) -> None:
 
 
 def test_lazy_generator_counts_plain_piles_in_liberal_captures() -> None:
-    from diloti.core.bigtable import generate_lazy, is_legal_lazy
     from diloti.core.cards import parse_cards
     from diloti.core.moves import PLAIN, Declaration
+    from diloti.games.diloti.bigtable import generate_lazy, is_legal_lazy
 
     opts = Options(forced_capture=True, liberal_capture=True)
     pile = Declaration(mask_of(parse_cards("AC 2H")), 3, PLAIN, 1)
@@ -169,7 +169,7 @@ def test_a_huge_table_is_generated_lazily_in_bounded_memory() -> None:
     import tracemalloc
 
     from diloti.core.cards import CARDS
-    from diloti.core.movegen import is_large
+    from diloti.games.diloti.movegen import is_large
 
     table = list(CARDS[:36])  # aces to nines
     hand = list(CARDS[36:40]) + list(CARDS[40:42])  # the four tens and two jacks

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from diloti.cli import main
-from diloti.core.game import Game
 from diloti.core.seeds import derive_seed
-from diloti.core.state import State
 from diloti.formats.position import format_position
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.state import State
 from diloti.match.tournament import Interval, TournamentError, play_game, play_match
 
 FAST_EXPERT = "expert:iterations=8,seconds=none"
@@ -64,7 +64,7 @@ def test_interval() -> None:
 
 def test_win_rate_interval_never_collapses() -> None:
     """One side winning every game still gets a Wilson interval of real width (the normal one had none)."""
-    from diloti.core.options import Options
+    from diloti.games.diloti.options import Options
     from diloti.match.tournament import GameResult, summarise
 
     games = [GameResult(i, i % 2, 61, 10, 4, "a", 0.1, 100) for i in range(40)]

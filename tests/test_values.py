@@ -9,13 +9,13 @@ import random
 import pytest
 
 from diloti.core.cards import CARDS, Card
-from diloti.core.game import Game
 from diloti.core.moves import GROUP, KEEP, PLAIN, REDEAL, Declaration, Move
-from diloti.core.options import Options
-from diloti.core.scoring import Side
-from diloti.core.state import State
-from diloti.core.table import _BY_ID
 from diloti.formats.record import GameRecord, read_record
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.scoring import Side
+from diloti.games.diloti.state import State
+from diloti.games.diloti.table import _BY_ID
 
 ROUND_TRIPS = [
     ("pickle", lambda v: pickle.loads(pickle.dumps(v))),

@@ -12,11 +12,11 @@ import pytest
 from diloti.core.cards import CARDS, Card, parse_cards
 from diloti.core.chance import HANDS, TABLE
 from diloti.core.errors import InvalidPositionError, NoSuchOutcomeError
-from diloti.core.kontsina import KontsinaOptions, KontsinaState
+from diloti.core.hand_state import HandState
 from diloti.core.phase import Phase
-from diloti.core.state import State
-from diloti.core.variant import HandState
-from diloti.core.xeri import XeriOptions, XeriState
+from diloti.games.diloti.state import State
+from diloti.games.kontsina.rules import KontsinaOptions, KontsinaState
+from diloti.games.xeri.rules import XeriOptions, XeriState
 
 SEATINGS: list[tuple[type[HandState], int, Any]] = [
     (XeriState, 2, XeriOptions()),

@@ -9,7 +9,7 @@ import pytest
 
 from diloti.ai.analysis import rank_moves
 from diloti.ai.winchance import _splits, game_chance, move_chance, view_chances
-from diloti.core.state import State
+from diloti.games.diloti.state import State
 
 
 def simulate(a: int, b: int, target: int, players: int, games: int, rng: random.Random) -> float:

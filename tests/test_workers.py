@@ -18,8 +18,8 @@ import pytest
 from diloti.ai.errors import UnknownLevelError
 from diloti.cli import main
 from diloti.core.errors import DilotiError
-from diloti.core.state import State
-from diloti.core.view import View
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 from diloti.match.tournament import MatchResult, play_match
 from diloti.match.workers import RayExecutor, WorkerPoolError, choose_move, worker_pool
 

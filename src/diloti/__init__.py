@@ -1,8 +1,8 @@
 """diloti: the Greek fishing card game Diloti (Δηλωτή).
 
 A small, typed, dependency-free rules core (:mod:`diloti.core.cards`,
-:mod:`diloti.core.moves`, :mod:`diloti.core.state`, :mod:`diloti.core.game`,
-:mod:`diloti.core.options`, :mod:`diloti.core.view`) and everything else built on it.
+:mod:`diloti.core.moves`, :mod:`diloti.games.diloti.state`, :mod:`diloti.games.diloti.game`,
+:mod:`diloti.games.diloti.options`, :mod:`diloti.core.view`) and everything else built on it.
 
 >>> from diloti import State
 >>> s = State.new(seed=1)
@@ -23,15 +23,15 @@ from diloti.core.errors import (
     OptionsError,
     RecordError,
 )
-from diloti.core.game import Game, RoundRecord
-from diloti.core.games import GAMES, find_game, new_game
-from diloti.core.kontsina import KontsinaGame, KontsinaOptions, KontsinaState
 from diloti.core.moves import Declaration, Move, MoveKind, Pile
-from diloti.core.options import Options
-from diloti.core.scoring import Side
-from diloti.core.state import State
-from diloti.core.view import View
-from diloti.core.xeri import XeriGame, XeriOptions, XeriState
+from diloti.games import GAMES, find_game, new_game
+from diloti.games.diloti.game import Game, RoundRecord
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.scoring import Side
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
+from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions, KontsinaState
+from diloti.games.xeri.rules import XeriGame, XeriOptions, XeriState
 
 __version__ = "0.1.0"
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from diloti.core.game import Game
 from diloti.core.moves import MoveKind
-from diloti.core.options import Options
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
 

@@ -33,9 +33,9 @@ from diloti.ai.greedy import GreedyPlayer
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.master import MasterPlayer
 from diloti.ai.search import ExpertPlayer, OraclePlayer
+from diloti.core.hand_state import HandView
 from diloti.core.moves import Move
-from diloti.core.variant import VariantView
-from diloti.core.view import View
+from diloti.games.diloti.view import View
 
 # level name -> factory(seed, **settings). Only these are offered to people.
 LEVELS: dict[str, Callable[..., Player]] = {
@@ -175,7 +175,7 @@ class OutsidePlayer:
         self.name = name
         self._choose = inner.choose
 
-    def choose(self, view: View | VariantView) -> Move:
+    def choose(self, view: View | HandView) -> Move:
         return cast(Move, self._choose(view))
 
 

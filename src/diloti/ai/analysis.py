@@ -8,7 +8,7 @@ of diamonds, 2 of clubs, 10 per xeri) that the move leads to, as the search
 sees it: exact where a rollout reaches the end of the round, otherwise the
 points captured so far plus the expected card-majority points.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=3)
 >>> ranked = rank_moves(s.view(s.turn), seed=1, iterations=40, seconds=None)
 >>> sorted(m for m, _ in ranked) == sorted(s.legal_moves())
@@ -26,7 +26,7 @@ from diloti.ai.sampler import Worlds
 from diloti.ai.search import DEFAULT_DEALS, EPSILON, search, weighted_search
 from diloti.core.moves import REDEAL, Move
 from diloti.core.phase import Phase
-from diloti.core.view import View
+from diloti.games.diloti.view import View
 
 DEFAULT_ANALYSIS_ITERATIONS = 800
 DEFAULT_ANALYSIS_SECONDS = 2.0
@@ -49,7 +49,7 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
     decision is not searched: redeal comes first (a hand of 5 or 6 face cards
     captures little) and both estimates are 0.0.
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> s = State.new(seed=3)
     >>> len(rank_moves(s.view(s.turn), seed=1, iterations=40, seconds=None, level="master")) == len(s.legal_moves())
     True

@@ -24,10 +24,10 @@ from diloti.ai.errors import NoMoveError
 from diloti.ai.knowledge import decide_redeal, move_rng
 from diloti.ai.variants import choose_scored, greedy_scores
 from diloti.ai.variants import move_rng as variant_rng
+from diloti.core.hand_state import HandView
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
-from diloti.core.variant import VariantView
-from diloti.core.view import View
+from diloti.games.diloti.view import View
 
 
 @runtime_checkable
@@ -36,7 +36,7 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, view: View | VariantView) -> Move:
+    def choose(self, view: View | HandView) -> Move:
         """A legal move for the seat of ``view`` (which must be to move; a view of any of the three games)."""
         ...
 
@@ -49,7 +49,7 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: View | VariantView) -> Move:
+    def choose(self, view: View | HandView) -> Move:
         if not view.legal:
             raise NoMoveError(view)
         return self.rng.choice(view.legal)
@@ -80,14 +80,14 @@ class ScoringPlayer(ABC):
     def scores(self, view: View) -> list[tuple[Move, float]]:
         """Each legal move with its score (higher is better)."""
 
-    def variant_scores(self, view: VariantView) -> list[tuple[Move, float]]:
+    def variant_scores(self, view: HandView) -> list[tuple[Move, float]]:
         """Each legal move of a hand of Xeri or Kontsina with its score (:mod:`diloti.ai.variants`)."""
         return greedy_scores(view)
 
-    def choose(self, view: View | VariantView) -> Move:
+    def choose(self, view: View | HandView) -> Move:
         if not view.legal:
             raise NoMoveError(view)
-        if isinstance(view, VariantView):
+        if isinstance(view, HandView):
             return choose_scored(self.variant_scores(view), variant_rng(self.seed, view, self.name))
         if view.phase == Phase.DECIDE:
             return decide_redeal(view)

@@ -10,7 +10,7 @@ and :func:`fitted_evaluate` is a linear model of the round's final points
 difference on them, fitted by least squares on whole rounds of self-play
 (``bench/fit_evaluation.py`` writes ``ai/data/evaluation.json``).
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=4)
 >>> len(features(s)) == len(NAMES)
 True
@@ -27,7 +27,7 @@ from pathlib import Path
 from diloti.ai.knowledge import mask_points, rank_key
 from diloti.ai.search import evaluate, sweepers
 from diloti.core.cards import BIT
-from diloti.core.state import State
+from diloti.games.diloti.state import State
 
 DATA = Path(__file__).resolve().parent / "data" / "evaluation.json"
 NAMES = ("base", "lead_sweep", "lead", "left_points", "left_cards")

@@ -4,7 +4,7 @@ Each legal move is scored by what it takes now (points, cards, a xeri); a
 move that leaves a table one unseen card could sweep loses a xeri's worth.
 Ties go to the seeded generator.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=4)
 >>> GreedyPlayer(seed=1).choose(s.view(s.turn)) in s.legal_moves()
 True
@@ -25,7 +25,7 @@ from diloti.ai.knowledge import (
 )
 from diloti.core.cards import mask_of
 from diloti.core.moves import LAY, Move
-from diloti.core.view import View
+from diloti.games.diloti.view import View
 
 
 class GreedyPlayer(ScoringPlayer):

@@ -16,7 +16,7 @@ For each legal move it weighs
   frees them of their obligation; when an opponent is bound, they certainly
   hold its value, which the reply model uses.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=9)
 >>> HeuristicPlayer(seed=1).choose(s.view(s.turn)) in s.legal_moves()
 True
@@ -39,9 +39,9 @@ from diloti.ai.knowledge import (
 )
 from diloti.ai.variants import heuristic_scores
 from diloti.core.cards import BIT, mask_of
+from diloti.core.hand_state import HandView
 from diloti.core.moves import CAPTURE, LAY, Declaration, Move
-from diloti.core.variant import VariantView
-from diloti.core.view import View
+from diloti.games.diloti.view import View
 
 
 def expected_best(gains: Sequence[float], probs: Sequence[float]) -> float:
@@ -72,7 +72,7 @@ class HeuristicPlayer(ScoringPlayer):
 
     name = "heuristic"
 
-    def variant_scores(self, view: VariantView) -> list[tuple[Move, float]]:
+    def variant_scores(self, view: HandView) -> list[tuple[Move, float]]:
         return heuristic_scores(view)
 
     def scores(self, view: View) -> list[tuple[Move, float]]:

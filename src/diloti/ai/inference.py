@@ -23,7 +23,7 @@ world by ``exp(log_weight)`` (importance sampling: the worlds are still drawn
 uniformly). Nothing here reads a hidden card: only the view, and the sampled
 world handed in.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=4)
 >>> for _ in range(3):
 ...     s.push(s.legal_moves()[0])
@@ -47,8 +47,8 @@ from diloti.core.cards import BIT, Card
 from diloti.core.chance import HAND_SIZE
 from diloti.core.moves import CAPTURE, KEEP, LAY, Declaration, Move
 from diloti.core.phase import Phase
-from diloti.core.state import State
-from diloti.core.view import View
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 DEFAULT_TEMPERATURE = 1.0
 DEFAULT_MIX = 0.1
@@ -163,7 +163,7 @@ class Evidence:
 def deal_start(view: View) -> int:
     """How many card moves of this round came before the current deal (-1: unknown).
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> deal_start(State.new(seed=1).view(0))
     0
     """

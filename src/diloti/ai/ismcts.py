@@ -16,7 +16,7 @@ end of the deal), and the root's moves are the master's candidates.
 The answer is the most visited root move. Exactly reproducible from the
 seed when only ``iterations`` bounds it.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> from diloti.ai.master import WeightedWorlds
 >>> import random
 >>> s = State.new(seed=2)
@@ -37,7 +37,7 @@ from typing import Protocol
 from diloti.ai.errors import InvalidSettingError
 from diloti.ai.search import EPSILON, MAX_ITERATIONS, Estimate, playout, rollout_move
 from diloti.core.moves import Move
-from diloti.core.state import State
+from diloti.games.diloti.state import State
 
 DEFAULT_EXPLORE = 4.0  # UCB1's constant, in round points (a deal's values spread over several points)
 CHECK_EVERY = 8  # iterations between looks at the clock

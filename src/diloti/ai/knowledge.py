@@ -24,7 +24,7 @@ from math import comb
 
 from diloti.core.cards import BIT, VALUE, cards_of
 from diloti.core.moves import CAPTURE, LAY, REDEAL, Declaration, Move
-from diloti.core.view import View
+from diloti.games.diloti.view import View
 
 # Round points a card carries for its side: aces, the 10 of diamonds, the 2 of clubs.
 POINTS: tuple[int, ...] = tuple(1 if c < 4 else 2 if c == 37 else 1 if c == 4 else 0 for c in range(52))

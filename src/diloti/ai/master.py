@@ -31,7 +31,7 @@ In Xeri and Kontsina the master plays the expert's search of those games
 (:mod:`diloti.ai.variants`) with its own budget: ``iterations``, or 3,000
 playouts capped by ``seconds``; the inference is Diloti's only.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=2)
 >>> bot = MasterPlayer(seed=1, iterations=80, seconds=None)
 >>> bot.choose(s.view(s.turn)) in s.legal_moves()
@@ -52,11 +52,11 @@ from diloti.ai.knowledge import decide_redeal, move_rng
 from diloti.ai.sampler import Worlds
 from diloti.ai.search import EPSILON, Estimate, weighted_search
 from diloti.ai.variants import expert_choose
+from diloti.core.hand_state import HandView
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
-from diloti.core.state import State
-from diloti.core.variant import VariantView
-from diloti.core.view import View
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 DEFAULT_SECONDS = 1.0
 DEFAULT_WIDTH = 5
@@ -186,10 +186,10 @@ class MasterPlayer:
                                halving, self.eps, self.deals, self.ahead, self.seam, self.fair,
                                fitted_evaluate if self.fitted else None, self.counted)
 
-    def choose(self, view: View | VariantView) -> Move:
+    def choose(self, view: View | HandView) -> Move:
         if not view.legal:
             raise NoMoveError(view)
-        if isinstance(view, VariantView):
+        if isinstance(view, HandView):
             # Xeri and Kontsina: the expert's search of those games, with the master's budget.
             iterations = self.iterations if self.iterations is not None else VARIANT_ITERATIONS
             return expert_choose(view, self.seed, iterations, self.seconds, self.width, self.eps, self.name,

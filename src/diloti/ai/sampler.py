@@ -1,6 +1,6 @@
 """Deal the hidden cards of a view at random, consistently with what it shows.
 
-A *determinization* is a full :class:`~diloti.core.state.State` that agrees with a
+A *determinization* is a full :class:`~diloti.games.diloti.state.State` that agrees with a
 view: the seat's own hand, the table, the captures and the history are as
 shown; the unseen cards (``view.unseen``: other hands and stock) are dealt at
 random in the right numbers, with
@@ -16,7 +16,7 @@ many rejections the conditions are met by construction instead, so sampling
 always ends.
 
 >>> import random
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=11)
 >>> v = s.view(0)
 >>> d = sample_state(v, random.Random(1))
@@ -29,8 +29,8 @@ from __future__ import annotations
 import random
 
 from diloti.core.cards import VALUE, Card, mask_of
-from diloti.core.state import State
-from diloti.core.view import View
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 _TRIES = 50
 

@@ -15,7 +15,7 @@ The rollout policy takes the most valuable capture (a xeri first), else
 declares or lays cheaply, with a little randomness. Everything is played with
 ``push``/``pop`` on the sampled state: no copies in the inner loop.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=2)
 >>> bot = ExpertPlayer(seed=1, iterations=60)
 >>> bot.choose(s.view(s.turn)) in s.legal_moves()
@@ -48,11 +48,11 @@ from diloti.ai.sampler import Worlds
 from diloti.ai.variants import expert_choose
 from diloti.core.cards import BIT
 from diloti.core.chance import HAND_SIZE
+from diloti.core.hand_state import HandState, HandView
 from diloti.core.moves import CAPTURE, KEEP, LAY, Move
 from diloti.core.phase import Phase
-from diloti.core.state import State
-from diloti.core.variant import HandState, VariantView
-from diloti.core.view import View
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 DEFAULT_ITERATIONS = 300
 DEFAULT_SECONDS = 1.0
@@ -417,10 +417,10 @@ class ExpertPlayer:
         return search(Worlds(view).sample, moves, view.side, rng,
                       self.iterations, self.seconds, halving, self.eps, self.deals)
 
-    def choose(self, view: View | VariantView) -> Move:
+    def choose(self, view: View | HandView) -> Move:
         if not view.legal:
             raise NoMoveError(view)
-        if isinstance(view, VariantView):
+        if isinstance(view, HandView):
             return expert_choose(view, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name,
                                  deals=self.deals)
         if view.phase == Phase.DECIDE:
@@ -440,7 +440,7 @@ class OraclePlayer(ExpertPlayer):
 
     name = "oracle"
 
-    def choose(self, view: View | VariantView) -> Move:
+    def choose(self, view: View | HandView) -> Move:
         raise PlayerError("the oracle needs the full state: call choose_full(state)", view)
 
     def choose_full(self, state: State | HandState) -> Move:

@@ -1,7 +1,7 @@
 """The computer players' levels for Xeri and Kontsina: the same levels, each game's own card sense.
 
 :func:`diloti.ai.make_player` builds the same players for every game; given a
-:class:`~diloti.core.variant.VariantView` (a hand of Xeri or Kontsina) they
+:class:`~diloti.core.hand_state.HandView` (a hand of Xeri or Kontsina) they
 choose here:
 
 - ``random``: uniform over the legal moves (no change);
@@ -17,7 +17,7 @@ choose here:
   (the points taken, the majorities as the chance of ending ahead);
   candidates cut by sequential halving.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=2, game="xeri")
 >>> scores = greedy_scores(s.view(s.turn))
 >>> len(scores) == len(s.legal_moves())
@@ -32,10 +32,10 @@ from collections.abc import Callable, Sequence
 from math import comb, erf, sqrt
 
 from diloti.core.cards import BIT, Card, mask_of
-from diloti.core.kontsina import summing_sets
+from diloti.core.hand_state import HandState, HandView
 from diloti.core.moves import CAPTURE, Move
-from diloti.core.variant import HandState, VariantView
-from diloti.core.variants import find_variant
+from diloti.games import find_game
+from diloti.games.kontsina.rules import summing_sets
 
 XERI_POINTS = 10
 JACK = 10  # card >> 2 of the jacks
@@ -70,7 +70,7 @@ def p_holds(k: int, unseen: int, hand: int) -> float:
     return 1.0 - comb(unseen - k, hand) / comb(unseen, hand)
 
 
-def rank_probabilities(view: VariantView, seat: int) -> list[float]:
+def rank_probabilities(view: HandView, seat: int) -> list[float]:
     """For each rank index (0 ace .. 12 king), the chance ``seat`` holds a card of it."""
     unseen = view.unseen
     counts = [0] * 13
@@ -79,11 +79,11 @@ def rank_probabilities(view: VariantView, seat: int) -> list[float]:
     return [p_holds(k, len(unseen), view.hand_sizes[seat]) for k in counts]
 
 
-def is_last_card(view: VariantView) -> bool:
+def is_last_card(view: HandView) -> bool:
     return not view.stock_size and sum(view.hand_sizes) == 1
 
 
-def gain(view: VariantView, move: Move) -> float:
+def gain(view: HandView, move: Move) -> float:
     """What ``move`` takes now, a xeri included."""
     card, kind, _, mask = move
     assert card is not None
@@ -97,7 +97,7 @@ def gain(view: VariantView, move: Move) -> float:
     return value
 
 
-def table_after(view: VariantView, move: Move) -> tuple[Card, ...]:
+def table_after(view: HandView, move: Move) -> tuple[Card, ...]:
     card, kind, _, mask = move
     assert card is not None
     if kind == CAPTURE:
@@ -121,7 +121,7 @@ def best_take(game: str, table: Sequence[Card], rank: int) -> float:
     return best
 
 
-def reply_loss(view: VariantView, table: Sequence[Card], probs: Sequence[float]) -> float:
+def reply_loss(view: HandView, table: Sequence[Card], probs: Sequence[float]) -> float:
     """The next player's expected best take from ``table`` (the best rank they hold, by probability)."""
     takes = sorted(((best_take(view.game, table, r), probs[r]) for r in range(13)), reverse=True)
     total, none_better = 0.0, 1.0
@@ -133,7 +133,7 @@ def reply_loss(view: VariantView, table: Sequence[Card], probs: Sequence[float])
     return total
 
 
-def greedy_scores(view: VariantView) -> list[tuple[Move, float]]:
+def greedy_scores(view: HandView) -> list[tuple[Move, float]]:
     """Each legal move with the greedy score: the take now, less what a lay offers any unseen card."""
     unseen_ranks = {c >> 2 for c in view.unseen}
     out = []
@@ -149,7 +149,7 @@ def greedy_scores(view: VariantView) -> list[tuple[Move, float]]:
     return out
 
 
-def heuristic_scores(view: VariantView) -> list[tuple[Move, float]]:
+def heuristic_scores(view: HandView) -> list[tuple[Move, float]]:
     """Each legal move with the heuristic score: the take now less the next player's expected reply."""
     nxt = (view.seat + 1) % view.players
     probs = rank_probabilities(view, nxt)
@@ -170,7 +170,7 @@ def heuristic_scores(view: VariantView) -> list[tuple[Move, float]]:
 
 
 # ------------------------------------------------------------------ search
-def sample_world(view: VariantView, rng: random.Random) -> HandState:
+def sample_world(view: HandView, rng: random.Random) -> HandState:
     """A full hand consistent with ``view``: the unseen cards dealt at random to the other hands and the stock."""
     pool = list(view.unseen)
     rng.shuffle(pool)
@@ -182,7 +182,7 @@ def sample_world(view: VariantView, rng: random.Random) -> HandState:
         else:
             hands.append(pool[pos:pos + view.hand_sizes[seat]])
             pos += view.hand_sizes[seat]
-    cls = find_variant(view.game)
+    cls: type[HandState] = find_game(view.game).state
     s = cls.from_parts(players=view.players, options=view.options, dealer=view.dealer, turn=view.turn,
                        hands=hands, table=view.table, stock=pool[pos:], captured=view.captured,
                        xeri=view.xeri, jack_xeri=view.jack_xeri or None, last_capturer=view.last_capturer,
@@ -223,7 +223,7 @@ def evaluate(st: HandState, side: int) -> float:
     (cards; Kontsina's clubs) as the chance the side ends ahead, a normal approximation from the cards
     captured and the cards still to come shared evenly (as Diloti's search does).
 
-    >>> from diloti.core.xeri import XeriState
+    >>> from diloti.games.xeri.rules import XeriState
     >>> s = XeriState.new(seed=3)
     >>> evaluate(s, 0) == -evaluate(s, 1) == 0.0
     True
@@ -304,7 +304,7 @@ def search_variant(world: Callable[[random.Random], HandState], moves: Sequence[
                   key=lambda mv: (mv[0] not in rank, -mv[1]))
 
 
-def move_rng(seed: int | None, view: VariantView, salt: str = "") -> random.Random:
+def move_rng(seed: int | None, view: HandView, salt: str = "") -> random.Random:
     """A generator for one decision, from the player's seed and the public position only."""
     key = (seed, salt, view.game, view.seat, view.plays, view.deal_no, view.hand, view.table, view.hand_sizes,
            view.stock_size, view.captured)
@@ -317,7 +317,7 @@ def choose_scored(scored: list[tuple[Move, float]], rng: random.Random) -> Move:
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def expert_choose(view: VariantView, seed: int | None, iterations: int, seconds: float | None, width: int,
+def expert_choose(view: HandView, seed: int | None, iterations: int, seconds: float | None, width: int,
                   eps: float, name: str = "expert", world: Callable[[random.Random], HandState] | None = None,
                   deals: int = 0) -> Move:
     """The expert's (or, given the true ``world``, the oracle's) move in a hand of Xeri or Kontsina."""
@@ -331,12 +331,12 @@ def expert_choose(view: VariantView, seed: int | None, iterations: int, seconds:
     return search_variant(sampler, moves, view.side, rng, iterations, seconds, eps, deals=deals)[0][0]
 
 
-def rank_variant_moves(view: VariantView, seed: int | None = None, iterations: int = 800,
+def rank_variant_moves(view: HandView, seed: int | None = None, iterations: int = 800,
                        seconds: float | None = 2.0, eps: float = 0.1, deals: int = 1) -> list[tuple[Move, float]]:
     """Every legal move of a hand of Xeri or Kontsina ranked by the expert's search, best first, each with its
     estimated points difference at the hand's end (hints and analysis).
 
-    >>> from diloti.core.xeri import XeriGame
+    >>> from diloti.games.xeri.rules import XeriGame
     >>> g = XeriGame(seed=1)
     >>> ranked = rank_variant_moves(g.view(g.state.turn), seed=2, iterations=60, seconds=None)
     >>> sorted(m for m, _ in ranked) == sorted(g.state.legal_moves())

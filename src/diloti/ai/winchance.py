@@ -26,7 +26,7 @@ from importlib import resources
 from math import erf, sqrt
 
 from diloti.core.moves import Move
-from diloti.core.view import View
+from diloti.games.diloti.view import View
 
 MAX_EXACT_TARGET = 201  # above it the chance comes from a normal approximation (the table would be too big)
 

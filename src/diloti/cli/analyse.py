@@ -19,8 +19,8 @@ from diloti.cli.common import (
     positive_int,
 )
 from diloti.core.errors import InvalidPositionError
-from diloti.core.state import State
-from diloti.core.variant import HandState, VariantView
+from diloti.core.hand_state import HandState, HandView
+from diloti.games.diloti.state import State
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidPositionError("the round in this position is over: there is no move to analyse")
     view = state.view(state.turn) if isinstance(state, HandState) else state.view(state.turn, args.scores)
     wins: list[float] | None = None
-    if isinstance(view, VariantView):  # a position of Xeri or Kontsina: their expert's search, every move kept
+    if isinstance(view, HandView):  # a position of Xeri or Kontsina: their expert's search, every move kept
         ranked = rank_variant_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
     else:
         ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds,

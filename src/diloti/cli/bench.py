@@ -26,8 +26,8 @@ from diloti.cli.common import (
     positive_float,
     positive_int,
 )
-from diloti.core.options import Options
-from diloti.core.state import State
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -23,13 +23,12 @@ from typing import Any, NoReturn, TypeVar
 
 from diloti.cli import CliError
 from diloti.core.errors import InvalidPositionError
-from diloti.core.games import find_game
-from diloti.core.kontsina import KontsinaOptions
-from diloti.core.options import FACE_REDEAL_CHOICES, Options
-from diloti.core.state import State
-from diloti.core.variant import HandState
-from diloti.core.variants import GAME_NAMES
-from diloti.core.xeri import XeriOptions
+from diloti.core.hand_state import HandState
+from diloti.games import GAME_NAMES, find_game
+from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
+from diloti.games.diloti.state import State
+from diloti.games.kontsina.rules import KontsinaOptions
+from diloti.games.xeri.rules import XeriOptions
 from diloti.match.workers import WorkerPoolError, check_pool_spec
 
 N = TypeVar("N", int, float)

@@ -20,10 +20,10 @@ from diloti.cli.common import (
     read_text_file,
 )
 from diloti.core.errors import DilotiError
+from diloti.core.hand_state import HandState
 from diloti.core.perft import divide, perft
-from diloti.core.state import State
-from diloti.core.variant import HandState
 from diloti.formats.games import load_any_position, position_from_dict
+from diloti.games.diloti.state import State
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,7 +82,7 @@ def read_positions(source: str) -> list[Case]:
     """Positions from a file (or ``-``), one per line; blank lines and ``#`` comments are skipped.
 
     >>> import json, os, tempfile
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> from diloti.formats.position import format_position, position_to_dict
     >>> case = {"name": "start", "position": position_to_dict(State.new(seed=1)), "perft": [7, 50]}
     >>> with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:

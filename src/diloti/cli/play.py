@@ -25,11 +25,11 @@ from diloti.cli.common import (
 from diloti.cli.session import TerminalSession, run_session, seats_for
 from diloti.core.cards import NAMES, cards_of
 from diloti.core.errors import DilotiError
-from diloti.core.game import Game, RoundRecord
 from diloti.core.moves import GROUP, Move
-from diloti.core.view import View
 from diloti.formats.notation import describe_move, parse_move
 from diloti.formats.record import GameRecord
+from diloti.games.diloti.game import Game, RoundRecord
+from diloti.games.diloti.view import View
 
 HELP = """\
 Enter a move by its number in the list, or in notation (any order, any case, T or 10, suits C D H S or symbols):

@@ -8,10 +8,10 @@ import sys
 from diloti.cli import CliError
 from diloti.cli.common import one_line_errors, positive_int
 from diloti.core.cards import NAMES
-from diloti.core.state import State
 from diloti.formats.games import VariantRecord, format_variant_score, load_any_record
 from diloti.formats.notation import describe_move
 from diloti.formats.record import GameRecord, format_score
+from diloti.games.diloti.state import State
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

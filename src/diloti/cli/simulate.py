@@ -16,8 +16,8 @@ from diloti.cli.common import (
     positive_int,
     progress_bar,
 )
-from diloti.core.games import new_game
-from diloti.core.options import Options
+from diloti.games import new_game
+from diloti.games.diloti.options import Options
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -15,11 +15,11 @@ from typing import Any
 from diloti.ai.variants import rank_variant_moves
 from diloti.cli.session import TerminalSession, run_session, seats_for
 from diloti.core.cards import NAMES, cards_of
-from diloti.core.games import find_game
+from diloti.core.hand_state import HandView
+from diloti.core.hands_game import HandRecord, HandsGame
 from diloti.core.moves import CAPTURE, Move
-from diloti.core.variant import VariantView
-from diloti.core.variant_game import HandRecord, HandsGame
 from diloti.formats.games import VariantRecord
+from diloti.games import find_game
 
 HELP = {
     "xeri": "Play a card by its number in the list or by name (7H, jd, T♦). A card of the top card's rank, or a jack, "
@@ -31,10 +31,10 @@ COMMANDS = ("Commands: moves, table, history, score, hint (the computer's advice
             "--record was given).")
 
 
-def describe(view: VariantView, move: Move) -> str:
+def describe(view: HandView, move: Move) -> str:
     """A move in words for the table as ``view`` shows it.
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> s = State.new(seed=1, game="xeri")
     >>> describe(s.view(s.turn), s.legal_moves()[0])
     'lays 2H on the pile'
@@ -62,7 +62,7 @@ class VariantSession(TerminalSession):
             text += f" (target {g.options.target})"
         return text
 
-    def show_table(self, view: VariantView) -> None:
+    def show_table(self, view: HandView) -> None:
         g = self.game
         self.say(f"--- hand {g.round_no}, deal {view.deal_no}; dealer: seat {view.dealer} "
                  f"({self.names[view.dealer]}); {self.sheet()}")
@@ -75,7 +75,7 @@ class VariantSession(TerminalSession):
         self.say(f"{'captured:':<17}{caps}")
         self.say(f"{'your hand:':<17}" + " ".join(NAMES[c] for c in view.hand))
 
-    def show_moves(self, view: VariantView) -> None:
+    def show_moves(self, view: HandView) -> None:
         for i, m in enumerate(view.legal, 1):
             self.say(f"  {i:2}. {m!s:<22} {describe(view, m)}")
 
@@ -95,10 +95,10 @@ class VariantSession(TerminalSession):
     def show_scores(self) -> None:
         self.say(self.sheet())
 
-    def help_text(self, view: VariantView) -> str:
+    def help_text(self, view: HandView) -> str:
         return HELP[view.game] + "\n" + COMMANDS
 
-    def hint(self, view: VariantView, arg: str) -> str:
+    def hint(self, view: HandView, arg: str) -> str:
         """The expert's ranking of the legal moves, best first (``arg``: how many, default 3)."""
         if not view.legal:
             return "hint: you have no move to make now"
@@ -110,11 +110,11 @@ class VariantSession(TerminalSession):
             lines.append(f"  {i}. move {number:2}: {move!s:<22} {describe(view, move):<30} {estimate:+.2f}")
         return "\n".join(lines)
 
-    def read_move(self, view: VariantView, text: str) -> Move:
+    def read_move(self, view: HandView, text: str) -> Move:
         move: Move = self.game.state.read_move(text)
         return move
 
-    def describe(self, view: VariantView, move: Move) -> str:
+    def describe(self, view: HandView, move: Move) -> str:
         return describe(view, move)
 
     def round_summary(self, rec: HandRecord) -> None:

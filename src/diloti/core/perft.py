@@ -5,7 +5,7 @@ legal move at ``d - 1``. A deal from the stock happens inside the move that
 empties the last hand, and a finished round has no moves (so it counts 0 at
 any depth above 0). The walk uses ``push``/``pop`` on one state.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=1)
 >>> perft(s, 0), perft(s, 1) == len(s.legal_moves())
 (1, True)
@@ -23,7 +23,7 @@ from diloti.core.moves import Move
 
 
 class Walkable(Protocol):
-    """What perft needs of a position: Diloti's :class:`~diloti.core.state.State` or a parent game's hand."""
+    """What perft needs of a position: Diloti's :class:`~diloti.games.diloti.state.State` or a parent game's hand."""
 
     def legal_moves(self) -> list[Move]: ...
     def push(self, move: Move) -> None: ...

@@ -14,7 +14,7 @@ from diloti.core.errors import InvalidPositionError
 class Phase(IntEnum):
     """``PLAY``: the player to move plays a card. ``DECIDE``: a player dealt 5 or 6 face cards
     decides on a redeal. ``OVER``: the round is over. ``CHANCE``: cards are to be dealt (only in a
-    state made with explicit chance; see :attr:`diloti.core.state.State.chance`)."""
+    state made with explicit chance; see :attr:`diloti.games.diloti.state.State.chance`)."""
 
     PLAY = 0
     DECIDE = 1

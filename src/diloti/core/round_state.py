@@ -1,11 +1,11 @@
-"""What a round of every game is as an object: Diloti's :class:`~diloti.core.state.State` and the parent
-games' :class:`~diloti.core.variant.HandState` both build on :class:`RoundState`.
+"""What a round of every game is as an object: Diloti's :class:`~diloti.games.diloti.state.State` and the parent
+games' :class:`~diloti.core.hand_state.HandState` both build on :class:`RoundState`.
 
 It holds no rules: the stock and phase queries, the legal-move list's shape, copying and pickling
 over the state's slots, a copy with other hidden cards (for samplers), and equality by
 ``key()``. Each game's state says its own slots, legal moves, ``copy``, ``key`` and ``describe``.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> import pickle
 >>> s = State.new(seed=3, game="kontsina")
 >>> t = pickle.loads(pickle.dumps(s))

@@ -1,8 +1,8 @@
-"""Moving a game of rounds on: ``push`` and ``play`` shared by Diloti's :class:`~diloti.core.game.Game` and
-the parent games' :class:`~diloti.core.variant_game.HandsGame` (its own module: both import it, and the
+"""Moving a game of rounds on: ``push`` and ``play`` shared by Diloti's :class:`~diloti.games.diloti.game.Game` and
+the parent games' :class:`~diloti.core.hands_game.HandsGame` (its own module: both import it, and the
 state modules import neither).
 
->>> from diloti.core.game import Game
+>>> from diloti.games.diloti.game import Game
 >>> g = Game(players=2, seed=1)
 >>> g.play(g.state.legal_moves()[0]) in g.current.moves[0], g.is_over
 (True, False)

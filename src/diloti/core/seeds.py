@@ -5,7 +5,7 @@ players and hints each get their own seed from a parent seed and a few
 parts that name them. Each caller passes its own first part, so the numbers
 it gets are those it has always got and saved records replay as they did:
 
-- a round: ``derive_seed("diloti-round", game_seed, round_no)`` (:mod:`diloti.core.game`);
+- a round: ``derive_seed("diloti-round", game_seed, round_no)`` (:mod:`diloti.games.diloti.game`);
 - a match's game and players: ``derive_seed("game", seed, pair)`` and
   ``derive_seed("bot", seed, index, seat)`` (:mod:`diloti.match.tournament`);
 - a server table's player and hint: ``derive_seed("diloti-bot", seed, seat, ply)``

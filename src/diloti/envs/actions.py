@@ -22,7 +22,7 @@ every action the mask allows leads to at least one legal move
 (tests/test_envs_actions.py shows both on random positions of every option mix).
 
 >>> from diloti.core.cards import cards_of, parse_cards
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.from_parts(hands=[parse_cards("9D KC"), parse_cards("2H")], table=parse_cards("4H 5C 9S"), turn=0,
 ...                      stock=[], check=False)
 >>> d = Decision.of(s)
@@ -56,7 +56,7 @@ from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declarat
 from diloti.core.round_state import slot_names
 
 if TYPE_CHECKING:
-    from diloti.core.state import State
+    from diloti.games.diloti.state import State
 
 
 class InvalidActionError(DilotiError, ValueError):

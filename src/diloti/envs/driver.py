@@ -1,6 +1,6 @@
 """One round driven by action ids: what every environment wrapper shares.
 
-A :class:`Driver` holds the :class:`~diloti.core.state.State` of one round and
+A :class:`Driver` holds the :class:`~diloti.games.diloti.state.State` of one round and
 the :class:`~diloti.envs.actions.Decision` of the seat to act, applies action
 ids, and keeps each step's action mask and observations, so that asking twice
 costs nothing. It also checks the environments' arguments, with errors that
@@ -27,13 +27,13 @@ import numpy.typing as npt
 
 from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
-from diloti.core.game import Game
-from diloti.core.options import Options
-from diloti.core.state import State
-from diloti.core.view import View
 from diloti.envs.actions import Decision
 from diloti.envs.driver_base import DriverBase
 from diloti.envs.observation import observe
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 
 class EnvArgumentError(DilotiError, ValueError):

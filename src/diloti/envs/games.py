@@ -27,14 +27,13 @@ xeri_jack_double, game_by_points, target, hands, no_xeri_last_card, pile_any_pai
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from diloti.core.errors import DilotiError
-from diloti.core.games import GAMES
 from diloti.envs import driver
 from diloti.envs.actions import NUM_ACTIONS, Decision, StepDecision
 from diloti.envs.driver import Driver, EnvArgumentError
@@ -42,6 +41,7 @@ from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, observe
 from diloti.envs.variant_actions import NUM_VARIANT_ACTIONS, VariantDecision
 from diloti.envs.variant_driver import VariantDriver
 from diloti.envs.variant_observation import MAX_VARIANT_POINTS, VARIANT_SIZE, observe_variant
+from diloti.games import GAMES
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ class EnvGame:
                 raise EnvArgumentError(f"invalid options={options!r}: expected {cls.__name__}, a dict of "
                                        f"{self.name} options or options text")
             if self.name == "xeri" and players == 4:
-                opts = replace(opts, partnerships=True)
+                opts = opts.replace(partnerships=True)
             GAMES[self.name].state.check_players(players, opts)
         except EnvArgumentError:
             raise

@@ -49,11 +49,11 @@ from gymnasium import spaces
 from diloti.ai import make_player
 from diloti.ai.base import Player
 from diloti.core.errors import DilotiError
-from diloti.core.options import Options
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import Driver, EnvArgumentError, check_episode, check_render_mode, check_seat
 from diloti.envs.games import find_env_game
 from diloti.envs.variant_driver import VariantDriver
+from diloti.games.diloti.options import Options
 
 ObsDict = dict[str, Any]  # "observation" and "action_mask", both arrays
 

@@ -9,7 +9,7 @@ and 3 stay zero with 2 players). Every entry lies in ``[0, 1]``.
 :data:`LAYOUT` names each part with its slice (docs/RESEARCH.md has the
 table); :data:`SIZE` is the length.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=3)
 >>> obs = observe(s.view(1))
 >>> obs.shape, obs.dtype, int(obs[LAYOUT["hand"]].sum()), int(obs[LAYOUT["table"]].sum())
@@ -25,14 +25,14 @@ import numpy.typing as npt
 
 from diloti.core.cards import NAMES, cards_of, mask_of
 from diloti.core.moves import GROUP, Declaration
-from diloti.core.options import FACE_REDEAL_CHOICES, Options
 from diloti.core.phase import Phase
-from diloti.core.view import View
 from diloti.envs.actions import HEADS, describe
+from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
+from diloti.games.diloti.view import View
 
 #: The most points a side can score in a round: 11 plus a xeri on each of its 24 plays.
 MAX_ROUND_POINTS = 11 + 10 * 24
-#: The flags of :class:`~diloti.core.options.Options` in the observation, in this order.
+#: The flags of :class:`~diloti.games.diloti.options.Options` in the observation, in this order.
 OPTION_FLAGS = (
     "dealer_sees_bottom", "three_faces_stay", "any_rank_redeal", "forced_capture", "liberal_groups",
     "liberal_raise", "liberal_capture", "soy", "self_raise", "no_xeri_last_card", "xeri_first_card",
@@ -238,7 +238,7 @@ def _declaration_text(d: Declaration, seat: int, n: int) -> str:
 def describe_view(view: View, head: int = -1, chosen: int = 0) -> str:
     """The observation as one line of text, from the same view (for OpenSpiel's observation string).
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> describe_view(State.new(seed=3).view(0))[:40]
     'seat 0/2; phase play; turn +1; dealer +0'
     """

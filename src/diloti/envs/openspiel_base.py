@@ -20,16 +20,16 @@ import numpy.typing as npt
 import pyspiel
 
 from diloti.core.cards import NAMES
+from diloti.core.hand_state import HandState
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
-from diloti.core.state import State
-from diloti.core.variant import HandState
 from diloti.envs.actions import InvalidActionError, StepDecision
 from diloti.envs.driver import EnvArgumentError
+from diloti.games.diloti.state import State
 
 
 class Seen(Protocol):
-    """What the information state reads of a view (Diloti's ``View``, the parent games' ``VariantView``)."""
+    """What the information state reads of a view (Diloti's ``View``, the parent games' ``HandView``)."""
 
     @property
     def players(self) -> int: ...

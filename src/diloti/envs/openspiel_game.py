@@ -49,14 +49,14 @@ import pyspiel
 
 from diloti.ai.sampler import Worlds
 from diloti.core.errors import DilotiError
-from diloti.core.options import Options
 from diloti.core.phase import Phase
-from diloti.core.state import State
-from diloti.core.view import View
 from diloti.envs.actions import NUM_ACTIONS, Decision, describe
 from diloti.envs.driver import EnvArgumentError, check_episode
 from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
 from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, SpielState, game_type
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 SHORT_NAME = "python_diloti"
 #: The most decision steps in a round (chance nodes not counted): a head for each of the 48 cards played;

@@ -38,15 +38,15 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
+from diloti.core.hand_state import HandState, HandView
 from diloti.core.phase import Phase
-from diloti.core.variant import HandState, VariantView
-from diloti.core.variants import find_variant
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.games import EnvGame, find_env_game
 from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, SpielState, game_type
 from diloti.envs.variant_actions import VariantDecision, describe
 from diloti.envs.variant_driver import side_returns
 from diloti.envs.variant_observation import describe_variant_view, observe_variant
+from diloti.games import find_game
 
 #: The most decision steps in a hand: Xeri, one a card played; Kontsina, a head a card played and at most one
 #: item step for each table card (a card named is taken).
@@ -113,7 +113,7 @@ class VariantSpielState(SpielState):
     def __init__(self, game: VariantSpielGame) -> None:
         super().__init__(game)
         self.game_name = game.GAME
-        self.round: HandState = find_variant(game.GAME).new(game.players, game.options, game.dealer,
+        self.round: HandState = find_game(game.GAME).state.new(game.players, game.options, game.dealer,
                                                             explicit_chance=True)
         self.decision: VariantDecision | None = None
 
@@ -151,7 +151,7 @@ class VariantSpielState(SpielState):
         return t
 
 
-class VariantObserver(SpielObserver[VariantSpielState, VariantView]):
+class VariantObserver(SpielObserver[VariantSpielState, HandView]):
     """Tensors and strings for one player, from its view (OpenSpiel's PyObserver interface).
 
     ``perfect_recall`` chooses the information state over the observation; with ``private_info``
@@ -161,14 +161,14 @@ class VariantObserver(SpielObserver[VariantSpielState, VariantView]):
     def __init__(self, game: VariantSpielGame, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         super().__init__(iig_obs_type, params, game.env.size)
 
-    def _view(self, state: VariantSpielState, player: int) -> VariantView:
+    def _view(self, state: VariantSpielState, player: int) -> HandView:
         view = state.round.view(player)
         return view if self.private else replace(view, hand=(), legal=())
 
-    def _observe(self, view: VariantView, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None:
+    def _observe(self, view: HandView, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None:
         observe_variant(view, head, chosen, out=out)
 
-    def _describe_view(self, view: VariantView, head: int, chosen: int) -> str:
+    def _describe_view(self, view: HandView, head: int, chosen: int) -> str:
         return describe_variant_view(view, head, chosen)
 
 

@@ -49,10 +49,10 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from diloti.core.options import Options
 from diloti.envs.driver import Driver, EnvArgumentError, check_episode, check_render_mode, check_seat, round_seed
 from diloti.envs.games import find_env_game
 from diloti.envs.variant_driver import VariantDriver
+from diloti.games.diloti.options import Options
 
 ObsDict = dict[str, npt.NDArray[Any]]
 

@@ -19,7 +19,7 @@ research libraries:
   bot lacks.
 
 >>> import random
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> def lowest(observation, mask):  # a policy: the lowest action the mask allows
 ...     return int(mask.nonzero()[0][0])
 >>> s = State.new(seed=7)

@@ -22,7 +22,7 @@ allows leads to a legal move (tests/test_envs_variant_actions.py shows both on
 random positions of every player count and option).
 
 >>> from diloti.core.cards import Card, parse_cards
->>> from diloti.core.kontsina import KontsinaState
+>>> from diloti.games.kontsina.rules import KontsinaState
 >>> hands = [parse_cards("7S KH 10C 2D"), parse_cards("4D KC AH 9S")]
 >>> used = set(hands[0] + hands[1] + parse_cards("3C 4H 4S 7D"))
 >>> s = KontsinaState.from_parts(dealer=1, hands=hands, table=parse_cards("3C 4H 4S 7D"),

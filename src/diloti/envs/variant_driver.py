@@ -1,6 +1,6 @@
 """One hand of Xeri or Kontsina driven by action ids: the parent games' counterpart of :mod:`diloti.envs.driver`.
 
-A :class:`VariantDriver` holds the :class:`~diloti.core.variant.HandState` of
+A :class:`VariantDriver` holds the :class:`~diloti.core.hand_state.HandState` of
 one hand and the :class:`~diloti.envs.variant_actions.VariantDecision` of the
 seat to act, applies action ids and keeps each step's mask and observations.
 Its surface is :class:`~diloti.envs.driver.Driver`'s, so the environment
@@ -10,7 +10,7 @@ Rewards (:func:`side_returns`): each seat gets its side's points for the hand
 minus the mean of the other sides' points: the points difference with two
 sides, zero-sum with three or four (Kontsina without partnerships).
 
->>> from diloti.core.kontsina import KontsinaOptions
+>>> from diloti.games.kontsina.rules import KontsinaOptions
 >>> d = VariantDriver("kontsina", players=3, options=KontsinaOptions(), dealer=0, seed=5)
 >>> d.to_act, int(d.mask().sum()) == len(d.actions())
 (1, True)
@@ -31,11 +31,11 @@ import numpy as np
 import numpy.typing as npt
 
 from diloti.core.cards import NAMES
-from diloti.core.variant import HandState, VariantView
-from diloti.core.variants import find_variant
+from diloti.core.hand_state import HandState, HandView
 from diloti.envs.driver_base import DriverBase
 from diloti.envs.variant_actions import NUM_VARIANT_ACTIONS, VariantDecision
 from diloti.envs.variant_observation import observe_variant
+from diloti.games import find_game
 
 
 def side_returns(points: Sequence[int], players: int, sides: int) -> list[float]:
@@ -49,7 +49,7 @@ def side_returns(points: Sequence[int], players: int, sides: int) -> list[float]
     return [per_side[seat % sides] for seat in range(players)]
 
 
-class VariantDriver(DriverBase[HandState, VariantDecision, VariantView]):
+class VariantDriver(DriverBase[HandState, VariantDecision, HandView]):
     """One hand of ``game`` played by action ids, with per-step caches of the mask and the observations."""
 
     __slots__ = ("game", "num_actions")
@@ -59,7 +59,7 @@ class VariantDriver(DriverBase[HandState, VariantDecision, VariantView]):
     def __init__(self, game: str, players: int, options: Any, dealer: int, seed: int) -> None:
         self.game = game
         self.num_actions = NUM_VARIANT_ACTIONS[game]
-        self._start(find_variant(game).new(players, options, dealer, seed=seed))
+        self._start(find_game(game).state.new(players, options, dealer, seed=seed))
 
     def same_side(self, a: int, b: int) -> bool:
         return self.state.side_of(a) == self.state.side_of(b)
@@ -67,7 +67,7 @@ class VariantDriver(DriverBase[HandState, VariantDecision, VariantView]):
     def _new_decision(self) -> VariantDecision:
         return VariantDecision(self.game, self.state.legal_moves())
 
-    def _observe(self, view: VariantView, head: int, chosen: int) -> npt.NDArray[np.float32]:
+    def _observe(self, view: HandView, head: int, chosen: int) -> npt.NDArray[np.float32]:
         return observe_variant(view, head, chosen)
 
     def returns(self) -> list[float]:

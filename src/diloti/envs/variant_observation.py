@@ -1,7 +1,7 @@
 """Observations of Xeri and Kontsina: one fixed-layout ``float32`` vector per seat, built only from its view.
 
 As Diloti's (:mod:`diloti.envs.observation`): the
-:class:`~diloti.core.variant.VariantView` is the one door to hidden
+:class:`~diloti.core.hand_state.HandView` is the one door to hidden
 information, seats are relative (0 = the observing seat, 1 = the next to
 play, ...) and sides too (0 = the observer's side, then the next side to play),
 every entry lies in ``[0, 1]``, and one layout serves every player count of a
@@ -9,7 +9,7 @@ game (unused seat and side slots stay zero). :data:`XERI_PARTS` and
 :data:`KONTSINA_PARTS` name each part (docs/RESEARCH.md has the tables);
 :data:`VARIANT_LAYOUT` gives each part's slice and :data:`VARIANT_SIZE` the length.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=3, game="kontsina", players=3)
 >>> obs = observe_variant(s.view(1))
 >>> L = VARIANT_LAYOUT["kontsina"]
@@ -27,8 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from diloti.core.cards import NAMES, cards_of, mask_of
+from diloti.core.hand_state import HandView
 from diloti.core.phase import Phase
-from diloti.core.variant import VariantView
 from diloti.envs.observation import layout_of
 from diloti.envs.variant_actions import describe
 
@@ -112,13 +112,13 @@ def _strict_most(counts: list[int]) -> int:
     return counts.index(top) if counts.count(top) == 1 else -1
 
 
-def observe_variant(view: VariantView, head: int = -1, chosen: int = 0,
+def observe_variant(view: HandView, head: int = -1, chosen: int = 0,
                     out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The observation of ``view``'s seat in its game; ``head`` and ``chosen`` are the Kontsina move
     being chosen (the head action, -1 before it, and the 52-bit set of table cards chosen since).
 
-    The points parts follow the scoring of :func:`diloti.core.xeri.score_xeri` and
-    :func:`diloti.core.kontsina.score_kontsina`, worked out inline (they are most of the cost otherwise).
+    The points parts follow the scoring of :func:`diloti.games.xeri.rules.score_xeri` and
+    :func:`diloti.games.kontsina.rules.score_kontsina`, worked out inline (they are most of the cost otherwise).
     """
     game = view.game
     seat, n, sides = view.seat, view.players, view.sides
@@ -194,10 +194,10 @@ def observe_variant(view: VariantView, head: int = -1, chosen: int = 0,
     return o
 
 
-def describe_variant_view(view: VariantView, head: int = -1, chosen: int = 0) -> str:
+def describe_variant_view(view: HandView, head: int = -1, chosen: int = 0) -> str:
     """The observation as one line of text, from the same view (for OpenSpiel's observation string).
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> describe_variant_view(State.new(seed=3, game="xeri").view(0))[:42]
     'xeri seat 0/2; phase play; turn +1; dealer'
     """

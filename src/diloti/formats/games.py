@@ -34,7 +34,7 @@ line (``[Hands "6-3"]`` adds Xeri's hands won)::
     ...
     score 0: cards 28 +3 honours 12 10D 1 2C 1 xeri 2 jacks 1 = 37 | 1: ...
 
->>> from diloti.core.xeri import XeriGame
+>>> from diloti.games.xeri.rules import XeriGame
 >>> g = XeriGame(seed=3)
 >>> while not g.is_over:
 ...     g.push(g.state.legal_moves()[0])
@@ -60,16 +60,15 @@ from typing import Any
 
 from diloti.core.cards import NAMES, Card, cards_of, parse_cards
 from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionError, RecordError
-from diloti.core.games import find_game
+from diloti.core.hand_state import HandState
+from diloti.core.hands_game import HandRecord, HandsGame
 from diloti.core.moves import Move
-from diloti.core.state import State
-from diloti.core.variant import HandState
-from diloti.core.variant_game import HandRecord, HandsGame
-from diloti.core.variants import check_game
 from diloti.formats import position as diloti_position
 from diloti.formats import record as diloti_record
 from diloti.formats.reader import _HEADER_RE, RecordReader, _quote, _unquote
 from diloti.formats.record import GameRecord
+from diloti.games import check_game, find_game
+from diloti.games.diloti.state import State
 
 VARIANT_FIELDS = ("game", "players", "options", "dealer", "turn", "hands", "table", "stock", "captured", "xeri",
                   "jack_xeri", "last_capturer", "plays", "seed", "shuffles")
@@ -85,7 +84,7 @@ def game_of(data: Mapping[str, Any]) -> str:
 def position_to_dict(state: State | HandState) -> dict[str, Any]:
     """The JSON-ready dict of a position of any game (Diloti's without a ``game`` key, as before).
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> d = position_to_dict(State.new(seed=1, game="kontsina"))
     >>> d["game"], len(d["hands"][0]), len(d["table"]), len(d["stock"])
     ('kontsina', 4, 4, 40)

@@ -12,7 +12,7 @@ type, given the position:
 - ``9D 4H 5C`` (no operator) fits any move of the 9D with those cards;
 - ``= 8`` gives the value; ``G``/``group`` or ``plain`` fix the kind.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=45)
 >>> " ".join(map(str, s.hands[s.turn])), " ".join(map(str, s.table))
 ('4C 4H 8D 9C 10H KH', '4S 5S 6D JC')
@@ -34,10 +34,10 @@ from itertools import combinations
 from diloti.core.cards import NAMES, VALUE, Card, cards_of
 from diloti.core.errors import InvalidMoveError
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move
-from diloti.core.reading import read_move
-from diloti.core.state import State
-from diloti.core.view import View
 from diloti.formats.position import format_view
+from diloti.games.diloti.reading import read_move
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 Position = State | View
 
@@ -133,7 +133,7 @@ def describe_move(pos: Position, move: Move) -> str:
     Captures and groups are shown in parts (one possible split, when the
     parts are not single cards), declarations on the table in brackets.
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> s = State.new(seed=45)
     >>> describe_move(s, parse_move(s, "9c x"))
     '9C takes 4S+5S'
@@ -181,7 +181,7 @@ def card_words(card: Card) -> str:
 def move_sentence(pos: Position, move: Move, seat: int | None = None) -> str:
     """A full English sentence for user interfaces.
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> s = State.new(seed=45)
     >>> move_sentence(s, parse_move(s, "9c x"), seat=1)
     'Seat 1 plays the 9 of clubs and captures the 4 of spades and the 5 of spades.'

@@ -22,13 +22,13 @@ written without separators (every card ends in its suit letter)::
 list; ``DECLARATIONS`` are ``CARDS=VALUE@OWNER`` (plain) or
 ``CARDS=VALUEG@OWNER`` (group) separated by ``/``; ``LAST`` is a seat or
 ``-``. The ``KEY=VALUE`` words are the non-default options, written by
-:meth:`Options.to_text <diloti.core.options.Options.to_text>` and read word by
-word by :meth:`Options.read_word <diloti.core.options.Options.read_word>`
+:meth:`Options.to_text <diloti.games.diloti.options.Options.to_text>` and read word by
+word by :meth:`Options.read_word <diloti.games.diloti.options.Options.read_word>`
 (so a flag may be ``soy`` or ``soy=true``), then ``seed``, ``shuffles``,
 ``bottom`` and ``pending``. The per-seat form (:func:`format_view`) starts with ``@SEAT`` and shows
 hidden hands as ``?COUNT`` and the stock as ``?SIZE``.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=7)
 >>> text = format_position(s)
 >>> parse_position(text).key()[:13] == s.key()[:13]
@@ -49,10 +49,10 @@ from typing import Any
 from diloti.core.cards import NAMES, VALUE, Card, cards_of, parse_card
 from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionError, OptionsError
 from diloti.core.moves import GROUP, PLAIN, Declaration
-from diloti.core.options import Options
-from diloti.core.state import DECIDE, HAND_SIZE, OVER, State
-from diloti.core.validation import bad_field
-from diloti.core.view import View
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.state import DECIDE, HAND_SIZE, OVER, State
+from diloti.games.diloti.validation import bad_field
+from diloti.games.diloti.view import View
 
 FIELDS = ("players", "options", "dealer", "turn", "hands", "table", "declarations", "stock",
           "captured", "xeri", "last_capturer", "plays")
@@ -65,7 +65,7 @@ _CARD_RE = re.compile(r"(10|[2-9AJQKT])([CDHS])", re.IGNORECASE)
 def position_to_dict(state: State) -> dict[str, Any]:
     """The JSON-ready interchange dict of a full position.
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> d = position_to_dict(State.new(seed=1))
     >>> list(d)[:4], len(d["hands"][0]), len(d["stock"])
     (['players', 'options', 'dealer', 'turn'], 6, 36)
@@ -153,7 +153,7 @@ def position_from_dict(data: Any) -> State:
 
     A missing option key takes its default; unknown keys are errors.
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> s = State.new(players=4, seed=2)
     >>> position_from_dict(position_to_dict(s)) == position_from_dict(position_to_dict(s))
     True
@@ -316,7 +316,7 @@ def _fmt_pile(p: Declaration) -> str:
 def format_position(state: State) -> str:
     """The full position as one line (see the module docstring).
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> format_position(State.new(seed=3)).split()[:3]
     ['2', '0', '1']
     """
@@ -348,7 +348,7 @@ def format_view(view: View) -> str:
     """What one seat may know, as one line: ``@SEAT`` then the full fields
     with the other hands as ``?COUNT`` and the stock as ``?SIZE``.
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> format_view(State.new(seed=3).view(1)).split()[:5]
     ['@1', '2', '0', '1', '?6/3C9D10C10SQDKS']
     """
@@ -502,7 +502,7 @@ def _parse_compact(parts: list[str]) -> State:
 def load_position(text: str) -> State:
     """Read a position in either form: JSON (starts with ``{``) or compact.
 
-    >>> from diloti.core.state import State
+    >>> from diloti.games.diloti.state import State
     >>> s = State.new(seed=9)
     >>> load_position(position_to_json(s)) == load_position(format_position(s))
     True

@@ -32,7 +32,7 @@ The reader replays every move, checking that it is legal and made by the seat to
 the replay. It never raises on a bad line: it collects ``(line number,
 message)`` in :attr:`GameRecord.errors` and keeps everything it could read.
 
->>> from diloti.core.game import Game
+>>> from diloti.games.diloti.game import Game
 >>> g = Game(seed=3)
 >>> while not g.is_over:
 ...     g.push(g.state.legal_moves()[0])
@@ -55,13 +55,13 @@ from pathlib import Path
 
 from diloti.core.cards import NAMES, Card
 from diloti.core.errors import OptionsError, RecordError
-from diloti.core.game import Game, RoundRecord
 from diloti.core.moves import Move
-from diloti.core.options import Options
-from diloti.core.scoring import Side
-from diloti.core.state import State
 from diloti.formats.notation import parse_move
 from diloti.formats.reader import RecordReader, _quote
+from diloti.games.diloti.game import Game, RoundRecord
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.scoring import Side
+from diloti.games.diloti.state import State
 
 _ROUND_RE = re.compile(r"^round\s+(\d+)\s+dealer\s+(\d+)\s+seed\s+(\d+)$", re.IGNORECASE)
 
@@ -69,7 +69,7 @@ _ROUND_RE = re.compile(r"^round\s+(\d+)\s+dealer\s+(\d+)\s+seed\s+(\d+)$", re.IG
 def format_score(score: tuple[Side, Side]) -> str:
     """The score line of a round.
 
-    >>> from diloti.core.scoring import Side
+    >>> from diloti.games.diloti.scoring import Side
     >>> format_score((Side(27, 4, 2, 2, 0, 1), Side(25, 0, 2, 0, 1, 0)))
     'score 0: cards 27 +4 aces 2 10D 2 2C 0 xeri 1 = 18 | 1: cards 25 +0 aces 2 10D 0 2C 1 xeri 0 = 3'
     """

@@ -41,11 +41,11 @@ from typing import Any
 
 from diloti.ai import make_player
 from diloti.core.errors import DilotiError
-from diloti.core.game import Game
-from diloti.core.games import find_game
-from diloti.core.options import MAX_TARGET
+from diloti.core.hands_game import HandsGame
+from diloti.core.rule_options import MAX_TARGET
 from diloti.core.seeds import derive_seed
-from diloti.core.variant_game import HandsGame
+from diloti.games import find_game
+from diloti.games.diloti.game import Game
 from diloti.match.workers import worker_pool
 
 
@@ -213,8 +213,7 @@ def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: 
         opts = _endless(game_name, opts)
     a_side = index % 2
     game_seed = derive_seed("game", seed, index // 2)
-    game: Game | HandsGame = Game(players, opts, seed=game_seed) if game_name == "diloti" else find_game(
-        game_name).game(players, opts, seed=game_seed)
+    game: Game | HandsGame = find_game(game_name).game(players, opts, seed=game_seed)
     bots = []
     for seat in range(players):
         spec = a if seat % 2 == a_side else b

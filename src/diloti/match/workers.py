@@ -24,7 +24,7 @@ is given: the same as a serial run, wherever the worker runs.
 The Ray forms need the ``cluster`` extra (``pip install 'diloti[cluster]'``);
 docs/WORKERS.md tells how to run a cluster on several machines.
 
->>> from diloti.core.state import State
+>>> from diloti.games.diloti.state import State
 >>> view = State.new(seed=3).view(1)
 >>> with worker_pool(1) as pool:
 ...     pool.submit(choose_move, "greedy", 7, view).result() == choose_move("greedy", 7, view)
@@ -48,9 +48,9 @@ from typing import Any, TypeVar
 
 from diloti.ai import make_player
 from diloti.core.errors import DilotiError
+from diloti.core.hand_state import HandView
 from diloti.core.moves import Move
-from diloti.core.variant import VariantView
-from diloti.core.view import View
+from diloti.games.diloti.view import View
 
 T = TypeVar("T")
 
@@ -268,12 +268,12 @@ class _RayFuture(Future[T]):
             pass
 
 
-def choose_move(spec: str, seed: int, view: View | VariantView) -> Move:
+def choose_move(spec: str, seed: int, view: View | HandView) -> Move:
     """The move a computer player of ``spec`` (a level or ``LEVEL:KEY=VALUE`` spec) seeded ``seed`` chooses."""
     return make_player(spec, seed=seed).choose(view)
 
 
-def rank_hint(view: View | VariantView, seed: int, ply: int,
+def rank_hint(view: View | HandView, seed: int, ply: int,
               level: str = "expert") -> list[tuple[Move, float, float | None]]:
     """The ranking of the legal moves for a hint by ``level``'s search (``expert`` or, in Diloti,
     ``master``), best first: each move with its estimate in round points and, in Diloti, the chance to win
@@ -288,7 +288,7 @@ def rank_hint(view: View | VariantView, seed: int, ply: int,
     from diloti.core.seeds import derive_seed
 
     hint_seed = derive_seed("diloti-hint", seed, ply)
-    if isinstance(view, VariantView):  # Xeri or Kontsina: the same search as their expert, every move kept
+    if isinstance(view, HandView):  # Xeri or Kontsina: the same search as their expert, every move kept
         return [(move, float(score), None) for move, score in rank_variant_moves(view, seed=hint_seed)]
     ranked = rank_moves(view, seed=hint_seed, level=level)
     return [(move, float(score), win) for (move, score), win in zip(ranked, view_chances(view, ranked), strict=True)]

@@ -39,8 +39,8 @@ from starlette.websockets import WebSocketState
 
 from diloti import __version__
 from diloti.ai import LEVELS
-from diloti.core.games import GAMES
-from diloti.core.options import FACE_REDEAL_CHOICES, Options
+from diloti.games import GAMES
+from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
 from diloti.match.workers import PoolSpec
 from diloti.server.limits import Limiter, Limits, Window
 from diloti.server.messages import (

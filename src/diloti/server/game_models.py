@@ -8,9 +8,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from diloti.core.kontsina import KontsinaOptions
-from diloti.core.options import MAX_TARGET, Options
-from diloti.core.xeri import XeriOptions
+from diloti.core.rule_options import MAX_TARGET
+from diloti.games.diloti.options import Options
+from diloti.games.kontsina.rules import KontsinaOptions
+from diloti.games.xeri.rules import XeriOptions
 from diloti.server.model_base import Strict
 
 
@@ -19,7 +20,10 @@ def _help(name: str) -> str:
 
 
 class OptionsBody(Strict):
-    """House-rule options; any subset (the others take their defaults). Mirrors :class:`diloti.core.options.Options`."""
+    """House-rule options; any subset (the others take their defaults).
+
+    Mirrors :class:`diloti.games.diloti.options.Options`.
+    """
 
     target: Annotated[int, Field(ge=1, le=MAX_TARGET, description=_help("target"))] = 61
     dealer_sees_bottom: Annotated[bool, Field(description=_help("dealer_sees_bottom"))] = False
@@ -38,7 +42,7 @@ class OptionsBody(Strict):
 
 
 class XeriOptionsBody(Strict):
-    """Xeri's options (docs/RULES-XERI.md); any subset. Mirrors :class:`diloti.core.xeri.XeriOptions`."""
+    """Xeri's options (docs/RULES-XERI.md); any subset. Mirrors :class:`diloti.games.xeri.rules.XeriOptions`."""
 
     xeri_jack_double: Annotated[bool, Field(description=XeriOptions.help("xeri_jack_double"))] = False
     game_by_points: Annotated[bool, Field(description=XeriOptions.help("game_by_points"))] = False
@@ -51,7 +55,7 @@ class XeriOptionsBody(Strict):
 
 class KontsinaOptionsBody(Strict):
     """Kontsina's options (docs/RULES-KONTSINA.md); any subset. Mirrors
-    :class:`diloti.core.kontsina.KontsinaOptions`."""
+    :class:`diloti.games.kontsina.rules.KontsinaOptions`."""
 
     target: Annotated[int, Field(ge=1, le=MAX_TARGET, description=KontsinaOptions.help("target"))] = 21
     forced_capture: Annotated[bool, Field(description=KontsinaOptions.help("forced_capture"))] = False

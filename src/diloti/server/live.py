@@ -14,9 +14,9 @@ from typing import Any, Protocol
 
 from diloti.core.cards import cards_of
 from diloti.core.errors import DilotiError
-from diloti.core.games import find_game, new_game
 from diloti.core.moves import Move
-from diloti.core.view import PublicView
+from diloti.games import find_game, new_game
+from diloti.games.diloti.view import PublicView
 from diloti.server.clock import TurnClock
 from diloti.server.protocol import chat_dict, move_dict, side_dict, state_message, variant_state_message
 from diloti.store.db import CHAT_KEEP, ChatLine, StoreError, TableData
@@ -66,7 +66,7 @@ class LiveTable:
     def __init__(self, data: TableData) -> None:
         self.id = data.id
         self.players = data.players
-        self.kind = data.game  # the game played: diloti, xeri or kontsina (diloti.core.games)
+        self.kind = data.game  # the game played: diloti, xeri or kontsina (diloti.games)
         self.options: Any = find_game(data.game).options.from_dict(data.options)
         self.seed = data.seed
         self.private = data.private

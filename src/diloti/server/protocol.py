@@ -38,11 +38,11 @@ from pydantic_core import ErrorDetails
 
 from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
+from diloti.core.hand_state import HandView
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
-from diloti.core.scoring import Side
-from diloti.core.variant import VariantView
-from diloti.core.view import PublicView, View
+from diloti.games.diloti.scoring import Side
+from diloti.games.diloti.view import PublicView, View
 from diloti.server.messages import (
     CLIENT_MESSAGE,
     CLIENT_MODELS,
@@ -380,7 +380,7 @@ def move_dict(move: Move) -> dict[str, Any]:
 def side_dict(side: Any) -> dict[str, int]:
     """One side's round score with its breakdown (a parent game's sides have their own breakdown).
 
-    >>> from diloti.core.kontsina import KontsinaSide
+    >>> from diloti.games.kontsina.rules import KontsinaSide
     >>> side_dict(KontsinaSide(30, 2, 8, 1, 1, 0))
     {'cards': 30, 'cards_points': 2, 'clubs': 8, 'clubs_points': 1, 'two_of_clubs': 1, 'ten_of_diamonds': 0, 'total': 4}
     """
@@ -432,7 +432,7 @@ def state_message(view: View | PublicView, *, ply: int, round_no: int, target: i
     }
 
 
-def variant_state_message(view: VariantView, *, public: bool, ply: int, round_no: int, target: int | None,
+def variant_state_message(view: HandView, *, public: bool, ply: int, round_no: int, target: int | None,
                           last: dict[str, Any] | None, rounds: list[dict[str, Any]],
                           hands_won: list[int] | None) -> dict[str, Any]:
     """The ``state`` message of a table of Xeri or Kontsina: the shape of Diloti's, with ``game`` and ``sides``.

@@ -22,7 +22,7 @@ from fastapi import FastAPI, Request
 
 from diloti.ai import LEVELS
 from diloti.core.errors import DilotiError
-from diloti.core.options import Options
+from diloti.games.diloti.options import Options
 from diloti.server.limits import Limiter
 from diloti.server.live import AWAY_LEVEL, GRACE, token_hash
 from diloti.server.player_models import Done, QuickPlay, QuickPlayComputer, QuickPlayTicket, TicketSecret

@@ -1,6 +1,6 @@
 """Finished games for download and for the replay viewer (everything is public once a game is over).
 
->>> from diloti.core.game import Game
+>>> from diloti.games.diloti.game import Game
 >>> g = Game(seed=5)
 >>> while not g.is_over:
 ...     g.push(g.state.legal_moves()[0])
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from diloti.core.games import find_game
 from diloti.core.phase import Phase
 from diloti.formats.games import VariantRecord
 from diloti.formats.record import GameRecord
+from diloti.games import find_game
 from diloti.server.protocol import move_dict, side_dict
 
 if TYPE_CHECKING:

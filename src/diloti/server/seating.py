@@ -15,7 +15,7 @@ from typing import Any
 
 from diloti.ai import LEVELS, UnknownLevelError, parse_spec
 from diloti.core.errors import DilotiError
-from diloti.core.games import GAMES
+from diloti.games import GAMES
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash

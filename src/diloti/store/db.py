@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from diloti.core.errors import DilotiError
-from diloti.core.games import sides_of as game_sides
+from diloti.games import sides_of as game_sides
 from diloti.store.models import ChatRow, MoveRow, ResultRow, SeatRow, TableRow
 
 
@@ -126,7 +126,7 @@ class TableData:
     clock: tuple[int, int] | None = None  # the turn clock: (seconds per move, reserve seconds); None: no clock
     left: dict[int, int] = field(default_factory=dict)  # ply -> the mover's clock reserve after it, in ms
     rated: bool = True  # the game counts for its players' ratings (False: a casual game)
-    game: str = "diloti"  # which game the table plays (diloti.core.games: diloti, xeri, kontsina)
+    game: str = "diloti"  # which game the table plays (diloti.games: diloti, xeri, kontsina)
 
 
 def sides_of(data: TableData) -> int:

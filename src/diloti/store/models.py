@@ -24,7 +24,7 @@ class TableRow(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     players: Mapped[int] = mapped_column(Integer)
-    game: Mapped[str] = mapped_column(String(16), default="diloti", server_default="diloti")  # diloti.core.games
+    game: Mapped[str] = mapped_column(String(16), default="diloti", server_default="diloti")  # diloti.games
     options: Mapped[str] = mapped_column(Text)  # JSON of the game's options (Options.to_dict() for diloti)
     seed: Mapped[int] = mapped_column(BigInteger)
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)

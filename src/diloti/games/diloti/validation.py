@@ -1,6 +1,6 @@
 """The one check that a position can exist: each card once, declarations that can be made.
 
-Used by :meth:`diloti.core.state.State.validate`, by ``State.from_parts`` and
+Used by :meth:`diloti.games.diloti.state.State.validate`, by ``State.from_parts`` and
 by the JSON and compact position readers; each error names the field at
 fault as the JSON position spells it.
 

@@ -27,10 +27,10 @@ from typing import Any, ClassVar
 
 from diloti.core.cards import BIT, VALUE
 from diloti.core.errors import InvalidPositionError
+from diloti.core.hand_state import HandState, RuleOptions, option, strict_most
+from diloti.core.hands_game import HandsGame, points_winner
 from diloti.core.moves import CAPTURE, LAY, Move
-from diloti.core.options import MAX_TARGET
-from diloti.core.variant import HandState, RuleOptions, option, strict_most
-from diloti.core.variant_game import HandsGame, points_winner
+from diloti.core.rule_options import MAX_TARGET
 
 CLUBS = sum(1 << (4 * r) for r in range(13))
 TEN_OF_DIAMONDS_BIT = BIT[37]

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 from diloti.core.cards import Card
 from diloti.core.moves import Move
-from diloti.core.options import Options
 from diloti.core.rounds import MovesOn
-from diloti.core.scoring import Side
 from diloti.core.seeds import derive_seed
-from diloti.core.state import State
-from diloti.core.view import View
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.scoring import Side
+from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Game(MovesOn[RoundRecord]):
 
     state: State
 
-    game = "diloti"  # the game's name in the registry (diloti.core.games)
+    game = "diloti"  # the game's name in the registry (diloti.games)
     sides = 2  # seats 0+2 against 1+3 (the parent games may have more)
 
     def __init__(self, players: int = 2, options: Options | None = None, seed: int | None = None,

@@ -1,6 +1,6 @@
 """Move generation for large tables: lazy, and in memory bounded whatever the table holds.
 
-The shape cache (:mod:`diloti.core.table`) lists every capture, declaration and
+The shape cache (:mod:`diloti.games.diloti.table`) lists every capture, declaration and
 group of a shape at once, as item masks. A table that grows large (a round
 where nobody captures can lay 40 numerals) has more of those than memory can
 hold: a 22-card table has hundreds of thousands of legal moves, and every card
@@ -17,7 +17,7 @@ given sum. The rules are read as :mod:`tests.reference` reads RULES.md, on
 count vectors instead of card sets.
 
 >>> from diloti.core.cards import parse_cards
->>> from diloti.core.options import Options
+>>> from diloti.games.diloti.options import Options
 >>> [str(m) for m in generate_lazy(0, parse_cards("8H KC"), parse_cards("3D 5S KD"), [], Options())]
 ['8H x 3D 5S', '8H', 'KC x KD']
 """
@@ -29,7 +29,7 @@ from itertools import combinations, product
 
 from diloti.core.cards import BIT, VALUE, Card, mask_of
 from diloti.core.moves import CAPTURE, GROUP, LAY, PLAIN, Declaration, Move
-from diloti.core.options import Options
+from diloti.games.diloti.options import Options
 
 # Tables with more items (loose numerals and piles) than this go through this module; up to it the
 # shape cache's lists stay small (a few thousand moves at the very most).

@@ -1,7 +1,7 @@
 """The game level of the parent games: hands of one variant until its rule names a winning side
-(Diloti's is :class:`~diloti.core.game.Game`), and the record of each hand.
+(Diloti's is :class:`~diloti.games.diloti.game.Game`), and the record of each hand.
 
->>> from diloti.core.xeri import XeriGame
+>>> from diloti.games.xeri.rules import XeriGame
 >>> g = XeriGame(seed=1)
 >>> g.game, g.round_no, g.scores
 ('xeri', 1, [0, 0])
@@ -16,15 +16,15 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from diloti.core.cards import Card
+from diloti.core.hand_state import HandState, HandView, strict_most
 from diloti.core.moves import Move
 from diloti.core.rounds import MovesOn
 from diloti.core.seeds import derive_seed
-from diloti.core.variant import HandState, VariantView, strict_most
 
 
 @dataclass
 class HandRecord:
-    """One hand as played: enough to replay it exactly (Diloti's :class:`~diloti.core.game.RoundRecord`)."""
+    """One hand as played: enough to replay it exactly (Diloti's :class:`~diloti.games.diloti.game.RoundRecord`)."""
 
     number: int
     dealer: int
@@ -69,7 +69,7 @@ class HandsGame(MovesOn[HandRecord], ABC):
         self.state = self.STATE.new(self.players, self.options, dealer, seed=seed)
         self.rounds.append(HandRecord(self.round_no, dealer, seed, self.state.deck))
 
-    def view(self, seat: int) -> VariantView:
+    def view(self, seat: int) -> HandView:
         return self.state.view(seat, self.scores)
 
     def _scored(self, rec: HandRecord) -> None:

@@ -20,20 +20,22 @@ from bisect import insort
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Literal, overload
 
-from diloti.core.bigtable import generate_lazy, is_legal_lazy
 from diloti.core.cards import BIT, CARDS, NAMES, Card, mask_of
 from diloti.core.chance import HAND_SIZE as HAND_SIZE  # re-exported: readers of positions count hands
-from diloti.core.chance import HANDS, ExplicitChance
+from diloti.core.chance import HANDS
 from diloti.core.errors import IllegalMoveError, InvalidPositionError
-from diloti.core.movegen import generate, is_large
 from diloti.core.moves import CAPTURE, KEEP, LAY, REDEAL, Declaration, Move
-from diloti.core.options import Options
 from diloti.core.phase import Phase
-from diloti.core.reading import read_move
 from diloti.core.round_state import RoundState
-from diloti.core.scoring import Side, score_sides
-from diloti.core.validation import check_position
-from diloti.core.view import View, cards_of_set, new_view
+from diloti.core.view import cards_of_set
+from diloti.games.diloti.bigtable import generate_lazy, is_legal_lazy
+from diloti.games.diloti.chance import ExplicitChance
+from diloti.games.diloti.movegen import generate, is_large
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.reading import read_move
+from diloti.games.diloti.scoring import Side, score_sides
+from diloti.games.diloti.validation import check_position
+from diloti.games.diloti.view import View, new_view
 
 PLAY, DECIDE, OVER, CHANCE = Phase.PLAY, Phase.DECIDE, Phase.OVER, Phase.CHANCE
 
@@ -113,7 +115,22 @@ class State(ExplicitChance, RoundState):
         self.explicit = False  # deals wait for the caller (State.deal) instead of coming from the seed
         self.batch: tuple[str, int, int, bool] | None = None  # a deal under way: kind, next, end, table next
 
-    GAME: ClassVar[str] = "diloti"  # the game's name in the registry (diloti.core.games)
+    GAME: ClassVar[str] = "diloti"  # the game's name in the registry (diloti.games)
+
+    @property
+    def game(self) -> str:
+        return self.GAME
+
+    @classmethod
+    def check_players(cls, players: int, options: Any = None) -> int:
+        """The number of sides for ``players``: always 2 (seats 0+2 against 1+3 with four players).
+
+        >>> State.check_players(4)
+        2
+        """
+        if players not in (2, 4):
+            raise InvalidPositionError(f"invalid number of players {players!r}: expected 2 or 4")
+        return 2
 
     # ------------------------------------------------------------------ dealing
     @overload
@@ -134,7 +151,7 @@ class State(ExplicitChance, RoundState):
         """Deal a new round.
 
         ``game`` names the game (``diloti``, ``xeri``, ``kontsina``): the parent games deal their own
-        hand state (:mod:`diloti.core.variants`), with their own options.
+        hand state (:mod:`diloti.games`), with their own options.
 
         >>> State.new(seed=1, game="kontsina").stock_size
         40
@@ -149,9 +166,9 @@ class State(ExplicitChance, RoundState):
         :attr:`chance` and :meth:`deal`).
         """
         if game != "diloti":
-            from diloti.core.variants import find_variant
+            from diloti.games import find_game
 
-            return find_variant(game).new(players, options, dealer, seed, deck, explicit_chance)
+            return find_game(game).state.new(players, options, dealer, seed, deck, explicit_chance)
         s = cls(players, options, dealer)
         s.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         if explicit_chance:
@@ -273,7 +290,7 @@ class State(ExplicitChance, RoundState):
 
     def generate_legal_moves(self) -> Iterator[Move]:
         """The legal moves, lazily: on a large table (more than a dozen items) one at a time, in memory
-        bounded however many there are (:mod:`diloti.core.bigtable`)."""
+        bounded however many there are (:mod:`diloti.games.diloti.bigtable`)."""
         if self._legal is None and self.phase == PLAY and is_large(self.table, self.declarations):
             # push and pop replace the lists they change, so these stay as they are while the caller iterates.
             yield from generate_lazy(self.turn, self.hands[self.turn], self.table, self.declarations, self.options)

@@ -1,7 +1,7 @@
 """Move generation: the legal moves of a position, each exactly once.
 
 The table's shape (the values of its loose numerals and of its declarations)
-decides which combinations a played value can make; :mod:`diloti.core.table`
+decides which combinations a played value can make; :mod:`diloti.games.diloti.table`
 works those out once per shape and options and caches them, so generating
 moves here is mostly looking up and filtering by the hand and by who owns
 which declaration. Under the standard rules a mover who owns no declaration
@@ -14,12 +14,12 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
-from diloti.core.bigtable import LAZY_ITEMS, generate_lazy
 from diloti.core.cards import BIT, VALUE, Card, mask_of
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
-from diloti.core.options import Options
 from diloti.core.phase import Phase
-from diloti.core.table import Analysis, ShapeCache, Use, shapes_of
+from diloti.games.diloti.bigtable import LAZY_ITEMS, generate_lazy
+from diloti.games.diloti.options import Options
+from diloti.games.diloti.table import Analysis, ShapeCache, Use, shapes_of
 
 PLAY, DECIDE = Phase.PLAY, Phase.DECIDE
 KINDS = tuple(MoveKind)
@@ -51,8 +51,8 @@ def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> l
 
 
 def is_large(table: list[Card], declarations: list[Declaration]) -> bool:
-    """Whether a table is left to :func:`diloti.core.bigtable.generate_lazy` (it has more than
-    :data:`~diloti.core.bigtable.LAZY_ITEMS` loose cards and piles): its moves may be too many to list
+    """Whether a table is left to :func:`diloti.games.diloti.bigtable.generate_lazy` (it has more than
+    :data:`~diloti.games.diloti.bigtable.LAZY_ITEMS` loose cards and piles): its moves may be too many to list
     at once, so :meth:`State.generate_legal_moves` hands them out one at a time."""
     return len(table) + len(declarations) > LAZY_ITEMS
 
@@ -62,11 +62,11 @@ def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], decla
     """Every legal move exactly once, in a fixed order: the engine's move generator.
 
     ``hand`` is the hand of the seat to move (``turn``); ``table`` the loose
-    cards in card order. :meth:`diloti.core.state.State.legal_moves` calls it.
+    cards in card order. :meth:`diloti.games.diloti.state.State.legal_moves` calls it.
     A large table (:func:`is_large`) is listed from the lazy generator.
 
     >>> from diloti.core.cards import parse_cards
-    >>> from diloti.core.options import Options
+    >>> from diloti.games.diloti.options import Options
     >>> [str(m) for m in generate(Phase.PLAY, 0, parse_cards("8H KC"), parse_cards("3D 5S KD"), [], Options())]
     ['8H x 3D 5S', '8H', 'KC x KD']
     """
@@ -379,7 +379,7 @@ def _few_subsets(table: list[Card], n: int) -> bool:
 
 
 def in_lazy_order(moves: list[Move], hand: list[Card], numerals: int, declarations: list[Declaration]) -> list[Move]:
-    """``moves`` (the shape cache's list of a position) in :func:`~diloti.core.bigtable.generate_lazy`'s
+    """``moves`` (the shape cache's list of a position) in :func:`~diloti.games.diloti.bigtable.generate_lazy`'s
     order; ``numerals`` is the set of the table's loose numerals.
 
     The lazy generator lists the moves card by card in hand order (as the shape cache does), a face card's

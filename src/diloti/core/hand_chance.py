@@ -3,15 +3,15 @@
 The parent games' counterpart of :mod:`diloti.core.chance`. A hand made with
 ``HandState.new(..., explicit_chance=True)`` deals nothing by itself: while
 cards are to be dealt its phase is :attr:`~diloti.core.phase.Phase.CHANCE` and
-:attr:`~VariantChance.chance` says what is dealt (one card at a time, to whom,
-from which cards, each equally likely) and :meth:`~VariantChance.deal` applies
+:attr:`~HandChance.chance` says what is dealt (one card at a time, to whom,
+from which cards, each equally likely) and :meth:`~HandChance.deal` applies
 the card chosen. The events are the first deal of hands (seat after the dealer
 first, one hand at a time), the first table (Xeri's pile bottom card first, so
 the last card dealt is its top; dealt again from the undealt cards while
 RULES-XERI.md section 3 calls for a redeal) and each later deal of hands. A
 seeded hand (the default) deals exactly as before, from its seed.
 
->>> from diloti.core.xeri import XeriState
+>>> from diloti.games.xeri.rules import XeriState
 >>> s = XeriState.new(explicit_chance=True)
 >>> s.chance.kind, s.chance.to, len(s.chance.outcomes), s.chance.left
 ('hands', 1, 52, 12)
@@ -33,11 +33,11 @@ from diloti.core.chance import HANDS, TABLE, ChanceEvents
 from diloti.core.errors import InvalidPositionError
 from diloti.core.phase import Phase
 
-S = TypeVar("S", bound="VariantChance")
+S = TypeVar("S", bound="HandChance")
 
 
-class VariantChance(ChanceEvents):
-    """The explicit-chance half of :class:`~diloti.core.variant.HandState` (which inherits it)."""
+class HandChance(ChanceEvents):
+    """The explicit-chance half of :class:`~diloti.core.hand_state.HandState` (which inherits it)."""
 
     if not TYPE_CHECKING:
         __slots__ = ()
@@ -97,4 +97,4 @@ class VariantChance(ChanceEvents):
         self.turn = (self.dealer + 1) % self.players
 
 
-__all__ = ["VariantChance"]
+__all__ = ["HandChance"]

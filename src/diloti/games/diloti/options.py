@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from diloti.core.errors import OptionsError
+from diloti.core.rule_options import MAX_TARGET
 
 FACE_REDEAL_CHOICES = ("off", "first_deal", "any_deal")
 
@@ -39,7 +40,6 @@ _TRUE = ("true", "on", "yes")
 _FALSE = ("false", "off", "no")
 
 # A game to more points than this would not end in an evening (the browser form has the same bound).
-MAX_TARGET = 10_000
 
 
 def _option(default: Any, help: str) -> Any:

@@ -30,10 +30,10 @@ from typing import Any, ClassVar
 
 from diloti.core.cards import BIT, VALUE, Card, mask_of
 from diloti.core.errors import InvalidPositionError
+from diloti.core.hand_state import HandState, RuleOptions, option
+from diloti.core.hands_game import HandsGame, points_winner
 from diloti.core.moves import CAPTURE, LAY, Move
-from diloti.core.options import MAX_TARGET
-from diloti.core.variant import HandState, RuleOptions, option
-from diloti.core.variant_game import HandsGame, points_winner
+from diloti.core.rule_options import MAX_TARGET
 
 JACK = 10  # a card's rank index (card >> 2) for the jacks
 HONOURS = 0xF | 0xFFFF << 36  # the aces, tens, jacks, queens and kings: 1 point each

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from diloti.core.moves import CAPTURE, GROUP, LAY, PLAIN
-from diloti.core.options import Options
+from diloti.games.diloti.options import Options
 
 # A use of a numeral: (kind, value, item mask, need, req) as plain ints (see TableInfo.raw).
 Use = tuple[int, int, int, int, int]

@@ -1,21 +1,21 @@
 """What Diloti's two parent games, Xeri and Kontsina, share: options text, the hand state, views, games.
 
 Each game's own rules (its moves, what a capture does, its scoring and when a
-game is won) live in its module (:mod:`diloti.core.xeri`,
-:mod:`diloti.core.kontsina`); this module holds the frame they share, in the
-shape of Diloti's (:mod:`diloti.core.state`, :mod:`diloti.core.game`):
+game is won) live in its module (:mod:`diloti.games.xeri.rules`,
+:mod:`diloti.games.kontsina.rules`); this module holds the frame they share, in the
+shape of Diloti's (:mod:`diloti.games.diloti.state`, :mod:`diloti.games.diloti.game`):
 
 - :class:`RuleOptions`, the text and dict forms of a game's frozen options;
 - :class:`HandState`, one hand (Diloti's round) with ``new``, ``legal_moves``,
   ``push``/``pop``/``play``, ``copy``, ``view``, ``score``; the deck is dealt from a seed
-  (or given, or card by card: :mod:`diloti.core.variant_chance`), so a hand replays exactly;
-- :class:`VariantView`, the one door to hidden information, per seat;
+  (or given, or card by card: :mod:`diloti.core.hand_chance`), so a hand replays exactly;
+- :class:`HandView`, the one door to hidden information, per seat;
 - :class:`HandsGame`, hands until the game's own rule names a winner.
 
 Moves are Diloti's :class:`~diloti.core.moves.Move` values: a lay or a capture
 of one card, so notation and records read them the same way.
 
->>> from diloti.core.xeri import XeriState
+>>> from diloti.games.xeri.rules import XeriState
 >>> s = XeriState.new(seed=1)
 >>> s.game, len(s.hands[0]), len(s.table), s.stock_size
 ('xeri', 6, 4, 36)
@@ -26,116 +26,24 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from diloti.core.cards import CARDS, NAMES, Card, cards_of, mask_of, parse_card
 from diloti.core.errors import DilotiError, IllegalMoveError, InvalidCardError, InvalidPositionError, OptionsError
+from diloti.core.hand_chance import HandChance
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.round_state import RoundState
-from diloti.core.variant_chance import VariantChance
+from diloti.core.rule_options import RuleOptions, option
 from diloti.core.view import SeatView, cards_of_set, view_maker
 
 PLAY, OVER = Phase.PLAY, Phase.OVER
-_TRUE = ("true", "on", "yes")
-_FALSE = ("false", "off", "no")
 
-Opt = TypeVar("Opt", bound="RuleOptions")
 S = TypeVar("S", bound="HandState")
-
-
-def option(default: Any, help: str) -> Any:
-    """A field of a game's options with its one-line meaning (read by :meth:`RuleOptions.help`)."""
-    return field(default=default, metadata={"help": help})
-
-
-class RuleOptions:
-    """The text and dict forms shared by the frozen option classes of Xeri and Kontsina.
-
-    Every field is a flag (bool) or a positive number (int); the dataclass checks its ranges
-    in ``__post_init__`` (inherited from here) by :meth:`check_numbers`.
-    """
-
-    __slots__ = ()
-    GAME: ClassVar[str] = ""
-    MAXIMUM: ClassVar[dict[str, int]] = {}
-
-    def __post_init__(self) -> None:
-        self.check_numbers()
-
-    def check_numbers(self) -> None:
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            v = getattr(self, f.name)
-            if f.name in self.MAXIMUM:
-                hi = self.MAXIMUM[f.name]
-                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
-                    raise OptionsError(f"invalid {self.GAME} option {f.name}={v!r:.40}: expected 1..{hi}")
-            elif not isinstance(v, bool):
-                raise OptionsError(f"invalid {self.GAME} option {f.name}={v!r:.40}: expected true or false")
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-
-    @classmethod
-    def flags(cls) -> list[str]:
-        """The on/off options."""
-        return [n for n in cls.names() if n not in cls.MAXIMUM]
-
-    @classmethod
-    def help(cls, name: str) -> str:
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-            if f.name == name:
-                return str(f.metadata["help"])
-        raise OptionsError(f"unknown {cls.GAME} option {name!r} (known: {', '.join(cls.names())})")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
-
-    def changed(self) -> dict[str, Any]:
-        """Only the options that differ from the defaults."""
-        default = type(self)()
-        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
-
-    @classmethod
-    def from_dict(cls: type[Opt], data: Mapping[str, Any]) -> Opt:
-        if not isinstance(data, Mapping):
-            raise OptionsError(f"invalid options {data!r}: expected an object")
-        for k in data:
-            if k not in cls.names():
-                raise OptionsError(f"unknown {cls.GAME} option {k!r} (known: {', '.join(cls.names())})")
-        return cls(**dict(data))
-
-    def replace(self: Opt, **changes: Any) -> Opt:
-        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
-
-    def to_text(self) -> str:
-        """The options that differ from the defaults as words: a flag alone, a number ``name=value``."""
-        return " ".join(k if v is True else f"{k}={v}" for k, v in self.changed().items())
-
-    @classmethod
-    def from_text(cls: type[Opt], text: str) -> Opt:
-        return cls.from_dict(dict(cls.read_word(w) for w in text.split()))
-
-    @classmethod
-    def read_word(cls, word: str) -> tuple[str, Any]:
-        key, eq, val = word.partition("=")
-        if key not in cls.names():
-            raise OptionsError(f"unknown {cls.GAME} option {key!r} (known: {', '.join(cls.names())})")
-        if key in cls.MAXIMUM:
-            if not val.isdigit():
-                raise OptionsError(f"invalid option {word!r}: expected {key}=N, a positive integer")
-            return key, int(val)
-        if not eq or val.lower() in _TRUE:
-            return key, True
-        if val.lower() in _FALSE:
-            return key, False
-        raise OptionsError(f"invalid option {word!r}: expected {key}, {key}=true or {key}=false")
 
 
 def strict_most(counts: Sequence[int]) -> int | None:
@@ -149,7 +57,7 @@ def strict_most(counts: Sequence[int]) -> int | None:
 
 
 @dataclass(frozen=True)
-class VariantView(SeatView):
+class HandView(SeatView):
     """Everything ``seat`` may see of a hand of Xeri or Kontsina.
 
     ``table`` is the pile in Xeri (bottom first, the top card last) and the loose
@@ -197,10 +105,10 @@ class VariantView(SeatView):
         }
 
 
-_new_view = view_maker(VariantView)
+_new_view = view_maker(HandView)
 
 
-class HandState(VariantChance, RoundState, ABC):
+class HandState(HandChance, RoundState, ABC):
     """One hand of a variant game in play: hands, table, stock, captures per side, whose turn.
 
     Subclasses set the game's name, hand size and seat counts, and write its rules:
@@ -247,7 +155,7 @@ class HandState(VariantChance, RoundState, ABC):
         self._legal: list[Move] | None = None
         self.deck: tuple[Card, ...] = ()
         self.first_table: tuple[Card, ...] = ()
-        self.explicit, self.batch = False, None  # explicit: deals wait for deal() (variant_chance)
+        self.explicit, self.batch = False, None  # explicit: deals wait for deal() (hand_chance)
 
     @classmethod
     @abstractmethod
@@ -263,7 +171,7 @@ class HandState(VariantChance, RoundState, ABC):
     def new(cls: type[S], players: int = 2, options: Any = None, dealer: int = 0, seed: int | None = None,
             deck: Sequence[int] | None = None, explicit_chance: bool = False) -> S:
         """Deal a new hand from ``seed`` (random if None), from ``deck`` (top card first) or, with
-        ``explicit_chance``, card by card as the caller chooses (:mod:`diloti.core.variant_chance`).
+        ``explicit_chance``, card by card as the caller chooses (:mod:`diloti.core.hand_chance`).
 
         Any later shuffle (Xeri's redeal of the first pile) also comes from ``seed``, so a hand is
         fully determined by ``(players, options, dealer, seed, deck)``.
@@ -432,11 +340,11 @@ class HandState(VariantChance, RoundState, ABC):
         return tuple(s.total for s in self.score())
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int, scores: Sequence[int] = ()) -> VariantView:
+    def view(self, seat: int, scores: Sequence[int] = ()) -> HandView:
         """What ``seat`` may know."""
         if not 0 <= seat < self.players:
             raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
-        return _new_view(  # VariantView's fields in order
+        return _new_view(  # HandView's fields in order
             self.GAME, seat, self.players, self.sides, self.options, self.dealer, self.turn, self.phase,
             tuple(self.hands[seat]), tuple(self.table), tuple(map(len, self.hands)), len(self.stock) - self.stock_pos,
             self.plays, self.deal_no, tuple(map(cards_of_set, self.captured)), tuple(self.xeri), self.last_capturer,
@@ -541,4 +449,4 @@ class HandState(VariantChance, RoundState, ABC):
                                        f"of {size * n}")
 
 
-__all__ = ["HandState", "RuleOptions", "VariantView", "option", "strict_most"]
+__all__ = ["HandState", "HandView", "RuleOptions", "option", "strict_most"]

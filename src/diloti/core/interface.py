@@ -1,0 +1,164 @@
+"""What every game provides: one interface for Diloti, Xeri, Kontsina and any game added later.
+
+Modelled on OpenSpiel's ``Game``/``State`` split. A game is a :class:`GameRules` entry in the
+registry (:mod:`diloti.games`): its name, the seats it takes, its frozen options, the state of
+one round (:class:`RoundRules`), a whole game of rounds (:class:`WholeGame`) and the per-seat
+view that is the one door to hidden information (:class:`SeatViewLike`). Everything above the
+games (formats, players, matches, environments, the command line, the server) knows a game
+only through these protocols; mypy checks each game's classes against them where the registry
+lists them.
+
+Moves of every game are :class:`~diloti.core.moves.Move` values and cards are
+:class:`~diloti.core.cards.Card` values, so notation, records and the protocol read them alike.
+
+>>> from diloti.games import find_game
+>>> info = find_game("kontsina")
+>>> s = info.state.new(3, info.options(), seed=5)
+>>> s.push(s.legal_moves()[0]); s.plays, len(s.view(0).hand)
+(1, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, Self, runtime_checkable
+
+from diloti.core.cards import Card
+from diloti.core.moves import Move
+from diloti.core.phase import Phase
+
+
+@runtime_checkable
+class GameOptions(Protocol):
+    """A game's options: one frozen object with a text form (a record's ``Options`` header) and a dict form;
+    the class's defaults are ``cls()``."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def to_text(self) -> str: ...
+
+    def replace(self, **changes: Any) -> Self: ...
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], /) -> Self: ...
+
+    @classmethod
+    def from_text(cls, text: str, /) -> Self: ...
+
+
+class Score(Protocol):
+    """One side's score of a round: its parts, and the ``total`` that counts towards the game."""
+
+    @property
+    def total(self) -> int: ...
+
+
+class SeatViewLike(Protocol):
+    """What one seat may know of a round: copies of public information and its own hand, never a
+    reference to the state (:class:`~diloti.core.view.SeatView` is the shared base)."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def hand(self) -> tuple[Card, ...]: ...
+
+    @property
+    def table(self) -> tuple[Card, ...]: ...
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]: ...
+
+    @property
+    def stock_size(self) -> int: ...
+
+    @property
+    def legal(self) -> tuple[Move, ...]: ...
+
+    @property
+    def history(self) -> tuple[tuple[int, Move], ...]: ...
+
+    @property
+    def to_move(self) -> bool: ...
+
+    @property
+    def unseen_count(self) -> int: ...
+
+    def to_dict(self) -> dict[str, object]: ...
+
+
+class RoundRules(Protocol):
+    """One round (a hand) of a game in play: unchecked ``push`` and checked ``play``, ``pop`` to take back,
+    cheap ``copy``, the per-seat ``view``, explicit chance, and the round's score once it is over."""
+
+    players: int
+    dealer: int
+    turn: int
+    phase: Phase
+    seed: int
+    hands: list[list[Card]]
+    history: list[tuple[int, Move]]
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def stock_size(self) -> int: ...
+
+    @property
+    def plays(self) -> int: ...
+
+    def legal_moves(self) -> list[Move]: ...
+
+    def is_legal(self, move: Move) -> bool: ...
+
+    def push(self, move: Move) -> None: ...
+
+    def play(self, move: Move | str) -> Move: ...
+
+    def pop(self) -> Move: ...
+
+    def view(self, seat: int, scores: Any = ...) -> Any: ...
+
+    def score(self) -> Sequence[Any]: ...
+
+    def points(self) -> tuple[int, ...]: ...
+
+    def describe(self) -> str: ...
+
+    def key(self) -> tuple[Any, ...]: ...
+
+
+class WholeGame(Protocol):
+    """A whole game: rounds of :class:`RoundRules` until the game's own rule names a winning side."""
+
+    players: int
+    seed: int
+    scores: list[int]
+    round_no: int
+    winner: int | None
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def push(self, move: Move) -> None: ...
+
+    def play(self, move: Move | str) -> Move: ...
+
+
+__all__ = ["GameOptions", "RoundRules", "Score", "SeatViewLike", "WholeGame"]
