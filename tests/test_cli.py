@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from diloti.cli import main
-from diloti.formats.position import format_position, position_to_json
-from diloti.formats.record import GameRecord, load_record
+from diloti.games.diloti.formats.position import format_position, position_to_json
+from diloti.games.diloti.formats.record import GameRecord, load_record
 from diloti.games.diloti.state import State
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from diloti.cli import main
-from diloti.formats.games import VariantRecord, load_any_record
+from diloti.formats.games import HandsRecord, load_any_record
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -78,7 +78,7 @@ def test_play_and_replay_a_game(capsys: pytest.CaptureFixture[str], monkeypatch:
                        "--record", str(rec), "--quiet")
     assert code == 0 and "=== game over" in out and "error:" in out and "xeri" in out
     back = load_any_record(rec, strict=True)
-    assert isinstance(back, VariantRecord) and back.game == "xeri" and back.result != "*"
+    assert isinstance(back, HandsRecord) and back.game == "xeri" and back.result != "*"
     code, out, _ = run(capsys, "replay", str(rec), "--all")
     assert code == 0 and "=== hand 1" in out and f"result {back.result}" in out
 

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 from diloti.core.errors import InvalidPositionError, RecordError, UnknownGameError
-from diloti.formats import position as diloti_position
 from diloti.formats.games import (
-    VariantRecord,
+    HandsRecord,
     load_any_position,
     load_any_record,
     position_from_dict,
     position_to_dict,
     read_any_record,
 )
-from diloti.formats.record import GameRecord, read_record
+from diloti.games.diloti.formats import position as diloti_position
+from diloti.games.diloti.formats.record import GameRecord, read_record
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.state import State
 from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions
@@ -57,16 +57,16 @@ def test_diloti_records_and_positions_are_written_as_before() -> None:
 
 def test_a_record_says_its_game_and_reads_back() -> None:
     g = finished(KontsinaGame(players=3, options=KontsinaOptions(target=11), seed=2))
-    text = VariantRecord.from_game(g, names=["a", "b", "c"], date="2026.11.23").dumps()
+    text = HandsRecord.from_game(g, names=["a", "b", "c"], date="2026.11.23").dumps()
     assert '[Game "kontsina"]' in text and '[Options "target=11"]' in text and "\nhand 1 dealer 0 seed " in text
     back = read_any_record(text)
-    assert isinstance(back, VariantRecord) and back.errors == [] and back.names == ["a", "b", "c"]
+    assert isinstance(back, HandsRecord) and back.errors == [] and back.names == ["a", "b", "c"]
     assert back.result == text.split('[Result "')[1].split('"')[0] and back.result.count("-") == 2
 
 
 def test_a_xeri_record_writes_the_card_alone_and_counts_hands_won() -> None:
     g = finished(XeriGame(options=XeriOptions(hands=2), seed=4))
-    text = VariantRecord.from_game(g).dumps()
+    text = HandsRecord.from_game(g).dumps()
     moves = [line for line in text.splitlines() if line[:1] == "s" and not line.startswith("score")]
     assert moves and all(len(line.split()) == 2 for line in moves)
     assert '[Hands "' in text and " jacks " in text
@@ -74,7 +74,7 @@ def test_a_xeri_record_writes_the_card_alone_and_counts_hands_won() -> None:
 
 def test_a_bad_move_or_score_is_reported_with_its_line() -> None:
     g = finished(XeriGame(options=XeriOptions(hands=1), seed=4))
-    text = VariantRecord.from_game(g).dumps()
+    text = HandsRecord.from_game(g).dumps()
     lines = text.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("s0") or line.startswith("s1"))
     lines[first] = lines[first].split()[0] + " ZZ"
@@ -85,7 +85,7 @@ def test_a_bad_move_or_score_is_reported_with_its_line() -> None:
 
 
 def test_a_diloti_reader_names_the_reader_of_another_game() -> None:
-    text = VariantRecord.from_game(finished(XeriGame(options=XeriOptions(hands=1), seed=1))).dumps()
+    text = HandsRecord.from_game(finished(XeriGame(options=XeriOptions(hands=1), seed=1))).dumps()
     assert "read_any_record" in read_record(text).errors[0][1]
     d = position_to_dict(State.new(seed=1, game="xeri"))
     with pytest.raises(InvalidPositionError, match="every game's"):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from diloti.core.cards import ALL_MASK, mask_of
 from diloti.core.hand_state import HandState
-from diloti.formats.games import VariantRecord, position_from_json, position_to_json, read_any_record
+from diloti.formats.games import HandsRecord, position_from_json, position_to_json, read_any_record
 from diloti.games import find_game
 
 SETUPS = [("xeri", 2, {}), ("xeri", 4, {"partnerships": True}), ("xeri", 2, {"xeri_jack_double": True}),
@@ -85,9 +85,9 @@ def test_a_whole_game_replays_exactly_from_its_record(setup: tuple[str, int, dic
     rng = random.Random(seed)
     while not g.is_over:
         g.push(rng.choice(g.state.legal_moves()))
-    rec = VariantRecord.from_game(g, names=[f"p{i}" for i in range(players)])
+    rec = HandsRecord.from_game(g, names=[f"p{i}" for i in range(players)])
     back = read_any_record(rec.dumps())
-    assert isinstance(back, VariantRecord)
+    assert isinstance(back, HandsRecord)
     assert back.errors == [] and back.game == game and back.scores == tuple(g.scores)
     assert back.result.split("-").index("1") == g.winner
     assert [r.moves for r in back.rounds] == [r.moves for r in g.rounds]

@@ -5,7 +5,8 @@ players and matches; research environments; front ends. A module may import the 
 its own floor and the floors below. The core imports nothing outside the standard library.
 
 A game's package holds the game's parts for the floors above the rules as modules named for their
-floor (``games/xeri/players.py``: its card sense for the computer players, on the players' floor;
+floor (``games/diloti/formats/``: its notation, positions and records, on the formats' floor;
+``games/xeri/players.py``: its card sense for the computer players, on the players' floor;
 ``games/xeri/envs.py``: its action and observation layouts, on the environments' floor): each part
 is on its floor, and the registry loads it by name for that floor.
 """
@@ -54,7 +55,7 @@ def _imports(path: Path) -> set[str]:
 
 
 # A game's part for a floor above the rules: diloti.games.<game>.<part>.
-GAME_PARTS = {"players": 2, "envs": 3}
+GAME_PARTS = {"formats": 1, "players": 2, "envs": 3}
 
 
 def _floor(module: str) -> float | None:

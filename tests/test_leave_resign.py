@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import WebSocketTestSession
 
 from diloti.core.seeds import derive_seed
-from diloti.formats.record import read_record
+from diloti.games.diloti.formats.record import read_record
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.options import Options
 from diloti.match.workers import choose_move

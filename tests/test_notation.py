@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from diloti.core.cards import NAMES, SUIT_SYMBOLS, Card
 from diloti.core.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from diloti.core.moves import CAPTURE, GROUP, LAY, PLAIN, Move
-from diloti.formats.notation import card_words, describe_move, format_move, move_sentence, parse_move
-from diloti.formats.position import parse_position
+from diloti.games.diloti.formats.notation import card_words, describe_move, format_move, move_sentence, parse_move
+from diloti.games.diloti.formats.position import parse_position
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
 
@@ -254,7 +254,7 @@ def test_raise_is_described_as_a_raise() -> None:
 
 def test_parse_position_then_move() -> None:
     s = seed45()
-    from diloti.formats.position import format_position
+    from diloti.games.diloti.formats.position import format_position
 
     back = parse_position(format_position(s))
     assert back.play("9c x") == Move.parse("9C x 4S 5S")

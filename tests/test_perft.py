@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from diloti.core.perft import divide, perft
-from diloti.formats.position import position_from_dict
+from diloti.games.diloti.formats.position import position_from_dict
 from diloti.games.diloti.state import State
 
 FIXTURE = Path(__file__).parent / "fixtures" / "perft.jsonl"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from diloti.core.cards import Card
 from diloti.core.errors import InvalidPositionError
-from diloti.formats.position import (
+from diloti.games.diloti.formats.position import (
     format_position,
     format_view,
     load_position,

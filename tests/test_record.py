@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from diloti.core.errors import RecordError
-from diloti.formats.record import GameRecord, load_record, read_record
+from diloti.games.diloti.formats.record import GameRecord, load_record, read_record
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.options import Options
 

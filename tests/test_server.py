@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from diloti.formats.record import read_record
+from diloti.games.diloti.formats.record import read_record
 from diloti.server import create_app
 from diloti.server.tables import LiveTable, TableManager
 

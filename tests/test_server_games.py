@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from diloti.formats.games import VariantRecord, read_any_record
+from diloti.formats.games import HandsRecord, read_any_record
 from diloti.server.messages import SERVER_MESSAGE
 from diloti.server.tables import LiveTable
 from test_server import cards_in, contextlib_exit_stack, hello, live, make_client, new_table, until
@@ -122,7 +122,7 @@ def check_record_and_replay(client: TestClient, tid: str, moves: int) -> None:
     table = live(client, tid)
     text = client.get(f"/api/tables/{tid}/record").text
     rec = read_any_record(text)
-    assert isinstance(rec, VariantRecord) and rec.errors == [] and rec.game == table.kind
+    assert isinstance(rec, HandsRecord) and rec.errors == [] and rec.game == table.kind
     assert list(rec.scores) == list(table.game.scores)
     rep = client.get(f"/api/tables/{tid}/replay").json()
     assert rep["game"] == table.kind and rep["sides"] == table.sides

@@ -9,7 +9,7 @@ import pytest
 
 from diloti.cli import main
 from diloti.core.seeds import derive_seed
-from diloti.formats.position import format_position
+from diloti.games.diloti.formats.position import format_position
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.state import State
 from diloti.match.tournament import Interval, TournamentError, play_game, play_match

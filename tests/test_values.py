@@ -10,7 +10,7 @@ import pytest
 
 from diloti.core.cards import CARDS, Card
 from diloti.core.moves import GROUP, KEEP, PLAIN, REDEAL, Declaration, Move
-from diloti.formats.record import GameRecord, read_record
+from diloti.games.diloti.formats.record import GameRecord, read_record
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.scoring import Side

@@ -23,7 +23,6 @@ from typing import Any, NoReturn, TypeVar
 
 from diloti.cli import CliError
 from diloti.core.errors import InvalidPositionError
-from diloti.core.hand_state import HandState
 from diloti.games import GAME_NAMES, find_game
 from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
 from diloti.games.diloti.state import State
@@ -183,7 +182,7 @@ def read_text_file(path: str, what: str = "file") -> str:
         raise CliError(f"{what} {path!r}: cannot read it ({exc.strerror or exc})") from None
 
 
-def load_any_position_arg(arg: str) -> State | HandState:
+def load_any_position_arg(arg: str) -> Any:
     """A position of any game (JSON that names its game, or Diloti's compact line): as :func:`load_position_arg`."""
     from diloti.formats.games import load_any_position
 
@@ -201,7 +200,7 @@ def load_position_arg(arg: str) -> State:
     ...
     diloti.cli.CliError: position file 'missing.json': no such file
     """
-    from diloti.formats.position import load_position
+    from diloti.games.diloti.formats.position import load_position
 
     return _load_arg(arg, load_position)
 

@@ -8,7 +8,7 @@ import sys
 
 from diloti.cli.common import load_position_arg, one_line_errors
 from diloti.core.phase import Phase
-from diloti.formats.notation import describe_move
+from diloti.games.diloti.formats.notation import describe_move
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

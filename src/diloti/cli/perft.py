@@ -83,7 +83,7 @@ def read_positions(source: str) -> list[Case]:
 
     >>> import json, os, tempfile
     >>> from diloti.games.diloti.state import State
-    >>> from diloti.formats.position import format_position, position_to_dict
+    >>> from diloti.games.diloti.formats.position import format_position, position_to_dict
     >>> case = {"name": "start", "position": position_to_dict(State.new(seed=1)), "perft": [7, 50]}
     >>> with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
     ...     _ = f.write(json.dumps(case) + "\\n# a comment\\n" + format_position(State.new(seed=2)) + "\\n")

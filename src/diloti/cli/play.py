@@ -26,8 +26,8 @@ from diloti.cli.session import TerminalSession, run_session, seats_for
 from diloti.core.cards import NAMES, cards_of
 from diloti.core.errors import DilotiError
 from diloti.core.moves import GROUP, Move
-from diloti.formats.notation import describe_move, parse_move
-from diloti.formats.record import GameRecord
+from diloti.games.diloti.formats.notation import describe_move, parse_move
+from diloti.games.diloti.formats.record import GameRecord
 from diloti.games.diloti.game import Game, RoundRecord
 from diloti.games.diloti.view import View
 

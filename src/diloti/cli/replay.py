@@ -8,9 +8,9 @@ import sys
 from diloti.cli import CliError
 from diloti.cli.common import one_line_errors, positive_int
 from diloti.core.cards import NAMES
-from diloti.formats.games import VariantRecord, format_variant_score, load_any_record
-from diloti.formats.notation import describe_move
-from diloti.formats.record import GameRecord, format_score
+from diloti.formats.games import HandsRecord, format_hand_score, load_any_record
+from diloti.games.diloti.formats.notation import describe_move
+from diloti.games.diloti.formats.record import GameRecord, format_score
 from diloti.games.diloti.state import State
 
 
@@ -35,7 +35,7 @@ def _show_state(state: State) -> None:
     print(f"     table {table}; {hands}; stock {state.stock_size}")
 
 
-def _start(args: argparse.Namespace, rec: GameRecord | VariantRecord, what: str, game: str | None) -> range:
+def _start(args: argparse.Namespace, rec: GameRecord | HandsRecord, what: str, game: str | None) -> range:
     """Print the record's problems and its headline; the indices of the rounds (a parent game's hands) to replay."""
     if not rec.rounds and not rec.errors:
         raise CliError(f"record {args.record!r}: no {what} in it (is it a game record?)")
@@ -63,7 +63,7 @@ def _quit_asked() -> bool:
 
 def run(args: argparse.Namespace) -> int:
     loaded = load_any_record(args.record)
-    if isinstance(loaded, VariantRecord):
+    if isinstance(loaded, HandsRecord):
         return _run_variant(args, loaded)
     rec: GameRecord = loaded
     indices = _start(args, rec, "round", None)
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_variant(args: argparse.Namespace, rec: VariantRecord) -> int:
+def _run_variant(args: argparse.Namespace, rec: HandsRecord) -> int:
     """Replay a record of Xeri or Kontsina (the same output as Diloti's, in hands)."""
     from diloti.cli.variant_play import describe
 
@@ -111,7 +111,7 @@ def _run_variant(args: argparse.Namespace, rec: VariantRecord) -> int:
             print(f"{n:3}. s{seat} {move!s:<24} {describe(state.view(seat), move)}")
             if interactive and _quit_asked():
                 return 1 if rec.errors else 0
-        print("  " + (format_variant_score(r.score) if r.score is not None else "(hand unfinished)"))
+        print("  " + (format_hand_score(r.score) if r.score is not None else "(hand unfinished)"))
     if args.round is None:
         print(f"result {rec.result}, score {'-'.join(map(str, rec.scores))}"
               + (f" ({rec.termination})" if rec.termination else ""))

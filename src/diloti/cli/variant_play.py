@@ -18,7 +18,7 @@ from diloti.core.cards import NAMES, cards_of
 from diloti.core.hand_state import HandView
 from diloti.core.hands_game import HandRecord, HandsGame
 from diloti.core.moves import CAPTURE, Move
-from diloti.formats.games import VariantRecord
+from diloti.formats.games import HandsRecord
 from diloti.games import find_game
 
 HELP = {
@@ -124,8 +124,8 @@ class VariantSession(TerminalSession):
         winner = self.game.winner if self.game.winner is not None else 0
         return f"=== game over: {self.side_name(winner)} wins; {self.sheet()} ==="
 
-    def make_record(self) -> VariantRecord:
-        return VariantRecord.from_game(self.game, names=self.names, site="diloti play")
+    def make_record(self) -> HandsRecord:
+        return HandsRecord.from_game(self.game, names=self.names, site="diloti play")
 
 
 def run(args: argparse.Namespace, options: Any, record_path: Callable[[str, int], str]) -> int:

@@ -119,6 +119,10 @@ class HandState(HandChance, RoundState, ABC):
     GAME: ClassVar[str] = ""
     HAND_SIZE: ClassVar[int] = 6
     OPTIONS: ClassVar[type[Any]]
+    # The per-side counts a position of the game carries besides its cards (Xeri: xeri, jack_xeri).
+    POSITION_COUNTS: ClassVar[tuple[str, ...]] = ()
+    # A record writes a move as its card alone when the game's rules say what the card does (Xeri).
+    RECORD_CARD_ONLY: ClassVar[bool] = False
 
     __slots__ = (
         "_legal", "_stack", "batch", "captured", "deal_no", "dealer", "deck", "explicit", "first_table", "hands",

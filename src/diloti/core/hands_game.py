@@ -85,6 +85,12 @@ class HandsGame(MovesOn[HandRecord], ABC):
         """The winning side after the scored ``hands`` (points per side of each), or None: play on."""
 
     @classmethod
+    def hands_header(cls, options: Any) -> bool:
+        """Whether a record of a game under ``options`` carries a ``Hands`` header (:meth:`summary`): Xeri's
+        games won by hands do."""
+        return False
+
+    @classmethod
     def summary(cls, options: Any, hands: Sequence[Sequence[int]]) -> str:
         """What the score sheet shows after ``hands``: points per side (Xeri also counts hands won)."""
         totals = [sum(h[i] for h in hands) for i in range(len(hands[0]))] if hands else []

@@ -150,7 +150,7 @@ class Move(tuple[Card | None, MoveKind, int, int]):
         Grammar: ``CARD`` (lay), ``CARD x CARDS`` (capture),
         ``CARD + CARDS = V`` (plain declaration or raise), ``CARD + CARDS = VG``
         (group of V), ``keep``, ``redeal``. Table cards may come in any order.
-        Every card of a pile must be named; :func:`diloti.formats.notation.parse_move`
+        Every card of a pile must be named; :func:`diloti.games.diloti.formats.notation.parse_move`
         is the forgiving reader that completes piles from the position.
         """
         if not isinstance(text, str):
@@ -224,7 +224,7 @@ class Declaration(NamedTuple):
 
     def to_dict(self) -> dict[str, object]:
         """The declaration in JSON (positions, views, messages, replays); read back by
-        :func:`diloti.formats.position.position_from_dict`.
+        :func:`diloti.games.diloti.formats.position.position_from_dict`.
 
         >>> Declaration(0b11 << 8, 6, PLAIN, 1).to_dict()
         {'cards': ['3C', '3D'], 'value': 6, 'kind': 'plain', 'owner': 1}

@@ -1,140 +1,80 @@
-"""Positions and records of every game: Diloti's own formats, and the same shapes for Xeri and Kontsina.
+"""Positions and records of every game, through the registry: each game's formats part reads and writes its own.
 
-A position or record of Xeri or Kontsina says its game: ``"game": "xeri"`` in
-JSON, a ``[Game "xeri"]`` header in a record. One without it is Diloti's, read
-by :mod:`diloti.formats.position` and :mod:`diloti.formats.record` as always
-(Diloti's formats are unchanged). The readers here take any of the three.
+A position or record says its game: ``"game": "xeri"`` in JSON, a ``[Game "xeri"]`` header in a
+record; one that names none is Diloti's (the formats before there were other games). Each game's
+part for this floor (:meth:`diloti.games.GameInfo.part` with ``"formats"``) provides
+``position_to_dict``, ``position_from_dict``, ``read_record`` and ``record_from_game``
+(:class:`GameFormats`); Diloti's is :mod:`diloti.games.diloti.formats`, the one-card games'
+:mod:`diloti.formats.hands`.
 
-The JSON position of a parent game::
-
-    {"game": "xeri", "players": 2, "options": {...}, "dealer": 1, "turn": 0,
-     "hands": [["AS", "10D"], [...]], "table": ["4C", "9H", "KD", "7S"],
-     "stock": [...], "captured": [[...], [...]], "xeri": [0, 0], "jack_xeri": [0, 0],
-     "last_capturer": null}
-
-Xeri's ``table`` is the pile, bottom first (its last card is the top); ``captured``
-has one list per side; ``xeri`` and ``jack_xeri`` are Xeri's only; ``seed`` and
-``shuffles`` are written when they differ from 0 and 1.
-
-A record is Diloti's layout with ``hand`` for ``round`` and the game's own score
-line (``[Hands "6-3"]`` adds Xeri's hands won)::
-
-    [Event "xeri"]
-    [Game "xeri"]
-    [Players "2"]
-    [Options ""]
-    [Seed "42"]
-    [Result "1-0"]
-    [Score "230-178"]
-    [Hands "6-2"]
-
-    hand 1 dealer 0 seed 123456789
-    deck 4C 5D ... (52 cards)
-    s1 7H
-    ...
-    score 0: cards 28 +3 honours 12 10D 1 2C 1 xeri 2 jacks 1 = 37 | 1: ...
-
->>> from diloti.games.xeri.rules import XeriGame
->>> g = XeriGame(seed=3)
+>>> from diloti.games import new_game
+>>> g = new_game("xeri", seed=3)
 >>> while not g.is_over:
 ...     g.push(g.state.legal_moves()[0])
->>> rec = VariantRecord.from_game(g, names=["ann", "bob"], date="2026.11.23")
+>>> rec = record_from_game(g, names=["ann", "bob"], date="2026.11.23")
 >>> back = read_any_record(rec.dumps())
 >>> back.errors, back.scores == tuple(g.scores), back.result == rec.result != "*"
 ([], True, True)
 >>> st = back.start(0)
->>> st.push(st.legal_moves()[0])
 >>> position_from_json(position_to_json(st)) == st
 True
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
-import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from diloti.core.cards import NAMES, Card, cards_of, parse_cards
-from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionError, RecordError
-from diloti.core.hand_state import HandState
-from diloti.core.hands_game import HandRecord, HandsGame
-from diloti.core.moves import Move
-from diloti.formats import position as diloti_position
-from diloti.formats import record as diloti_record
-from diloti.formats.reader import _HEADER_RE, RecordReader, _quote, _unquote
-from diloti.formats.record import GameRecord
-from diloti.games import check_game, find_game
-from diloti.games.diloti.state import State
+from diloti.core.errors import InvalidPositionError, RecordError, UnknownGameError
+from diloti.core.interface import RoundRules
+from diloti.formats.hands import HandsRecord, format_hand_score, move_text, result_text
+from diloti.formats.reader import _HEADER_RE, _unquote
+from diloti.games import DEFAULT_GAME, GAMES, check_game, find_game
 
-VARIANT_FIELDS = ("game", "players", "options", "dealer", "turn", "hands", "table", "stock", "captured", "xeri",
-                  "jack_xeri", "last_capturer", "plays", "seed", "shuffles")
-_HAND_RE = re.compile(r"^(?:hand|round)\s+(\d+)\s+dealer\s+(\d+)\s+seed\s+(\d+)$", re.IGNORECASE)
+
+class GameFormats(Protocol):
+    """What a game's formats part provides (a module with these functions)."""
+
+    def position_to_dict(self, state: Any) -> dict[str, Any]: ...
+
+    def position_from_dict(self, data: Mapping[str, Any], game: str) -> Any: ...
+
+    def read_record(self, text: str, game: str) -> Any: ...
+
+    def record_from_game(self, game: Any, names: list[str] | None = None, event: str | None = None,
+                         date: str | None = None, site: str | None = None) -> Any: ...
+
+
+def formats_of(game: str) -> GameFormats:
+    """The formats part of ``game``."""
+    part: GameFormats = find_game(game).part("formats")
+    return part
 
 
 def game_of(data: Mapping[str, Any]) -> str:
     """The game a position dict names (Diloti when it names none)."""
-    return check_game(data.get("game", "diloti"))
+    return check_game(data.get("game", DEFAULT_GAME))
 
 
 # ---------------------------------------------------------------- positions
-def position_to_dict(state: State | HandState) -> dict[str, Any]:
-    """The JSON-ready dict of a position of any game (Diloti's without a ``game`` key, as before).
+def position_to_dict(state: RoundRules) -> dict[str, Any]:
+    """The JSON-ready dict of a position of any game (Diloti's without a ``game`` key, as always).
 
-    >>> from diloti.games.diloti.state import State
-    >>> d = position_to_dict(State.new(seed=1, game="kontsina"))
+    >>> from diloti.games import find_game
+    >>> d = position_to_dict(find_game("kontsina").state.new(seed=1))
     >>> d["game"], len(d["hands"][0]), len(d["table"]), len(d["stock"])
     ('kontsina', 4, 4, 40)
     """
-    if isinstance(state, State):
-        return diloti_position.position_to_dict(state)
-    d: dict[str, Any] = {
-        "game": state.GAME, "players": state.players, "options": state.options.to_dict(), "dealer": state.dealer,
-        "turn": state.turn, "hands": [[NAMES[c] for c in h] for h in state.hands],
-        "table": [NAMES[c] for c in state.table], "stock": [NAMES[c] for c in state.remaining_stock],
-        "captured": [[NAMES[c] for c in cards_of(m)] for m in state.captured],
-    }
-    if state.GAME == "xeri":
-        d["xeri"] = list(state.xeri)
-        d["jack_xeri"] = list(state.jack_xeri)
-    d["last_capturer"] = state.last_capturer
-    if state.seed:
-        d["seed"] = state.seed
-    if state.shuffles != 1:
-        d["shuffles"] = state.shuffles
-    return d
+    return formats_of(state.game).position_to_dict(state)
 
 
-def position_to_json(state: State | HandState) -> str:
+def position_to_json(state: RoundRules) -> str:
     return json.dumps(position_to_dict(state), ensure_ascii=False, separators=(", ", ": "))
 
 
-def _field(name: str, reason: str) -> InvalidPositionError:
-    return InvalidPositionError(f"invalid position: field {name!r}: {reason}")
-
-
-def _cards(name: str, v: Any) -> list[int]:
-    if not isinstance(v, list) or not all(isinstance(c, str) for c in v):
-        raise _field(name, f"expected a list of cards like \"10D\", got {v!r}")
-    try:
-        return list(parse_cards(v))
-    except InvalidCardError as exc:
-        raise _field(name, str(exc)) from None
-
-
-def _seat(data: Mapping[str, Any], key: str, players: int, default: int | None = None) -> int | None:
-    v = data.get(key, default)
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < players:
-        raise _field(key, f"expected a seat 0..{players - 1}, got {v!r}")
-    return v
-
-
-def position_from_dict(data: Any) -> State | HandState:
+def position_from_dict(data: Any) -> Any:
     """A position of any game from its dict, validated (every card once, whole deals in the stock).
 
     >>> s = position_from_dict({"game": "xeri", "players": 3})
@@ -145,53 +85,10 @@ def position_from_dict(data: Any) -> State | HandState:
     if not isinstance(data, Mapping):
         raise InvalidPositionError(f"invalid position: expected a JSON object, got {data!r}")
     game = game_of(data)
-    if game == "diloti":
-        return diloti_position.position_from_dict(data)
-    for k in data:
-        if k not in VARIANT_FIELDS:
-            raise _field(k, f"unknown field (known: {', '.join(VARIANT_FIELDS)})")
-    info = find_game(game)
-    players = data.get("players")
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise _field("players", f"expected a number of players, got {players!r}")
-    try:
-        options = info.options.from_dict(data.get("options", {}))
-    except DilotiError as exc:
-        raise _field("options", str(exc)) from None
-    sides = info.state.check_players(players, options)
-    hands = data.get("hands")
-    if not isinstance(hands, list) or len(hands) != players:
-        raise _field("hands", f"expected a list of {players} lists, got {hands!r}")
-    captured = data.get("captured", [[]] * sides)
-    if not isinstance(captured, list) or len(captured) != sides:
-        raise _field("captured", f"expected a list of {sides} lists (one per side), got {captured!r}")
-    counts = {}
-    for key in ("xeri", "jack_xeri"):
-        v = data.get(key, [0] * sides)
-        if (game != "xeri" and key in data) or not isinstance(v, list) or len(v) != sides or any(
-                isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 26 for x in v):
-            raise _field(key, f"expected {sides} counts 0..26 (xeri only), got {v!r}")
-        counts[key] = v
-    for key in ("seed", "shuffles"):
-        v = data.get(key, 0)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise _field(key, f"expected a number 0 or more, got {v!r}")
-    dealer = _seat(data, "dealer", players)
-    assert dealer is not None
-    state: HandState = info.state.from_parts(
-        players=players, options=options, dealer=dealer, turn=_seat(data, "turn", players, (dealer + 1) % players),
-        hands=[_cards(f"hands[{i}]", h) for i, h in enumerate(hands)], table=_cards("table", data.get("table", [])),
-        stock=_cards("stock", data.get("stock", [])),
-        captured=[_cards(f"captured[{i}]", c) for i, c in enumerate(captured)],
-        xeri=counts["xeri"], jack_xeri=counts["jack_xeri"], last_capturer=_seat(data, "last_capturer", players),
-        seed=data.get("seed", 0), shuffles=data.get("shuffles", 1),
-    )
-    if "plays" in data and data["plays"] != state.plays:
-        raise _field("plays", f"the hands and stock say {state.plays} cards were played, not {data['plays']!r}")
-    return state
+    return formats_of(game).position_from_dict(data, game)
 
 
-def position_from_json(text: str) -> State | HandState:
+def position_from_json(text: str) -> Any:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
@@ -199,211 +96,39 @@ def position_from_json(text: str) -> State | HandState:
     return position_from_dict(data)
 
 
-def load_any_position(text: str) -> State | HandState:
+def load_any_position(text: str) -> Any:
     """A position of any game: JSON (which names its game), or Diloti's compact line."""
     t = text.strip()
     if t.startswith("{"):
         return position_from_json(t)
-    return diloti_position.parse_position(t)
+    return find_game(DEFAULT_GAME).part("formats").parse_compact(t)
 
 
 # ------------------------------------------------------------------ records
-def result_text(winner: int | None, sides: int) -> str:
-    """``1-0``, ``0-1`` (``0-1-0`` with three sides), or ``*`` for no winner yet.
-
-    >>> result_text(1, 3), result_text(None, 2)
-    ('0-1-0', '*')
-    """
-    if winner is None:
-        return "*"
-    return "-".join("1" if i == winner else "0" for i in range(sides))
+def record_from_game(game: Any, names: list[str] | None = None, event: str | None = None, date: str | None = None,
+                     site: str | None = None) -> Any:
+    """The record of a game of any game (finished or not)."""
+    return formats_of(game.game).record_from_game(game, names, event, date, site)
 
 
-def format_variant_score(score: tuple[Any, ...]) -> str:
-    """The score line of a hand: each side's :meth:`line`."""
-    return "score " + " | ".join(f"{i}: {s.line()}" for i, s in enumerate(score))
-
-
-@dataclass
-class VariantRecord:
-    """A game of Xeri or Kontsina as recorded (the shape of :class:`~diloti.formats.record.GameRecord`)."""
-
-    game: str = "xeri"
-    players: int = 2
-    options: Any = None
-    seed: int | None = None
-    names: list[str] = field(default_factory=list)
-    headers: dict[str, str] = field(default_factory=dict)
-    rounds: list[HandRecord] = field(default_factory=list)
-    errors: list[tuple[int, str]] = field(default_factory=list)
-    termination: str | None = None
-    winner: int | None = None  # the winning side of a game that ended early (its Result)
-
-    def __post_init__(self) -> None:
-        if self.options is None:
-            self.options = find_game(self.game).options()
-
-    @property
-    def sides(self) -> int:
-        return int(find_game(self.game).state.check_players(self.players, self.options))
-
-    @property
-    def hand_points(self) -> list[tuple[int, ...]]:
-        return [r.points for r in self.rounds if r.score is not None]
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Points per side over the scored hands."""
-        return tuple(sum(p[i] for p in self.hand_points) for i in range(self.sides))
-
-    @property
-    def result(self) -> str:
-        if self.termination is not None and self.winner is not None:
-            return result_text(self.winner, self.sides)
-        hands = self.hand_points
-        return result_text(find_game(self.game).game.decide(self.options, hands) if hands else None, self.sides)
-
-    @classmethod
-    def from_game(cls, game: HandsGame, names: list[str] | None = None, event: str | None = None,
-                  date: str | None = None, site: str | None = None) -> VariantRecord:
-        headers = {"Event": event or game.game, "Date": date or _dt.date.today().strftime("%Y.%m.%d")}
-        if site:
-            headers["Site"] = site
-        rounds = [HandRecord(r.number, r.dealer, r.seed, r.deck, list(r.moves), r.score, r.swept)
-                  for r in game.rounds]
-        return cls(game.game, game.players, game.options, game.seed, list(names or []), headers, rounds)
-
-    def dumps(self) -> str:
-        lines = [f'[{k} "{_quote(v)}"]' for k, v in self.headers.items()
-                 if k not in ("Game", "Players", "Options", "Seed", "Result", "Score", "Hands", "Termination")
-                 and not k.startswith("Seat")]
-        lines.append(f'[Game "{self.game}"]')
-        lines.append(f'[Players "{self.players}"]')
-        lines.extend(f'[Seat{i} "{_quote(name)}"]' for i, name in enumerate(self.names))
-        lines.append(f'[Options "{self.options.to_text()}"]')
-        if self.seed is not None:
-            lines.append(f'[Seed "{self.seed}"]')
-        lines.append(f'[Result "{self.result}"]')
-        lines.append(f'[Score "{"-".join(map(str, self.scores))}"]')
-        if self.game == "xeri" and not self.options.game_by_points:
-            lines.append(f'[Hands "{find_game("xeri").game.summary(self.options, self.hand_points) or "0-0"}"]')
-        if self.termination is not None:
-            lines.append(f'[Termination "{_quote(self.termination)}"]')
-        for r in self.rounds:
-            lines += ["", f"hand {r.number} dealer {r.dealer} seed {r.seed}",
-                      "deck " + " ".join(NAMES[c] for c in r.deck)]
-            lines.extend(f"s{seat} {move_text(self.game, move)}" for seat, move in r.moves)
-            if r.score is not None:
-                lines.append(format_variant_score(r.score))
-        return "\n".join(lines) + "\n"
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.dumps(), encoding="utf-8")
-
-    def start(self, index: int) -> HandState:
-        """The dealt state of hand ``index`` (0-based) before any move."""
-        r = self.rounds[index]
-        state: HandState = find_game(self.game).state.new(self.players, self.options, r.dealer, seed=r.seed,
-                                                            deck=r.deck)
-        return state
-
-    def replay(self, index: int) -> Iterator[tuple[HandState, int, Move]]:
-        """Step through hand ``index``: yields (the live state before the move, seat, move)."""
-        state = self.start(index)
-        for seat, move in self.rounds[index].moves:
-            yield state, seat, move
-            state.push(move)
-
-    def final_state(self, index: int) -> HandState:
-        state = self.start(index)
-        for _, move in self.rounds[index].moves:
-            state.push(move)
-        return state
-
-
-def move_text(game: str, move: Move) -> str:
-    """A move as a record writes it: in Xeri the card alone (its outcome follows), else the notation."""
-    if game == "xeri" and move[0] is not None:
-        return NAMES[move[0]]
-    return str(move)
-
-
-class _VariantReader(RecordReader):
-    """Reads a record of Xeri or Kontsina (:class:`RecordReader` with their headers, hands and moves)."""
-
-    def __init__(self, lines: list[str], game: str) -> None:
-        super().__init__(lines, VariantRecord(game), "hand", _HAND_RE)
-
-    def header_value(self, i: int, key: str, val: str) -> None:
-        rec = self.rec
-        try:
-            if key == "Players":
-                if not val.isdigit():
-                    raise RecordError(f"expected a number of players, got {val!r}")
-                rec.players = int(val)
-            elif key == "Options":
-                rec.options = find_game(rec.game).read_options(val)
-        except DilotiError as exc:
-            self.err(i, f"bad header {key}: {exc}; cannot replay the hands")
-            self.fatal = True
-        if key == "Seed" and val.isdigit():
-            rec.seed = int(val)
-        elif key == "Termination":
-            rec.termination = val
-        elif re.fullmatch(r"Seat\d", key):
-            self.seat_name(key, val)
-        if key in ("Termination", "Result") and rec.termination is not None:
-            given = rec.headers.get("Result", "*").split("-")
-            rec.winner = given.index("1") if "1" in given else None
-
-    def start_round(self, i: int, number: int, dealer: int, seed: int) -> HandRecord | None:
-        rec = self.rec
-        if not rec.rounds:
-            try:  # the seats and options are known once the headers are read
-                find_game(rec.game).state.check_players(rec.players, rec.options)
-            except DilotiError as exc:
-                self.err(i, f"bad header Players: {exc}; cannot replay the hands")
-                self.fatal = True
-                return None
-        if dealer >= rec.players:
-            self.err(i, f"hand {number}: dealer {dealer} is not a seat 0..{rec.players - 1}")
-            return None
-        if number != len(rec.rounds) + 1:
-            self.err(i, f"hand {number}: expected hand {len(rec.rounds) + 1}")
-        return HandRecord(number, dealer, seed, ())
-
-    def new_state(self, cur: HandRecord, deck: list[Card]) -> HandState:
-        state: HandState = find_game(self.rec.game).state.new(self.rec.players, self.rec.options, cur.dealer,
-                                                               seed=cur.seed, deck=deck)
-        return state
-
-    def read_move(self, state: HandState, text: str) -> Move:
-        return state.read_move(text)
-
-    def score_text(self, score: tuple[Any, ...]) -> str:
-        return format_variant_score(score)
-
-
-def read_any_record(text: str) -> GameRecord | VariantRecord:
+def read_any_record(text: str) -> Any:
     """Read a record of any game (its ``Game`` header; none: Diloti), replaying it; problems go to ``errors``."""
-    lines = text.splitlines()
-    game = "diloti"
-    for i, raw in enumerate(lines, 1):
+    game = DEFAULT_GAME
+    for i, raw in enumerate(text.splitlines(), 1):
         m = _HEADER_RE.match(raw.strip())
         if m and m.group(1) == "Game":
             game = _unquote(m.group(2))
-            if game not in ("diloti", "xeri", "kontsina"):
-                rec = VariantRecord()
-                rec.errors.append((i, f"bad header Game: unknown game {game!r} (known: diloti, xeri, kontsina)"))
+            try:
+                check_game(game)
+            except UnknownGameError as exc:
+                rec = HandsRecord()
+                rec.errors.append((i, f"bad header Game: {exc}"))
                 return rec
             break
-    if game == "diloti":
-        return diloti_record.read_record(text)
-    read: VariantRecord = _VariantReader(lines, game).run()
-    return read
+    return formats_of(game).read_record(text, game)
 
 
-def load_any_record(path: str | Path, strict: bool = False) -> GameRecord | VariantRecord:
+def load_any_record(path: str | Path, strict: bool = False) -> Any:
     """Read a record file of any game; with ``strict`` the first problem raises :class:`RecordError`."""
     p = Path(path)
     try:
@@ -417,6 +142,6 @@ def load_any_record(path: str | Path, strict: bool = False) -> GameRecord | Vari
     return rec
 
 
-__all__ = ["VariantRecord", "format_variant_score", "game_of", "load_any_position", "load_any_record", "move_text",
-           "position_from_dict", "position_from_json", "position_to_dict", "position_to_json", "read_any_record",
-           "result_text"]
+__all__ = ["GAMES", "GameFormats", "HandsRecord", "format_hand_score", "formats_of", "game_of", "load_any_position",
+           "load_any_record", "move_text", "position_from_dict", "position_from_json", "position_to_dict",
+           "position_to_json", "read_any_record", "record_from_game", "result_text"]

@@ -3,7 +3,7 @@
 A record is headers (``[Name "value"]``), then for each round (Xeri and Kontsina: hand) a line
 ``round N dealer D seed S``, a ``deck`` line, one line per move (``s<seat> <move>``) and, once the
 round is over, its ``score`` line. :class:`RecordReader` reads that shape and replays the moves;
-each game's reader (:mod:`diloti.formats.record`, :mod:`diloti.formats.games`) says what its headers
+each game's reader (:mod:`diloti.games.diloti.formats.record`, :mod:`diloti.formats.games`) says what its headers
 mean, how a round starts, deals, reads a move and writes a score. Problems go to the record's
 ``errors`` as ``(line number, message)``; nothing is raised.
 

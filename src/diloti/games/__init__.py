@@ -84,15 +84,23 @@ class GameInfo:
         return importlib.import_module(module)
 
 
-def _parts(name: str) -> dict[str, str]:
-    return {"players": f"diloti.games.{name}.players", "envs": f"diloti.games.{name}.envs"}
+DEFAULT_GAME = "diloti"  # the game of a position or record that names none (the formats came before the others)
+
+
+def _parts(name: str, formats: str) -> dict[str, str]:
+    return {"formats": formats, "players": f"diloti.games.{name}.players", "envs": f"diloti.games.{name}.envs"}
+
+
+HANDS_FORMATS = "diloti.formats.hands"  # the formats of every game on the core's HandState
 
 
 GAMES: dict[str, GameInfo] = {
-    "diloti": GameInfo("diloti", State, Game, Options, (2, 4), "docs/RULES.md", "round"),
-    "xeri": GameInfo("xeri", XeriState, XeriGame, XeriOptions, (2, 4), "docs/RULES-XERI.md", "hand"),
+    "diloti": GameInfo("diloti", State, Game, Options, (2, 4), "docs/RULES.md", "round",
+                       _parts("diloti", "diloti.games.diloti.formats")),
+    "xeri": GameInfo("xeri", XeriState, XeriGame, XeriOptions, (2, 4), "docs/RULES-XERI.md", "hand",
+                     _parts("xeri", HANDS_FORMATS)),
     "kontsina": GameInfo("kontsina", KontsinaState, KontsinaGame, KontsinaOptions, (2, 3, 4),
-                         "docs/RULES-KONTSINA.md", "hand"),
+                         "docs/RULES-KONTSINA.md", "hand", _parts("kontsina", HANDS_FORMATS)),
 }
 BUILT_IN = tuple(GAMES)
 GAME_NAMES = BUILT_IN  # the names the command line offers (a registered game joins GAMES, not the flags' defaults)
@@ -153,5 +161,18 @@ def new_game(name: str, players: int = 2, options: Any = None, seed: int | None 
     return find_game(name).game(players, options, seed=seed, first_dealer=first_dealer)
 
 
-__all__ = ["BUILT_IN", "GAMES", "GAME_NAMES", "GameInfo", "check_game", "find_game", "new_game", "register_game",
-           "registered", "sides_of", "unregister_game"]
+__all__ = [
+    "BUILT_IN",
+    "DEFAULT_GAME",
+    "GAMES",
+    "GAME_NAMES",
+    "HANDS_FORMATS",
+    "GameInfo",
+    "check_game",
+    "find_game",
+    "new_game",
+    "register_game",
+    "registered",
+    "sides_of",
+    "unregister_game",
+]

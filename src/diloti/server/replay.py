@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from diloti.core.phase import Phase
-from diloti.formats.games import VariantRecord
-from diloti.formats.record import GameRecord
+from diloti.formats.games import HandsRecord
 from diloti.games import find_game
+from diloti.games.diloti.formats.record import GameRecord
 from diloti.server.protocol import move_dict, side_dict
 
 if TYPE_CHECKING:
@@ -40,19 +40,19 @@ def termination(end_reason: str | None) -> str | None:
 
 
 def record_text(table: LiveTable) -> str:
-    """The game record (``diloti.formats.record`` format) of a finished table.
+    """The game record (``diloti.games.diloti.formats.record`` format) of a finished table.
 
     A resignation is its ``Termination`` header (and the ``Result`` says who won); each move the
     computer made for an away player carries a comment naming the computer.
     """
     date = table.created.strftime("%Y.%m.%d")
     notes = {ply: f"computer ({level}) for the absent player" for ply, level in table.by.items()}
-    rec: GameRecord | VariantRecord
+    rec: GameRecord | HandsRecord
     if table.kind == "diloti":
         rec = GameRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
                                    site=f"table {table.id}", notes=notes)
     else:  # the parent games' records carry no comments: a computer's move for an absent player is not marked
-        rec = VariantRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
+        rec = HandsRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
                                       site=f"table {table.id}")
     if table.end_reason is not None:
         rec.termination = termination(table.end_reason)

@@ -1,7 +1,7 @@
 """Reading what people type as a move, against the legal moves of a position.
 
 The rules core's one text reader, so that :meth:`State.play` can take notation
-without reaching up to the formats floor. :func:`diloti.formats.notation.parse_move`
+without reaching up to the formats floor. :func:`diloti.games.diloti.formats.notation.parse_move`
 is the public entry point for states and views.
 
 >>> from diloti.core.cards import parse_cards

@@ -150,6 +150,8 @@ class XeriState(HandState):
     GAME: ClassVar[str] = "xeri"
     HAND_SIZE: ClassVar[int] = 6
     OPTIONS: ClassVar[type[Any]] = XeriOptions
+    POSITION_COUNTS: ClassVar[tuple[str, ...]] = ("xeri", "jack_xeri")
+    RECORD_CARD_ONLY: ClassVar[bool] = True  # what a card does on the pile follows from the rules
     __slots__ = ()
     options: XeriOptions
 
@@ -236,6 +238,10 @@ class XeriGame(HandsGame):
     """
 
     STATE: ClassVar[type[HandState]] = XeriState
+
+    @classmethod
+    def hands_header(cls, options: Any) -> bool:
+        return not options.game_by_points  # a game won by hands shows them
 
     @staticmethod
     def decide(options: Any, hands: Sequence[Sequence[int]]) -> int | None:

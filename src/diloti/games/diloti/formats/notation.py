@@ -34,7 +34,7 @@ from itertools import combinations
 from diloti.core.cards import NAMES, VALUE, Card, cards_of
 from diloti.core.errors import InvalidMoveError
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move
-from diloti.formats.position import format_view
+from diloti.games.diloti.formats.position import format_view
 from diloti.games.diloti.reading import read_move
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View

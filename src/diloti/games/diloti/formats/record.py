@@ -56,8 +56,8 @@ from pathlib import Path
 from diloti.core.cards import NAMES, Card
 from diloti.core.errors import OptionsError, RecordError
 from diloti.core.moves import Move
-from diloti.formats.notation import parse_move
 from diloti.formats.reader import RecordReader, _quote
+from diloti.games.diloti.formats.notation import parse_move
 from diloti.games.diloti.game import Game, RoundRecord
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.scoring import Side
