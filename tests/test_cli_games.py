@@ -103,3 +103,23 @@ def test_analyse_ranks_every_move_of_a_parent_game(capsys: pytest.CaptureFixture
         assert sorted(m["move"] for m in got["moves"]) == sorted(str(m) for m in state.legal_moves())
         values = [m["estimate"] for m in got["moves"]]
         assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize("game", ["xeri", "kontsina"])
+def test_moves_and_analyse_read_a_parent_games_position(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                        game: str) -> None:
+    """``diloti moves`` and ``diloti analyse`` read every game's JSON position, as ``perft`` does."""
+    from diloti.formats.games import describe_move, position_to_json
+    from diloti.games import find_game
+
+    state = find_game(game).state.new(2, None, 0, seed=7)
+    path = tmp_path / "position.json"
+    path.write_text(position_to_json(state))
+    code, out, err = run(capsys, "moves", str(path))
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [str(m) for m in state.legal_moves()]
+    code, out, _ = run(capsys, "moves", "--describe", str(path))
+    assert code == 0 and out.splitlines() == [f"{m!s:<28} {describe_move(state, m)}" for m in state.legal_moves()]
+    code, out, _ = run(capsys, "analyse", str(path), "--iterations", "40", "--json")
+    assert code == 0
+    assert sorted(m["move"] for m in json.loads(out)["moves"]) == sorted(str(m) for m in state.legal_moves())

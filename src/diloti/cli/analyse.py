@@ -11,7 +11,7 @@ from diloti.ai.winchance import view_chances
 from diloti.cli import CliError
 from diloti.cli.common import (
     add_game_flags,
-    load_position_arg,
+    load_any_position_arg,
     non_negative_int,
     one_line_errors,
     options_from_args,
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.position is None:
         state = State.new(args.players, options_from_args(args), dealer=args.dealer, seed=args.seed, game=args.game)
     else:
-        state = load_position_arg(args.position)
+        state = load_any_position_arg(args.position)
     if state.is_over:
         raise InvalidPositionError("the round in this position is over: there is no move to analyse")
     view = state.view(state.turn) if isinstance(state, HandState) else state.view(state.turn, args.scores)

@@ -6,15 +6,16 @@ import argparse
 import json
 import sys
 
-from diloti.cli.common import load_position_arg, one_line_errors
+from diloti.cli.common import load_any_position_arg, one_line_errors
 from diloti.core.phase import Phase
-from diloti.games.diloti.formats.notation import describe_move
+from diloti.formats.games import describe_move
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = one_line_errors(sub.add_parser(
         "moves", help="list the legal moves of a position",
-        description="Print the legal moves of a position (JSON interchange format or compact line, given "
+        description="Print the legal moves of a position of any game (JSON interchange format, which names "
+                    "its game, or Diloti's compact line; given "
                     "on the command line, in a file, or on standard input with '-'), one per line in "
                     "canonical notation.",
     ))
@@ -26,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    state = load_position_arg(args.position)
+    state = load_any_position_arg(args.position)
     moves = state.legal_moves()
     if args.json:
         print(json.dumps([str(m) for m in moves]))

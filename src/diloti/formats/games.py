@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from diloti.core.errors import InvalidPositionError, RecordError, UnknownGameError
 from diloti.core.interface import RoundRules
+from diloti.core.moves import Move
 from diloti.formats.hands import HandsRecord, format_hand_score, move_text, result_text
 from diloti.formats.reader import _HEADER_RE, _unquote
 from diloti.games import DEFAULT_GAME, GAMES, check_game, find_game
@@ -40,6 +41,8 @@ class GameFormats(Protocol):
     def position_to_dict(self, state: Any) -> dict[str, Any]: ...
 
     def position_from_dict(self, data: Mapping[str, Any], game: str) -> Any: ...
+
+    def describe_move(self, state: Any, move: Move) -> str: ...
 
     def read_record(self, text: str, game: str) -> Any: ...
 
@@ -104,6 +107,11 @@ def load_any_position(text: str) -> Any:
     return find_game(DEFAULT_GAME).part("formats").parse_compact(t)
 
 
+def describe_move(state: RoundRules, move: Move) -> str:
+    """A short readable form of ``move`` in ``state`` of any game (before it is played), by the game's formats."""
+    return formats_of(state.game).describe_move(state, move)
+
+
 # ------------------------------------------------------------------ records
 def record_from_game(game: Any, names: list[str] | None = None, event: str | None = None, date: str | None = None,
                      site: str | None = None) -> Any:
@@ -142,6 +150,7 @@ def load_any_record(path: str | Path, strict: bool = False) -> Any:
     return rec
 
 
-__all__ = ["GAMES", "GameFormats", "HandsRecord", "format_hand_score", "formats_of", "game_of", "load_any_position",
+__all__ = ["GAMES", "GameFormats", "HandsRecord", "describe_move", "format_hand_score", "formats_of", "game_of",
+           "load_any_position",
            "load_any_record", "move_text", "position_from_dict", "position_from_json", "position_to_dict",
            "position_to_json", "read_any_record", "record_from_game", "result_text"]

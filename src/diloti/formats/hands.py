@@ -63,7 +63,7 @@ from diloti.core.cards import NAMES, Card, cards_of, parse_cards
 from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionError, RecordError
 from diloti.core.hand_state import HandState
 from diloti.core.hands_game import HandRecord, HandsGame
-from diloti.core.moves import Move
+from diloti.core.moves import CAPTURE, Move
 from diloti.formats.reader import RecordReader, _quote
 from diloti.games import find_game
 
@@ -350,6 +350,22 @@ class _HandsReader(RecordReader):
         return format_hand_score(score)
 
 
+def describe_move(state: HandState, move: Move) -> str:
+    """A short readable form of ``move`` in ``state`` (before it is played).
+
+    >>> from diloti.games import find_game
+    >>> s = find_game("kontsina").state.new(seed=2)
+    >>> [describe_move(s, m) for m in s.legal_moves()[1:3]]
+    ['8H laid', '8H takes 3C+5D']
+    """
+    card = move.card
+    assert card is not None
+    if move.kind != CAPTURE:
+        return f"{NAMES[card]} laid"
+    taken = move.cards or tuple(state.table)  # a capture that names no cards takes the whole pile (Xeri)
+    return f"{NAMES[card]} takes {'+'.join(NAMES[c] for c in taken)}"
+
+
 def read_record(text: str, game: str) -> HandsRecord:
     """Read a record of the one-card game ``game``, replaying it; problems go to ``errors``."""
     read: HandsRecord = _HandsReader(text.splitlines(), game).run()
@@ -362,5 +378,6 @@ def record_from_game(game: HandsGame, names: list[str] | None = None, event: str
     return HandsRecord.from_game(game, names, event, date, site)
 
 
-__all__ = ["HAND_FIELDS", "HandsRecord", "format_hand_score", "move_text", "position_from_dict", "position_to_dict",
+__all__ = ["HAND_FIELDS", "HandsRecord", "describe_move", "format_hand_score", "move_text", "position_from_dict",
+           "position_to_dict",
            "read_record", "record_from_game", "result_text"]

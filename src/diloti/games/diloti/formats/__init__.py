@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from diloti.core.moves import Move
+from diloti.games.diloti.formats import notation as _notation
 from diloti.games.diloti.formats import position as _position
 from diloti.games.diloti.formats import record as _record
 from diloti.games.diloti.game import Game
@@ -36,6 +38,11 @@ def parse_compact(text: str) -> State:
     return _position.parse_position(text)
 
 
+def describe_move(state: State, move: Move) -> str:
+    """A short declaration-aware form of ``move`` in ``state`` (before it is played)."""
+    return _notation.describe_move(state, move)
+
+
 def read_record(text: str, game: str = "diloti") -> _record.GameRecord:
     """Read a Diloti record, replaying it; problems go to ``errors``."""
     return _record.read_record(text)
@@ -47,4 +54,5 @@ def record_from_game(game: Game, names: list[str] | None = None, event: str | No
     return _record.GameRecord.from_game(game, names, event or "diloti", date, site)
 
 
-__all__ = ["parse_compact", "position_from_dict", "position_to_dict", "read_record", "record_from_game"]
+__all__ = ["describe_move", "parse_compact", "position_from_dict", "position_to_dict", "read_record",
+           "record_from_game"]
