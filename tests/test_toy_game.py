@@ -1,0 +1,106 @@
+"""A fourth game, defined only in the tests (tests/toy_game.py), runs through every floor by the interface.
+
+Nothing outside tests/toy_game.py knows *Pairs*: it is registered for each test and taken out after.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.toy_game import NAME, PairsGame, PairsOptions, PairsState, registered_pairs
+
+from diloti.cli import main
+from diloti.core.interface import GameOptions, RoundRules, WholeGame
+from diloti.core.perft import divide, perft
+from diloti.formats.games import (
+    describe_move,
+    position_from_json,
+    position_to_json,
+    read_any_record,
+    record_from_game,
+)
+from diloti.games import GAMES, GameInfo, find_game
+
+
+@pytest.fixture
+def pairs() -> Iterator[GameInfo]:
+    with registered_pairs() as info:
+        yield info
+    assert NAME not in GAMES
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_classes_meet_the_interface(pairs: GameInfo) -> None:
+    state: RoundRules = PairsState.new(seed=1)  # mypy would refuse a class that does not meet the protocols
+    game: WholeGame = PairsGame(seed=1)
+    options: GameOptions = PairsOptions()
+    assert find_game(NAME) is pairs and state.game == NAME and not game.is_over and options.to_text() == ""
+    assert pairs.sides(2) == 2
+    with pytest.raises(Exception, match="expected 2"):
+        pairs.sides(3)
+
+
+def test_perft(pairs: GameInfo) -> None:
+    s = pairs.state.new(2, None, 0, seed=3)
+    assert perft(s, 1) == len(s.legal_moves()) == 4  # one move a card: a pair is taken, else the card is laid
+    counts = [perft(s, d) for d in range(5)]
+    assert counts[:2] == [1, 4] and counts == sorted(counts)
+    assert sum(n for _, n in divide(s, 3)) == counts[3]
+    before = position_to_json(s)
+    perft(s, 4)
+    assert position_to_json(s) == before  # the walk leaves the position as it was
+
+
+def test_a_whole_game_to_the_target(pairs: GameInfo) -> None:
+    g = pairs.new_game(2, None, seed=5)
+    plays = 0
+    while not g.is_over:
+        legal = g.state.legal_moves()
+        g.play(str(legal[plays % len(legal)]))  # checked, from notation: the game scores and deals on
+        plays += 1
+    assert g.winner in (0, 1) and max(g.scores) >= 11
+    assert len(g.rounds) >= 2 and plays == 48 * len(g.rounds)  # every card but the first table is played
+    assert all(sum(s.cards for s in r.score) == 52 for r in g.rounds)  # every card is taken by someone
+
+
+def test_positions_records_and_replay(pairs: GameInfo, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    g = pairs.new_game(2, PairsOptions(target=15), seed=8)
+    while not g.is_over:
+        g.push(g.state.legal_moves()[-1])
+    rec = record_from_game(g, names=["ann", "bob"], date="2026.11.24")
+    text = rec.dumps()
+    assert '[Game "pairs"]' in text and '[Options "target=15"]' in text
+    back = read_any_record(text)
+    assert back.errors == [] and back.scores == tuple(g.scores) and back.result == rec.result != "*"
+    st = back.start(0)
+    st.push(st.legal_moves()[0])
+    assert position_from_json(position_to_json(st)) == st
+    assert json.loads(position_to_json(st))["game"] == NAME
+    path = tmp_path / "pairs.txt"
+    path.write_text(text)
+    code, out, err = run(capsys, "replay", str(path), "--all")
+    assert code == 0, err
+    assert "ann" in out and "pairs" in out
+    pos = tmp_path / "pos.json"
+    pos.write_text(position_to_json(st))
+    code, out, err = run(capsys, "moves", "--describe", str(pos))
+    assert code == 0, err
+    assert out.splitlines() == [f"{m!s:<28} {describe_move(st, m)}" for m in st.legal_moves()]
+    code, out, _ = run(capsys, "perft", "3", "--position", str(pos))
+    assert code == 0 and str(perft(st, 3)) in out
+
+
+def test_a_bad_toy_record_is_refused_in_one_line(pairs: GameInfo) -> None:
+    back = read_any_record('[Game "pairs"]\n[Players "3"]\n\nhand 1 dealer 0 seed 1\n')
+    assert back.errors and "expected 2" in back.errors[0][1]

@@ -1,0 +1,121 @@
+"""A fourth game, defined only here, that proves the games' seam: *Pairs*, a toy fishing game.
+
+Rules (a few, on purpose): 2 players, 4 cards each per deal and 4 face up on the table; a
+played card takes one table card of its own rank (a pair), or is laid on the table; a capture
+that clears the table scores a sweep; the last capturer takes what is left at the end. A hand
+scores one point per card taken and one per sweep; the first side to ``target`` (11) points
+alone at the top wins. Nothing outside this module knows the game: it joins the registry with
+``diloti.games.register_game`` (see :func:`registered_pairs`) and every floor reaches it
+through the interface.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from diloti.core.cards import BIT, VALUE
+from diloti.core.errors import InvalidPositionError
+from diloti.core.hand_state import HandState
+from diloti.core.hands_game import HandsGame, points_winner
+from diloti.core.moves import CAPTURE, LAY, Move
+from diloti.core.rule_options import MAX_TARGET, RuleOptions, option
+from diloti.games import HANDS_FORMATS, GameInfo, registered
+
+NAME = "pairs"
+
+
+@dataclass(frozen=True, slots=True)
+class PairsOptions(RuleOptions):
+    """Pairs' options: the target, and whether a sweep scores."""
+
+    GAME: ClassVar[str] = NAME
+    MAXIMUM: ClassVar[dict[str, int]] = {"target": MAX_TARGET}
+
+    target: int = option(11, "points that win the game")
+    no_sweeps: bool = option(False, "a capture that clears the table scores nothing extra")
+
+
+@dataclass(frozen=True)
+class PairsSide:
+    """One side's hand score: a point a card taken, a point a sweep."""
+
+    cards: int
+    sweeps: int
+
+    @property
+    def total(self) -> int:
+        return self.cards + self.sweeps
+
+    def line(self) -> str:
+        return f"cards {self.cards} sweeps {self.sweeps} = {self.total}"
+
+
+class PairsState(HandState):
+    """One hand of Pairs."""
+
+    GAME: ClassVar[str] = NAME
+    HAND_SIZE: ClassVar[int] = 4
+    OPTIONS: ClassVar[type[Any]] = PairsOptions
+    POSITION_COUNTS: ClassVar[tuple[str, ...]] = ("xeri",)  # the sweeps, in the frame's per-side counter
+    __slots__ = ()
+    options: PairsOptions
+
+    @classmethod
+    def check_players(cls, players: int, options: Any) -> int:
+        if players != 2:
+            raise InvalidPositionError(f"invalid number of players {players!r} for pairs: expected 2")
+        return 2
+
+    def _lay_first_table(self) -> None:
+        pos = self.stock_pos
+        self.table = sorted(self.stock[pos:pos + 4])
+        self.stock_pos = pos + 4
+
+    def _generate(self) -> list[Move]:
+        out: list[Move] = []
+        for c in self.hands[self.turn]:
+            # A move's value is the card's (as notation reads it back: Move.parse), its mask the cards taken.
+            caps = [Move(c, CAPTURE, VALUE[c], BIT[t]) for t in self.table if t >> 2 == c >> 2]
+            out.extend(caps or [Move(c, LAY, VALUE[c], 0)])
+        return out
+
+    def _apply(self, turn: int, move: Move, last: bool) -> None:
+        card, kind, _, mask = move
+        assert card is not None
+        if kind == CAPTURE:
+            self.table = [c for c in self.table if not BIT[c] & mask]
+            self._capture(turn, mask | BIT[card])
+            if not self.table and not last and not self.options.no_sweeps:
+                xeri = self.xeri = self.xeri.copy()  # the frame's per-side counter of table-clearing captures
+                xeri[turn % self.sides] += 1
+        else:
+            table = self.table = self.table.copy()
+            insort(table, card)
+
+    def score(self) -> tuple[PairsSide, ...]:
+        return tuple(PairsSide(m.bit_count(), self.xeri[i]) for i, m in enumerate(self.captured))
+
+
+class PairsGame(HandsGame):
+    """Hands of Pairs until a side reaches the target alone at the top."""
+
+    STATE: ClassVar[type[HandState]] = PairsState
+
+    @staticmethod
+    def decide(options: Any, hands: Sequence[Sequence[int]]) -> int | None:
+        return points_winner(hands, options.target)
+
+
+PAIRS = GameInfo(NAME, PairsState, PairsGame, PairsOptions, (2,), "tests/toy_game.py", "hand",
+                 {"formats": HANDS_FORMATS})
+
+
+@contextmanager
+def registered_pairs() -> Iterator[GameInfo]:
+    """Pairs in the registry for the duration of a ``with`` block."""
+    with registered(PAIRS) as info:
+        yield info
