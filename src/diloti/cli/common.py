@@ -23,7 +23,7 @@ from typing import Any, NoReturn, TypeVar
 
 from diloti.cli import CliError
 from diloti.core.errors import InvalidPositionError
-from diloti.games import GAME_NAMES, find_game
+from diloti.games import DEFAULT_GAME, GAME_NAMES, GAMES, find_game
 from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
 from diloti.games.diloti.state import State
 from diloti.games.kontsina.rules import KontsinaOptions
@@ -89,7 +89,7 @@ def add_game_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def _option_names() -> set[str]:
-    return set(Options.names()) | set(XeriOptions.names()) | set(KontsinaOptions.names())
+    return {name for info in GAMES.values() for name in info.options.names()}
 
 
 def options_from_args(args: argparse.Namespace) -> Any:
@@ -98,8 +98,8 @@ def options_from_args(args: argparse.Namespace) -> Any:
     A flag of another game's option is refused in one line; so is a number of players the game
     does not seat.
     """
-    game = getattr(args, "game", "diloti")
-    cls: Any = {"diloti": Options, "xeri": XeriOptions, "kontsina": KontsinaOptions}[game]
+    game = getattr(args, "game", DEFAULT_GAME)
+    cls: Any = find_game(game).options
     own = set(cls.names())
     data: dict[str, Any] = {}
     for name in sorted(_option_names()):
@@ -120,8 +120,7 @@ def options_from_args(args: argparse.Namespace) -> Any:
         if players not in seats:
             raise CliError(f"argument --players: invalid choice: {players} ({game} is played by "
                            f"{', '.join(map(str, seats[:-1]))} or {seats[-1]} players)")
-        if game != "diloti":
-            find_game(game).state.check_players(players, options)
+        find_game(game).state.check_players(players, options)
     return options
 
 

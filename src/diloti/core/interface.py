@@ -45,6 +45,9 @@ class GameOptions(Protocol):
     @classmethod
     def from_text(cls, text: str, /) -> Self: ...
 
+    @classmethod
+    def names(cls) -> list[str]: ...
+
 
 class Score(Protocol):
     """One side's score of a round: its parts, and the ``total`` that counts towards the game."""
