@@ -17,6 +17,7 @@ from diloti.ai import LEVELS, UnknownLevelError, parse_spec
 from diloti.core.errors import DilotiError
 from diloti.core.games import GAMES
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
+from diloti.server.health import is_outage
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash
 from diloti.server.model_base import GRACE_MAX
@@ -129,6 +130,8 @@ class Seating(TableLife):
         try:
             await self.db(self.store.create_table, data)
         except Exception as exc:
+            if is_outage(exc):
+                raise  # answered 503 (try again) by diloti.server.health.Errors
             log.exception("cannot store a new table")
             raise ProtocolError("server_error", f"could not store the table: {exc.__class__.__name__}", 500) from None
         table = LiveTable(data)

@@ -45,6 +45,12 @@ class DuplicateMove(StoreError):
 
 CHAT_KEEP = 50  # chat lines a table hands to whoever connects
 CHANNEL = "diloti"  # the PostgreSQL NOTIFY channel every server process listens on
+# PostgreSQL timeouts: a database out of reach, or a statement stuck behind a lock, fails (and the
+# server answers 503, try again) instead of holding the database thread, and every move behind it, for ever.
+CONNECT_TIMEOUT = 5  # seconds to open a connection
+STATEMENT_TIMEOUT_MS = 30_000  # one statement, lock waits included
+IDLE_IN_TRANSACTION_MS = 60_000  # a transaction left open by a stuck client is ended
+POOL_TIMEOUT = 10.0  # seconds to wait for a pooled connection
 
 
 def normalize_url(url: str) -> str:
@@ -182,7 +188,13 @@ class Store:
         # transaction: they hear of a change only once it is committed, and always do.
         self.origin = origin
         try:
-            self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
+            extra: dict[str, Any] = {}
+            if self.url.startswith("postgresql"):
+                extra = {"pool_timeout": POOL_TIMEOUT, "connect_args": {
+                    "connect_timeout": CONNECT_TIMEOUT,
+                    "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS} "
+                               f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"}}
+            self.engine: Engine = create_engine(self.url, pool_pre_ping=True, **extra)
         except (SQLAlchemyError, ValueError, ImportError) as exc:
             raise StoreError(f"cannot use database {url!r}: {exc}") from None
         if self.engine.dialect.name == "sqlite":
@@ -224,6 +236,11 @@ class Store:
         conn.execute(text("SELECT pg_notify(:c, :p)"),
                      [{"c": CHANNEL, "p": json.dumps({**e, "o": self.origin}, separators=(",", ":"))}
                       for e in events])
+
+    def ping(self) -> None:
+        """One round trip to the database (raises if it cannot be reached): the readiness check."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     def checkpoint(self) -> None:
         """Copy the SQLite write-ahead log into the database file (PASSIVE: writers go on)."""
