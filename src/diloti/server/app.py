@@ -95,6 +95,7 @@ log = logging.getLogger("diloti.server")
 RATE = 20.0  # messages a second, per connection
 BURST = 40.0
 MAX_BODY = 16 * MAX_MESSAGE  # bytes of an HTTP request body
+BODY_TIMEOUT = 10.0  # seconds to receive a request body (at most MAX_BODY bytes)
 QUEUE_MAX = 512  # messages waiting for a slow client before it is dropped
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
@@ -323,11 +324,15 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
             raise ProtocolError("too_large", f"request body of {declared} bytes is over the limit of {limit}", 413)
         chunks: list[bytes] = []
         size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise ProtocolError("too_large", f"request body is over the limit of {limit} bytes", 413)
-            chunks.append(chunk)
+        try:
+            async with asyncio.timeout(BODY_TIMEOUT):  # a body sent a byte at a time holds no task for ever
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > limit:
+                        raise ProtocolError("too_large", f"request body is over the limit of {limit} bytes", 413)
+                    chunks.append(chunk)
+        except TimeoutError:
+            raise ProtocolError("timeout", f"request body not received within {BODY_TIMEOUT:g} s", 408) from None
         raw = b"".join(chunks)
         try:
             data = json.loads(raw or b"{}")
