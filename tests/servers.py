@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -70,6 +71,7 @@ class Server:
 
     def __init__(self, url: str, *args: str) -> None:
         self.port = free_port()
+        self.log = ""
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "diloti", "serve", "--db", url, "--port", str(self.port), "--workers", "1",
@@ -109,7 +111,8 @@ class Server:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
-        if self.proc.stderr is not None:
+        if self.proc.stderr is not None and not self.proc.stderr.closed:
+            self.log = self.proc.stderr.read()  # what it logged (the process has ended)
             self.proc.stderr.close()
 
 
@@ -137,3 +140,70 @@ def my_turn(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
         msg = recv(ws, "state", timeout=max(0.1, deadline - time.monotonic()))
         if msg["your_turn"] or msg["phase"] == "over":
             return msg
+
+
+class Relay:
+    """A TCP relay to PostgreSQL that a test can cut (every connection dropped, new ones refused) and mend:
+    a database outage, as the server sees it, without stopping the shared PostgreSQL."""
+
+    def __init__(self, url: str) -> None:
+        import threading
+        from urllib.parse import urlsplit
+
+        target = urlsplit(url)
+        self.target = (target.hostname or "127.0.0.1", target.port or 5432)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.url = url.replace(f"{target.hostname}:{target.port}", f"127.0.0.1:{self.port}")
+        self.down = False
+        self.socks: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.down:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.socks |= {client, upstream}
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.down = True
+        with self.lock:
+            for s in self.socks:
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                s.close()
+            self.socks.clear()
+
+    def mend(self) -> None:
+        self.down = False
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()

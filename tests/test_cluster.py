@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from diloti.core.moves import Move
@@ -363,3 +364,31 @@ def test_quick_play_pairs_players_waiting_on_different_processes(servers: list[S
     finally:
         ann.close()
         bob.close()
+
+
+def test_simultaneous_joins_through_two_processes_start_every_table(servers: list[Server], pg: str) -> None:
+    # 20 four-player tables; their 60 free seats claimed at once, alternately through each process.
+    # Whichever process takes a table's last seat, the table starts, on both processes and in the database.
+    from concurrent.futures import ThreadPoolExecutor
+
+    tables = [servers[i % 2].post("/api/tables", {"name": f"C{i}", "players": 4})["table"] for i in range(20)]
+    jobs = [(servers[(i + k) % 2], t, k) for i, t in enumerate(tables) for k in range(3)]
+
+    def join(job: tuple[Server, str, int]) -> int:
+        server, table, k = job
+        return httpx.post(f"{server.base}/api/tables/{table}/join", json={"name": f"J{k}"}, timeout=20).status_code
+
+    with ThreadPoolExecutor(24) as pool:
+        codes = list(pool.map(join, jobs))
+    assert codes == [200] * 60
+    store = Store(pg, migrate=False)
+    try:
+        assert {store.load(t).status for t in tables} == {"playing"}  # type: ignore[union-attr]
+    finally:
+        store.close()
+    deadline = time.monotonic() + 10
+    for server in servers:
+        for t in tables:
+            while (got := server.get(f"/api/tables/{t}"))["status"] != "playing":
+                assert time.monotonic() < deadline, f"table {t} is {got['status']} on {server.base}: {got}"
+                time.sleep(0.05)

@@ -131,3 +131,39 @@ def test_the_proxy_cuts_a_creation_flood_and_huge_bodies(nginx: tuple[str, list[
     big = httpx.post(f"{base}/api/tables", content=b"{" + b" " * 200_000 + b"}",
                      headers={"content-type": "application/json"}, timeout=10)
     assert big.status_code == 413
+
+
+def client_from(address: str) -> httpx.Client:
+    """An HTTP client whose connections come from ``address`` (any 127.x.y.z is this machine's loopback)."""
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10)
+
+
+def test_through_the_proxy_the_servers_count_each_client_apart(nginx: tuple[str, list[Server]]) -> None:
+    # 50 clients from 50 addresses create one table each: the servers' own limit (20 a minute per
+    # address, per process) would refuse 10 of them if they saw every client as nginx.
+    base, _ = nginx
+    codes = []
+    for i in range(50):
+        with client_from(f"127.0.{i // 200 + 1}.{i % 200 + 2}") as c:
+            codes.append(c.post(f"{base}/api/tables", json={"name": f"P{i}"}).status_code)
+    assert codes == [201] * 50
+
+
+def test_the_proxy_limits_each_route_apart(nginx: tuple[str, list[Server]]) -> None:
+    base, _ = nginx
+    with client_from("127.0.5.5") as c:
+        # Lobby reads are generous and do not count against creating tables.
+        assert [c.get(f"{base}/api/tables").status_code for _ in range(60)] == [200] * 60
+        assert c.post(f"{base}/api/tables", json={"name": "Ann"}).status_code == 201
+        # Quick play: a ticket may seat a computer, so tickets are limited at the edge.
+        quick = [c.post(f"{base}/api/quickplay", json={"name": f"Q{i}"}).status_code for i in range(25)]
+        assert quick.count(429) >= 10 and 201 in quick, quick
+        # Logins (each a password hash on the server) are limited at the edge, before the servers'
+        # own limit (20 a minute per address and process) would be reached.
+        login = [c.post(f"{base}/api/login", json={"name": f"nobody{i}", "password": "x" * 10}).status_code
+                 for i in range(15)]
+        assert login.count(429) >= 3 and 429 not in login[:10], login
+    # Another address is not affected by the first one's use.
+    with client_from("127.0.5.6") as c:
+        assert c.post(f"{base}/api/tables", json={"name": "Bob"}).status_code == 201
+        assert c.post(f"{base}/api/login", json={"name": "somebody", "password": "x" * 10}).status_code != 429

@@ -29,9 +29,11 @@ def sample(tid: str = "t1", status: str = "waiting") -> TableData:
 def exercise(store: Store) -> None:
     store.create_table(sample())
     assert store.active_ids() == ["t1"]
-    assert store.claim_seat("t1", 1, "Bob", "b" * 64, "playing")
-    assert not store.claim_seat("t1", 1, "Eve", "e" * 64, "playing")  # taken meanwhile
-    assert not store.claim_seat("t1", 0, "Eve", "e" * 64, "playing")
+    assert store.claim_seat("t1", 1, "Bob", "b" * 64) == (1, "playing")  # the last free seat: the game starts
+    assert store.claim_seat("t1", 1, "Eve", "e" * 64) is None  # taken meanwhile
+    assert store.claim_seat("t1", 0, "Eve", "e" * 64) is None
+    assert store.claim_seat("t1", None, "Eve", "e" * 64) is None  # no seat free
+    assert store.claim_seat("nope", 0, "Eve", "e" * 64) is None
     store.add_move("t1", 0, 1, "7H")
     store.add_move("t1", 1, 0, "7D x 7H")
     with pytest.raises(StoreError, match="already stored"):
@@ -58,14 +60,14 @@ def exercise(store: Store) -> None:
     t2 = sample("t2", "playing")
     t2.clock = (30, 90)
     store.create_table(t2)
-    assert store.claim_seat("t2", 1, "Bob", "b" * 64, "playing")
+    assert store.claim_seat("t2", None, "Bob", "b" * 64) == (1, "playing")
     assert not store.leave_seat("t2", 1, "x" * 64, True)  # not that seat's token
     assert store.leave_seat("t2", 1, "b" * 64, True)
     t = store.load("t2")
     assert t is not None and (t.seats[1].name, t.seats[1].token_hash, t.seats[1].away) == ("Bob", None, True)
     store.add_moves([("t2", 0, 1, "7H", "heuristic", None), ("t2", 1, 0, "7D x 7H", None, 41500)])
     assert store.moves_since("t2", 0) == [(0, 1, "7H", "heuristic", None), (1, 0, "7D x 7H", None, 41500)]
-    assert store.claim_seat("t2", 1, "Cleo", "c" * 64, "playing")  # taken over: no longer away
+    assert store.claim_seat("t2", 1, "Cleo", "c" * 64) == (1, "playing")  # taken over: no longer away
     store.set_away("t2", 0, True)
     t = store.load("t2")
     assert t is not None and t.by == {0: "heuristic"} and [s.away for s in t.seats] == [True, False]

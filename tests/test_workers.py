@@ -194,3 +194,56 @@ def test_cli_tournament_on_ray_equals_the_serial_run(ray_pool: Executor, capsys:
     on_ray = run("ray")
     assert on_ray == run("1") and len(on_ray) == 3 and all(m["games"] == 2 for m in on_ray)
     assert os.environ.get("RAY_ADDRESS") is None
+
+
+def children_of(pid: int) -> set[int]:
+    """The worker processes whose parent is ``pid`` (read from /proc)."""
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    if b"spawn_main" in f.read():
+                        out.add(int(entry))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_a_killed_server_leaves_no_worker_behind(tmp_path: Any) -> None:
+    # kill -9 lets the server run no cleanup at all: its workers must notice by themselves.
+    import time
+
+    import httpx
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from servers import Server
+
+    server = Server(f"sqlite:///{tmp_path}/d.sqlite3")
+    try:
+        r = httpx.post(f"{server.base}/api/tables", json={"name": "Ann", "players": 4, "seats": [
+            {"kind": "human"}] + [{"kind": "bot", "level": "master"}] * 3}, timeout=10)
+        assert r.status_code == 201, r.text  # a computer moves first: a worker process starts, and thinks
+        deadline = time.monotonic() + 30
+        while not (workers := children_of(server.proc.pid)):
+            assert time.monotonic() < deadline, "no worker process started"
+            time.sleep(0.05)
+        server.kill()
+        deadline = time.monotonic() + 10
+        while left := {p for p in workers if alive(p)}:
+            assert time.monotonic() < deadline, f"workers {left} outlived their server"
+            time.sleep(0.05)
+    finally:
+        server.stop()

@@ -36,6 +36,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="IPS",
                    help="comma-separated addresses of the front proxies whose X-Forwarded-For is trusted, so "
                         "per-client limits count the real client (default 127.0.0.1: a proxy on this machine)")
+    p.add_argument("--header-timeout", type=positive_float, default=10.0, metavar="SECONDS",
+                   help="close a connection whose request head has not arrived within SECONDS (default 10)")
+    p.add_argument("--limit-concurrency", type=int, default=4000, metavar="N",
+                   help="answer 503 to new requests while N connections or requests are open (default 4000)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
 
@@ -63,11 +67,14 @@ def database_url(arg: str | None) -> str:
 def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CliError(f"invalid --port {args.port}: expected 1..65535")
+    if args.limit_concurrency < 1:
+        raise CliError(f"invalid --limit-concurrency {args.limit_concurrency}: expected a positive number")
     url = database_url(args.db)
     try:
         import uvicorn
 
         from diloti.server import create_app
+        from diloti.server.bounded_http import uvicorn_settings
         from diloti.store import Store
     except ImportError as exc:
         raise CliError(f"the server needs the 'server' extra (pip install 'diloti[server]'): {exc}") from None
@@ -81,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     # No per-message deflate: messages are a few kB and compressing each costs more CPU than it saves.
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 20,
                 ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
-                proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips)
+                proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips,
+                **uvicorn_settings(args.header_timeout, args.limit_concurrency))
     return 0
 
 

@@ -37,6 +37,7 @@ import contextlib
 import importlib
 import logging
 import multiprocessing
+import os
 import re
 import socket
 import threading
@@ -144,8 +145,29 @@ def worker_pool(spec: PoolSpec) -> Executor:
     """
     kind = check_pool_spec(spec)
     if isinstance(kind, int):
-        return ProcessPoolExecutor(kind, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(kind, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=die_with_parent, initargs=(os.getpid(),))
     return RayExecutor(kind.address, spec=spec)
+
+
+PARENT_POLL = 0.5  # seconds between a worker's looks at its parent
+
+
+def die_with_parent(parent: int, poll: float = PARENT_POLL) -> None:
+    """A local worker's initializer: the worker ends itself once ``parent`` (its pool's process) is gone.
+
+    A pool shut down normally ends its workers; one whose process is killed (``kill -9``, the OOM
+    killer) cannot, and its workers would otherwise run for ever. A daemon thread looks every
+    ``poll`` seconds whether the worker was re-parented (its parent died). That is chosen over
+    Linux's ``PR_SET_PDEATHSIG``, which fires when the *thread* that started the worker ends
+    (the pool starts workers from whichever thread submits), and which other systems lack.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(poll)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="diloti-parent-watch", daemon=True).start()
 
 
 class RayExecutor(Executor):

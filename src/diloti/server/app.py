@@ -42,6 +42,7 @@ from diloti.ai import LEVELS
 from diloti.games import GAMES
 from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
 from diloti.match.workers import PoolSpec
+from diloti.server.health import Errors, readiness
 from diloti.server.limits import Limiter, Limits, Window
 from diloti.server.messages import (
     CLIENT_MESSAGE,
@@ -94,6 +95,7 @@ log = logging.getLogger("diloti.server")
 RATE = 20.0  # messages a second, per connection
 BURST = 40.0
 MAX_BODY = 16 * MAX_MESSAGE  # bytes of an HTTP request body
+BODY_TIMEOUT = 10.0  # seconds to receive a request body (at most MAX_BODY bytes)
 QUEUE_MAX = 512  # messages waiting for a slow client before it is dropped
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
@@ -292,6 +294,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     players = Players(mgr, limiter)
 
+    app.add_middleware(Errors)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ProtocolError)
@@ -321,18 +324,25 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
             raise ProtocolError("too_large", f"request body of {declared} bytes is over the limit of {limit}", 413)
         chunks: list[bytes] = []
         size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise ProtocolError("too_large", f"request body is over the limit of {limit} bytes", 413)
-            chunks.append(chunk)
+        try:
+            async with asyncio.timeout(BODY_TIMEOUT):  # a body sent a byte at a time holds no task for ever
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > limit:
+                        raise ProtocolError("too_large", f"request body is over the limit of {limit} bytes", 413)
+                    chunks.append(chunk)
+        except TimeoutError:
+            raise ProtocolError("timeout", f"request body not received within {BODY_TIMEOUT:g} s", 408) from None
         raw = b"".join(chunks)
         try:
-            return json.loads(raw or b"{}")
+            data = json.loads(raw or b"{}")
         except ValueError as exc:
             raise ProtocolError("bad_json", f"request body is not valid JSON: {exc}") from None
         except RecursionError:
             raise ProtocolError("bad_json", "request body is nested too deeply") from None
+        if (where := nul_at(data)) is not None:  # no text of this server holds one; PostgreSQL stores none
+            raise ProtocolError("bad_request", f"invalid {where}: a NUL character is not allowed")
+        return data
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> Response:
@@ -352,7 +362,15 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     @app.get("/healthz", **documented(Health))
     async def healthz() -> dict[str, Any]:
+        """Alive: the event loop answers (whatever the database does)."""
         return {"ok": True}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Ready: the database answers within a timeout and, on PostgreSQL, the listener is connected."""
+        m = mgr()
+        ok, out = await readiness(m.store.ping, None if m.cluster is None else m.cluster.listening)
+        return JSONResponse(out, status_code=200 if ok else 503)
 
     @app.get("/api/info", **documented(Info))
     async def info() -> dict[str, Any]:
@@ -423,6 +441,25 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
             limiter.disconnect(address)
 
     return app
+
+
+def nul_at(data: Any, where: str = "") -> str | None:
+    """Where in a JSON value a text (or a key) holds a NUL character (None: nowhere).
+
+    >>> nul_at({"name": "Ann", "seats": [{"kind": "hu\\x00man"}]}), nul_at({"name": "Ann"})
+    ('seats[0].kind', None)
+    """
+    if isinstance(data, str):
+        return (where or "request body") if "\x00" in data else None
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for k, v in items:
+        here = f"{where}[{k}]" if isinstance(k, int) else f"{where}.{k}" if where else str(k)
+        if isinstance(k, str) and "\x00" in k:
+            return f"a key of {where or 'the request body'}"
+        found = nul_at(v, here)
+        if found is not None:
+            return found
+    return None
 
 
 async def refuse(ws: WebSocket, exc: ProtocolError) -> None:

@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from diloti.store.db import CHANNEL
+from diloti.store.db import CHANNEL, CONNECT_TIMEOUT
 
 log = logging.getLogger("diloti.server")
 
@@ -57,6 +57,7 @@ class Cluster:
         self._lock_mutex = asyncio.Lock()
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self.listening = False  # the listener is connected (notices flow): /readyz
         self._tails: dict[str, asyncio.Task[None]] = {}  # the last notice task of each table
 
     async def start(self) -> None:
@@ -83,7 +84,7 @@ class Cluster:
     async def _connect(self) -> Any:
         import psycopg
 
-        return await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        return await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
 
     async def _listen(self) -> None:
         first = True
@@ -99,6 +100,7 @@ class Cluster:
             try:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening = True
                     if first:
                         first = False
                         self._ready.set()
@@ -114,7 +116,9 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("lost the PostgreSQL listener (%s); reconnecting", exc.__class__.__name__)
+                self.listening = False
+                log.warning("database trouble: lost the PostgreSQL listener (%s); reconnecting",
+                            exc.__class__.__name__)
                 await asyncio.sleep(0.2)
 
     async def _dispatch(self, payload: str) -> None:

@@ -17,6 +17,7 @@ from diloti.ai import LEVELS, UnknownLevelError, parse_spec
 from diloti.core.errors import DilotiError
 from diloti.games import GAMES
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
+from diloti.server.health import is_outage
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash
 from diloti.server.model_base import GRACE_MAX
@@ -129,6 +130,8 @@ class Seating(TableLife):
         try:
             await self.db(self.store.create_table, data)
         except Exception as exc:
+            if is_outage(exc):
+                raise  # answered 503 (try again) by diloti.server.health.Errors
             log.exception("cannot store a new table")
             raise ProtocolError("server_error", f"could not store the table: {exc.__class__.__name__}", 500) from None
         table = LiveTable(data)
@@ -172,7 +175,7 @@ class Seating(TableLife):
             if table.status == "closed":
                 raise ProtocolError("table_closed", f"table {table.id} was closed for idleness", 409)
             free = table.free()
-            seat = req.get("seat")
+            asked = seat = req.get("seat")
             if seat is None:
                 if not free:
                     raise ProtocolError("table_full", f"table {table.id} has no free seat", 409)
@@ -187,15 +190,26 @@ class Seating(TableLife):
                                     409)
             token = secrets.token_urlsafe(32)
             h = token_hash(token)
-            # A seat left in a game under way is taken over from the next move: the game goes on.
-            status = "playing" if len(free) == 1 or table.status == "playing" else "waiting"
-            if not await self.db(self.store.claim_seat, table.id, seat, name, h, status, pid):
+            # The database decides the seat (any free one, if none was asked for) and whether the game
+            # starts (the last free seat, claimed through any process); a seat left in a game under way
+            # is taken over from the next move.
+            claimed = await self.db(self.store.claim_seat, table.id, asked, name, h, pid)
+            if claimed is None:
+                if self.cluster is not None:  # claimed through another process: show it as it is
+                    await self._refresh_seats(table)
+                if asked is None:
+                    raise ProtocolError("table_full", f"table {table.id} has no free seat", 409)
                 raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
+            seat, status = claimed
             table.seats[seat].name = name
             table.seats[seat].player = pid
             table.seats[seat].token_hash = h
             table.seats[seat].away = False
             table.seats[seat].gone = time.monotonic()
+            if self.cluster is not None and len(free) > 1:
+                # Other seats may have been claimed through other processes: read them (and start the
+                # game here if this claim started it) before telling our players.
+                await self._refresh_seats(table)
             was = table.status
             table.status = status
             self._touch(table)

@@ -185,8 +185,8 @@ class TableManager(Seating):
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
-            return None
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32 or "\x00" in table_id:
+            return None  # (PostgreSQL cannot even compare a text holding NUL)
         pending = self._loading.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)

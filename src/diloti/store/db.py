@@ -45,6 +45,12 @@ class DuplicateMove(StoreError):
 
 CHAT_KEEP = 50  # chat lines a table hands to whoever connects
 CHANNEL = "diloti"  # the PostgreSQL NOTIFY channel every server process listens on
+# PostgreSQL timeouts: a database out of reach, or a statement stuck behind a lock, fails (and the
+# server answers 503, try again) instead of holding the database thread, and every move behind it, for ever.
+CONNECT_TIMEOUT = 5  # seconds to open a connection
+STATEMENT_TIMEOUT_MS = 30_000  # one statement, lock waits included
+IDLE_IN_TRANSACTION_MS = 60_000  # a transaction left open by a stuck client is ended
+POOL_TIMEOUT = 10.0  # seconds to wait for a pooled connection
 
 
 def normalize_url(url: str) -> str:
@@ -182,7 +188,13 @@ class Store:
         # transaction: they hear of a change only once it is committed, and always do.
         self.origin = origin
         try:
-            self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
+            extra: dict[str, Any] = {}
+            if self.url.startswith("postgresql"):
+                extra = {"pool_timeout": POOL_TIMEOUT, "connect_args": {
+                    "connect_timeout": CONNECT_TIMEOUT,
+                    "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS} "
+                               f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"}}
+            self.engine: Engine = create_engine(self.url, pool_pre_ping=True, **extra)
         except (SQLAlchemyError, ValueError, ImportError) as exc:
             raise StoreError(f"cannot use database {url!r}: {exc}") from None
         if self.engine.dialect.name == "sqlite":
@@ -224,6 +236,11 @@ class Store:
         conn.execute(text("SELECT pg_notify(:c, :p)"),
                      [{"c": CHANNEL, "p": json.dumps({**e, "o": self.origin}, separators=(",", ":"))}
                       for e in events])
+
+    def ping(self) -> None:
+        """One round trip to the database (raises if it cannot be reached): the readiness check."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     def checkpoint(self) -> None:
         """Copy the SQLite write-ahead log into the database file (PASSIVE: writers go on)."""
@@ -295,20 +312,37 @@ class Store:
                     wins[winner] += int(n)
         return wins
 
-    def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str,
-                   player_id: str | None = None) -> bool:
-        """Give a free human seat a name and token (and its player, if one who comes back); False if it was taken
-        meanwhile."""
+    def claim_seat(self, table_id: str, seat: int | None, name: str, token_hash: str,
+                   player_id: str | None = None) -> tuple[int, str] | None:
+        """Give a free human seat (``None``: the first free one) a name and token (and its player, if one who
+        comes back); returns the seat and the table's status after the claim, or None if no such seat was
+        free.
+
+        Seat and status are decided here, in one transaction under the table row's lock (``SELECT ...
+        FOR UPDATE`` on PostgreSQL; SQLite has one writer): a waiting table starts when its last free
+        human seat is claimed, whichever process claims it, and exactly once. Processes that decided
+        from their own copies of the seats could each see another seat still free and leave a full
+        table waiting, or pick the same "first free" seat.
+        """
         with self.session.begin() as s:
-            res = s.execute(update(SeatRow).where(
-                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human",
-                SeatRow.token_hash.is_(None)).values(name=name, token_hash=token_hash, away=False,
-                                                     player_id=player_id))
-            if getattr(res, "rowcount", 0) != 1:
-                return False
+            row = s.execute(select(TableRow.status).where(TableRow.id == table_id).with_for_update()).first()
+            if row is None:
+                return None
+            free = list(s.scalars(select(SeatRow.seat).where(
+                SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.token_hash.is_(None))
+                .order_by(SeatRow.seat)))
+            if seat is None:
+                seat = free[0] if free else None
+            if seat is None or seat not in free:
+                return None
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                      .values(name=name, token_hash=token_hash, away=False, player_id=player_id))
+            status = str(row.status)
+            if status == "waiting" and len(free) == 1:
+                status = "playing"
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated=now()))
             self._notify(s, [{"k": "seat", "t": table_id}])
-            return True
+            return seat, status
 
     def leave_seat(self, table_id: str, seat: int, token_hash: str, playing: bool) -> bool:
         """Give up a seat held by ``token_hash``: the token is cleared and the seat is free again.
