@@ -451,7 +451,7 @@ export class TableView {
     const freshCards = new Set(this.lastFresh && this.last && this.last.kind === "lay" ? [this.last.card] : []);
     const hm = mine ? this.hintMove : null;
     const hinted = (cards) => !!hm && cards.length > 0 && cards.every((c) => hm.cards.includes(c));
-    const felt = h("div", { class: "felt", id: "felt", role: "group", "aria-label": t("game.table") }, feltBar(this));
+    const felt = h("div", { class: "felt", id: "felt", role: "group", "aria-label": t("game.table") });
     units.forEach((u, i) => {
       const chosen = this.sel.units.has(u.id);
       const open = f.open.has(u.id);
@@ -547,7 +547,7 @@ export class TableView {
         h("button", { type: "button", class: "btn small primary", id: "back-btn", onclick: () => this.conn.send({ type: "back" }) }, t("away.back"))) : null,
       hand, handLabel, h("div", { class: "typedrow" }, typeBtn, typed)];
     fill(this.root, h("div", { id: "game", class: watching ? "watching" : "", dataset: { seat: watching ? "" : String(me), ply: String(st.ply), round: String(st.round), phase: st.phase, turn: String(st.turn), waiting: this.waitingMove ? "1" : "0" } },
-      scorebar, status, seatRing(this, felt, { st, tb, me, watching, xeris: this.xeriBy }), action,
+      scorebar, status, seatRing(this, h("div", { class: "feltarea" }, feltBar(this), felt), { st, tb, me, watching, xeris: this.xeriBy }), action,
       h("div", { class: "msg", id: "msg", role: "status" }, this.msg), ...mineParts, tools,
       watching ? null : h("div", { class: "keyshelp" }, t("keys.help")), this.chat.el));
     this.ticker.paint();

@@ -12,7 +12,7 @@ function dropTarget(x, y) {
   if (!el) return null;
   const unit = el.closest("#felt [data-unit]");
   if (unit) return { unit: unit.dataset.unit, el: unit };
-  const felt = el.closest("#felt");
+  const felt = el.closest(".feltarea, #felt");
   return felt ? { unit: null, el: felt } : null;
 }
 
