@@ -62,10 +62,29 @@ AT_THE_END = """() => {
   const out = a.map((x) => {
     x.currentTime = x.effect.getComputedTiming().endTime - 1;
     const r = x.effect.target.getBoundingClientRect();
-    return {card: x.id.slice(8), x: r.left + r.width / 2, y: r.top + r.height / 2, ms: x.effect.getComputedTiming().endTime};
+    const ms = x.effect.getComputedTiming().endTime;
+    return {card: x.id.slice(8), x: r.left + r.width / 2, y: r.top + r.height / 2, ms};
   });
   return {pile: {left: pile.left, right: pile.right, top: pile.top, bottom: pile.bottom}, cards: out};
 }"""
+
+
+RECORD_ANIMATIONS = """(all) => {
+  // Every animation running after each change of the page (all of them, or only the script's own).
+  window.__anims = [];
+  const own = (a) => all || !(a instanceof CSSTransition || a instanceof CSSAnimation);
+  new MutationObserver(() => {
+    window.__anims.push(...document.getAnimations().filter(own).map((a) => String(a.id || a.constructor.name)),
+                        ...[...document.querySelectorAll('#fx *')].map(() => 'fx'));
+  }).observe(document.body, {childList: true, subtree: true});
+}"""
+
+DURATIONS = """() => document.getAnimations().filter((a) => !(a instanceof CSSTransition || a instanceof CSSAnimation))
+  .map((a) => a.effect.getComputedTiming().endTime)"""
+
+MY_TURN_OR_DIALOG = """() => document.querySelector('#turn.mine')
+  && document.querySelector('#game').dataset.waiting === '0'
+  || (document.querySelector('#dlg') && document.querySelector('#dlg').open)"""
 
 
 def tap_move(page: Any, card: str, table: list[str], move: str) -> None:
@@ -93,10 +112,12 @@ def test_a_capture_sweeps_its_cards_into_the_capturers_pile(server: str, new_pag
     pile = end["pile"]
     for c in end["cards"]:
         assert c["ms"] < 400
-        assert pile["left"] - 2 <= c["x"] <= pile["right"] + 2 and pile["top"] - 2 <= c["y"] <= pile["bottom"] + 2, (c, pile)
+        assert pile["left"] - 2 <= c["x"] <= pile["right"] + 2, (c, pile)
+        assert pile["top"] - 2 <= c["y"] <= pile["bottom"] + 2, (c, pile)
     page.evaluate("() => document.getAnimations().forEach((a) => a.finish())")
     page.wait_for_function("() => !document.querySelector('#fx .ghost')")
-    page.wait_for_function("() => document.querySelector('#seats .seatbox[data-seat=\"1\"] .takenpile').dataset.count === '3'")
+    page.wait_for_function("() => document.querySelector('#seats .seatbox[data-seat=\"1\"] .takenpile').dataset.count"
+                           " === '3'")
     # Said in words, and kept in view until the next move (the computer's, here).
     assert "You took 5 of clubs and 5 of hearts with 10 of hearts." in page.inner_text("#announcer")
 
@@ -110,10 +131,7 @@ def test_reduced_motion_and_a_hidden_tab_show_no_animation(server: str, new_page
             page.evaluate("() => Object.defineProperty(document, 'hidden', {get: () => true, configurable: true})")
         # Reduced motion: nothing moves at all (not even CSS); a hidden tab: none of the cards' flights
         # (what CSS does in a hidden tab is never painted).
-        page.evaluate("""(all) => { window.__anims = [];
-          new MutationObserver(() => { window.__anims.push(...document.getAnimations()
-            .filter((a) => all || !(a instanceof CSSTransition || a instanceof CSSAnimation)).map((a) => String(a.id || a.constructor.name)),
-            ...[...document.querySelectorAll('#fx *')].map((e) => 'fx')); }).observe(document.body, {childList: true, subtree: true}); }""", not hidden)
+        page.evaluate(RECORD_ANIMATIONS, not hidden)
         tap_move(page, "10H", ["5C", "5H"], "10H x 5C 5H")
         page.wait_for_function("() => Number(document.querySelector('#game').dataset.ply) >= 2")
         assert page.evaluate("window.__anims") == []
@@ -127,10 +145,12 @@ def test_a_whole_round_tapped_through_on_a_phone(server: str, new_page: Any, ui:
     open_seeded(page, server, 5)
     rng = random.Random(5)
     moves = 0
+    longest = 0.0
     seen: set[str] = set()
+    page.evaluate(RECORD_ANIMATIONS, False)
     while True:
-        page.wait_for_function("() => document.querySelector('#turn.mine') && document.querySelector('#game').dataset.waiting === '0'"
-                               " || (document.querySelector('#dlg') && document.querySelector('#dlg').open)", timeout=20_000)
+        page.wait_for_function(MY_TURN_OR_DIALOG, timeout=20_000)
+        longest = max(longest, *page.evaluate(DURATIONS), 0)
         if page.evaluate("document.querySelector('#dlg').open"):
             break
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -146,7 +166,7 @@ def test_a_whole_round_tapped_through_on_a_phone(server: str, new_page: Any, ui:
                 page.tap(f"#felt button[data-unit='{rng.choice(offer['open'])}']")
                 continue
             move = rng.choice(offer["moves"])
-            seen.add(" x " in move and "capture" or "+" in move and "declaration" or "lay")
+            seen.add((" x " in move and "capture") or ("+" in move and "declaration") or "lay")
             page.tap(f"#choices button[data-move='{move}']")
             break
         page.wait_for_function(f"() => Number(document.querySelector('#game').dataset.ply) > {ply}"
@@ -155,6 +175,10 @@ def test_a_whole_round_tapped_through_on_a_phone(server: str, new_page: Any, ui:
     assert page.get_attribute("#dlg", "data-name") == "round-over"
     assert moves == 24  # 2 players: 4 deals of 6 cards each
     assert "capture" in seen and "lay" in seen
+    # What moved: cards laid from the hand or a seat, captures swept, deals from the stock; each under 400 ms.
+    kinds = {a.split(":")[0] for a in page.evaluate("window.__anims")}
+    assert {"play", "capture", "deal", "fx"} <= kinds, kinds
+    assert 0 < longest < 400
 
 
 def test_dragging_a_card_onto_the_felt(server: str, new_page: Any) -> None:
@@ -167,9 +191,10 @@ def test_dragging_a_card_onto_the_felt(server: str, new_page: Any) -> None:
         dst = page.locator(to).bounding_box()
         page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
         page.mouse.down()
+        x0, y0 = src["x"] + src["width"] / 2, src["y"] + src["height"] / 2
+        x1, y1 = dst["x"] + dst["width"] / 2, dst["y"] + 12
         for i in range(1, 9):
-            page.mouse.move(src["x"] + src["width"] / 2 + (dst["x"] + dst["width"] / 2 - src["x"] - src["width"] / 2) * i / 8,
-                            src["y"] + src["height"] / 2 + (dst["y"] + 12 - src["y"] - src["height"] / 2) * i / 8)
+            page.mouse.move(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8)
         assert page.locator("body > .card.dragging").count() == 1
         page.mouse.up()
 
@@ -214,7 +239,8 @@ def test_at_a_glance_typed_box_sound_and_words(server: str, new_page: Any) -> No
     page.click("#sound-btn")
     assert page.get_attribute("#sound-btn", "aria-pressed") == "true"
     tap_move(page, "10H", ["5C", "5H"], "10H x 5C 5H")
-    page.wait_for_function("() => Number(document.querySelector('#game').dataset.ply) >= 2 && document.querySelector('#turn.mine')")
+    page.wait_for_function("() => Number(document.querySelector('#game').dataset.ply) >= 2"
+                           " && document.querySelector('#turn.mine')")
     played = page.evaluate(log)
     assert played[0] == "capture" and "turn" in played
     # Every move is said in words (Greek here), the computer's too; the last one stays on the felt.

@@ -73,8 +73,12 @@ def test_a_capture_in_flight(server: str, new_page: Any, screenshot: Any) -> Non
     page.tap("#felt button[data-unit='c:5C']")
     page.tap("#felt button[data-unit='c:5H']")
     page.tap("#choices button[data-move='10H x 5C 5H']")
-    page.wait_for_function("""() => { const a = document.getAnimations().filter((x) => String(x.id).startsWith('capture:'));
-      if (!a.length) return false; a.forEach((x) => { x.pause(); x.currentTime = 150; }); return true; }""")
+    page.wait_for_function("""() => {
+      const a = document.getAnimations().filter((x) => String(x.id).startsWith('capture:'));
+      if (!a.length) return false;
+      a.forEach((x) => { x.pause(); x.currentTime = 150; });
+      return true;
+    }""")
     assert page.locator("#fx .ghost").count() == 3
     screenshot(page, "45-capture-in-flight-phone")
     page.evaluate("() => document.getAnimations().forEach((a) => a.finish())")
