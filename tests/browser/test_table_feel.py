@@ -178,6 +178,8 @@ def test_a_whole_round_tapped_through_on_a_phone(server: str, new_page: Any, ui:
     # What moved: cards laid from the hand or a seat, captures swept, deals from the stock; each under 400 ms.
     kinds = {a.split(":")[0] for a in page.evaluate("window.__anims")}
     assert {"play", "capture", "deal", "fx"} <= kinds, kinds
+    if "The cards left on the table go to" in page.inner_text("#dlg"):
+        assert "sweep" in kinds  # the end-of-round sweep flew to the last capturer
     assert 0 < longest < 400
 
 
@@ -265,3 +267,46 @@ def test_move_words(server: str, new_page: Any) -> None:
         "Nikos took the pile, 3 cards, with jack of diamonds. (played by the computer)",
         "You laid king of hearts.",
     ]
+
+
+def test_a_xeri_is_marked_as_one(server: str, new_page: Any, ui: Any) -> None:
+    # Seed 1: seat 1 takes 5C 5H with 10H, then seat 0 clears the table with 7D x 3S 4H, a xeri.
+    st = Game(2, Options(), CAPTURE_SEED, 0).state
+    st.play("10H x 5C 5H")
+    st.play("7D x 3S 4H")
+    assert st.xeri == [1, 0] and not st.table
+    me = new_page(**MOTION)
+    resp = me.request.post(server + "/api/tables", data={
+        "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}], "seat": 1, "name": "Eleni", "seed": CAPTURE_SEED,
+        "options": {}})
+    data = resp.json()
+    me.goto(f"{server}/?pace=0")
+    me.evaluate("([t, k]) => localStorage.setItem('diloti.token.' + t, k)", [data["table"], data["token"]])
+    me.goto(f"{server}/?pace=0&table={data['table']}")
+    opp = new_page()
+    opp.goto(f"{server}/?pace=0&join={data['table']}")
+    opp.fill("#join-name", "Nikos")
+    opp.click("#join button[data-seat='0']")
+    ui.wait_status(me, ("turn",))
+    tap_move(me, "10H", ["5C", "5H"], "10H x 5C 5H")
+    ui.wait_status(opp, ("turn",))
+    opp.click("#hand button[data-card='7D']")
+    opp.click("#felt button[data-unit='c:3S']")
+    opp.click("#felt button[data-unit='c:4H']")
+    opp.click("#choices button[data-move='7D x 3S 4H']")
+    # On my screen the opponent's cards fly from their seat to their pile, and "Xeri!" bursts over it.
+    me.wait_for_function("""() => {
+      const a = document.getAnimations().filter((x) => x.id === 'xeri:label' || String(x.id).startsWith('capture:'));
+      if (!a.some((x) => x.id === 'xeri:label')) return false;
+      a.forEach((x) => x.pause());
+      return true;
+    }""")
+    assert me.inner_text("#fx .fxlabel") == "Xeri!"
+    assert me.locator("#seats .seatbox[data-seat='0'] .takenpile.xeri-hit").count() == 1
+    ids = me.evaluate("document.getAnimations().map((a) => String(a.id))")
+    assert sorted(i for i in ids if i.startswith("capture:") and i != "capture:pile") == [
+        "capture:3S", "capture:4H", "capture:7D"]
+    me.evaluate("() => document.getAnimations().forEach((a) => a.finish())")
+    me.wait_for_function("() => !document.querySelector('#fx *')")
+    assert me.get_attribute("#seats .seatbox[data-seat='0'] .takenpile", "data-xeri") == "1"
+    assert "Nikos took 3 of spades and 4 of hearts with 7 of diamonds. Xeri!" in me.inner_text("#announcer")

@@ -438,7 +438,8 @@ export class TableView {
     // Whose turn + the last move.
     const mine = st.your_turn;
     const turnText = st.phase === "over" ? t("end.title") : mine ? t("game.your_turn") : t("game.turn_of", { name: this.name(st.turn) });
-    const status = h("div", { class: "status", id: "status", "aria-live": "polite" },
+    // Moves and turns are read out by the announcer (announce.js): this line, rebuilt on every render, is not live.
+    const status = h("div", { class: "status", id: "status" },
       h("span", { class: ["turnline", mine && "mine"], id: "turn" }, turnText));
     if (this.last) {
       status.appendChild(h("span", { class: ["lastmove", this.lastFresh && "fresh"], id: "lastmove" },

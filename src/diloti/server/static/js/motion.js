@@ -25,6 +25,7 @@ function layer() {
     fx = document.createElement("div");
     fx.id = "fx";
     fx.setAttribute("aria-hidden", "true");
+    fx.inert = true;  // the copies are pictures: never focused, never clicked
     document.body.appendChild(fx);
   }
   return fx;
@@ -117,7 +118,20 @@ function sweepTo(items, target, { id = "capture", xeri = false } = {}) {
   if (pile) {
     pile.animate([{ transform: "scale(1)" }, { transform: "scale(1.18)", offset: 0.8 }, { transform: "scale(1)" }],
       { duration: 380, easing: "ease-out", id: id + ":pile" });
-    if (xeri) pile.classList.add("xeri-hit");
+    if (xeri) {
+      pile.classList.add("xeri-hit");
+      // A xeri is marked as one: its name bursts over the pile the cards fly to.
+      const label = document.createElement("span");
+      label.className = "fxlabel";
+      label.textContent = t("game.xeri");
+      Object.assign(label.style, { left: end.x + "px", top: end.y + "px" });
+      layer().appendChild(label);
+      const a = label.animate([{ transform: "translate(-50%, -50%) scale(.5)", opacity: 0 },
+        { transform: "translate(-50%, -90%) scale(1.25)", opacity: 1, offset: 0.5 },
+        { transform: "translate(-50%, -130%) scale(1)", opacity: 0 }], { duration: 390, easing: "ease-out", id: "xeri:label" });
+      a.finished.then(() => label.remove(), () => label.remove());
+      anims.push(a);
+    }
   }
   return anims;
 }

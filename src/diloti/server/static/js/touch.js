@@ -62,6 +62,7 @@ function startDrag(e, el, onDrop) {
       g.classList.remove("selected", "hinted");
       g.classList.add("ghost", "dragging");
       g.setAttribute("aria-hidden", "true");
+      g.inert = true;
       Object.assign(g.style, { left: rect.left + "px", top: rect.top + "px", width: rect.width + "px", height: rect.height + "px" });
       document.body.appendChild(g);
       el.classList.add("lifted");
