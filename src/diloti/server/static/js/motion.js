@@ -170,6 +170,14 @@ export function animateRender(snap, root, { played = null, dealt = false } = {})
       }
     }
   }
+  // Everything else that only changed place (the hand closing up, the felt reflowing) glides there.
+  const moved = new Set(played ? [played.card, ...(played.cards || [])] : []);
+  for (const el of root.querySelectorAll("#felt .card[data-card], #hand .card[data-card]")) {
+    const was = snap.cards.get(el.dataset.card);
+    if (!was || moved.has(el.dataset.card)) continue;
+    const now = el.getBoundingClientRect();
+    if (Math.abs(now.left - was.rect.left) > 2 || Math.abs(now.top - was.rect.top) > 2) out.push(flip(el, was.rect, { duration: 220, id: "glide" }));
+  }
   if (dealt) {
     const stock = root.querySelector("#stock .stack");
     const from = (stock && stock.getBoundingClientRect()) || snap.stock;
