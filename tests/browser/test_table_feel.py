@@ -184,35 +184,47 @@ def test_a_whole_round_tapped_through_on_a_phone(server: str, new_page: Any, ui:
 
 
 def test_dragging_a_card_onto_the_felt(server: str, new_page: Any) -> None:
-    page = new_page(**MOTION)
+    page = new_page(**PHONE)
     open_seeded(page, server, 60)
     page.wait_for_selector("#turn.mine")
+    cdp = page.context.new_cdp_session(page)
 
-    def drag(card: str, to: str) -> None:
+    def drag(card: str, to: str, touch: bool) -> None:
+        """A mouse drag, or a finger's: touch events sent as the phone's screen sends them."""
         src = page.locator(f"#hand button[data-card='{card}']").bounding_box()
         dst = page.locator(to).bounding_box()
-        page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
-        page.mouse.down()
         x0, y0 = src["x"] + src["width"] / 2, src["y"] + src["height"] / 2
         x1, y1 = dst["x"] + dst["width"] / 2, dst["y"] + 12
-        for i in range(1, 9):
-            page.mouse.move(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8)
+        steps = [(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8) for i in range(1, 9)]
+        if touch:
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+            for x, y in steps:
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        else:
+            page.mouse.move(x0, y0)
+            page.mouse.down()
+            for x, y in steps:
+                page.mouse.move(x, y)
         assert page.locator("body > .card.dragging").count() == 1
-        page.mouse.up()
+        assert page.locator(".droptarget").count() == 1  # where it would land is marked
+        if touch:
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        else:
+            page.mouse.up()
 
     # 2H onto 2D: three moves fit, so the page says them in words and waits for the choice.
-    drag("2H", "#felt button[data-unit='c:2D']")
+    drag("2H", "#felt button[data-unit='c:2D']", touch=False)
     assert page.get_attribute("#felt button[data-unit='c:2D']", "aria-pressed") == "true"
     assert set(page.eval_on_selector_all("#choices button[data-move]", "els => els.map(e => e.dataset.move)")) == {
         "2H x 2D", "2H + 2D = 4", "2H + 2D = 2G"}
     assert page.inner_text("#prompt") == "Which move?"
     assert page.get_attribute("#game", "data-ply") == "0"
-    page.keyboard.press("Escape")
-    # 7C onto the felt itself: it is laid at once, and flies there.
-    drag("7C", "#felt")
+    page.tap("#choices .btn.ghost")  # Clear
+    # 7C onto the felt itself with a finger: it is laid at once.
+    drag("7C", "#felt", touch=True)
     page.wait_for_function("() => Number(document.querySelector('#game').dataset.ply) >= 1")
-    assert page.locator("body > .card.dragging").count() == 0
-    page.click("#history-btn")
+    assert page.locator("body > .card.dragging, .droptarget").count() == 0
+    page.tap("#history-btn")
     assert page.locator("#dlg[open] ol.history li").first.inner_text() == "You: 7♣"
 
 
