@@ -252,6 +252,9 @@ def test_at_a_glance_typed_box_sound_and_words(server: str, new_page: Any) -> No
     assert page.evaluate(log) == []
     page.click("#sound-btn")
     assert page.get_attribute("#sound-btn", "aria-pressed") == "true"
+    page.click("#alerts-btn")  # the same switch sits in the alerts dialog, beside the background alerts
+    assert page.is_checked("#dlg[open] #alert-table-sound")
+    page.click("#dlg-foot button")
     tap_move(page, "10H", ["5C", "5H"], "10H x 5C 5H")
     page.wait_for_function("() => Number(document.querySelector('#game').dataset.ply) >= 2"
                            " && document.querySelector('#turn.mine')")
