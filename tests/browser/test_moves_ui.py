@@ -132,6 +132,10 @@ def test_typed_moves(server: str, new_page: Any, ui: Any) -> None:
     page = new_page()
     open_seeded(page, server, [{"kind": "bot", "level": "random"}, {"kind": "human"}])
     ui.wait_status(page, ("turn",))
+    # The notation box sits behind its control ("Type a move"); open, it takes the focus.
+    assert not page.is_visible("#typed")
+    page.click("#type-btn")
+    assert page.evaluate("document.activeElement.id") == "typed"
     page.fill("#typed", "zz top")
     page.press("#typed", "Enter")
     assert page.inner_text("#msg") == "Cannot read that move: zz top"
@@ -213,6 +217,7 @@ def test_xeri_is_marked(server: str, new_page: Any, ui: Any, screenshot: Any) ->
         page.wait_for_selector("#xeri")
         assert page.inner_text("#xeri") == "Xeri!"
         assert page.get_attribute(f"#scorebar .score[data-side='{side}'] .xeris", "data-xeri") == "1"
-        assert page.inner_text("#felt") == "The table is empty"
+        assert page.inner_text("#felt .empty") == "The table is empty"
+        assert page.locator("#felt [data-unit]").count() == 0
     assert opp.inner_text("#scorebar .score[data-side='0']").startswith("Us 0")
     screenshot(opp, "13-xeri")

@@ -13,6 +13,8 @@ export function cardEl(card, opts = {}) {
   const el = h(tag, {
     class: ["card", isRed(card) ? "red" : "black", face && "face", opts.cls],
     dataset: { card },
+    // A drawn card is an image to a screen reader (a label on a bare div is not read); a button keeps its role.
+    role: tag === "button" ? undefined : "img",
     "aria-label": cardName(card, opts.t),
     title: opts.title,
     ...(opts.attrs || {}),

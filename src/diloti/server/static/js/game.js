@@ -1,7 +1,7 @@
 // The live table: waiting room, board, pointing and keyboard moves, chat, dialogs; or, with
 // `watch`, the same table as a spectator sees it (no hand: the server sends none).
 import { Connection, forgetToken, saveToken, tokenFor } from "./api.js";
-import { backEl, cardEl, pileEl } from "./cards.js";
+import { cardEl, pileEl } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -13,6 +13,11 @@ import { seatRing } from "./seats.js";
 import { tableDialogs } from "./tabledialogs.js";
 import { KEYS, tableKeys } from "./keys.js";
 import { alertPrefs, shouldAlert, turnAlert } from "./alerts.js";
+import { animateRender, snapshot, sweepRound } from "./motion.js";
+import { dragCards, tableTouch } from "./touch.js";
+import { playSound, soundOf } from "./sound.js";
+import { announce, moveWords } from "./announce.js";
+import { feltBar, soundButton } from "./felt.js";
 
 
 function pace() {
@@ -107,6 +112,13 @@ export class TableView {
       }
       this.queue.shift();
       this.handle(msg);
+      if (this.holdFor) {
+        // The end-of-round sweep is shown before the round's summary (and the next deal) replaces it.
+        const hold = this.holdFor;
+        this.holdFor = 0;
+        await sleep(hold);
+        if (this.afterHold) { const f = this.afterHold; this.afterHold = null; f(); }
+      }
     }
     this.pumping = false;
   }
@@ -143,6 +155,8 @@ export class TableView {
         this.hint = null;
         this.hintMove = null;
         if (msg.xeri) this.xeriBy.add(msg.seat); else this.xeriBy.delete(msg.seat);
+        playSound(soundOf(msg));
+        announce(moveWords(msg, this.name(msg.seat), this.state ? this.state.game : "diloti"));
         if (!this.moves.has(msg.round)) this.moves.set(msg.round, []);
         this.moves.get(msg.round).push([msg.seat, msg.move, !!msg.xeri]);
         break;
@@ -157,7 +171,11 @@ export class TableView {
       case "round_over":
         this.xeriBy.clear();
         this.rounds.set(msg.round, msg);
-        this.showRoundOver(msg);
+        announce(t("say.round_over", { n: msg.round }) + (msg.swept && msg.swept.length && msg.swept_to !== null
+          ? " " + t("say.swept", { n: msg.swept.length, side: this.sideNames()[msg.swept_to] }) : ""));
+        this.holdFor = sweepRound(this.root, { last: this.last, toSide: msg.swept_to });
+        if (this.holdFor) this.afterHold = () => this.showRoundOver(msg);
+        else this.showRoundOver(msg);
         break;
       case "game_over":
         this.gameOver = msg;
@@ -199,11 +217,20 @@ export class TableView {
     if (!this.last && st.last) this.last = st.last;
     if ("clock" in st) this.ticker.set(st.clock);
     if (!this.watching && shouldAlert(prev, st, document.hidden)) turnAlert(alertPrefs(), t("app.title"), t("game.your_turn"));
+    if (!this.watching && st.your_turn && (!prev || !prev.your_turn || prev.ply !== st.ply)) {
+      if (!document.hidden) playSound("turn");
+      announce(t("say.your_turn"));
+    }
+    const snap = prev ? snapshot(this.root) : null;
+    if (snap && this.dropped) snap.cards.set(this.dropped.card, { rect: this.dropped.rect, el: snap.cards.has(this.dropped.card) ? snap.cards.get(this.dropped.card).el : null });
+    this.dropped = null;
+    const dealt = !!prev && (prev.round !== st.round || prev.deal !== st.deal);
     if (!prev || prev.ply !== st.ply) {
       this.clearSel(false);
       if (prev && !this.fatal) this.msg = "";  // an error about the last position no longer applies
     }
     this.render();
+    animateRender(snap, this.root, { played: this.lastFresh && this.last && this.last.ply === st.ply ? this.last : null, dealt });
     this.lastFresh = false;
     this.shownAt = performance.now();
   }
@@ -406,13 +433,13 @@ export class TableView {
       ...sides,
       h("span", { class: "info" }, goal),
       this.spectatorsEl(),
-      h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })),
-      h("span", { class: "info stockchip", id: "stock", title: t("game.stock") }, st.stock > 0 ? backEl() : null, t("game.stock") + " " + st.stock));
+      h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })));
 
     // Whose turn + the last move.
     const mine = st.your_turn;
     const turnText = st.phase === "over" ? t("end.title") : mine ? t("game.your_turn") : t("game.turn_of", { name: this.name(st.turn) });
-    const status = h("div", { class: "status", id: "status", "aria-live": "polite" },
+    // Moves and turns are read out by the announcer (announce.js): this line, rebuilt on every render, is not live.
+    const status = h("div", { class: "status", id: "status" },
       h("span", { class: ["turnline", mine && "mine"], id: "turn" }, turnText));
     if (this.last) {
       status.appendChild(h("span", { class: ["lastmove", this.lastFresh && "fresh"], id: "lastmove" },
@@ -425,11 +452,12 @@ export class TableView {
     const freshCards = new Set(this.lastFresh && this.last && this.last.kind === "lay" ? [this.last.card] : []);
     const hm = mine ? this.hintMove : null;
     const hinted = (cards) => !!hm && cards.length > 0 && cards.every((c) => hm.cards.includes(c));
-    const felt = h("div", { class: "felt", id: "felt", "aria-label": t("game.table") });
+    const felt = h("div", { class: "felt", id: "felt", role: "group", "aria-label": t("game.table") });
     units.forEach((u, i) => {
       const chosen = this.sel.units.has(u.id);
       const open = f.open.has(u.id);
       const usable = selecting && (chosen || open);
+      const offer = selecting && open && !chosen && "open";  // a legal next choice: highlighted
       const key = i < KEYS.length ? KEYS[i] : "";
       const attrs = { "aria-pressed": chosen ? "true" : "false", disabled: selecting && !usable ? true : undefined, "data-unit": u.id, "data-key": key };
       const onclick = () => this.pickUnit(u.id);
@@ -438,14 +466,14 @@ export class TableView {
         // Xeri's pile: its last cards fanned, the top card last; a capture takes all of it.
         const shown = u.cards.slice(-5);
         const label = t(u.cards.length === 1 ? "pile.xeri1" : "pile.xeri", { n: u.cards.length, card: prettyCard(u.cards[u.cards.length - 1]) });
-        el = pileEl({ cards: shown, value: u.cards.length, kind: "xeri" }, label, { tag: "button", t, cls: ["xeripile", chosen && "selected", selecting && !usable && "dim", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
+        el = pileEl({ cards: shown, value: u.cards.length, kind: "xeri" }, label, { tag: "button", t, cls: ["xeripile", chosen && "selected", offer, selecting && !usable && "dim", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
       } else if (u.id.startsWith("c:")) {
-        el = cardEl(u.cards[0], { tag: "button", t, cls: [chosen && "selected", selecting && !usable && "dim", freshCards.has(u.cards[0]) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
+        el = cardEl(u.cards[0], { tag: "button", t, cls: [chosen && "selected", offer, selecting && !usable && "dim", freshCards.has(u.cards[0]) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
       } else {
         const d = st.declarations[Number(u.id.slice(2))];
         const owner = d.owner === me ? t("new.you") : this.name(d.owner);
         const label = d.kind === "group" ? t("pile.label.group", { value: d.value, owner }) : t("pile.label.plain", { owner });
-        el = pileEl(d, label, { tag: "button", t, index: Number(u.id.slice(2)), cls: [chosen && "selected", selecting && !usable && "dim", this.lastFresh && this.last && this.last.card && d.cards.includes(this.last.card) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
+        el = pileEl(d, label, { tag: "button", t, index: Number(u.id.slice(2)), cls: [chosen && "selected", offer, selecting && !usable && "dim", this.lastFresh && this.last && this.last.card && d.cards.includes(this.last.card) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
         el.dataset.owner = String(d.owner);
       }
       el.addEventListener("click", onclick);
@@ -488,10 +516,13 @@ export class TableView {
     const myMeta = [];
     if (st.dealer === me) myMeta.push(t("game.dealer"));
     const handLabel = h("div", { class: "handlabel" }, [t("game.hand"), ...myMeta].join(" · "));
+    if (mine && !this.waitingMove) dragCards(hand, (c, u, r) => this.dropCard(c, u, r));
 
     // Typing a move, tools.
     const typedInput = h("input", { type: "text", id: "typed", placeholder: t(st.game === "xeri" ? "game.type_ph_xeri" : "game.type_ph"), "aria-label": t("game.type"), autocomplete: "off", autocapitalize: "characters", spellcheck: "false" });
-    const typed = h("form", { class: "typed", onsubmit: (e) => { e.preventDefault(); if (typedInput.value.trim() && this.playTyped(typedInput.value.trim())) typedInput.value = ""; } },
+    const typeBtn = h("button", { type: "button", class: "btn small ghost", id: "type-btn", "aria-expanded": this.typing ? "true" : "false",
+      "aria-controls": "typed-form", onclick: () => this.showTyped(!this.typing) }, "⌨ " + t(this.typing ? "table.type_hide" : "table.type_btn"));
+    const typed = h("form", { class: "typed", id: "typed-form", hidden: !this.typing || undefined, onsubmit: (e) => { e.preventDefault(); if (typedInput.value.trim() && this.playTyped(typedInput.value.trim())) typedInput.value = ""; } },
       typedInput, h("button", { type: "submit", class: "btn small", disabled: !mine || undefined }, t("game.type_go")));
     const tools = h("div", { class: "toolbar", id: "toolbar" },
       tb.hints && mine && st.phase === "play" ? h("button", { type: "button", class: "btn small", id: "hint-btn", onclick: () => this.askHint() }, t("game.hint")) : null,
@@ -500,6 +531,7 @@ export class TableView {
       h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => showRules(st.game) }, t("game.rules")),
       h("button", { type: "button", class: "btn small", id: "watch-btn", onclick: () => this.showWatchLink() }, t("watch.invite")),
       watching ? null : h("button", { type: "button", class: "btn small", id: "alerts-btn", onclick: () => this.showAlerts() }, t("alerts.btn")),
+      soundButton(this),
       !watching && this.playing() ? h("button", { type: "button", class: "btn small", id: "resign-btn", onclick: () => this.confirm("resign") }, t("resign.btn")) : null,
       !watching && !this.isOver() ? h("button", { type: "button", class: "btn small", id: "leave-btn", onclick: () => this.confirm("leave") }, t("leave.btn")) : null,
       this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${st.game || "diloti"}-${this.id}.txt` }, t("game.download")) : null,
@@ -514,9 +546,9 @@ export class TableView {
     const mineParts = watching ? [h("div", { class: "watchnote", id: "watching" }, t("watch.you"))]
       : [myInfo && myInfo.away ? h("div", { class: "watchnote", id: "away-note" }, t(this.outOfTime.has(me) ? "clock.you_out" : "away.you"), " ",
         h("button", { type: "button", class: "btn small primary", id: "back-btn", onclick: () => this.conn.send({ type: "back" }) }, t("away.back"))) : null,
-      hand, handLabel, typed];
+      hand, handLabel, h("div", { class: "typedrow" }, typeBtn, typed)];
     fill(this.root, h("div", { id: "game", class: watching ? "watching" : "", dataset: { seat: watching ? "" : String(me), ply: String(st.ply), round: String(st.round), phase: st.phase, turn: String(st.turn), waiting: this.waitingMove ? "1" : "0" } },
-      scorebar, status, seatRing(this, felt, { st, tb, me, watching, xeris: this.xeriBy }), action,
+      scorebar, status, seatRing(this, h("div", { class: "feltarea" }, feltBar(this), felt), { st, tb, me, watching, xeris: this.xeriBy }), action,
       h("div", { class: "msg", id: "msg", role: "status" }, this.msg), ...mineParts, tools,
       watching ? null : h("div", { class: "keyshelp" }, t("keys.help")), this.chat.el));
     this.ticker.paint();
@@ -573,4 +605,4 @@ export class TableView {
 }
 
 // The table's dialogs (round and game summaries, score sheet, history, watch link) live in their own module.
-Object.assign(TableView.prototype, tableDialogs, tableKeys);
+Object.assign(TableView.prototype, tableDialogs, tableKeys, tableTouch);

@@ -1,5 +1,6 @@
 // Greek and English strings. t(key, params) fills {name} placeholders with text
 // (the result is always used as text, never as markup).
+import { TABLE_STRINGS } from "./i18n_table.js";
 
 const STRINGS = {
   en: {
@@ -587,6 +588,9 @@ const STRINGS = {
     "keys.help": "Πλήκτρα: 1–8 φύλλο του χεριού, a–z φύλλα του τραπεζιού, Enter παίζει (ή ανοίγει την επιλογή), ←→ μετακίνηση, Space επιλογή, Esc καθαρίζει, ? γράφετε κίνηση.",
   },
 };
+
+// The table's own strings (motion, touch, sound, announcements) live in i18n_table.js.
+for (const l of Object.keys(TABLE_STRINGS)) Object.assign(STRINGS[l], TABLE_STRINGS[l]);
 
 let lang = "en";
 

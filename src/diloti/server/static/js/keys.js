@@ -14,8 +14,10 @@ export const tableKeys = {
     const st = this.state;
     if (e.key === "Escape") { this.clearSel(); return; }
     if (e.key === "?" || e.key === "/") {
-      const inp = $("#typed");
-      if (inp) { e.preventDefault(); inp.focus(); }
+      // The typed-move box sits behind its control: the key opens it.
+      if (!$("#typed") || this.watching) return;
+      e.preventDefault();
+      this.showTyped(true);
       return;
     }
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {

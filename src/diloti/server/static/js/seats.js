@@ -29,7 +29,6 @@ function seatBox(view, s, { st, tb, me, watching, last, xeris, bottomOwn }) {
   const meta = [];
   const sides = st.sides || 2;
   if (sides < st.players && !watching && s !== me && s % sides === me % sides) meta.push(h("span", { class: "tag" }, t("seat.partner")));
-  if (st.dealer === s) meta.push(h("span", { class: "tag" }, t("game.dealer")));
   if (info && info.kind === "bot") meta.push(h("span", { class: "tag" }, info.level));
   const away = !info || !info.away ? null : !info.taken ? "seat.left" : view.outOfTime.has(s) ? "clock.out" : "seat.away";
   if (away) meta.push(h("span", { class: "tag away awaymark" }, t(away)));
@@ -42,18 +41,38 @@ function seatBox(view, s, { st, tb, me, watching, last, xeris, bottomOwn }) {
   if (backs) for (let i = 0; i < n; i++) backs.appendChild(backEl());
   const move = last.get(s);
   const place = placeOf(s, watching ? 0 : me, st.players);
+  const turn = st.turn === s && st.phase !== "over";
   return h("div", {
-    class: ["seatbox", "at-" + place, st.turn === s && st.phase !== "over" && "turn",
+    class: ["seatbox", "at-" + place, turn && "turn",
       info && info.kind === "human" && !info.connected && "offline", info && info.away && "away"],
-    dataset: { seat: String(s), place, away: info && info.away ? "1" : "0" },
+    dataset: { seat: String(s), side: String(s % sides), place, away: info && info.away ? "1" : "0" },
   },
-  h("span", { class: "name" }, view.name(s)),
+  h("span", { class: "name" },
+    st.dealer === s ? h("span", { class: "dealerchip", title: t("table.dealer"), "aria-label": t("table.dealer") }, "D") : null,
+    turn ? h("span", { class: "turnmark", "aria-hidden": "true" }, "▶ ") : null,
+    view.name(s),
+    turn ? h("span", { class: "sr-only" }, " · " + t("table.to_play")) : null),
+  takenPile(st, s % sides, view.sideLabel ? view.sideLabel(s % sides) : view.name(s)),
   backs,
   bottomOwn ? null : h("span", { class: "count" }, t(n === 1 ? "game.card1" : "game.cards", { n })),
   tb.clock ? h("span", { class: "clock", dataset: { clockSeat: String(s) }, "aria-live": "off" }) : null,
   h("span", { class: "seatlast", dataset: { seatLast: String(s) } }, move ? prettyMove(move) : "\u00a0",
     move && xeris.has(s) ? h("span", { class: "xeri-badge small" }, t("game.xeri")) : null),
   meta.length ? h("span", { class: "meta" }, meta) : null);
+}
+
+/** A side's taken pile: a stack of backs as high as its share of the deck, the count, and its xeris. */
+export function takenPile(st, side, who) {
+  const counts = st.captured_counts || [];
+  const n = counts[side] || 0;
+  const x = st.xeri ? st.xeri[side] || 0 : 0;
+  const label = x ? t(x === 1 ? "table.taken_xeri" : "table.taken_xeris", { who, n, x }) : t("table.taken", { who, n });
+  const layers = n ? Math.min(6, 1 + Math.floor(n / 8)) : 0;
+  const stack = h("span", { class: ["stack", !n && "empty"], style: { "--layers": String(layers) } });
+  for (let i = 0; i < layers; i++) stack.appendChild(backEl());
+  return h("span", { class: "takenpile", dataset: { side: String(side), count: String(n), xeri: String(x) }, role: "img", "aria-label": label, title: label },
+    stack, h("b", { class: "tcount", "aria-hidden": "true" }, String(n)),
+    x ? h("span", { class: "txeri", "aria-hidden": "true" }, "✕" + x) : null);
 }
 
 /** The table's ring: every seat in its place around `felt`. */

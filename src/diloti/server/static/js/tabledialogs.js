@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { breakdownTable, prettyCard, prettyMove, sideName, sidesOf } from "./present.js";
 import { alertPrefs, askNotify, saveAlertPrefs } from "./alerts.js";
+import { setSoundOn, soundOn } from "./sound.js";
 
 export const tableDialogs = {
   showAlerts() {
@@ -20,7 +21,10 @@ export const tableDialogs = {
         }
         saveAlertPrefs(prefs);
       } }), " ", t(label));
-    showDialog(t("alerts.btn"), [h("div", { class: "alerts-opts" }, box("sound", "alerts.sound"), box("notify", "alerts.notify")), note],
+    // The table's own sounds (sound.js) sit beside the background alerts.
+    const tableSound = h("label", null, h("input", { type: "checkbox", id: "alert-table-sound", checked: soundOn() || undefined,
+      onchange: (e) => { setSoundOn(e.target.checked); this.render(); } }), " ", t("alerts.table_sound"));
+    showDialog(t("alerts.btn"), [h("div", { class: "alerts-opts" }, box("sound", "alerts.sound"), box("notify", "alerts.notify"), tableSound), note],
       [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "alerts");
   },
 
