@@ -50,6 +50,7 @@ from diloti.server.messages import (
     Claimed,
     ClientBack,
     ClientChat,
+    ClientClaim,
     ClientHandOver,
     ClientHello,
     ClientHint,
@@ -507,6 +508,8 @@ async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTa
         await manager.hand_over(table, seat, msg.seat)
     elif isinstance(msg, ClientBack):
         await manager.back(table, seat)
+    elif isinstance(msg, ClientClaim):
+        await manager.claim(table, seat)
     elif isinstance(msg, ClientMove):
         await manager.play_text(table, seat, msg.move, msg.ply)
     elif isinstance(msg, ClientHint):

@@ -113,11 +113,18 @@ class Seating(TableLife):
         if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
             raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
         clock = parse_clock(req.get("clock"))
-        rated = req.get("rated", game == "diloti")
+        # A rated table plays by the rated pool's conditions (the grace and the computer for absent players that
+        # quick play uses), so that nobody joins a rated game on conditions set against them; other conditions
+        # make the table casual by default.
+        pool = grace == GRACE and away_level == AWAY_LEVEL
+        rated = req.get("rated", game == "diloti" and pool)
         if not isinstance(rated, bool):
             raise ProtocolError("bad_request", f"invalid rated {rated!r:.40}: expected true or false")
         if rated and game != "diloti":
             raise ProtocolError("bad_request", f"a game of {game} is casual: the ratings are Diloti's (rated: false)")
+        if rated and not pool:
+            raise ProtocolError("bad_request", f"a rated table plays by the rated pool's conditions: grace {GRACE} "
+                                f"and away_level {AWAY_LEVEL} (or send rated: false)")
         token = secrets.token_urlsafe(32)
         seats[seat].name = name
         seats[seat].token_hash = token_hash(token)
