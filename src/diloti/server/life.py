@@ -195,15 +195,16 @@ class TableLife(Replica):
             if not playing:
                 s.name = None
                 s.player = None
+            empty = not playing and not any(x.kind == "human" and x.token_hash for x in table.seats)
+            if empty:  # nobody waits at it any more: it leaves the lobby at once, not at the idle sweep
+                await self.db(self.store.set_status, table.id, "closed", None)
             for c in list(s.conns):  # every tab of that seat: told, then closed
                 c.send({"type": "left", "table": table.id, "seat": seat})
                 c.close()
             s.conns.clear()
             s.gone = time.monotonic()
             self._touch(table)
-            if not playing and not any(x.kind == "human" and x.token_hash for x in table.seats):
-                # Nobody waits at it any more: it leaves the lobby at once rather than at the idle sweep.
-                await self.db(self.store.set_status, table.id, "closed", None)
+            if empty:
                 self._drop(table, closed=True)
                 return
             table.send_all({"type": "table", "table": table.summary()})
