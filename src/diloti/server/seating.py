@@ -20,6 +20,7 @@ from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash
 from diloti.server.model_base import GRACE_MAX
+from diloti.server.players import player_name
 from diloti.server.protocol import ProtocolError, clean_name
 from diloti.store.db import SeatData, TableData
 from diloti.store.players import PlayerData, PlayerStore, name_key
@@ -69,10 +70,11 @@ class Seating(TableLife):
     async def _seat_name(self, raw: Any, player: PlayerData | None) -> str:
         """The name a seat is taken under: a player's own (the body's is checked all the same), or a guest's,
         which may not be a player's name."""
-        name = clean_name(raw)
+        clean_name(raw)
         if player is not None and player.name is not None:
             return player.name
-        if await self.db(self.players.by_name, name_key(name)) is not None:
+        name, key = player_name(raw)  # a guest may not sit as a computer, nor as a player who comes back
+        if await self.db(self.players.by_name, key) is not None:
             raise ProtocolError("name_taken", f"the name {name!r} belongs to a player who comes back: use that "
                                 "player's key, or choose another name", 409)
         return name
@@ -192,6 +194,11 @@ class Seating(TableLife):
             if held is not None:  # one seat a player: no game against oneself, no partnering oneself
                 raise ProtocolError("already_seated", f"this player holds seat {held} of table {table.id} already",
                                     409)
+            same = next((s.seat for s in table.seats if s.kind == "human" and s.token_hash and s.name is not None
+                         and name_key(s.name) == name_key(name)), None)
+            if same is not None:  # two seats that look alike could not be told apart at the table and in chat
+                raise ProtocolError("name_taken", f"seat {same} of table {table.id} is called {name!r} already: "
+                                    "choose another name", 409)
             token = secrets.token_urlsafe(32)
             h = token_hash(token)
             # A seat left in a game under way is taken over from the next move: the game goes on.
