@@ -73,9 +73,10 @@ _COMPUTER_WORDS = {name_key("bot"), *MEASUREMENT_LEVELS}  # a name whose first w
 
 
 def player_name(raw: object) -> tuple[str, str]:
-    """A name a person may sit under (a player's, or a guest's) and its key: :func:`~diloti.server.protocol.clean_name`'s
-    rules, and not a computer's: a level's name (``expert``, ``master:seconds=2``), "computer", "υπολογιστής" or
-    "bot", in any case or look-alike letters, alone or leading the name, are reserved.
+    """A name a person may sit under (a player's, or a guest's) and its key: the rules of
+    :func:`~diloti.server.protocol.clean_name`, and not a computer's: a level's name (``expert``,
+    ``master:seconds=2``), "computer", "υπολογιστής" or "bot", in any case or look-alike letters, alone or leading
+    the name, are reserved.
 
     >>> player_name("Ελένη")
     ('Ελένη', 'eλenh')
@@ -83,8 +84,12 @@ def player_name(raw: object) -> tuple[str, str]:
     ...     try:
     ...         player_name(bad)
     ...     except ProtocolError as exc:
-    ...         print(exc.code, end=" ")
-    bad_name bad_name bad_name bad_name bad_name 
+    ...         print(exc.code)
+    bad_name
+    bad_name
+    bad_name
+    bad_name
+    bad_name
     """
     name = clean_name(raw)
     key = name_key(name)
