@@ -1,6 +1,6 @@
 """Per-address limits: rates of creating and joining tables and of hints (the ``limits`` library),
-and the websockets open at once; per connection, the chat lines it may send. For players who come
-back: new players and recoveries per address, login attempts per address and per name, renames
+and the websockets open at once; per seat and per player (across tables), the chat lines they may send.
+For players who come back: new players and recoveries per address, login attempts per address and per name, renames
 per player.
 
 A client over a rate gets ``429 rate_limited`` with ``Retry-After`` (HTTP) or a
@@ -52,7 +52,7 @@ class Limits:
     join: str = "60/minute"
     hint: str = "60/minute"
     connections: int = 20  # websockets open at once from one address (in this process)
-    chat: str = "5/10 seconds"  # chat lines per connection (besides the connection's message rate)
+    chat: str = "5/10 seconds"  # chat lines per seat and per player (besides each connection's message rate)
     players: str = "20/hour"  # new players per address
     recover: str = "10/hour"  # recovery attempts per address
     login: str = "20/minute"  # login attempts per address
@@ -86,12 +86,16 @@ class Window:
 
     def take(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
-        while self.times and self.times[0] <= now - self.seconds:
-            self.times.popleft()
-        if len(self.times) >= self.amount:
+        if not self.room(now):
             return False
         self.times.append(now)
         return True
+
+    def room(self, now: float) -> bool:
+        """One more event would fit now (events older than the window are forgotten)."""
+        while self.times and self.times[0] <= now - self.seconds:
+            self.times.popleft()
+        return len(self.times) < self.amount
 
 
 class Limiter:
@@ -104,10 +108,34 @@ class Limiter:
         self.open: dict[str, int] = {}
         chat = parse(limits.chat)
         self.chat_lines, self.chat_seconds = chat.amount, float(chat.get_expiry())
+        self.chats: dict[str, Window] = {}  # chat allowances by seat and by player
 
     def chat_window(self) -> Window:
-        """A new connection's chat allowance."""
+        """A new chat allowance (one seat's, or one player's)."""
         return Window(self.chat_lines, self.chat_seconds)
+
+    CHAT_KEEP = 10_000  # allowances kept before the idle ones are forgotten
+
+    def chat(self, *keys: str, now: float | None = None) -> bool:
+        """Count one chat line against every allowance named (a seat's ``table/seat``, a player's ``player:ID``):
+        True if each has room (then each counts it), else False and nothing is counted. Allowances belong to
+        seats and players, not connections: ten tabs of one seat share one.
+
+        >>> lim = Limiter(Limits(chat="2/10 seconds"))
+        >>> [lim.chat("t1/0", "player:p", now=0.0), lim.chat("t2/1", "player:p", now=1.0),
+        ...  lim.chat("t2/1", now=2.0), lim.chat("t1/0", "player:p", now=3.0)]
+        [True, True, True, False]
+        """
+        now = time.monotonic() if now is None else now
+        if len(self.chats) > self.CHAT_KEEP:
+            for key in [k for k, w in self.chats.items() if not w.times or w.times[-1] <= now - w.seconds]:
+                del self.chats[key]
+        windows = [self.chats.get(k) or self.chats.setdefault(k, self.chat_window()) for k in keys]
+        if not all(w.room(now) for w in windows):
+            return False
+        for w in windows:
+            w.times.append(now)
+        return True
 
     def connect(self, request: Any) -> str:
         """Count one more open websocket for the request's address, or raise ``too_many_connections``.
