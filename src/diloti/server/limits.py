@@ -56,7 +56,11 @@ class Limits:
     players: str = "20/hour"  # new players per address
     recover: str = "10/hour"  # recovery attempts per address
     login: str = "20/minute"  # login attempts per address
-    login_name: str = "5/minute"  # login attempts per name (from any address)
+    # The lockout policy (diloti.server.lockout): failed logins per name and address, per name from addresses
+    # and devices that never signed in as that player, and per trusted device.
+    login_pair: str = "5/15 minutes"
+    login_name: str = "20/hour"
+    login_device: str = "10/hour"
     rename: str = "10/day"  # renames per player
 
     def __post_init__(self) -> None:
@@ -65,9 +69,10 @@ class Limits:
 
 
 _WHAT = {"create": "tables created", "join": "seats joined", "hint": "hints asked for", "players": "new players",
-         "recover": "recovery attempts", "login": "login attempts", "login_name": "login attempts",
-         "rename": "renames"}
-_WHO = {"login_name": "for this name", "rename": "of this player"}  # counted per key, not per address
+         "recover": "recovery attempts", "login": "login attempts", "login_name": "failed logins",
+         "login_pair": "failed logins", "login_device": "failed logins", "rename": "renames"}
+_WHO = {"login_name": "for this name", "login_pair": "for this name from this address",
+        "login_device": "from this device", "rename": "of this player"}  # counted per key, not per address
 
 
 def address_of(request: Any) -> str:
@@ -162,10 +167,21 @@ class Limiter:
         """Count one ``action`` for the request's address (or for ``key``: a name, a player); raise
         ``rate_limited`` if over the limit."""
         who = address_of(request) if key is None else key
+        if not self.window.hit(self.items[action], action, who):
+            raise self.refusal(action, who)
+
+    def room(self, action: str, key: str) -> bool:
+        """One more ``action`` for ``key`` would be within the limit (nothing is counted)."""
+        return bool(self.window.test(self.items[action], action, key))
+
+    def count(self, action: str, key: str) -> None:
+        """Count one ``action`` for ``key`` (over the limit or not: a failed login is counted whatever)."""
+        self.window.hit(self.items[action], action, key)
+
+    def refusal(self, action: str, key: str, advice: str = "") -> ProtocolError:
+        """The ``rate_limited`` error of ``action`` over its limit for ``key``, saying when to try again."""
         item = self.items[action]
-        if self.window.hit(item, action, who):
-            return
-        reset = self.window.get_window_stats(item, action, who).reset_time
+        reset = self.window.get_window_stats(item, action, key).reset_time
         retry = max(1, int(reset - time.time()) + 1)
-        raise ProtocolError("rate_limited", f"too many {_WHAT[action]} {_WHO.get(action, 'from this address')} "
-                            f"(limit {item}); try again in {retry} s", 429, retry_after=retry)
+        return ProtocolError("rate_limited", f"too many {_WHAT[action]} {_WHO.get(action, 'from this address')} "
+                             f"(limit {item}); try again in {retry} s{advice}", 429, retry_after=retry)
