@@ -6,8 +6,8 @@ import argparse
 import ipaddress
 import os
 import sys
-from urllib.parse import quote, unquote, urlsplit
 from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
 
 from diloti.cli import CliError
 from diloti.cli.common import non_negative_float, one_line_errors, pool_spec, positive_float
