@@ -134,8 +134,8 @@ def proxy_warning(host: str, trusted: str) -> str | None:
 
     >>> proxy_warning("127.0.0.1", "*") is None, proxy_warning("0.0.0.0", "") is None
     (True, True)
-    >>> print(proxy_warning("0.0.0.0", "127.0.0.1"))
-    listening on 0.0.0.0 with --forwarded-allow-ips 127.0.0.1: requests from those addresses are taken to come from the client their X-Forwarded-For names; make sure only your own proxy can connect from them
+    >>> proxy_warning("0.0.0.0", "127.0.0.1").startswith("listening on 0.0.0.0 with --forwarded-allow-ips")
+    True
     """
     addresses = [a.strip() for a in trusted.split(",") if a.strip()]
     if not addresses:
