@@ -82,6 +82,7 @@ def test_two_friends_on_phones_in_greek_resign_and_play_again(server: str, new_p
     nikos.click("#end-again")  # an offer: Anna's page shows it, and nothing moves until she accepts
     anna.wait_for_function("() => document.querySelector('#end-again').textContent === 'Αποδοχή ρεβάνς'")
     assert "Νίκος: πρόταση για ρεβάνς" in anna.inner_text("#rematch-offer")
+    assert "Νίκος: πρόταση για ρεβάνς" in anna.inner_text("#end-offer")  # in the end dialog too
     nikos.wait_for_selector("#rematch-offer")
     assert "αναμονή για τους άλλους" in nikos.inner_text("#rematch-offer")
     screenshot(anna, "24-phone-rematch-offer-greek")

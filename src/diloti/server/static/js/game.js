@@ -127,6 +127,7 @@ export class TableView {
         this.render();
         if ($("#end-series") && this.table.series_score) $("#end-series").textContent = this.seriesText();
         if ($("#end-again")) $("#end-again").textContent = this.againText();  // an offer came, or lapsed
+        if ($("#end-offer")) $("#end-offer").textContent = this.offerText() || "";
         break;
       case "state":
         this.clearIdle();

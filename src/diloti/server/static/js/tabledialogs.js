@@ -68,6 +68,7 @@ export const tableDialogs = {
         : names.map((n, i) => `${n} ${g.scores[i]}`).join(" · ")),
       this.state && this.state.hands_won ? h("p", { id: "end-hands" }, t("end.hands_won", { scores: names.map((n, i) => `${n} ${this.state.hands_won[i]}`).join(" · ") })) : null];
     if (this.table && this.table.series_score) body.push(h("p", { id: "end-series" }, this.seriesText()));
+    if (this.seat !== null) body.push(h("p", { id: "end-offer", role: "status" }, this.offerText() || ""));
     if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores, this.gameKind()));
     if (this.rounds.size > 1) body.push(h("h3", null, t("game.scores")), this.sheetTable());
     showDialog(t("end.title"), body, [
