@@ -15,7 +15,7 @@ from diloti.server.player_models import Identity, Me
 
 pytestmark = pytest.mark.timeout(120)
 OPEN = Limits(players="1000/minute", recover="1000/minute", login="1000/minute", login_name="1000/minute",
-              rename="1000/minute")
+              login_pair="1000/minute", rename="1000/minute")
 
 
 def make_client(path: Path, **kw: Any) -> TestClient:
@@ -172,7 +172,7 @@ def test_rename_and_password_login(tmp_path: Path) -> None:
 
 
 def test_limits_on_new_players_logins_and_recovery(tmp_path: Path) -> None:
-    limits = Limits(players="2/minute", login="100/minute", login_name="3/minute", recover="2/minute")
+    limits = Limits(players="2/minute", login="100/minute", login_pair="3/minute", recover="2/minute")
     with make_client(tmp_path, limits=limits) as client:
         player(client, "Ann")
         assert client.post("/api/players", json={"name": ""}).status_code == 400  # bad input: not counted

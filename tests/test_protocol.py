@@ -196,7 +196,7 @@ def test_every_error_code_the_server_sends_is_documented() -> None:
     ('{"type": "ping", "id": "5"}', "bad_message", "'id'"),
     ('{"type": "dance"}', "unknown_type",
      "unknown message type 'dance' (known: hello, watch, move, hint, sync, ping, chat, resign, leave, hand_over, "
-     "rematch, back)"),
+     "rematch, back, claim)"),
     ('{"type": null}', "bad_message", "'type'"),
     ('{"type": "hello", "table": "' + "t" * 201 + '", "token": "x"}', "bad_message", "too long"),
     ("[" * 5000 + "]" * 5000, "too_large", "4096"),

@@ -222,11 +222,14 @@ def test_the_end_is_scored_once_and_the_players_of_a_rematch_stay(tmp_path: Path
 
         client.portal.call(again)  # type: ignore[union-attr]
         assert ratings(client, ann) == before and ratings(client, ann)["2p"]["games"] == 1
-        with client.websocket_connect("/ws") as ws:
+        with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as ws2:
             ws.send_json({"type": "hello", "table": t["table"], "token": t["token"]})
+            ws2.send_json({"type": "hello", "table": t["table"], "token": b["token"]})
             ws.send_json({"type": "rematch"})
+            ws2.send_json({"type": "rematch"})  # both accept: the rematch is made
             while (msg := ws.receive_json())["type"] != "rematch":
                 pass
+        assert client.get(f"/api/tables/{msg['table']}").json()["rated"]
         seats = client.get(f"/api/tables/{msg['table']}").json()["seats"]
         assert [s["player"] for s in seats] == [ann["player"], bob["player"]]
 

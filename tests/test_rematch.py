@@ -53,8 +53,13 @@ def test_play_again_keeps_the_seats_rotates_the_deal_and_counts_the_series(tmp_p
             winner = live(client, first).winner
             assert winner in (0, 1) and over["phase"] == "over"
             assert live(client, first).next_table is None
-            ann.send_json({"type": "rematch"})
-            bob.send_json({"type": "rematch"})  # asked twice: one table
+            ann.send_json({"type": "rematch"})  # an offer: Bob sees it, nothing is made yet
+            offer = until(bob, "table")[-1]["table"]["rematch_offer"]
+            while offer is None:
+                offer = until(bob, "table")[-1]["table"]["rematch_offer"]
+            assert offer["seats"] == [0] and 0 < offer["expires_in"] <= 60
+            assert live(client, first).next_table is None
+            bob.send_json({"type": "rematch"})  # accepted: one table
             got = []
             for ws in (ann, bob, spec):
                 msgs = until(ws, "rematch")
@@ -63,7 +68,8 @@ def test_play_again_keeps_the_seats_rotates_the_deal_and_counts_the_series(tmp_p
                 got.append(msgs[-1]["table"])
             new = got[0]
             assert set(got) == {new} and new != first
-            assert until(ann, "rematch")[-1]["table"] == new  # Bob's request: the same table again
+            ann.send_json({"type": "rematch"})
+            assert until(ann, "rematch")[-1]["table"] == new  # asked again: the same table
             score = [int(winner == 0), int(winner == 1)]
             old = client.get(f"/api/tables/{first}").json()
             assert (old["series"], old["next_table"], old["series_score"]) == (first, new, score)
@@ -82,6 +88,7 @@ def test_play_again_keeps_the_seats_rotates_the_deal_and_counts_the_series(tmp_p
             summary = until(ann, "table")[-1]["table"]
             assert summary["series_score"] == [score[0] + 1, score[1]]
             ann.send_json({"type": "rematch"})
+            bob.send_json({"type": "rematch"})
             third = until(ann, "rematch")[-1]["table"]
         s3 = client.get(f"/api/tables/{third}").json()
         assert s3["series"] == first and s3["series_score"] == [score[0] + 1, score[1]]

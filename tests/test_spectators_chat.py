@@ -298,7 +298,7 @@ def test_bad_chat_lines_are_refused_and_stored_nowhere(tmp_path: Path, text: str
             assert [c.text for c in manager(client).store.chat_lines(tid)] == ["x" * 200]
 
 
-def test_chat_floods_are_limited_per_connection(tmp_path: Path) -> None:
+def test_chat_floods_are_limited_per_seat_not_per_connection(tmp_path: Path) -> None:
     with make_client(tmp_path, limits=Limits(chat="5/10 seconds")) as client:
         info = client.get("/api/info").json()["limits"]
         assert (info["chat_max"], info["chat_lines"], info["chat_seconds"]) == (200, 5, 10.0)
@@ -307,7 +307,7 @@ def test_chat_floods_are_limited_per_connection(tmp_path: Path) -> None:
                 client.websocket_connect("/ws") as b:
             hello(a, tid, tokens[0])
             until(a, "state")
-            hello(a2, tid, tokens[0])  # a second tab of the same seat has its own allowance
+            hello(a2, tid, tokens[0])  # a second tab of the same seat shares the seat's allowance
             until(a2, "state")
             hello(b, tid, tokens[1])
             until(b, "state")
@@ -322,9 +322,55 @@ def test_chat_floods_are_limited_per_connection(tmp_path: Path) -> None:
             limited = [r for r in replies if r["type"] == "error"]
             assert said == [f"spam {i}" for i in range(5)]
             assert len(limited) == 3 and all(r["code"] == "rate_limited" and "chat" in r["message"] for r in limited)
-            a2.send_json({"type": "chat", "text": "still here"})
-            assert until(b, "chat", text="still here")
+            a2.send_json({"type": "chat", "text": "from the other tab"})
+            assert until(a2, "error")[-1]["code"] == "rate_limited"  # more tabs do not say more
+            b.send_json({"type": "chat", "text": "still here"})  # the other seat has its own allowance
+            assert until(a, "chat", text="still here")
             # The game goes on for the flooder: the message bucket is not the chat window.
             a.send_json({"type": "ping", "id": 1})
             until(a, "pong")
         assert len(manager(client).store.chat_lines(tid)) == 6
+
+
+def test_ten_connections_of_one_seat_cannot_flood_the_history(tmp_path: Path) -> None:
+    with make_client(tmp_path, limits=Limits(chat="5/10 seconds")) as client:
+        tid, tokens = two_players(client)
+        with client.websocket_connect("/ws") as b:
+            hello(b, tid, tokens[1])
+            b.send_json({"type": "chat", "text": "an earlier line"})
+            until(b, "chat", text="an earlier line")
+            tabs = []
+            try:
+                for _ in range(10):  # ten connections of seat 0, each with a full allowance if it were theirs
+                    ws = client.websocket_connect("/ws")
+                    tabs.append(ws.__enter__())
+                    hello(tabs[-1], tid, tokens[0])
+                for ws in tabs:
+                    for i in range(5):
+                        ws.send_json({"type": "chat", "text": f"spam {i}"})
+                for ws in tabs:  # every line answered: said to the table, or refused
+                    ws.send_json({"type": "ping", "id": 9})
+                    while (m := ws.receive_json())["type"] != "pong":
+                        assert m["type"] != "error" or m["code"] == "rate_limited", m
+            finally:
+                for ws in tabs:
+                    ws.__exit__(None, None, None)
+        lines = [c.text for c in manager(client).store.chat_lines(tid)]
+        assert len(lines) == 6 and lines[0] == "an earlier line"  # 5 from the seat: the history keeps the rest
+
+
+def test_a_players_chat_allowance_spans_their_tables(tmp_path: Path) -> None:
+    with make_client(tmp_path, limits=Limits(chat="5/10 seconds")) as client:
+        key = client.post("/api/players", json={"name": "Ann"}).json()["key"]
+        auth = {"Authorization": f"Bearer {key}"}
+        bots = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+        t1, t2 = (client.post("/api/tables", json={"name": "Ann", "seats": bots}, headers=auth).json()
+                  for _ in range(2))
+        with client.websocket_connect("/ws") as w1, client.websocket_connect("/ws") as w2:
+            hello(w1, t1["table"], t1["token"])
+            hello(w2, t2["table"], t2["token"])
+            for i in range(5):
+                w1.send_json({"type": "chat", "text": f"line {i}"})
+                until(w1, "chat", text=f"line {i}")
+            w2.send_json({"type": "chat", "text": "and here"})
+            assert until(w2, "error")[-1]["code"] == "rate_limited"

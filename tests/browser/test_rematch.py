@@ -54,8 +54,8 @@ def test_play_a_short_game_to_the_end_and_play_again(server: str, new_page: Any,
 
 
 def test_two_friends_on_phones_in_greek_resign_and_play_again(server: str, new_page: Any, screenshot: Any) -> None:
-    """A series between two people on phones, in Greek: one resigns, the other asks for a rematch, and both
-    pages move to the new table (the same seats), where the series score counts the first game."""
+    """A series between two people on phones, in Greek: one resigns, the other offers a rematch, the first sees
+    the offer and accepts it, and both pages move to the new table (the same seats), where the series score counts the first game."""
     phone = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
     made = post(f"{server}/api/tables", {"name": "Άννα", "seed": 8, "clock": {"move": 60, "reserve": 60}})
     table = made["table"]
@@ -79,7 +79,14 @@ def test_two_friends_on_phones_in_greek_resign_and_play_again(server: str, new_p
     assert "Άννα: παραίτηση." in nikos.inner_text("#end-reason")
     assert nikos.inner_text("#end-again") == "Ξανά"
     screenshot(nikos, "23-phone-series-greek")
-    nikos.click("#end-again")
+    nikos.click("#end-again")  # an offer: Anna's page shows it, and nothing moves until she accepts
+    anna.wait_for_function("() => document.querySelector('#end-again').textContent === 'Αποδοχή ρεβάνς'")
+    assert "Νίκος: πρόταση για ρεβάνς" in anna.inner_text("#rematch-offer")
+    assert "Νίκος: πρόταση για ρεβάνς" in anna.inner_text("#end-offer")  # in the end dialog too
+    nikos.wait_for_selector("#rematch-offer")
+    assert "αναμονή για τους άλλους" in nikos.inner_text("#rematch-offer")
+    screenshot(anna, "24-phone-rematch-offer-greek")
+    anna.click("#end-again")
     for page in pages:  # both move to the rematch, each in their own seat
         page.wait_for_function(f"() => new URLSearchParams(location.search).get('table') !== '{table}'")
         page.wait_for_selector("#game")

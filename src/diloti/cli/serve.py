@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import sys
 from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
 
 from diloti.cli import CliError
 from diloti.cli.common import non_negative_float, one_line_errors, pool_spec, positive_float
@@ -34,8 +37,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a 'seed' for new tables (for tests only: a seed reveals the deck)")
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="IPS",
-                   help="comma-separated addresses of the front proxies whose X-Forwarded-For is trusted, so "
-                        "per-client limits count the real client (default 127.0.0.1: a proxy on this machine)")
+                   help="comma-separated addresses of the front proxies to trust (default 127.0.0.1: a proxy on "
+                        "this machine). A request from one of them is taken to come from the client its "
+                        "X-Forwarded-For names, so the per-client limits (logins, new tables, connections) count "
+                        "that client. Trust only your own proxy: anyone who can connect from a trusted address "
+                        "can name any client and escape or shift those limits; '*' trusts everyone")
     p.add_argument("--header-timeout", type=positive_float, default=10.0, metavar="SECONDS",
                    help="close a connection whose request head has not arrived within SECONDS (default 10)")
     p.add_argument("--limit-concurrency", type=int, default=4000, metavar="N",
@@ -69,7 +75,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"invalid --port {args.port}: expected 1..65535")
     if args.limit_concurrency < 1:
         raise CliError(f"invalid --limit-concurrency {args.limit_concurrency}: expected a positive number")
-    url = database_url(args.db)
+    try:
+        url = database_url(args.db)
+    except CliError as exc:
+        raise CliError(redact(str(exc), args.db or os.environ.get(ENV_DB) or "")) from None
     try:
         import uvicorn
 
@@ -78,8 +87,14 @@ def run(args: argparse.Namespace) -> int:
         from diloti.store import Store
     except ImportError as exc:
         raise CliError(f"the server needs the 'server' extra (pip install 'diloti[server]'): {exc}") from None
-    # Open and migrate now, so a bad URL is one clear line before anything listens.
-    Store(url).close()
+    # Open and migrate now, so a bad URL is one clear line before anything listens (never with its password).
+    try:
+        Store(url).close()
+    except Exception as exc:
+        raise CliError(redact(str(exc), url)) from None
+    warning = proxy_warning(args.host, args.forwarded_allow_ips)
+    if warning:
+        print(f"diloti serve: warning: {warning}", file=sys.stderr, flush=True)
     app = create_app(url, idle_minutes=args.idle_minutes, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
                      workers=args.workers)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
@@ -100,3 +115,45 @@ def _safe(url: str) -> str:
         cred, host = rest.rsplit("@", 1)
         return f"{scheme}://{cred.split(':', 1)[0]}:***@{host}" if ":" in cred else url
     return url
+
+
+def redact(text: str, url: str) -> str:
+    """``text`` with the password of the database ``url`` (as written, and URL-decoded or -encoded) replaced by
+    ``***``: an error about the database never shows it.
+
+    >>> redact("cannot open 'postgresql://u:p%40ss@h/db': refused (p@ss)", "postgresql://u:p%40ss@h/db")
+    "cannot open 'postgresql://u:***@h/db': refused (***)"
+    """
+    try:
+        password = urlsplit(url).password
+    except ValueError:  # not a URL that splits (a bad port): fall back to what stands between ':' and '@'
+        password = url.split("://", 1)[-1].rpartition("@")[0].partition(":")[2] or None
+    if not password:
+        return text
+    for form in sorted({password, unquote(password), quote(password, safe="")}, key=len, reverse=True):
+        if form:
+            text = text.replace(form, "***")
+    return text
+
+
+def proxy_warning(host: str, trusted: str) -> str | None:
+    """What to say at start when forwarded addresses are trusted while the server listens beyond the loopback
+    (then whoever reaches it from a trusted address may name any client); None when that cannot happen.
+
+    >>> proxy_warning("127.0.0.1", "*") is None, proxy_warning("0.0.0.0", "") is None
+    (True, True)
+    >>> proxy_warning("0.0.0.0", "127.0.0.1").startswith("listening on 0.0.0.0 with --forwarded-allow-ips")
+    True
+    """
+    addresses = [a.strip() for a in trusted.split(",") if a.strip()]
+    if not addresses:
+        return None
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        return None
+    what = "every address ('*')" if "*" in addresses else "those addresses"
+    return (f"listening on {host} with --forwarded-allow-ips {trusted}: requests from {what} are taken to come "
+            "from the client their X-Forwarded-For names; make sure only your own proxy can connect from them")

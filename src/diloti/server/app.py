@@ -51,6 +51,7 @@ from diloti.server.messages import (
     Claimed,
     ClientBack,
     ClientChat,
+    ClientClaim,
     ClientHandOver,
     ClientHello,
     ClientHint,
@@ -474,7 +475,6 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
     """Read one websocket's messages until it closes; bad input gets an error, never a crash."""
     conn = WsConnection(ws)
     joined: tuple[LiveTable, int | None] | None = None  # the table, and the seat (None: watching)
-    chat = limiter.chat_window()
     try:
         while not conn.closed:
             raw = await ws.receive()
@@ -489,7 +489,7 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
                 msg = read_message(data)
                 if isinstance(msg, ClientHint):
                     limiter.check("hint", ws)
-                joined = await handle(manager, conn, joined, msg, chat)
+                joined = await handle(manager, conn, joined, msg, limiter)
             except ProtocolError as exc:
                 conn.send(exc.to_message())
                 if exc.code == "stale" and joined is not None:
@@ -509,7 +509,7 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
 
 
 async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTable, int | None] | None,
-                 msg: ClientMessage, chat: Window | None = None) -> tuple[LiveTable, int | None] | None:
+                 msg: ClientMessage, limiter: Limiter | None = None) -> tuple[LiveTable, int | None] | None:
     if isinstance(msg, ClientPing):
         conn.send({"type": "pong", "id": msg.id})
         return joined
@@ -544,14 +544,19 @@ async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTa
         await manager.hand_over(table, seat, msg.seat)
     elif isinstance(msg, ClientBack):
         await manager.back(table, seat)
+    elif isinstance(msg, ClientClaim):
+        await manager.claim(table, seat)
     elif isinstance(msg, ClientMove):
         await manager.play_text(table, seat, msg.move, msg.ply)
     elif isinstance(msg, ClientHint):
         conn.send(await manager.hint(table, seat))
     elif isinstance(msg, ClientChat):
         clean_chat(msg.text)  # a bad line is refused before it counts against the chat allowance
-        if chat is not None and not chat.take():
-            raise ProtocolError("rate_limited", f"more than {chat.amount} chat lines in {chat.seconds:g} seconds; "
-                                "line dropped")
+        # Counted per seat (and per player across tables): more connections of a seat do not say more.
+        player = table.seats[seat].player
+        keys = (f"{table.id}/{seat}",) if player is None else (f"{table.id}/{seat}", f"player:{player}")
+        if limiter is not None and not limiter.chat(*keys):
+            raise ProtocolError("rate_limited", f"more than {limiter.chat_lines} chat lines in "
+                                f"{limiter.chat_seconds:g} seconds from this seat or player; line dropped")
         await manager.chat(table, seat, msg.text)
     return joined

@@ -13,7 +13,7 @@ import secrets
 import time
 from abc import abstractmethod
 
-from diloti.server.live import LiveTable, Seat, computer_plays
+from diloti.server.live import REMATCH_OFFER, LiveTable, Seat, computer_plays
 from diloti.server.protocol import ProtocolError
 from diloti.server.ratings import game_result, rate_seats
 from diloti.server.replica import Replica
@@ -31,7 +31,7 @@ class TableLife(Replica):
     @abstractmethod
     def _touch(self, table: LiveTable) -> None: ...
 
-    async def _store_end(self, table: LiveTable, end: tuple[int, str] | None = None) -> bool:
+    async def _store_end(self, table: LiveTable, end: tuple[int | None, str] | None = None) -> bool:
         """Store that the game is over (``end``: ended early, ``(winner, reason)``; else played out) with, once,
         its players' results and ratings (one transaction). False: an early end came too late (the game was
         no longer under way)."""
@@ -65,6 +65,9 @@ class TableLife(Replica):
         has been disconnected longer than the table's grace period."""
         now = time.monotonic() if now is None else now
         for table in list(self.tables.values()):
+            if table.clock is None:
+                self._check_absent(table, now)
+                continue
             c = table.clock
             deadline = None if c is None or table.timing_out else c.deadline()
             if c is None or c.seat is None or deadline is None:
@@ -76,6 +79,48 @@ class TableLife(Replica):
                 table.timing_out = True
                 self._spawn(self._time_out(table, c.seat, c.ply, "clock" if now >= deadline else "disconnected"))
 
+    def _check_absent(self, table: LiveTable, now: float) -> None:
+        """A table without a clock never waits for ever on a player gone at their turn: past the table's grace
+        period (one process: only it knows its connections) the seat is dealt with by :meth:`_absent`."""
+        if self.cluster is not None or table.timing_out or table.status != "playing" or table.over:
+            return
+        s = table.seats[table.game.state.turn]
+        if s.kind == "human" and s.token_hash is not None and not s.away and not s.conns and now - s.gone > table.grace:
+            table.timing_out = True
+            self._spawn(self._absent(table, s.seat, table.ply))
+
+    async def _absent(self, table: LiveTable, seat: int, ply: int) -> None:
+        """The player of ``seat`` (no clock) stayed away past the grace period at their turn: a rated game they have
+        not played in yet is aborted, else the computer plays the seat (and the others may claim the win)."""
+        try:
+            async with table.lock:
+                s = table.seats[seat]
+                if (table.ply != ply or table.over or s.away or s.conns or s.token_hash is None
+                        or self.tables.get(table.id) is not table):
+                    return
+                if await self._abort_if_unplayed(table, seat):
+                    return
+                await self._set_away(table, s, True)
+                table.send_all({"type": "timeout", "seat": seat, "ply": ply, "reason": "disconnected"})
+        finally:
+            table.timing_out = False
+        await self._run_computer(table)
+
+    async def _abort_if_unplayed(self, table: LiveTable, seat: int) -> bool:
+        """Abort a game that would count for ratings when the absent player of ``seat`` has not made a move of
+        their own yet (lichess's rule: nobody's rating moves for a game abandoned before both had played); the
+        caller holds the lock. True if it was aborted."""
+        if not table.counts or seat in table.played:
+            return False
+        reason = f"aborted:{seat}"
+        if not await self._store_end(table, (None, reason)):
+            await self._refresh_seats(table)
+            return True
+        table.end(None, reason)
+        if self.cluster is not None:
+            self._spawn(self.cluster.release(table.id))
+        return True
+
     async def _time_out(self, table: LiveTable, seat: int, ply: int, reason: str) -> None:
         """The player of ``seat`` ran out of time at ``ply`` (or stayed away): the computer plays the seat."""
         try:
@@ -83,6 +128,8 @@ class TableLife(Replica):
                 c = table.clock
                 if (c is None or (c.seat, c.ply) != (seat, ply) or table.ply != ply
                         or self.tables.get(table.id) is not table):
+                    return
+                if await self._abort_if_unplayed(table, seat):
                     return
                 if not await self.db(self.store.time_out, table.id, seat, ply, reason):
                     # The player moved in time through another process, or the seat changed hands.
@@ -148,12 +195,18 @@ class TableLife(Replica):
             if not playing:
                 s.name = None
                 s.player = None
+            empty = not playing and not any(x.kind == "human" and x.token_hash for x in table.seats)
+            if empty:  # nobody waits at it any more: it leaves the lobby at once, not at the idle sweep
+                await self.db(self.store.set_status, table.id, "closed", None)
             for c in list(s.conns):  # every tab of that seat: told, then closed
                 c.send({"type": "left", "table": table.id, "seat": seat})
                 c.close()
             s.conns.clear()
             s.gone = time.monotonic()
             self._touch(table)
+            if empty:
+                self._drop(table, closed=True)
+                return
             table.send_all({"type": "table", "table": table.summary()})
         if playing:
             await self._run_computer(table)
@@ -182,44 +235,103 @@ class TableLife(Replica):
             await self.cluster.release(table.id)
 
     async def rematch(self, table: LiveTable, seat: int) -> str:
-        """Play again with the same seats once the game is over: the same players (each human seat keeps its
-        token), options and settings, a new deal, the next dealer first. Made once however often, by however
-        many players or processes, it is asked for; every connection of the old table is told its id."""
+        """Offer (or accept) to play again with the same seats once the game is over: the same players (each
+        human seat keeps its token), options and settings, a new deal, the next dealer first.
+
+        As on lichess the rematch is an offer the others accept: it is made once every human seat still held
+        asked for it within :data:`REMATCH_OFFER` seconds (everyone sees the offer in the table's
+        ``rematch_offer``), and it is rated only if every human seat of this game accepted (a seat left during
+        the game is free in the rematch, which is then casual). Made once however often, by however many
+        players or processes, it is asked for; every connection of the old table is told its id. Returns the
+        rematch's id, or "" while the offer waits for the others."""
         async with table.lock:
             if table.status == "closed" or self.tables.get(table.id) is not table:
                 raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
             if not table.over:
                 raise ProtocolError("game_not_over", "a rematch can be asked for only once the game is over")
-            if table.next_table is None:
-                seats = [SeatData(s.seat, s.kind, s.level, s.name if s.token_hash else None, s.token_hash,
-                                  player_id=s.player if s.token_hash else None)
-                         if s.kind == "human" else SeatData(s.seat, "bot", s.level) for s in table.seats]
-                status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
-                data = TableData(secrets.token_urlsafe(8), table.players, table.options.to_dict(),
-                                 secrets.randbelow(2**63), (table.first_dealer + 1) % table.players,
-                                 table.private, status, seats=seats, away_level=table.away_level,
-                                 grace=table.grace, series=table.series or table.id,
-                                 clock=None if table.clock is None else (table.clock.move, table.clock.reserve),
-                                 series_before=table.series_score(), rated=table.rated, game=table.kind)
-                try:
-                    made = await self.db(self.store.create_rematch, table.id, data)
-                except Exception as exc:
-                    log.exception("cannot store the rematch of %s", table.id)
-                    raise ProtocolError("server_error", f"could not store the rematch ({exc.__class__.__name__}); "
-                                        "nothing changed", 500) from None
-                if made == data.id:
-                    new = LiveTable(data)
-                    new.client = table.client
-                    self.tables[new.id] = new
-                    if self.cluster is not None and computer_plays(new):
-                        await self.cluster.claim([new.id])
-                    self._kick(new)
-                self._touch(table)
-                self._rematched(table, made)
-            else:
+            if table.next_table is not None:
                 self._touch(table)
                 table.send_all({"type": "rematch", "table": table.next_table})
+                return table.next_table
+            now = time.monotonic()
+            if table.offer_dict() is None:  # none, or lapsed: this is a new offer
+                table.offer = set()
+                table.offer_until = now + REMATCH_OFFER
+                self._spawn(self._offer_lapses(table, table.offer_until))
+            table.offer.add(seat)
+            self._touch(table)
+            held = {s.seat for s in table.seats if s.kind == "human" and s.token_hash}
+            if not held <= table.offer:
+                table.send_all({"type": "table", "table": table.summary()})
+                return ""
+            humans = {s.seat for s in table.seats if s.kind == "human"}
+            seats = [SeatData(s.seat, s.kind, s.level, s.name if s.token_hash else None, s.token_hash,
+                              player_id=s.player if s.token_hash else None)
+                     if s.kind == "human" else SeatData(s.seat, "bot", s.level) for s in table.seats]
+            status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
+            data = TableData(secrets.token_urlsafe(8), table.players, table.options.to_dict(),
+                             secrets.randbelow(2**63), (table.first_dealer + 1) % table.players,
+                             table.private, status, seats=seats, away_level=table.away_level,
+                             grace=table.grace, series=table.series or table.id,
+                             clock=None if table.clock is None else (table.clock.move, table.clock.reserve),
+                             series_before=table.series_score(), rated=table.rated and humans <= table.offer,
+                             game=table.kind)
+            try:
+                made = await self.db(self.store.create_rematch, table.id, data)
+            except Exception as exc:
+                log.exception("cannot store the rematch of %s", table.id)
+                raise ProtocolError("server_error", f"could not store the rematch ({exc.__class__.__name__}); "
+                                    "nothing changed", 500) from None
+            if made == data.id:
+                new = LiveTable(data)
+                new.client = table.client
+                self.tables[new.id] = new
+                if self.cluster is not None and computer_plays(new):
+                    await self.cluster.claim([new.id])
+                self._kick(new)
+            self._rematched(table, made)
             return table.next_table or ""
+
+    async def _offer_lapses(self, table: LiveTable, until: float) -> None:
+        """Tell the table when a rematch offer lapses unaccepted (the page stops showing it)."""
+        await asyncio.sleep(max(0.0, until - time.monotonic()) + 0.05)
+        if table.offer_until == until and table.next_table is None and self.tables.get(table.id) is table:
+            table.offer = set()
+            table.send_all({"type": "table", "table": table.summary()})
+
+    async def claim(self, table: LiveTable, seat: int) -> None:
+        """Claim the game from an absent opponent (lichess's rule for abandonment): once a human seat of another
+        side is away (its player gone past the grace period, out of time, or left), its side loses
+        (``abandoned:SEAT``, rated as the table is); a game that player had not made a move in yet is aborted
+        instead (``aborted:SEAT``: no result, nobody's rating moves)."""
+        async with table.lock:
+            self._check_live(table)
+            if table.status == "waiting":
+                raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
+            mine = table.side_of(seat)
+            gone = [s for s in table.seats if s.kind == "human" and s.away and table.side_of(s.seat) != mine]
+            if not gone:
+                raise ProtocolError("nothing_to_claim", "no player of another side is away: the game can be "
+                                    "claimed only from a player gone past the table's grace period, out of "
+                                    "time, or who left")
+            absent = gone[0]
+            self._touch(table)
+            if absent.seat not in table.played:
+                winner, reason = None, f"aborted:{absent.seat}"
+            else:
+                winner, reason = table.resign_winner(absent.seat), f"abandoned:{absent.seat}"
+            try:
+                ok = await self._store_end(table, (winner, reason))
+            except Exception as exc:
+                log.exception("cannot store the claim at %s", table.id)
+                raise ProtocolError("server_error", f"could not store the claim ({exc.__class__.__name__}); "
+                                    "the game is unchanged", 500) from None
+            if not ok:
+                await self._refresh_seats(table)
+                raise ProtocolError("game_over", "the game is over")
+            table.end(winner, reason)
+        if self.cluster is not None:
+            await self.cluster.release(table.id)
 
     def _rematched(self, table: LiveTable, new_id: str) -> None:
         """The rematch of ``table`` is ``new_id`` (made here or by another process): tell everyone at the table."""

@@ -1,6 +1,6 @@
 """Per-address limits: rates of creating and joining tables and of hints (the ``limits`` library),
-and the websockets open at once; per connection, the chat lines it may send. For players who come
-back: new players and recoveries per address, login attempts per address and per name, renames
+and the websockets open at once; per seat and per player (across tables), the chat lines they may send.
+For players who come back: new players and recoveries per address, login attempts per address and per name, renames
 per player.
 
 A client over a rate gets ``429 rate_limited`` with ``Retry-After`` (HTTP) or a
@@ -52,11 +52,15 @@ class Limits:
     join: str = "60/minute"
     hint: str = "60/minute"
     connections: int = 20  # websockets open at once from one address (in this process)
-    chat: str = "5/10 seconds"  # chat lines per connection (besides the connection's message rate)
+    chat: str = "5/10 seconds"  # chat lines per seat and per player (besides each connection's message rate)
     players: str = "20/hour"  # new players per address
     recover: str = "10/hour"  # recovery attempts per address
     login: str = "20/minute"  # login attempts per address
-    login_name: str = "5/minute"  # login attempts per name (from any address)
+    # The lockout policy (diloti.server.lockout): failed logins per name and address, per name from addresses
+    # and devices that never signed in as that player, and per trusted device.
+    login_pair: str = "5/15 minutes"
+    login_name: str = "20/hour"
+    login_device: str = "10/hour"
     rename: str = "10/day"  # renames per player
 
     def __post_init__(self) -> None:
@@ -65,9 +69,10 @@ class Limits:
 
 
 _WHAT = {"create": "tables created", "join": "seats joined", "hint": "hints asked for", "players": "new players",
-         "recover": "recovery attempts", "login": "login attempts", "login_name": "login attempts",
-         "rename": "renames"}
-_WHO = {"login_name": "for this name", "rename": "of this player"}  # counted per key, not per address
+         "recover": "recovery attempts", "login": "login attempts", "login_name": "failed logins",
+         "login_pair": "failed logins", "login_device": "failed logins", "rename": "renames"}
+_WHO = {"login_name": "for this name", "login_pair": "for this name from this address",
+        "login_device": "from this device", "rename": "of this player"}  # counted per key, not per address
 
 
 def address_of(request: Any) -> str:
@@ -86,12 +91,16 @@ class Window:
 
     def take(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
-        while self.times and self.times[0] <= now - self.seconds:
-            self.times.popleft()
-        if len(self.times) >= self.amount:
+        if not self.room(now):
             return False
         self.times.append(now)
         return True
+
+    def room(self, now: float) -> bool:
+        """One more event would fit now (events older than the window are forgotten)."""
+        while self.times and self.times[0] <= now - self.seconds:
+            self.times.popleft()
+        return len(self.times) < self.amount
 
 
 class Limiter:
@@ -104,10 +113,34 @@ class Limiter:
         self.open: dict[str, int] = {}
         chat = parse(limits.chat)
         self.chat_lines, self.chat_seconds = chat.amount, float(chat.get_expiry())
+        self.chats: dict[str, Window] = {}  # chat allowances by seat and by player
 
     def chat_window(self) -> Window:
-        """A new connection's chat allowance."""
+        """A new chat allowance (one seat's, or one player's)."""
         return Window(self.chat_lines, self.chat_seconds)
+
+    CHAT_KEEP = 10_000  # allowances kept before the idle ones are forgotten
+
+    def chat(self, *keys: str, now: float | None = None) -> bool:
+        """Count one chat line against every allowance named (a seat's ``table/seat``, a player's ``player:ID``):
+        True if each has room (then each counts it), else False and nothing is counted. Allowances belong to
+        seats and players, not connections: ten tabs of one seat share one.
+
+        >>> lim = Limiter(Limits(chat="2/10 seconds"))
+        >>> [lim.chat("t1/0", "player:p", now=0.0), lim.chat("t2/1", "player:p", now=1.0),
+        ...  lim.chat("t2/1", now=2.0), lim.chat("t1/0", "player:p", now=3.0)]
+        [True, True, True, False]
+        """
+        now = time.monotonic() if now is None else now
+        if len(self.chats) > self.CHAT_KEEP:
+            for key in [k for k, w in self.chats.items() if not w.times or w.times[-1] <= now - w.seconds]:
+                del self.chats[key]
+        windows = [self.chats.get(k) or self.chats.setdefault(k, self.chat_window()) for k in keys]
+        if not all(w.room(now) for w in windows):
+            return False
+        for w in windows:
+            w.times.append(now)
+        return True
 
     def connect(self, request: Any) -> str:
         """Count one more open websocket for the request's address, or raise ``too_many_connections``.
@@ -134,10 +167,21 @@ class Limiter:
         """Count one ``action`` for the request's address (or for ``key``: a name, a player); raise
         ``rate_limited`` if over the limit."""
         who = address_of(request) if key is None else key
+        if not self.window.hit(self.items[action], action, who):
+            raise self.refusal(action, who)
+
+    def room(self, action: str, key: str) -> bool:
+        """One more ``action`` for ``key`` would be within the limit (nothing is counted)."""
+        return bool(self.window.test(self.items[action], action, key))
+
+    def count(self, action: str, key: str) -> None:
+        """Count one ``action`` for ``key`` (over the limit or not: a failed login is counted whatever)."""
+        self.window.hit(self.items[action], action, key)
+
+    def refusal(self, action: str, key: str, advice: str = "") -> ProtocolError:
+        """The ``rate_limited`` error of ``action`` over its limit for ``key``, saying when to try again."""
         item = self.items[action]
-        if self.window.hit(item, action, who):
-            return
-        reset = self.window.get_window_stats(item, action, who).reset_time
+        reset = self.window.get_window_stats(item, action, key).reset_time
         retry = max(1, int(reset - time.time()) + 1)
-        raise ProtocolError("rate_limited", f"too many {_WHAT[action]} {_WHO.get(action, 'from this address')} "
-                            f"(limit {item}); try again in {retry} s", 429, retry_after=retry)
+        return ProtocolError("rate_limited", f"too many {_WHAT[action]} {_WHO.get(action, 'from this address')} "
+                             f"(limit {item}); try again in {retry} s{advice}", 429, retry_after=retry)

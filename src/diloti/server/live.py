@@ -23,6 +23,9 @@ from diloti.store.db import CHAT_KEEP, ChatLine, StoreError, TableData
 
 AWAY_LEVEL = "heuristic"  # the computer that plays for absent players, unless the table chose another
 GRACE = 60  # seconds a disconnected player keeps the seat before the others may hand it to the computer
+# A rematch offer stands this long for the other players to accept (lichess's offers last until the page closes;
+# a fixed time shown on the page tells everyone when it lapses).
+REMATCH_OFFER = 60
 
 
 class Connection(Protocol):
@@ -106,6 +109,9 @@ class LiveTable:
             left = {data.moves[ply][0]: ms for ply, ms in sorted(data.left.items()) if ply < len(data.moves)}
             self.clock = TurnClock(data.clock[0], data.clock[1], self.players, left)
         self.timing_out = False  # a timeout of the running clock is being stored
+        self.played: set[int] = set()  # human seats that made a move of their own (not the computer's for them)
+        self.offer: set[int] = set()  # the seats that asked for (or accepted) a rematch, while the offer stands
+        self.offer_until = 0.0  # when the rematch offer lapses (time.monotonic())
         for seat, text in data.moves:
             try:
                 move = self.read_stored(text)
@@ -178,7 +184,7 @@ class LiveTable:
         if self.clock is not None:
             self.send_all({"type": "clock", **self.clock.to_dict()})
 
-    def end(self, winner: int, reason: str) -> None:
+    def end(self, winner: int | None, reason: str) -> None:
         """End the game early (stored already) and tell everyone."""
         self.end_reason = reason
         self._winner = winner
@@ -217,6 +223,8 @@ class LiveTable:
         before = st.xeri[side]
         round_no = self.game.round_no
         self.game.push(move)
+        if self.seats[seat].kind == "human" and self.by.get(self.ply) is None:
+            self.played.add(seat)
         self.ply += 1
         xeri = st.xeri[side] > before
         if xeri:
@@ -257,7 +265,23 @@ class LiveTable:
             "end_reason": self.end_reason, "away_level": self.away_level, "grace": self.grace,
             "series": self.series, "series_score": self.series_score(), "next_table": self.next_table,
             "clock": None if self.clock is None else {"move": self.clock.move, "reserve": self.clock.reserve},
+            "rematch_offer": self.offer_dict(),
         }
+
+    def offer_dict(self) -> dict[str, Any] | None:
+        """The standing rematch offer: the seats that accepted it and the seconds before it lapses (None: no
+        offer, or it lapsed)."""
+        left = self.offer_until - time.monotonic()
+        if not self.offer or left <= 0 or self.next_table is not None:
+            return None
+        return {"seats": sorted(self.offer), "expires_in": max(1, round(left))}
+
+    @property
+    def counts(self) -> bool:
+        """The game would move ratings: a rated Diloti table whose human seats are held by distinct players who
+        come back (a guest, or one player in two seats, makes a casual game)."""
+        humans = [s.player for s in self.seats if s.kind == "human"]
+        return self.kind == "diloti" and self.rated and all(humans) and len(set(humans)) == len(humans)
 
     @property
     def target(self) -> int | None:

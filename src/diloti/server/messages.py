@@ -121,6 +121,13 @@ class ClientRematch(Strict):
     type: Literal["rematch"]
 
 
+class ClientClaim(Strict):
+    """Claim the game from an absent opponent (their seat away): their side loses, or, if they had not played yet,
+    the game is aborted (no result)."""
+
+    type: Literal["claim"]
+
+
 class ClientBack(Strict):
     """Take your seat back from the computer (it plays for you since your clock ran out)."""
 
@@ -128,13 +135,14 @@ class ClientBack(Strict):
 
 
 ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientSync | ClientPing | ClientChat
-                          | ClientResign | ClientLeave | ClientHandOver | ClientRematch | ClientBack,
+                          | ClientResign | ClientLeave | ClientHandOver | ClientRematch | ClientBack | ClientClaim,
                           Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "watch": ClientWatch, "move": ClientMove,
                                           "hint": ClientHint, "sync": ClientSync, "ping": ClientPing,
                                           "chat": ClientChat, "resign": ClientResign, "leave": ClientLeave,
-                                          "hand_over": ClientHandOver, "rematch": ClientRematch, "back": ClientBack}
+                                          "hand_over": ClientHandOver, "rematch": ClientRematch, "back": ClientBack,
+                                          "claim": ClientClaim}
 
 
 # ------------------------------------------------------------------ HTTP request bodies
@@ -276,6 +284,13 @@ class SeatInfo(Strict):
                                         "profile: /api/players/{id}); null: a guest, a computer or a free seat")]
 
 
+class RematchOffer(Strict):
+    """A rematch offer waiting for the other players: who accepted, and when it lapses."""
+
+    seats: Annotated[list[int], Field(description="the seats that asked for the rematch or accepted it")]
+    expires_in: Annotated[int, Field(description="seconds until the offer lapses")]
+
+
 class TableSummary(Strict):
     """The public summary of a table (no cards); in the lobby ``options`` holds only the changed ones."""
 
@@ -298,8 +313,9 @@ class TableSummary(Strict):
     ply: int
     spectators: Annotated[int, Field(description="connections watching the table now (on this server process)")]
     created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
-    end_reason: Annotated[str | None, Field(description="why the game ended early: resigned:SEAT (null if played "
-                                            "out or not over)")]
+    end_reason: Annotated[str | None, Field(description="why the game ended early: resigned:SEAT, abandoned:SEAT "
+                                            "(claimed from an absent player), aborted:SEAT (null if played out "
+                                            "or not over)")]
     away_level: Annotated[str, Field(description="the computer that plays for absent players")]
     grace: Annotated[int, Field(description="seconds before an absent player's seat may be handed over")]
     series: Annotated[str | None, Field(description="the id of the first game of the series this table belongs to "
@@ -310,6 +326,8 @@ class TableSummary(Strict):
     clock: Annotated[ClockSettings | None, Field(description="the table's turn clock (null: none)")]
     rated: Annotated[bool, Field(description="the game counts for its players' ratings once over (if every human "
                                  "seat is a player who comes back)")]
+    rematch_offer: Annotated[RematchOffer | None, Field(description="a standing rematch offer of this finished "
+                                                        "game (null: none)")]
 
 
 class Claimed(Strict):
@@ -400,7 +418,8 @@ class Replay(Strict):
     names: list[str]
     winner: int | None
     scores: list[int]
-    end_reason: Annotated[str | None, Field(description="resigned:SEAT if the game ended early")]
+    end_reason: Annotated[str | None, Field(description="resigned:SEAT, abandoned:SEAT or aborted:SEAT if the game "
+                                            "ended early")]
     by: Annotated[dict[str, str], Field(description="ply (as text) -> level, for the moves the computer made for "
                                         "an away player")]
     rounds: list[ReplayRound]
@@ -492,7 +511,8 @@ class GameOver(Strict):
     winner: int | None
     scores: list[int]
     rounds: int
-    end_reason: Annotated[str | None, Field(description="resigned:SEAT if a player resigned; null if played out")]
+    end_reason: Annotated[str | None, Field(description="resigned:SEAT if a player resigned, abandoned:SEAT or "
+                                            "aborted:SEAT (an absent player); null if played out")]
 
 
 class ClockMessage(ClockState):

@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 
 from diloti.ai import MEASUREMENT_LEVELS
 from diloti.server.limits import Limiter
 from diloti.server.live import token_hash
+from diloti.server.lockout import LoginGuard
 from diloti.server.player_models import (
     PASSWORD_MAX,
     PASSWORD_MIN,
@@ -67,11 +68,35 @@ WRONG = "wrong name or password"
 
 
 
+# Names the page gives the computer (English and Greek), by their keys: no person may sit under them.
+_COMPUTER = tuple(name_key(word) for word in ("computer", "υπολογιστ"))  # a name starting so
+_COMPUTER_WORDS = {name_key("bot"), *MEASUREMENT_LEVELS}  # a name whose first word is one of these
+
+
 def player_name(raw: object) -> tuple[str, str]:
-    """A player's name and its key: :func:`~diloti.server.protocol.clean_name`'s rules, and not a computer's."""
+    """A name a person may sit under (a player's, or a guest's) and its key: the rules of
+    :func:`~diloti.server.protocol.clean_name`, and not a computer's: a level's name (``expert``,
+    ``master:seconds=2``), "computer", "υπολογιστής" or "bot", in any case or look-alike letters, alone or leading
+    the name, are reserved.
+
+    >>> player_name("Ελένη")
+    ('Ελένη', 'eλenh')
+    >>> for bad in ("computer (expert)", "EXPERT", "master:seconds=2", "Υπολογιστής", "bot 2"):
+    ...     try:
+    ...         player_name(bad)
+    ...     except ProtocolError as exc:
+    ...         print(exc.code)
+    bad_name
+    bad_name
+    bad_name
+    bad_name
+    bad_name
+    """
     name = clean_name(raw)
     key = name_key(name)
-    if key in MEASUREMENT_LEVELS or key.startswith("computer"):
+    head = key.partition(":")[0].strip()
+    words = key.replace("(", " ").replace("·", " ").split()
+    if head in MEASUREMENT_LEVELS or key.startswith(_COMPUTER) or (words and words[0] in _COMPUTER_WORDS):
         raise ProtocolError("bad_name", f"invalid name {name!r}: that is the name of a computer level")
     return name, key
 
@@ -135,6 +160,7 @@ class Players:
     def __init__(self, manager: Callable[[], TableManager], limiter: Limiter) -> None:
         self.manager = manager
         self.limiter = limiter
+        self.guard = LoginGuard(limiter)  # the lockout policy of password logins
         self._dummy: str | None = None  # a hash to verify against when the name is unknown (same time taken)
 
     @property
@@ -174,7 +200,7 @@ class Players:
                                 "player's key, or choose another name", 409)
 
     # ---------------------------------------------------------------- identities
-    async def create(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, request: Request, data: dict[str, Any], response: Response | None = None) -> dict[str, Any]:
         name, key_of_name = player_name(data["name"])
         self.limiter.check("players", request)
         pid = secrets.token_urlsafe(9)
@@ -184,36 +210,41 @@ class Players:
             await self.db(self.store.create_player, pid, name, key_of_name, key_hash, code_hash)
         except NameTaken:
             raise ProtocolError("name_taken", f"the name {name!r} is taken", 409) from None
+        self.guard.signed_in(request, response, pid)
         return {"player": pid, "name": name, "key": key, "recovery": code}
 
-    async def recover(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+    async def recover(self, request: Request, data: dict[str, Any], response: Response | None = None) -> dict[str, Any]:
         self.limiter.check("recover", request)
         key, key_hash = new_key()
         code, code_hash = new_recovery()
         player = await self.db(self.store.recover, recovery_hash(data["recovery"]), key_hash, code_hash)
         if player is None or player.name is None:
             raise ProtocolError("bad_recovery", "that recovery code belongs to no player", 401)
+        self.guard.signed_in(request, response, player.id)
         return {"player": player.id, "name": player.name, "key": key, "recovery": code}
 
-    async def login(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+    async def login(self, request: Request, data: dict[str, Any], response: Response | None = None) -> dict[str, Any]:
         self.limiter.check("login", request)
         name = data["name"]
         key_of_name = name_key(name)[:100]
-        self.limiter.check("login_name", request, key_of_name)
         player = await self.db(self.store.by_name, key_of_name)
+        attempt = self.guard.check(request, key_of_name, player)  # the lockout policy (diloti.server.lockout)
         stored = player.password_hash if player is not None and not player.deleted else None
         if stored is None:
             if self._dummy is None:
                 self._dummy = await asyncio.to_thread(HASHER.hash, secrets.token_hex(16))
             await asyncio.to_thread(_verify, self._dummy, data["password"])  # as long as a real check
+            self.guard.failed(attempt)
             raise ProtocolError("wrong_password", WRONG, 401)
         if not await asyncio.to_thread(_verify, stored, data["password"]):
+            self.guard.failed(attempt)
             raise ProtocolError("wrong_password", WRONG, 401)
         assert player is not None and player.name is not None
         if HASHER.check_needs_rehash(stored):
             await self.db(self.store.set_password, player.id, await asyncio.to_thread(HASHER.hash, data["password"]))
         key, key_hash = new_key()
         await self.db(self.store.add_key, player.id, key_hash)
+        self.guard.signed_in(request, response, player.id)
         return {"player": player.id, "name": player.name, "key": key, "recovery": None}
 
     async def logout(self, request: Request) -> dict[str, Any]:
@@ -250,8 +281,9 @@ class Players:
             current = data.get("current")
             if current is None:
                 raise ProtocolError("bad_password", "a password is set: send it as 'current' to change it")
-            self.limiter.check("login_name", request, name_key(player.name or ""))
+            attempt = self.guard.check(request, name_key(player.name or ""), player)
             if not await asyncio.to_thread(_verify, player.password_hash, current):
+                self.guard.failed(attempt)
                 raise ProtocolError("wrong_password", "the current password is wrong", 401)
         await self.db(self.store.set_password, player.id, await asyncio.to_thread(HASHER.hash, password))
         return {"ok": True}
@@ -349,16 +381,16 @@ def add_routes(app: FastAPI, players: Players, body: Callable[[Request], Awaitab
     """The players' routes on ``app`` (``body`` reads a request body within the size limit)."""
 
     @app.post("/api/players", status_code=201, **documented(Identity, NewPlayer, 201))
-    async def new_player(request: Request) -> dict[str, Any]:
-        return await players.create(request, read_body(NewPlayer, await body(request)))
+    async def new_player(request: Request, response: Response) -> dict[str, Any]:
+        return await players.create(request, read_body(NewPlayer, await body(request)), response)
 
     @app.post("/api/players/recover", **documented(Identity, Recover))
-    async def recover(request: Request) -> dict[str, Any]:
-        return await players.recover(request, read_body(Recover, await body(request)))
+    async def recover(request: Request, response: Response) -> dict[str, Any]:
+        return await players.recover(request, read_body(Recover, await body(request)), response)
 
     @app.post("/api/login", **documented(Identity, Login))
-    async def login(request: Request) -> dict[str, Any]:
-        return await players.login(request, read_body(Login, await body(request)))
+    async def login(request: Request, response: Response) -> dict[str, Any]:
+        return await players.login(request, read_body(Login, await body(request)), response)
 
     @app.post("/api/logout", **documented(Done))
     async def logout(request: Request) -> dict[str, Any]:

@@ -26,7 +26,8 @@ from diloti.games.diloti.options import Options
 from diloti.server.limits import Limiter
 from diloti.server.live import AWAY_LEVEL, GRACE, token_hash
 from diloti.server.player_models import Done, QuickPlay, QuickPlayComputer, QuickPlayTicket, TicketSecret
-from diloti.server.protocol import ProtocolError, clean_name, read_body
+from diloti.server.players import player_name
+from diloti.server.protocol import ProtocolError, read_body
 from diloti.server.ratings import ANCHORS, shown
 from diloti.server.seating import parse_clock
 from diloti.store.db import SeatData, TableData, now
@@ -96,7 +97,10 @@ class QuickPlayDesk:
                           await self.manager().db(self.players.store.ratings, player.id)
                           if r.mode == ("2p" if players == 2 else "4p")), default=1500)
         else:
-            name = clean_name(req.get("name"))
+            # A guest waits under a name of their own: not a computer's, not a player's who comes back (as when
+            # creating or joining a table).
+            name, _ = player_name(req.get("name"))
+            await self.players.free_name(name)
             rating = 1500
         settings = json.dumps({"options": options.to_dict(), "clock": clock}, sort_keys=True)
         key = token_hash(f"{players}|{settings}")  # tickets of the same game and settings share it

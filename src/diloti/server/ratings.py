@@ -111,10 +111,16 @@ def game_result(table: LiveTable, winner: int | None, end_reason: str | None) ->
     """What a finished table stores for its players' profiles and ratings.
 
     The game is rated when the table is (the default) and every human seat is held by a player who comes
-    back, each in one seat only: a game with a guest, or a player in two seats, is a casual game.
+    back, each in one seat only: a game with a guest, or a player in two seats, is a casual game. A game in
+    which the computer played for an absent player is casual too (that player did not play it), unless the
+    others claimed it (``abandoned:SEAT``: the absent player lost by leaving, as on lichess). An aborted game
+    (``aborted:SEAT``: abandoned before every player had played) leaves no result at all.
     """
     game = table.game
     rounds = sum(1 for r in game.rounds if r.score is not None)
+    mode = f"{table.players}p" if table.kind == "diloti" else f"{table.kind[0]}{table.players}p"  # x2p, k3p ...
+    if end_reason is not None and end_reason.startswith("aborted:"):
+        return GameResult(table.id, mode, None, end_reason, False, [])
     seats = []
     for s in table.seats:
         side = table.side_of(s.seat)
@@ -122,8 +128,7 @@ def game_result(table: LiveTable, winner: int | None, end_reason: str | None) ->
         seats.append(SeatResult(s.seat, s.kind, s.level if s.kind == "bot" else None,
                                 s.player if s.kind == "human" else None, side, game.scores[side], against, rounds,
                                 table.xeris[s.seat]))
-    humans = [s.player for s in table.seats if s.kind == "human"]
+    claimed = end_reason is not None and end_reason.startswith("abandoned:")
     # Only Diloti is rated; a parent game's result goes to its players' histories under its own mode.
-    rated = table.kind == "diloti" and table.rated and all(humans) and len(set(humans)) == len(humans)
-    mode = f"{table.players}p" if table.kind == "diloti" else f"{table.kind[0]}{table.players}p"  # x2p, k3p ...
+    rated = table.counts and (claimed or not table.by)
     return GameResult(table.id, mode, winner, end_reason, rated, seats)

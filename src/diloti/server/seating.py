@@ -21,6 +21,7 @@ from diloti.server.health import is_outage
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash
 from diloti.server.model_base import GRACE_MAX
+from diloti.server.players import player_name
 from diloti.server.protocol import ProtocolError, clean_name
 from diloti.store.db import SeatData, TableData
 from diloti.store.players import PlayerData, PlayerStore, name_key
@@ -70,10 +71,11 @@ class Seating(TableLife):
     async def _seat_name(self, raw: Any, player: PlayerData | None) -> str:
         """The name a seat is taken under: a player's own (the body's is checked all the same), or a guest's,
         which may not be a player's name."""
-        name = clean_name(raw)
+        clean_name(raw)
         if player is not None and player.name is not None:
             return player.name
-        if await self.db(self.players.by_name, name_key(name)) is not None:
+        name, key = player_name(raw)  # a guest may not sit as a computer, nor as a player who comes back
+        if await self.db(self.players.by_name, key) is not None:
             raise ProtocolError("name_taken", f"the name {name!r} belongs to a player who comes back: use that "
                                 "player's key, or choose another name", 409)
         return name
@@ -114,11 +116,18 @@ class Seating(TableLife):
         if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
             raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
         clock = parse_clock(req.get("clock"))
-        rated = req.get("rated", game == "diloti")
+        # A rated table plays by the rated pool's conditions (the grace and the computer for absent players that
+        # quick play uses), so that nobody joins a rated game on conditions set against them; other conditions
+        # make the table casual by default.
+        pool = grace == GRACE and away_level == AWAY_LEVEL
+        rated = req.get("rated", game == "diloti" and pool)
         if not isinstance(rated, bool):
             raise ProtocolError("bad_request", f"invalid rated {rated!r:.40}: expected true or false")
         if rated and game != "diloti":
             raise ProtocolError("bad_request", f"a game of {game} is casual: the ratings are Diloti's (rated: false)")
+        if rated and not pool:
+            raise ProtocolError("bad_request", f"a rated table plays by the rated pool's conditions: grace {GRACE} "
+                                f"and away_level {AWAY_LEVEL} (or send rated: false)")
         token = secrets.token_urlsafe(32)
         seats[seat].name = name
         seats[seat].token_hash = token_hash(token)
@@ -188,6 +197,11 @@ class Seating(TableLife):
             if held is not None:  # one seat a player: no game against oneself, no partnering oneself
                 raise ProtocolError("already_seated", f"this player holds seat {held} of table {table.id} already",
                                     409)
+            same = next((s.seat for s in table.seats if s.kind == "human" and s.token_hash and s.name is not None
+                         and name_key(s.name) == name_key(name)), None)
+            if same is not None:  # two seats that look alike could not be told apart at the table and in chat
+                raise ProtocolError("name_taken", f"seat {same} of table {table.id} is called {name!r} already: "
+                                    "choose another name", 409)
             token = secrets.token_urlsafe(32)
             h = token_hash(token)
             # The database decides the seat (any free one, if none was asked for) and whether the game

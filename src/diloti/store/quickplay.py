@@ -29,10 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 
 from diloti.store.db import Store, TableData, _aware
 from diloti.store.models import QueueRow
+from diloti.store.players import name_key
 
 GONE = 20.0  # seconds without a poll after which a waiting ticket is no longer paired (its page closed)
 
@@ -52,6 +53,11 @@ class Ticket:
     created: datetime | None = None
     table_id: str | None = None
     seat: int | None = None
+
+
+def _differ(a: QueueRow, b: QueueRow) -> bool:
+    """Two tickets that may sit at one table: not one player, not one name (names alike count as one)."""
+    return (a.player_id is None or a.player_id != b.player_id) and name_key(a.name) != name_key(b.name)
 
 
 def _ticket(r: QueueRow) -> Ticket:
@@ -110,10 +116,16 @@ class QueueStore:
                 others = (select(QueueRow).where(
                     QueueRow.key == me.key, QueueRow.table_id.is_(None), QueueRow.id != me.id,
                     QueueRow.seen >= at - timedelta(seconds=GONE),
-                    func.abs(QueueRow.rating - me.rating) <= span).order_by(QueueRow.created).limit(me.players - 1))
+                    func.abs(QueueRow.rating - me.rating) <= span).order_by(QueueRow.created)
+                    .limit(4 * me.players))
+                if me.player_id is not None:  # never against oneself (two tabs, a double click)
+                    others = others.where(or_(QueueRow.player_id.is_(None), QueueRow.player_id != me.player_id))
                 if self.store.is_postgres:
                     others = others.with_for_update(skip_locked=True)
-                group += list(s.scalars(others))
+                # One seat a player and one seat a name (names alike count as one): the oldest that differ.
+                for r in s.scalars(others):
+                    if len(group) < me.players and all(_differ(r, g) for g in group):
+                        group.append(r)
                 if len(group) < me.players:
                     return None
                 group.sort(key=lambda r: _aware(r.created))

@@ -16,7 +16,19 @@ export function playerKey() {
 }
 
 export function savePlayerKey(key) {
-  try { localStorage.setItem(PLAYER_KEY, key); } catch (e) { /* private mode */ }
+  try { localStorage.setItem(PLAYER_KEY, key); localStorage.removeItem(PLAYER_LOST); } catch (e) { /* private mode */ }
+}
+
+// Set when the server no longer knew this device's key (a recovery or a sign-out on another device, a
+// deletion): the page says so once, instead of silently turning the player into a guest.
+const PLAYER_LOST = "diloti.player_lost";
+
+export function playerLost() {
+  try { return localStorage.getItem(PLAYER_LOST) === "1"; } catch (e) { return false; }
+}
+
+export function clearPlayerLost() {
+  try { localStorage.removeItem(PLAYER_LOST); } catch (e) { /* private mode */ }
 }
 
 export function forgetPlayerKey() {
@@ -46,6 +58,7 @@ export async function api(method, path, body, { auth = true } = {}) {
   try { data = await res.json(); } catch (e) { data = null; }
   if (res.status === 401 && key && data && data.code === "bad_key") {
     forgetPlayerKey();
+    try { localStorage.setItem(PLAYER_LOST, "1"); } catch (e) { /* private mode */ }
     if (!path.startsWith("/api/me")) return api(method, path, body, { auth: false });
   }
   if (!res.ok) {

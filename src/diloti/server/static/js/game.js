@@ -138,6 +138,8 @@ export class TableView {
         for (const s of this.table.seats) if (!s.away) this.outOfTime.delete(s.seat);
         this.render();
         if ($("#end-series") && this.table.series_score) $("#end-series").textContent = this.seriesText();
+        if ($("#end-again")) $("#end-again").textContent = this.againText();  // an offer came, or lapsed
+        if ($("#end-offer")) $("#end-offer").textContent = this.offerText() || "";
         break;
       case "state":
         this.clearIdle();
@@ -443,7 +445,7 @@ export class TableView {
       h("span", { class: ["turnline", mine && "mine"], id: "turn" }, turnText));
     if (this.last) {
       status.appendChild(h("span", { class: ["lastmove", this.lastFresh && "fresh"], id: "lastmove" },
-        this.name(this.last.seat) + (this.last.by ? " (" + t("game.by_computer") + ")" : "") + ": " + prettyMove(this.last.move)));
+        this.name(this.last.seat) + (this.last.by ? " (" + t(!this.watching && this.last.seat === me ? "game.by_computer_you" : "game.by_computer") + ")" : "") + ": " + prettyMove(this.last.move)));
       if (this.last.xeri) status.appendChild(h("span", { class: "xeri-badge", id: "xeri" }, t("game.xeri")));
     }
 
@@ -546,6 +548,9 @@ export class TableView {
     const mineParts = watching ? [h("div", { class: "watchnote", id: "watching" }, t("watch.you"))]
       : [myInfo && myInfo.away ? h("div", { class: "watchnote", id: "away-note" }, t(this.outOfTime.has(me) ? "clock.you_out" : "away.you"), " ",
         h("button", { type: "button", class: "btn small primary", id: "back-btn", onclick: () => this.conn.send({ type: "back" }) }, t("away.back"))) : null,
+      this.isOver() && this.offerText() ? h("div", { class: "watchnote", id: "rematch-offer", role: "status" }, this.offerText(), " ",
+        this.table.rematch_offer.seats.includes(me) ? null
+          : h("button", { type: "button", class: "btn small primary", id: "rematch-accept", onclick: () => this.askRematch() }, t("rematch.accept"))) : null,
       hand, handLabel, h("div", { class: "typedrow" }, typeBtn, typed)];
     fill(this.root, h("div", { id: "game", class: watching ? "watching" : "", dataset: { seat: watching ? "" : String(me), ply: String(st.ply), round: String(st.round), phase: st.phase, turn: String(st.turn), waiting: this.waitingMove ? "1" : "0" } },
       scorebar, status, seatRing(this, h("div", { class: "feltarea" }, feltBar(this), felt), { st, tb, me, watching, xeris: this.xeriBy }), action,
@@ -575,7 +580,8 @@ export class TableView {
     ], "confirm-" + what);
   }
 
-  // Play again: the server makes the rematch once (whoever asks first) and tells every connection its id.
+  // Play again: an offer the other players accept (or the acceptance of theirs); the server makes the rematch
+  // once everyone seated asked, and tells every connection its id.
   askRematch() {
     if (this.conn) this.conn.send({ type: "rematch" });
   }

@@ -1,6 +1,6 @@
 // The player on this device: become one (a name is enough), sign in on another device (recovery code
 // or password), and the settings (rename, password, new recovery code, sign out, delete).
-import { api, forgetPlayerKey, playerKey, savePlayerKey } from "./api.js";
+import { api, clearPlayerLost, forgetPlayerKey, playerKey, playerLost, savePlayerKey } from "./api.js";
 import { closeDialog, showDialog } from "./dialogs.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -121,6 +121,8 @@ export class PlayerPanel {
         links);
     }
     return h("section", { class: "panel", id: "player-panel" },
+      playerLost() ? h("p", { class: "note lost", id: "player-lost", role: "status" }, t("player.lost"), " ",
+        h("button", { type: "button", class: "btn small", id: "player-lost-ok", onclick: () => { clearPlayerLost(); this.changed(); } }, t("player.lost_ok"))) : null,
       h("p", null, t("player.pitch")),
       h("div", { class: "choices start" },
         h("button", { type: "button", class: "btn primary", id: "become-btn", onclick: () => this.become() }, t("player.become")),

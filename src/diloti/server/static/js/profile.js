@@ -87,7 +87,7 @@ export class ProfileView {
         h("td", null, s.points_per_round === null || s.points_per_round === undefined ? "—" : s.points_per_round.toFixed(1))))));
     const opponents = h("ul", { class: "lobbylist", id: "profile-opponents" }, p.opponents.map((o) => h("li", null,
       o.player ? h("a", { href: "/?player=" + encodeURIComponent(o.player) }, o.name || "?") : h("span", null, o.name || t("profile.deleted")),
-      h("span", null, t("profile.record", { games: o.games, won: o.won, lost: o.lost })))));
+      h("span", null, t(o.games === 1 ? "profile.record1" : "profile.record", { games: o.games, won: o.won, lost: o.lost })))));
     const pg = this.page;
     const games = h("ul", { class: "lobbylist", id: "profile-games" }, pg.games.map((g) => h("li", { dataset: { table: g.table } },
       h("span", { class: "tag " + (g.result === "won" ? "side0" : "side1") }, t("profile." + g.result)),

@@ -37,6 +37,11 @@ function seatBox(view, s, { st, tb, me, watching, last, xeris, bottomOwn }) {
     meta.push(h("button", { type: "button", class: "btn small handover-btn", dataset: { seat: String(s) },
       onclick: () => view.conn.send({ type: "hand_over", seat: s }) }, t("away.hand_over")));
   }
+  // An absent opponent's seat (away) lets the players who stayed claim the game (docs/PROTOCOL.md, Abandoned games).
+  if (info && info.kind === "human" && info.away && !watching && view.playing() && s % sides !== me % sides) {
+    meta.push(h("button", { type: "button", class: "btn small claim-btn", dataset: { seat: String(s) },
+      onclick: () => view.conn.send({ type: "claim" }) }, t("claim.btn")));
+  }
   const backs = bottomOwn ? null : h("span", { class: "backs", "aria-hidden": "true" });
   if (backs) for (let i = 0; i < n; i++) backs.appendChild(backEl());
   const move = last.get(s);

@@ -63,23 +63,40 @@ export const tableDialogs = {
       : mine === null ? t("end.won", { side: names[g.winner], a: g.scores[g.winner], b: best })
         : g.winner === mine ? t("end.you_won") : t("end.you_lost");
     const lastRound = this.rounds.get(g.rounds);
-    const resigned = typeof g.end_reason === "string" && g.end_reason.startsWith("resigned:") ? Number(g.end_reason.slice(9)) : null;
-    const body = [resigned !== null ? h("p", { id: "end-reason" }, t("end.resigned", { name: this.name(resigned) })) : null,
+    // Why it ended early: "resigned:SEAT", "abandoned:SEAT" (claimed from an absent player) or "aborted:SEAT".
+    const [why, who] = typeof g.end_reason === "string" ? g.end_reason.split(":") : [null, null];
+    const reason = why && ["resigned", "abandoned", "aborted"].includes(why) ? t("end." + why, { name: this.name(Number(who)) }) : null;
+    const body = [reason ? h("p", { id: "end-reason" }, reason) : null,
       h("p", { class: "endtitle", id: "end-headline" }, headline),
       h("p", { id: "end-scores" }, names.length === 2 ? `${names[0]} ${g.scores[0]} – ${g.scores[1]} ${names[1]}`
         : names.map((n, i) => `${n} ${g.scores[i]}`).join(" · ")),
       this.state && this.state.hands_won ? h("p", { id: "end-hands" }, t("end.hands_won", { scores: names.map((n, i) => `${n} ${this.state.hands_won[i]}`).join(" · ") })) : null];
     if (this.table && this.table.series_score) body.push(h("p", { id: "end-series" }, this.seriesText()));
+    if (this.seat !== null) body.push(h("p", { id: "end-offer", role: "status" }, this.offerText() || ""));
     if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores, this.gameKind()));
     if (this.rounds.size > 1) body.push(h("h3", null, t("game.scores")), this.sheetTable());
     showDialog(t("end.title"), body, [
       h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${(this.table && this.table.game) || "diloti"}-${this.id}.txt` }, t("game.download")),
       h("a", { class: "btn", id: "end-replay", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")),
       h("a", { class: "btn", href: "/" }, t("game.new")),
-      this.seat !== null ? h("button", { type: "button", class: "btn primary", id: "end-again", onclick: () => this.askRematch() }, t("end.again")) : null,
+      this.seat !== null ? h("button", { type: "button", class: "btn primary", id: "end-again", onclick: () => this.askRematch() }, this.againText()) : null,
       h("button", { type: "button", class: "btn" + (this.seat !== null ? "" : " primary"), onclick: closeDialog }, t("game.close")),
     ], "game-over");
     this.render();
+  },
+
+  /** The "play again" button's words: accepting a rematch the others offered, or offering one. */
+  againText() {
+    const offer = this.table && this.table.rematch_offer;
+    return offer && this.seat !== null && !offer.seats.includes(this.seat) ? t("rematch.accept") : t("end.again");
+  },
+
+  /** The standing rematch offer, in words for this seat (null: none). */
+  offerText() {
+    const offer = this.table && this.table.rematch_offer;
+    if (!offer || this.watching) return null;
+    if (offer.seats.includes(this.seat)) return t("rematch.waiting", { s: offer.expires_in });
+    return t("rematch.offer", { names: offer.seats.map((s) => this.name(s)).join(", "), s: offer.expires_in });
   },
 
   sheetTable() {
