@@ -5,7 +5,7 @@ Usage: .venv/bin/python bench/ratings.py [--players 2] [--prior 1] [--anchor PLA
 Reads the ladder's per-game files (``A_vs_B_Pp_seedS.jsonl``, as bench/ladder.py and
 ``diloti tournament --results`` write them), counts each game as a win, a loss or half of
 each (a draw), and fits one rating per player as Ordo and BayesElo do
-(:func:`diloti.match.ratings.fit_elo`): the Bradley-Terry model on the Elo scale,
+(:func:`diloti.match.elo.fit_elo`): the Bradley-Terry model on the Elo scale,
 P(A beats B) = 1 / (1 + 10 ** ((R_B - R_A) / 400)), by maximum likelihood, the ratings
 relative to the players' average (or to ``--anchor``). Every pair of players that met gets
 ``--prior`` virtual drawn games (default 1), so a player that won or lost every game
@@ -24,7 +24,7 @@ import glob
 import json
 import re
 
-from diloti.match.ratings import fit_elo
+from diloti.match.elo import fit_elo
 
 NAME = re.compile(r"(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[24])p_seed(?P<seed>\d+)\.jsonl$")
 GAMES = ("xeri_", "kontsina_")

@@ -63,7 +63,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "against H1 'ELO1 stronger' (ELO0 < ELO1, e.g. 0,50): plays duplicate pairs, printing the "
                         "log-likelihood ratio (LLR) against its bounds and A's Elo with its 95%% interval after each, "
                         "until a verdict (H1 accepted, H0 accepted) or --games (no verdict). The generalized LLR over "
-                        "the pairs' pentanomial counts, as Stockfish's fishtest and fastchess (docs/STRENGTH.md)")
+                        "the pairs' pentanomial counts, as Stockfish's fishtest and fastchess (docs/STRENGTH.md). A "
+                        "negative ELO0 is written --sprt=-10,0")
     p.add_argument("--alpha", type=_rate, default=0.05, help="with --sprt: the chance of accepting H1 when H0 "
                    "holds (default 0.05)")
     p.add_argument("--beta", type=_rate, default=0.05, help="with --sprt: the chance of accepting H0 when H1 "

@@ -30,9 +30,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from diloti.core.errors import DilotiError
 
+T = TypeVar("T")
 ELO_PER_NAT = 400 / math.log(10)  # Elo per unit of the logistic's argument: 173.72...
 Z95 = 1.959963984540054
 
@@ -99,13 +101,14 @@ def _inverse(m: list[list[float]]) -> list[list[float]]:
     return [[cols[j][i] for j in range(n)] for i in range(n)]
 
 
-def _connected(names: list[str], edges: Sequence[tuple[str, str]]) -> bool:
+def _connected(names: Sequence[T], edges: Sequence[tuple[T, T]], directed: bool = False) -> bool:
+    """Whether every name is reached from the first along the edges (either way unless ``directed``)."""
     seen = {names[0]}
     todo = [names[0]]
     while todo:
         x = todo.pop()
         for a, b in edges:
-            for u, w in ((a, b), (b, a)):
+            for u, w in ((a, b),) if directed else ((a, b), (b, a)):
                 if u == x and w not in seen:
                     seen.add(w)
                     todo.append(w)
@@ -147,9 +150,13 @@ def fit_elo(matches: Mapping[tuple[str, str], Sequence[Sequence[float]]], prior:
     idx = {x: i for i, x in enumerate(names)}
     n = len(names)
     data = [(idx[a], idx[b], s + prior / 2, g + prior) for (a, b), (s, g) in edges.items()]
-    if any(s <= 0 or s >= g for _, _, s, g in data):
-        raise RatingError("a player won (or lost) every game against another, with no prior: its rating is "
-                          "infinite (use a prior of virtual draws)")
+    # The likeliest ratings are finite when every player has scored, directly or through others, against
+    # every other (Zermelo's condition: the graph of "scored against" is strongly connected).
+    scored = [(i, j) for i, j, s, g in data if s > 0] + [(j, i) for i, j, s, g in data if s < g]
+    if not (_connected(list(range(n)), scored, directed=True)
+            and _connected(list(range(n)), [(j, i) for i, j in scored], directed=True)):
+        raise RatingError("some players won (or lost) every game against the rest, with no prior: their ratings "
+                          "are infinite (use a prior of virtual draws)")
 
     def p_of(t: list[float], i: int, j: int) -> float:
         return 1.0 / (1.0 + math.exp(t[j] - t[i]))
