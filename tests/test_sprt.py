@@ -125,6 +125,7 @@ def test_pentanomial_counts_and_the_elo_interval() -> None:
     # no spread (every pair alike): a Wilson interval of real width, not a point
     e = elo_interval([0, 0, 5, 0, 0])
     assert e.elo == 0 and e.low is not None and e.high is not None and e.low < -100 and e.high > 100
+    assert elo_interval([6, 0, 0, 0, 0]).low == -math.inf  # all lost: unbounded below, not a rounding error's
     sweep = elo_interval([0, 0, 0, 0, 8])
     assert sweep.elo == math.inf and sweep.high == math.inf and sweep.low is not None and 100 < sweep.low < 200
 

@@ -160,11 +160,11 @@ def verdict_text(test: Sprt, result: SequentialResult, a: str, b: str) -> str:
     assert st is not None
     games = 2 * result.pairs
     if st.verdict == "H1":
-        head = (f"H1 accepted after {games} games: {a} is stronger than {b} by {test.elo1:g} Elo rather than "
+        head = (f"H1 accepted after {games} games: {a}'s Elo over {b} is {test.elo1:g} (or more) rather than "
                 f"{test.elo0:g}")
     elif st.verdict == "H0":
-        head = (f"H0 accepted after {games} games: {a} is stronger than {b} by {test.elo0:g} Elo (or less) "
-                f"rather than {test.elo1:g}")
+        head = (f"H0 accepted after {games} games: {a}'s Elo over {b} is {test.elo0:g} (or less) rather than "
+                f"{test.elo1:g}")
     else:
         head = f"no verdict after {games} games (the --games cap): play on to decide"
     return (f"{test.describe()}\n  {head}\n  LLR {st.llr:+.2f} (bounds {st.lower:.2f}, {st.upper:.2f}); "

@@ -243,7 +243,8 @@ def elo_interval(counts: Sequence[float], confidence: float = 0.95) -> EloInterv
     else:
         centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
         half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        low, high = centre - half, centre + half
+        low = 0.0 if mean == 0.0 else centre - half  # exact ends, not rounding's: a clean sweep is unbounded
+        high = 1.0 if mean == 1.0 else centre + half
     return EloInterval(_elo(mean), _elo(low), _elo(high), pairs)
 
 
