@@ -189,7 +189,8 @@ def _sequential(args: argparse.Namespace, a: str, b: str, options: Any, pool: Ex
     games = args.games or (SPRT_GAMES if test else 100)
     done = read_results(args.results) if args.results else []
     if done:
-        print(f"{args.results}: {len(done)} games already played; playing the rest", file=out, flush=True)
+        print(f"{args.results}: {len(done)} games already played (read first; only the others are played)",
+              file=out, flush=True)
     if test:
         print(test.describe(), file=out, flush=True)
 
