@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "holds (default 0.05)")
     p.add_argument("--elo-model", choices=MODELS, default="logistic",
                    help="with --sprt: the Elo of the bounds: logistic (default; the Elo of docs/STRENGTH.md) or "
-                        "normalized (scaled by the results' spread, fishtest's and fastchess's default)")
+                        "normalized (scaled by the results' spread, fastchess's default)")
     p.add_argument("--results", metavar="FILE.jsonl", default=None,
                    help="two players: append every game's result to this file as it ends (one JSON line a game, "
                         "as bench/ladder.py writes) and resume from it: the games it holds are not played again, "

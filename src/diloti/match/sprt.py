@@ -20,7 +20,7 @@ with ``x`` the root of the secular equation ``Σ p̂ᵢ (aᵢ - s) / (1 + x (a�
 
 * ``logistic`` (the default, the Elo of docs/STRENGTH.md): an expected game
   score ``1 / (1 + 10^(-elo/400))``;
-* ``normalized`` (fishtest's and fastchess's default since 2023): Elo scaled
+* ``normalized`` (fastchess's default): Elo scaled
   by the spread of the results, ``t = (score - ½) / σ`` with ``elo = t · 800 / ln 10``
   (``normalized_elo_practical.pdf``, §4.1), so that a bound means the same
   number of games whatever the draw rate.
@@ -52,7 +52,6 @@ from diloti.core.errors import DilotiError
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's score for A, per game: 0, ½, 1, 1½ or 2 points over 2
 REGULARIZE = 1e-3  # what a count of zero becomes (fishtest's and fastchess's value)
 NELO_PER_T = 800 / math.log(10)  # normalized Elo per unit of t = (score - ½) / σ: 347.43...
-ELO_CLAMP = 1e-3  # scores are kept in [0.001, 0.999] when turned into Elo (±1200)
 MODELS = ("logistic", "normalized")
 
 
@@ -67,16 +66,6 @@ def score_of(elo: float) -> float:
     (0.5, 0.9091)
     """
     return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
-
-
-def elo_of(score: float) -> float:
-    """The logistic Elo difference of an expected score, the score kept in [0.001, 0.999] (±1200 Elo).
-
-    >>> round(elo_of(0.75), 2), elo_of(0.5), round(elo_of(1.0))
-    (190.85, 0.0, 1200)
-    """
-    x = min(max(score, ELO_CLAMP), 1 - ELO_CLAMP)
-    return 400.0 * math.log10(x / (1.0 - x))
 
 
 def pentanomial(pairs: Iterable[Sequence[float]]) -> list[int]:
