@@ -142,6 +142,8 @@ def play_sequential(a: str, b: str, games: int, *, test: Sprt | None = None, see
                 continue
             while len(pending) < width and (nxt := next(todo, None)) is not None:
                 pending[pool.submit(play_game, a, b, nxt, seed, players, opts, rounds, game)] = nxt
+            if not pending:  # cannot happen: every game not yet in results was submitted
+                raise TournamentError(f"internal error: pair {pairs} has no game to wait for")
             ready, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in ready:
                 del pending[fut]
