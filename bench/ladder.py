@@ -7,7 +7,8 @@ Plays A against B on duplicate deals (games to 61), ``--chunk`` games at a
 time, appending every game's result to a JSON-lines file, and prints the
 running summary after each chunk. Rerunning continues where the file ends, so
 a long ladder survives interruptions; the games are exactly those of one
-``diloti tournament A B --games N --seed S`` run. ``--first K`` with its own
+``diloti tournament A B --games N --seed S`` run (whose ``--results FILE`` reads and writes the same
+files, and whose ``--sprt`` stops at a verdict). ``--first K`` with its own
 ``--out`` plays only games K .. N-1, so a long pair can be split across cores
 and the files concatenated in order afterwards.
 

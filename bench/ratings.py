@@ -1,18 +1,20 @@
-"""All levels on one scale: a Bradley-Terry (Elo) fit over every pair in bench/results, with intervals.
+"""All levels on one scale: Elo with 95% intervals fitted by maximum likelihood from every pair in bench/results.
 
-Usage: .venv/bin/python bench/ratings.py [--players 2] [--boot 200] [--seed 1] [FILES...]
+Usage: .venv/bin/python bench/ratings.py [--players 2] [--prior 1] [--anchor PLAYER] [FILES...]
 
-Reads the ladder's per-game files (``A_vs_B_Pp_seedS.jsonl``, as bench/ladder.py
-writes them), counts each game as a win, a loss or half of each (a draw), and
-fits one strength per player by maximum likelihood: P(A beats B) =
-1 / (1 + 10 ** ((R_B - R_A) / 400)), the Elo scale, with ``heuristic`` at 0 (``random``
-never wins a game, so its own rating rests on the prior and would be a poor anchor). Every
-pair that was played gets one virtual drawn game, so a player that won or lost
-every game still gets a finite rating (a weak prior: it alone places ``random``).
-The 95% intervals come from a bootstrap over duplicate pairs within each match
-(``--boot`` resamples). A player spec with settings (``expert:iterations=300,seconds=none``)
-is its own player, except that ``expert:iterations=300,seconds=none`` is ``expert``
-(the default expert never reaches its time cap; docs/STRENGTH.md).
+Reads the ladder's per-game files (``A_vs_B_Pp_seedS.jsonl``, as bench/ladder.py and
+``diloti tournament --results`` write them), counts each game as a win, a loss or half of
+each (a draw), and fits one rating per player as Ordo and BayesElo do
+(:func:`diloti.match.elo.fit_elo`): the Bradley-Terry model on the Elo scale,
+P(A beats B) = 1 / (1 + 10 ** ((R_B - R_A) / 400)), by maximum likelihood, the ratings
+relative to the players' average (or to ``--anchor``). Every pair of players that met gets
+``--prior`` virtual drawn games (default 1), so a player that won or lost every game
+still gets a finite rating (``random`` never wins: its rating rests on the prior). The
+95% intervals come from the fit's covariance, the larger of the model's and the one the
+duplicate pairs themselves show. A player spec with settings
+(``expert:iterations=300,seconds=none``) is its own player, except that
+``expert:iterations=300,seconds=none`` is ``expert`` (the default expert never reaches
+its time cap; docs/STRENGTH.md).
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from __future__ import annotations
 import argparse
 import glob
 import json
-import random
 import re
-from math import log10
+
+from diloti.match.elo import fit_elo
 
 NAME = re.compile(r"(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[24])p_seed(?P<seed>\d+)\.jsonl$")
 GAMES = ("xeri_", "kontsina_")
@@ -51,60 +53,27 @@ def load(paths: list[str], players: int) -> dict[tuple[str, str], Pairs]:
     return out
 
 
-def fit(data: dict[tuple[str, str], Pairs], iterations: int = 2000) -> dict[str, float]:
-    """Elo ratings (``heuristic`` at 0 when present) by minorisation-maximisation of the Bradley-Terry likelihood.
-
-    >>> r = fit({("a", "heuristic"): [(1.0, 1.0), (1.0, 0.0)]})
-    >>> r["heuristic"], round(r["a"])
-    (0.0, 147)
-    """
-    names = sorted({x for ab in data for x in ab})
-    wins = {n: 0.0 for n in names}
-    games: dict[tuple[str, str], float] = {}
-    for (a, b), pairs in data.items():
-        sa = sum(x + y for x, y in pairs) + 0.5  # one virtual draw a pair of players
-        count = 2.0 * len(pairs) + 1.0
-        wins[a] += sa
-        wins[b] += count - sa
-        games[(a, b)] = games.get((a, b), 0.0) + count
-    gamma = {n: 1.0 for n in names}
-    for _ in range(iterations):
-        new = {}
-        for i in names:
-            denom = 0.0
-            for (a, b), played in games.items():
-                if i in (a, b):
-                    j = b if i == a else a
-                    denom += played / (gamma[i] + gamma[j])
-            new[i] = wins[i] / denom if denom else gamma[i]
-        gamma = new
-    base = gamma.get("heuristic", gamma[names[0]])
-    return {n: 400.0 * log10(g / base) for n, g in gamma.items()}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*")
     ap.add_argument("--players", type=int, default=2, choices=(2, 4))
-    ap.add_argument("--boot", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--prior", type=float, default=1.0, help="virtual drawn games a pair of players (default 1)")
+    ap.add_argument("--anchor", default=None, help="the player at 0 (default: the average is 0)")
     args = ap.parse_args()
     data = load(args.files or sorted(glob.glob("bench/results/*.jsonl")), args.players)
-    point = fit(data)
-    rng = random.Random(args.seed)
-    boots: dict[str, list[float]] = {n: [] for n in point}
-    for _ in range(args.boot):
-        sample = {ab: [rng.choice(p) for _ in p] for ab, p in data.items()}
-        for n, r in fit(sample, 300).items():
-            boots[n].append(r)
-    print(f"{args.players} players; {sum(len(p) for p in data.values()) * 2} games over {len(data)} pairs\n")
-    print("| player | Elo (heuristic = 0) | 95% interval | games |")
-    print("|---|---|---|---|")
-    for n in sorted(point, key=lambda n: -point[n]):
-        b = sorted(boots[n])
-        lo, hi = b[int(0.025 * len(b))], b[min(len(b) - 1, int(0.975 * len(b)))]
-        g = sum(2 * len(p) for ab, p in data.items() if n in ab)
-        print(f"| {n} | {point[n]:.0f} | {lo:.0f} .. {hi:.0f} | {g} |")
+    fit = fit_elo(data, prior=args.prior, anchor=args.anchor)
+    ref = f"{args.anchor} = 0" if args.anchor else "average 0"
+    print(f"{args.players} players; {sum(len(p) for p in data.values()) * 2} games over {len(data)} matches; "
+          f"{args.prior:g} virtual draw(s) a pair of players\n")
+    print(f"| player | Elo ({ref}) | 95% interval | games | above the next (95% interval) |")
+    print("|---|---|---|---|---|")
+    ranked = sorted(fit.ratings.values(), key=lambda r: -r.elo)
+    for r, below in zip(ranked, [*ranked[1:], None], strict=True):
+        gap = ""
+        if below is not None:
+            d = fit.difference(r.name, below.name)
+            gap = f"{d.elo:+.0f} ({d.low:+.0f} .. {d.high:+.0f})"
+        print(f"| {r.name} | {r.elo:+.0f} | {r.low:+.0f} .. {r.high:+.0f} | {r.games} | {gap} |")
 
 
 if __name__ == "__main__":

@@ -340,3 +340,25 @@ def test_replay_steps_on_enter(capsys: pytest.CaptureFixture[str], monkeypatch: 
     monkeypatch.setattr(sys, "stdin", Terminal(""))  # end of input stops too
     code, out, _ = run(capsys, "replay", str(FIXTURES / "sample_record.txt"))
     assert code == 0 and "  2. s0" not in out
+
+
+def test_play_against_an_outside_player_by_import_path(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--level package.module:Name[:settings]` plays the user's own player (tests/outside_bot.py) in the terminal."""
+    code, out, err = play(capsys, monkeypatch, "1\n" * 30, "--seed", "4", "--level", "outside_bot:LastMove:bias=1",
+                          "--quiet")
+    assert code == 0 and err == "" and "=== round 1 over ===" in out and "outside_bot1" in out
+    code, out, err = play(capsys, monkeypatch, "1\n" * 30, "--game", "xeri", "--seed", "4", "--level",
+                          "outside_bot:LastMove", "--quiet")
+    assert code == 0 and "Traceback" not in err
+    for spec, why in [("outside_bot:Nope", "outside_bot has no callable 'Nope'"),
+                      ("no_such_module:Bot", "cannot import 'no_such_module'")]:
+        code, out, err = play(capsys, monkeypatch, "1\n", "--level", spec)
+        assert code == 2 and why in err and "settings are KEY=VALUE" not in err and err.count("\n") == 1
+
+
+def test_outside_players_are_refused_where_nothing_may_be_imported() -> None:
+    from diloti.ai import UnknownLevelError, make_player
+
+    with pytest.raises(UnknownLevelError, match=r"plays only in matches \(diloti tournament\) and terminal games"):
+        make_player("outside_bot:LastMove", 1)  # as a browser table builds its players

@@ -184,7 +184,7 @@ def test_cli_tournament_on_ray_equals_the_serial_run(ray_pool: Executor, capsys:
                 "--workers", spec, "--quiet", "--per-game", "--json", "-"]
         assert main(argv) == 0
         out = capsys.readouterr().out
-        data: list[dict[str, Any]] = json.loads(out[out.index("[\n"):])  # after the summaries
+        data: list[dict[str, Any]] = json.loads(out)  # with --json -, standard output is the JSON alone
         for match in data:  # all but times
             del match["seconds"], match["moves_per_second"]
             for game in match["results"]:
@@ -247,3 +247,19 @@ def test_a_killed_server_leaves_no_worker_behind(tmp_path: Any) -> None:
             time.sleep(0.05)
     finally:
         server.stop()
+
+
+def test_an_sprt_on_ray_stops_on_the_pair_the_serial_run_does(ray_pool: Executor,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from diloti.match.sequential import play_sequential
+    from diloti.match.sprt import Sprt
+    from diloti.match.workers import pool_width
+
+    assert pool_width(ray_pool) == 2  # the games kept in flight: the cluster's CPUs
+    serial = play_sequential("heuristic", "random", 200, test=Sprt(0, 300), seed=4, rounds=1)
+    on_ray = play_sequential("heuristic", "random", 200, test=Sprt(0, 300), seed=4, rounds=1, pool=ray_pool)
+    assert on_ray.status == serial.status and on_ray.status is not None and on_ray.status.verdict == "H1"
+    assert _games(on_ray.match) == _games(serial.match)
+    assert main(["tournament", "heuristic", "random", "--sprt", "0,300", "--rounds", "1", "--seed", "4",
+                 "--workers", "ray", "--quiet", "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["sprt"]["pairs"] == serial.pairs

@@ -90,12 +90,16 @@ def parse_spec(spec: str, free: bool = False) -> tuple[str, dict[str, Any]]:
     return level, settings
 
 
-def make_player(spec: str, seed: int | None = None, *, measurement: bool = False, **settings: Any) -> Player:
+def make_player(spec: str, seed: int | None = None, *, measurement: bool = False, outside: bool = False,
+                **settings: Any) -> Player:
     """A computer player with its own seeded generator.
 
     ``spec`` is a level name, or a level with settings (``expert:iterations=200``);
     keyword ``settings`` are added to (and override) the spec's. The
-    measurement-only ``oracle`` is built only with ``measurement=True``.
+    measurement-only ``oracle`` is built only with ``measurement=True``. An outside
+    player by import path (``package.module:Name``) is built with ``measurement``
+    (matches) or ``outside`` (the terminal game, whose user names their own code),
+    never otherwise: a browser table must not import code a request names.
 
     >>> make_player("oracle")
     Traceback (most recent call last):
@@ -107,8 +111,12 @@ def make_player(spec: str, seed: int | None = None, *, measurement: bool = False
     if not isinstance(spec, str):
         raise UnknownLevelError(f"invalid player {spec!r}: expected a level name", spec)
     head, _, rest = spec.partition(":")
-    if measurement and head.strip() not in MEASUREMENT_LEVELS and rest and "=" not in rest.partition(":")[0]:
-        return _outside_player(spec, seed, settings)  # module:Name[:settings]
+    if head.strip() not in MEASUREMENT_LEVELS and rest and "=" not in rest.partition(":")[0]:  # module:Name[:...]
+        if measurement or outside:
+            return _outside_player(spec, seed, settings)
+        raise UnknownLevelError(f"invalid player {spec!r}: an outside player (package.module:Name) plays only in "
+                                f"matches (diloti tournament) and terminal games (diloti play), not here; "
+                                f"levels: {', '.join(LEVELS)}", spec)
     level, parsed = parse_spec(spec)
     table = MEASUREMENT_LEVELS if measurement else LEVELS
     factory = table.get(level)

@@ -150,14 +150,16 @@ def add_level_flag(parser: argparse.ArgumentParser, default: str = "random") -> 
 
     parser.add_argument("--level", default=default, metavar="LEVEL",
                         help=f"computer player level: {', '.join(LEVELS)} (default {default}); "
-                             "settings as LEVEL:KEY=VALUE,... where the level takes them")
+                             "settings as LEVEL:KEY=VALUE,... where the level takes them; or an outside player "
+                             "by its import path, package.module:Name[:KEY=VALUE,...] (see the README)")
 
 
 def make_computer(spec: str, seed: int | None) -> Any:
-    """A computer player from ``--level`` (a name, or a name with settings)."""
+    """A computer player from ``--level`` (a name, a name with settings, or an outside player's import path:
+    the terminal's user names their own code, so it may be imported here, never at a browser table)."""
     from diloti.ai import make_player
 
-    return make_player(spec, seed)
+    return make_player(spec, seed, outside=True)
 
 
 def read_text_file(path: str, what: str = "file") -> str:

@@ -7,6 +7,8 @@ import contextlib
 import json
 import os
 import sys
+from concurrent.futures import Executor
+from typing import Any, TextIO
 
 from diloti.ai import LEVELS, MEASUREMENT_LEVELS, make_player
 from diloti.cli.common import (
@@ -17,7 +19,10 @@ from diloti.cli.common import (
     positive_int,
     progress_bar,
 )
+from diloti.match.sequential import append_result, play_sequential, read_results, sprt_dict, verdict_text
+from diloti.match.sprt import MODELS, Sprt, SprtError, SprtStatus, parse_bounds
 from diloti.match.tournament import (
+    GameResult,
     MatchResult,
     TournamentError,
     check_plotting,
@@ -36,11 +41,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "give every pair (a ladder); 'all' means every level. Prints each match's game win rate "
                     "and points-per-round difference with 95% confidence intervals (Wilson for the win rate). Levels: "
                     f"{', '.join(MEASUREMENT_LEVELS)} (oracle sees every hand: for measurement only); "
-                    "settings as LEVEL:KEY=VALUE,... e.g. expert:iterations=100,seconds=none.",
+                    "settings as LEVEL:KEY=VALUE,... e.g. expert:iterations=100,seconds=none; an outside player by "
+                    "its import path, package.module:Name[:KEY=VALUE,...] (README). With --sprt, two players are "
+                    "tested sequentially until a verdict.",
     ))
     p.add_argument("levels", nargs="+", metavar="LEVEL", help="two or more players, or 'all'")
-    p.add_argument("--games", type=positive_int, default=100, metavar="N",
-                   help="games per pair (rounded up to even: duplicate pairs; default 100)")
+    p.add_argument("--games", type=positive_int, default=None, metavar="N",
+                   help="games per pair (rounded up to even: duplicate pairs; default 100); with --sprt the most "
+                        f"games to play before stopping with no verdict (default {SPRT_GAMES})")
     p.add_argument("--rounds", type=positive_int, default=None, metavar="N",
                    help="play N rounds per game instead of games to the target")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and the players (default 0)")
@@ -50,7 +58,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "'ray start' here, else a new one on this machine), 'ray://HOST:PORT' (a Ray cluster's "
                         "client port) or 'ray:HOST:PORT' (its head, from one of its nodes); Ray needs "
                         "pip install 'diloti[cluster]' (docs/WORKERS.md). The results are the same wherever games run")
-    p.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON ('-' for stdout)")
+    p.add_argument("--sprt", metavar="ELO0,ELO1", type=_bounds, default=None,
+                   help="a sequential probability ratio test of two players: H0 'A is ELO0 Elo stronger than B' "
+                        "against H1 'ELO1 stronger' (ELO0 < ELO1, e.g. 0,50): plays duplicate pairs, printing the "
+                        "log-likelihood ratio (LLR) against its bounds and A's Elo with its 95%% interval after each, "
+                        "until a verdict (H1 accepted, H0 accepted) or --games (no verdict). The generalized LLR over "
+                        "the pairs' pentanomial counts, as Stockfish's fishtest and fastchess (docs/STRENGTH.md). A "
+                        "negative ELO0 is written --sprt=-10,0")
+    p.add_argument("--alpha", type=_rate, default=0.05, help="with --sprt: the chance of accepting H1 when H0 "
+                   "holds (default 0.05)")
+    p.add_argument("--beta", type=_rate, default=0.05, help="with --sprt: the chance of accepting H0 when H1 "
+                   "holds (default 0.05)")
+    p.add_argument("--elo-model", choices=MODELS, default="logistic",
+                   help="with --sprt: the Elo of the bounds: logistic (default; the Elo of docs/STRENGTH.md) or "
+                        "normalized (scaled by the results' spread, fastchess's default)")
+    p.add_argument("--results", metavar="FILE.jsonl", default=None,
+                   help="two players: append every game's result to this file as it ends (one JSON line a game, "
+                        "as bench/ladder.py writes) and resume from it: the games it holds are not played again, "
+                        "so an interrupted match (or test) goes on where it stopped with the same command")
+    p.add_argument("--json", metavar="FILE", default=None,
+                   help="write the results as JSON ('-': standard output holds the JSON alone, the text goes to "
+                        "standard error)")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="draw the points-per-round matrix of the players as a picture (needs matplotlib)")
     p.add_argument("--per-game", action="store_true", help="include every game's result in --json")
@@ -58,6 +86,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="no progress bar (shown on a terminal when tqdm, the 'cli' extra, is installed)")
     add_game_flags(p)
     p.set_defaults(func=run)
+
+
+SPRT_GAMES = 2000  # the default cap of a sequential test (1000 pairs)
+
+
+def _bounds(text: str) -> tuple[float, float]:
+    try:
+        return parse_bounds(text)
+    except SprtError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("invalid SPRT bounds ")) from None
+
+
+def _rate(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = -1.0
+    if not 0 < v < 0.5:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected an error rate between 0 and 0.5, e.g. 0.05")
+    return v
 
 
 def expand(levels: list[str]) -> list[str]:
@@ -87,27 +135,41 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     _check_writable(args.json, "--json")
     _check_writable(args.plot, "--plot")
+    _check_writable(args.results, "--results")
+    sequential = args.sprt is not None or args.results is not None
+    if sequential and len(levels) != 2:
+        flag = "--sprt" if args.sprt is not None else "--results"
+        raise TournamentError(f"{flag} is for a match of two players, not {len(levels)} ({', '.join(levels)})")
     if args.plot:
         try:
             check_plotting()
         except TournamentError as exc:
             raise TournamentError(f"--plot {args.plot!r}: {exc}") from None
+    # With --json -, standard output is the JSON alone: everything for people goes to standard error.
+    out = sys.stderr if args.json == "-" else sys.stdout
     spec = args.workers or default_jobs()
     results: list[MatchResult] = []
+    extra: dict[str, Any] = {}
     # One pool for the whole run (one Ray connection), given to every match; 1 plays in this process.
     with contextlib.ExitStack() as stack:
         pool = None if spec == 1 else stack.enter_context(worker_pool(spec))
-        for i, a in enumerate(levels):
-            for b in levels[i + 1:]:
-                with progress_bar(args.games + args.games % 2, f"{a} vs {b}",
-                                  show=False if args.quiet else None) as bar:
-                    r = play_match(a, b, args.games, seed=args.seed, players=args.players, options=options,
-                                   rounds=args.rounds, pool=pool, game=args.game,
-                                   progress=lambda done, _total: bar.update(done - bar.n))
-                results.append(r)
-                print(r.summary(), flush=True)
+        if sequential:
+            r, extra = _sequential(args, levels[0], levels[1], options, pool, out)
+            results.append(r)
+        else:
+            games = args.games or 100
+            for i, a in enumerate(levels):
+                for b in levels[i + 1:]:
+                    with progress_bar(games + games % 2, f"{a} vs {b}", show=False if args.quiet else None) as bar:
+                        r = play_match(a, b, games, seed=args.seed, players=args.players, options=options,
+                                       rounds=args.rounds, pool=pool, game=args.game,
+                                       progress=lambda done, _total: bar.update(done - bar.n))
+                    results.append(r)
+                    print(r.summary(), file=out, flush=True)
     if args.json:
         data = [r.to_dict(per_game=args.per_game) for r in results]
+        if extra:
+            data[0].update(extra)
         text = json.dumps(data[0] if len(data) == 1 else data, indent=2, default=str)
         if args.json == "-":
             sys.stdout.write(text + "\n")
@@ -116,5 +178,36 @@ def run(args: argparse.Namespace) -> int:
                 f.write(text + "\n")
     if args.plot:
         plot_ladder(results, args.plot)
-        print(f"ladder picture written to {args.plot}")
+        print(f"ladder picture written to {args.plot}", file=out)
     return 0
+
+
+def _sequential(args: argparse.Namespace, a: str, b: str, options: Any, pool: Executor | None,
+                out: TextIO) -> tuple[MatchResult, dict[str, Any]]:
+    """A match of two players pair by pair: an SPRT (--sprt) and/or one that resumes from --results."""
+    test = Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta, args.elo_model) if args.sprt else None
+    games = args.games or (SPRT_GAMES if test else 100)
+    done = read_results(args.results) if args.results else []
+    if done:
+        print(f"{args.results}: {len(done)} games already played (read first; only the others are played)",
+              file=out, flush=True)
+    if test:
+        print(test.describe(), file=out, flush=True)
+
+    def on_game(r: GameResult) -> None:
+        if args.results:
+            append_result(args.results, r)
+
+    def on_pair(status: SprtStatus | None, pairs: int) -> None:
+        if status is not None and not args.quiet:
+            print("  " + status.line(), file=out, flush=True)
+
+    res = play_sequential(a, b, games, test=test, seed=args.seed, players=args.players, options=options,
+                          rounds=args.rounds, pool=pool, done=done, on_game=on_game, on_pair=on_pair, game=args.game)
+    print(res.match.summary(), file=out)
+    print(f"  {res.played} games played now in {res.seconds:.1f} s"
+          + (f"; results in {args.results}" if args.results else ""), file=out)
+    if test is None:
+        return res.match, {}
+    print(verdict_text(test, res, a, b), file=out, flush=True)
+    return res.match, {"sprt": sprt_dict(test, res)}

@@ -118,6 +118,15 @@ class Interval:
         return cls(mean, low, high)
 
     def __str__(self) -> str:
+        """``mean [low, high]``; an interval of no width (one duplicate pair: no spread to measure) says so.
+
+        >>> print(Interval.of([2.0]))
+        2.000 (too few games for an interval)
+        >>> print(Interval.of([1.0, 3.0]))
+        2.000 [0.040, 3.960]
+        """
+        if self.low == self.high:
+            return f"{self.mean:.3f} (too few games for an interval)"
         return f"{self.mean:.3f} [{self.low:.3f}, {self.high:.3f}]"
 
 
@@ -269,19 +278,9 @@ def summarise(a: str, b: str, results: Iterable[GameResult], players: int, optio
 Progress = Callable[[int, int], None]
 
 
-def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2, options: Any = None,
-               rounds: int | None = None, jobs: int = 1, target: int | None = None,
-               progress: Progress | None = None, first: int = 0, pool: Executor | None = None,
-               game: str = "diloti") -> MatchResult:
-    """Play ``games`` games (rounded up to an even number: duplicate pairs) of A against B.
-
-    Games are numbered from ``first`` (even): a long match can be played in
-    chunks that together are exactly the one long match. The games run in
-    ``pool`` (any :func:`~diloti.match.workers.worker_pool`: local processes or
-    Ray) when one is given, else in ``jobs`` local processes (1: here); the
-    results are the same either way. ``game`` is one of the three games; a match is always
-    between two sides (Kontsina with 4 players: ``partnerships``).
-    """
+def check_match(a: str, b: str, games: int, players: int, options: Any, rounds: int | None,
+                target: int | None, game: str) -> Any:
+    """Check a match's settings (each failing with its own message, before any game); the game's options."""
     info = find_game(game)
     if game == "diloti" and players not in (2, 4):
         raise TournamentError(f"invalid number of players {players!r}: expected 2 or 4")
@@ -295,8 +294,23 @@ def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2
         raise TournamentError(f"invalid number of rounds {rounds!r}: expected at least 1")
     for spec in (a, b):
         make_player(spec, 0, measurement=True)  # fail early, with the spec's own error
-    if target is not None:
-        opts = opts.replace(target=target)
+    return opts if target is None else opts.replace(target=target)
+
+
+def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2, options: Any = None,
+               rounds: int | None = None, jobs: int = 1, target: int | None = None,
+               progress: Progress | None = None, first: int = 0, pool: Executor | None = None,
+               game: str = "diloti") -> MatchResult:
+    """Play ``games`` games (rounded up to an even number: duplicate pairs) of A against B.
+
+    Games are numbered from ``first`` (even): a long match can be played in
+    chunks that together are exactly the one long match. The games run in
+    ``pool`` (any :func:`~diloti.match.workers.worker_pool`: local processes or
+    Ray) when one is given, else in ``jobs`` local processes (1: here); the
+    results are the same either way. ``game`` is one of the three games; a match is always
+    between two sides (Kontsina with 4 players: ``partnerships``).
+    """
+    opts = check_match(a, b, games, players, options, rounds, target, game)
     games += games % 2
     first -= first % 2
     tasks = [(a, b, i, seed, players, opts, rounds, game) for i in range(first, first + games)]

@@ -170,6 +170,22 @@ def die_with_parent(parent: int, poll: float = PARENT_POLL) -> None:
     threading.Thread(target=watch, name="diloti-parent-watch", daemon=True).start()
 
 
+def pool_width(pool: Executor) -> int:
+    """How many tasks ``pool`` runs at once: its processes, or the CPUs of its Ray cluster (at least 1).
+
+    A sequential match keeps this many games in flight, so that it stops soon after its verdict.
+
+    >>> with worker_pool(2) as pool:
+    ...     pool_width(pool)
+    2
+    """
+    if isinstance(pool, RayExecutor):
+        with contextlib.suppress(Exception):  # the cluster's size is a hint: on any trouble, one CPU
+            return max(1, int(pool._ray.cluster_resources().get("CPU", 1)))
+        return 1
+    return max(1, int(getattr(pool, "_max_workers", 1)))
+
+
 class RayExecutor(Executor):
     """An :class:`~concurrent.futures.Executor` whose tasks are Ray remote tasks.
 
