@@ -1,7 +1,7 @@
 // The service worker: keeps the page's shell (HTML, CSS, scripts, icons) so the app opens offline
 // and installs. Network first, so a new version is used as soon as the server has it; the cache is
 // only the fallback. The API, the websocket and records are never cached (they are live data).
-const CACHE = "diloti-shell-v4";
+const CACHE = "diloti-shell-v5";
 const SHELL = [
   "/", "/static/app.css", "/static/manifest.webmanifest",
   "/static/icons/icon-192.png", "/static/icons/icon-512.png", "/static/icons/maskable-512.png",
@@ -10,6 +10,7 @@ const SHELL = [
   "/static/js/moves.js", "/static/js/present.js", "/static/js/replay.js", "/static/js/rules.js",
   "/static/js/seats.js", "/static/js/tabledialogs.js", "/static/js/alerts.js", "/static/js/player.js",
   "/static/js/profile.js", "/static/js/quickplay.js", "/static/js/keys.js", "/static/js/rules_games.js",
+  "/static/js/review.js",
 ];
 
 self.addEventListener("install", (event) => {
