@@ -39,7 +39,7 @@ def main() -> None:
     reviewed = 0
     levels = []
     for part in args.levels.split(","):  # "expert:iterations=200,seconds=none" holds commas of its own
-        if "=" in part and levels:
+        if "=" in part and ":" not in part and levels:
             levels[-1] += "," + part
         else:
             levels.append(part)
