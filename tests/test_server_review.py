@@ -121,3 +121,47 @@ def test_one_review_at_a_time_per_player_and_a_bounded_queue(tmp_path: Path) -> 
         assert wait_done(client, tid, 0)["review"]["seats"] == [0]
         assert wait_done(client, tid, 1)["review"]["seats"] == [1]
         assert not d.jobs
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Any:
+    import os
+    import subprocess
+
+    from sqlalchemy import create_engine
+
+    from servers import drop_tables
+
+    url = os.environ.get("DILOTI_TEST_POSTGRES_URL")
+    if not url:
+        script = Path(__file__).resolve().parents[1] / "scripts" / "install-postgres"
+        try:
+            out = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=90, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            pytest.skip(f"PostgreSQL could not be started: {exc}")
+        if out.returncode != 0:
+            pytest.skip(f"PostgreSQL could not be started: {out.stderr.strip()[-300:]}")
+        url = out.stdout.strip().splitlines()[-1]
+    eng = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with eng.begin() as conn:
+        drop_tables(conn)
+    eng.dispose()
+    return url
+
+
+def test_reviews_are_stored_once_on_postgresql(postgres_url: str) -> None:
+    with TestClient(create_app(postgres_url, allow_seed=True, rate=1e6, burst=1e6, review_worlds=1)) as client:
+        tid = finished_table(client, seed=8)
+        assert client.post(f"/api/tables/{tid}/review", json={"seat": 1}).status_code == 202
+        review = wait_done(client, tid, 1)["review"]
+        assert review["seats"] == [1] and review["decisions"]
+    # A second process (here: a restarted server) finds it stored: no job, the same review.
+    with TestClient(create_app(postgres_url, review_worlds=1)) as client:
+        got = client.post(f"/api/tables/{tid}/review", json={"seat": 1})
+        assert got.status_code == 200 and got.json()["review"] == review and not desk(client).jobs
+        from diloti.store.reviews import ReviewStore
+
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        assert ReviewStore(store).put(tid, 1, VERSION, 1, {"x": 1}) is False  # the first one is kept
+        assert ReviewStore(store).get(tid, 1, VERSION) == review
+        assert ReviewStore(store).get(tid, 1, VERSION + 1) is None  # another method's version: made again
