@@ -3,6 +3,7 @@ progress, stored once (the second request reads the database), and bounded (one 
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from diloti.ai.review import VERSION, decision_points
+from diloti.ai.review import VERSION, decision_points, review_record
 from diloti.formats.record import read_record
 from diloti.server import create_app
 from diloti.server.reviews import ReviewDesk
@@ -86,6 +87,8 @@ def test_review_runs_in_the_pool_and_is_stored_once(tmp_path: Path) -> None:
         assert [d["ply"] for d in review["decisions"]] == [p.ply for p in decision_points(rec, [0])]
         assert review["seats"] == [0] and review["worlds"] == 1 and 0 <= review["accuracy"]["0"] <= 100
         assert all(d["seat"] == 0 and d["lost"] >= 0 for d in review["decisions"])
+        # The same review as `diloti review RECORD --seat 0` at the server's budget and seed 0 (the defaults).
+        assert review == json.loads(json.dumps(review_record(rec, [0], worlds=1, seed=0).to_dict()))
         again = client.post(f"/api/tables/{tid}/review", json={"seat": 0})
         assert again.status_code == 200 and again.json()["review"] == review
         with client.app.state.manager.store.session() as s:  # type: ignore[attr-defined]

@@ -61,7 +61,7 @@ from diloti.core.seeds import derive_seed
 from diloti.core.variant import VariantView
 from diloti.core.view import View
 
-DEFAULT_WORLDS = 24  # sampled worlds a decision (each plays every legal move): about 0.3 s a decision
+DEFAULT_WORLDS = 24  # sampled worlds a decision (each plays every legal move): about 0.2 s of CPU a decision
 MAX_WORLDS = 1000
 INACCURACY = 1.0  # expected points lost from which a move is marked (docs/REVIEW.md: how they were chosen)
 MISTAKE = 2.5

@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="review this seat's decisions (repeat for several; default: every seat)")
     p.add_argument("--budget", type=budget_arg, default=DEFAULT_WORLDS, metavar="W",
                    help=f"sampled worlds a decision, every legal move played in each (default {DEFAULT_WORLDS}: "
-                        "about 0.3 s a decision; more is slower and steadier)")
+                        "about 0.2 s of CPU a decision; more is slower and steadier)")
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     p.set_defaults(func=run)
