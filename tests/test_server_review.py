@@ -26,10 +26,11 @@ def make_client(path: Path, **kw: Any) -> TestClient:
                                  review_worlds=1, **kw))
 
 
-def finished_table(client: TestClient, seed: int = 3, target: int = 11) -> str:
+def finished_table(client: TestClient, seed: int = 3, target: int = 11, game: str = "diloti") -> str:
     """A game of a person (random moves) against the random computer, played to its end."""
     seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
-    r = client.post("/api/tables", json={"name": "Ann", "seats": seats, "options": {"target": target}, "seed": seed})
+    options = {"target": target} if game == "diloti" else {"hands": 1}
+    r = client.post("/api/tables", json={"name": "Ann", "seats": seats, "options": options, "seed": seed, "game": game})
     t = r.json()
     rng = random.Random(seed)
     with client.websocket_connect("/ws") as ws:
@@ -98,6 +99,14 @@ def test_review_runs_in_the_pool_and_is_stored_once(tmp_path: Path) -> None:
     with make_client(tmp_path) as client:
         got = client.post(f"/api/tables/{tid}/review", json={"seat": 0})
         assert got.status_code == 200 and got.json()["review"] == review and not desk(client).jobs
+
+
+def test_a_xeri_table_is_reviewed_through_the_same_calls(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        tid = finished_table(client, game="xeri")
+        assert client.post(f"/api/tables/{tid}/review", json={"seat": 1}).status_code == 202
+        review = wait_done(client, tid, 1)["review"]
+        assert review["decisions"] and all(d["seat"] == 1 and d["win_before"] is None for d in review["decisions"])
 
 
 def test_one_review_at_a_time_per_player_and_a_bounded_queue(tmp_path: Path) -> None:

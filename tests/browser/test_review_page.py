@@ -26,7 +26,7 @@ def finished_game(server: str, seed: int = 3) -> str:
     with connect(server.replace("http://", "ws://") + "/ws", open_timeout=10) as ws:
         ws.send(json.dumps({"type": "hello", "table": t["table"], "token": t["token"]}))
         while True:
-            m = json.loads(ws.recv(timeout=30))
+            m = json.loads(ws.recv(timeout=90))  # a loaded machine: the first computer move starts the pool
             if m["type"] == "game_over":
                 break
             if m["type"] == "state" and m["your_turn"]:

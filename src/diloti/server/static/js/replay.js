@@ -115,7 +115,7 @@ export class ReplayView {
     if (this.f === frames.length - 1 && round.score) {
       body.push(h("h3", null, t("round.title", { n: round.number })), breakdownTable(round.score, sides, null, d.game));
     }
-    const aside = this.review.el(fr.move ? fr.ply - 1 : null, name);
+    const aside = this.review.el(fr.move ? fr.ply - 1 : null, name, round.number);
     fill(this.root, h("main", { class: "page", id: "replay" }, h("div", { class: "replay-layout" }, h("div", { class: "panel replay" }, body), aside)));
   }
 

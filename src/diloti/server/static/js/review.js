@@ -107,15 +107,15 @@ export class ReviewPanel {
     this.load(this.view.data.players);
   }
 
-  /** The panel for the replay at the move of game ply `ply` (null: the start of a round). */
-  el(ply, seatName) {
+  /** The panel for the replay at the move of game ply `ply` (null: the start of a round) of round `round`. */
+  el(ply, seatName, round) {
     const d = this.view.data;
     const review = this.status && this.status.status === "done" ? this.status.review : null;
     const seatSel = h("select", { id: "review-seat", "aria-label": t("review.seat"), onchange: (e) => this.pickSeat(Number(e.target.value)) },
       Array.from({ length: d.players }, (_, s) => h("option", { value: String(s), selected: s === this.seat || undefined }, seatName(s))));
     const busy = this.status && ["queued", "running"].includes(this.status.status);
     const head = h("div", { class: "review-head" }, h("h3", null, t("review.title")), seatSel,
-      review ? null : h("button", { type: "button", class: "btn small primary", id: "review-btn", disabled: busy || undefined, onclick: () => this.ask() }, t("review.btn")));
+      review || busy ? null : h("button", { type: "button", class: "btn small primary", id: "review-btn", onclick: () => this.ask() }, t("review.btn")));
     const parts = [head];
     if (this.error) parts.push(h("p", { class: "error", id: "review-error" }, this.error));
     if (busy) {
@@ -124,13 +124,13 @@ export class ReviewPanel {
         : s.total ? t("review.running", { done: s.done, total: s.total }) : t("review.starting")),
       h("progress", { id: "review-progress", max: String(s.total || 1), value: String(s.done || 0) }));
     }
-    if (review) parts.push(...this.results(review, ply, seatName));
+    if (review) parts.push(...this.results(review, ply, seatName, round));
     parts.push(h("details", { class: "review-help", id: "review-help" }, h("summary", null, t("review.help_title")),
       ["review.help_1", "review.help_2", "review.help_3", "review.help_4"].map((k) => h("p", null, t(k)))));
     return h("aside", { class: "panel review", id: "review" }, parts);
   }
 
-  results(review, ply, seatName) {
+  results(review, ply, seatName, round) {
     const seat = String(review.seats[0]);
     const acc = review.accuracy[seat];
     const counts = review.counts[seat] || {};
@@ -146,10 +146,10 @@ export class ReviewPanel {
     if (ply === null) out.push(h("p", { id: "review-move", class: "info" }, t("review.pick")));
     else if (!here) out.push(h("p", { id: "review-move", class: "info" }, t("review.other", { name: seatName(Number(seat)) })));
     else out.push(this.detail(here));
-    const round = here ? here.round : null;
-    const list = decisions.filter((x) => round === null || x.round === round).filter((x) => x.mark);
+    // The marked moves of the round on show: a click shows the move.
+    const list = decisions.filter((x) => x.round === round && x.mark);
     if (list.length) {
-      out.push(h("ul", { id: "review-list", class: "review-list" }, list.map((x) => h("li", null,
+      out.push(h("ul", { id: "review-list", class: "review-list" }, list.map((x) => h("li", { class: x.ply === ply ? "now" : null },
         h("button", { type: "button", class: "linkish mark-" + x.mark, dataset: { ply: String(x.ply) }, onclick: () => this.view.goToPly(x.ply) },
           `${t("game.round", { n: x.round })} · ${x.number}. ${prettyMove(x.played)} — ${t("review.mark." + x.mark)} (−${x.lost.toFixed(1)})`)))));
     }
