@@ -177,3 +177,26 @@ def test_reviews_are_stored_once_on_postgresql(postgres_url: str) -> None:
         assert ReviewStore(store).put(tid, 1, VERSION, 1, {"x": 1}) is False  # the first one is kept
         assert ReviewStore(store).get(tid, 1, VERSION) == review
         assert ReviewStore(store).get(tid, 1, VERSION + 1) is None  # another method's version: made again
+
+
+def test_a_failed_review_says_so_and_is_made_when_asked_again(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import diloti.server.reviews as reviews
+
+    real = reviews.decision_points
+
+    def broken(*_: Any) -> Any:
+        raise RuntimeError("disk on fire")
+
+    with make_client(tmp_path) as client:
+        tid = finished_table(client)
+        monkeypatch.setattr(reviews, "decision_points", broken)
+        assert client.post(f"/api/tables/{tid}/review", json={"seat": 0}).status_code == 202
+        deadline = time.monotonic() + 30
+        while (s := client.get(f"/api/tables/{tid}/review", params={"seat": 0}).json())["status"] != "failed":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert "could not be made" in s["message"] and "disk on fire" not in s["message"]  # no internals shown
+        monkeypatch.setattr(reviews, "decision_points", real)
+        assert client.post(f"/api/tables/{tid}/review", json={"seat": 0}).status_code == 202
+        assert wait_done(client, tid, 0)["review"]["seats"] == [0]

@@ -39,6 +39,7 @@ log = logging.getLogger("diloti.server")
 AT_ONCE = 1  # reviews running at a time: each uses one worker process at a time
 QUEUE_MAX = 6  # reviews waiting for their turn
 RETRY_SECONDS = 60
+FAILED_KEPT = 600.0  # seconds a failed review is reported before it is forgotten
 REVIEW_SEED = 0  # the seed `diloti review` uses by default: the downloaded record reviews the same
 
 
@@ -181,6 +182,12 @@ class ReviewDesk:
             log.exception("review of table %s seat %s failed", job.table, job.seat)
             job.state = "failed"
             job.message = f"the review could not be made ({exc.__class__.__name__}); ask again to retry"
+            # Forgotten after a while if nobody asks again, so failures do not pile up.
+            asyncio.get_running_loop().call_later(FAILED_KEPT, self._forget, job)
+
+    def _forget(self, job: Job) -> None:
+        if self.jobs.get((job.table, job.seat)) is job and job.state == "failed":
+            del self.jobs[(job.table, job.seat)]
 
     async def stop(self) -> None:
         tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]
