@@ -76,3 +76,18 @@ def test_a_file_that_is_no_record(capsys: pytest.CaptureFixture[str], tmp_path: 
 def test_help_names_the_marks(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "review", "--help")
     assert code == 0 and "usage: diloti review" in out and "blunder from 5" in out and "--budget W" in out
+
+
+def test_a_xeri_record_is_reviewed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from diloti.ai import make_player
+    from diloti.core.xeri import XeriGame, XeriOptions
+    from diloti.formats.games import VariantRecord
+
+    g = XeriGame(options=XeriOptions(hands=1), seed=2)
+    bots = [make_player("random", seed=1), make_player("greedy", seed=2)]
+    while not g.is_over:
+        g.push(bots[g.state.turn].choose(g.view(g.state.turn)))
+    path = tmp_path / "xeri.txt"
+    path.write_text(VariantRecord.from_game(g, names=["ann", "bob"]).dumps())
+    code, out, err = run(capsys, "review", str(path), "--seat", "0", "--budget", "1")
+    assert code == 0 and err == "" and "=== round 1 ===" in out and "seat 0 (ann): " in out and " win " not in out

@@ -25,6 +25,7 @@ from diloti.ai.review import (
     summarise,
 )
 from diloti.core.game import Game, RoundRecord
+from diloti.core.kontsina import KontsinaGame, KontsinaOptions
 from diloti.core.moves import CAPTURE
 from diloti.core.options import Options
 from diloti.core.state import State
@@ -180,8 +181,10 @@ def test_bad_seats_and_budgets_are_refused() -> None:
         review_record(GameRecord(), worlds=1)
 
 
-def test_xeri_records_are_reviewed_through_the_same_calls() -> None:
-    g = XeriGame(options=XeriOptions(hands=1), seed=3)
+@pytest.mark.parametrize("game", ["xeri", "kontsina"])
+def test_the_parent_games_records_are_reviewed_through_the_same_calls(game: str) -> None:
+    g = XeriGame(options=XeriOptions(hands=1), seed=3) if game == "xeri" else \
+        KontsinaGame(options=KontsinaOptions(target=5), seed=3)
     bots = [make_player("random", seed=1), make_player("greedy", seed=2)]
     while not g.is_over:
         st = g.state
