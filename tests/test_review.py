@@ -18,6 +18,7 @@ from diloti.ai.review import (
     Decision,
     Point,
     ReviewError,
+    away_plies,
     decision_points,
     mark_of,
     review_decision,
@@ -192,3 +193,12 @@ def test_the_parent_games_records_are_reviewed_through_the_same_calls(game: str)
     rev = review_record(VariantRecord.from_game(g), [0], worlds=2, seed=1)
     assert rev.decisions and all(d.seat == 0 and d.win_before is None for d in rev.decisions)
     assert 0 <= (rev.accuracy[0] or 0) <= 100
+
+
+def test_moves_the_computer_made_for_an_absent_player_are_not_reviewed() -> None:
+    rec = played_game(seed=6, target=11)
+    mine = [p.ply for p in decision_points(rec, [0])]
+    rec.notes = {mine[1]: "computer (expert) for the absent player", mine[2]: "a comment"}
+    text = rec.dumps()  # as a record file (diloti serve's) carries them
+    assert away_plies(text) == {mine[1]}
+    assert [p.ply for p in decision_points(read_record(text), [0], away_plies(text))] == [mine[0], *mine[2:]]

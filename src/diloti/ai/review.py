@@ -46,7 +46,8 @@ with no time cap, reproducible).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import re
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from math import exp
 from typing import Any, Protocol
@@ -69,6 +70,8 @@ BLUNDER = 5.0
 ACCURACY_SCALE = 2.5  # a decision's accuracy is 100 * exp(-lost / ACCURACY_SCALE)
 MARKS = ("inaccuracy", "mistake", "blunder")
 VERSION = 1  # of the review's method: a stored review of another version is made again
+AWAY_NOTE = "for the absent player"  # the record's comment on a move the computer made for an away player
+_MOVE_LINE = re.compile(r"^s\d+\s+\S")
 
 
 class ReviewError(PlayerError):
@@ -147,9 +150,10 @@ class Point:
     move: Move
 
 
-def decision_points(rec: _Rec, seats: Sequence[int] | None = None) -> list[Point]:
+def decision_points(rec: _Rec, seats: Sequence[int] | None = None, skip: Collection[int] = ()) -> list[Point]:
     """Every decision of ``seats`` (default: all) in ``rec``, each with the mover's own view (the game's score
-    before the round included, for the chance to win).
+    before the round included, for the chance to win). The plies in ``skip`` (moves the computer made for an
+    absent player: :func:`away_plies`) are not the player's decisions: they are left out.
 
     >>> from diloti.core.game import Game
     >>> from diloti.formats.record import GameRecord
@@ -166,7 +170,7 @@ def decision_points(rec: _Rec, seats: Sequence[int] | None = None) -> list[Point
     for index, r in enumerate(rec.rounds):
         scores = tuple(totals) if totals else None
         for number, (state, seat, move) in enumerate(rec.replay(index), 1):
-            if seat in wanted:
+            if seat in wanted and ply not in skip:
                 view = state.view(seat) if scores is None else state.view(seat, scores)
                 points.append(Point(r.number, ply, number, view, move))
             ply += 1
@@ -174,6 +178,24 @@ def decision_points(rec: _Rec, seats: Sequence[int] | None = None) -> list[Point
             pts = list(r.points)
             totals = pts if totals is None else [a + b for a, b in zip(totals, pts, strict=True)]
     return points
+
+
+def away_plies(text: str) -> set[int]:
+    """The plies of a record's moves whose comment says the computer made them for an absent player (the
+    record's reader keeps no comments: they are read from the text here).
+
+    >>> away_plies("round 1 dealer 0 seed 1\\ndeck 4C\\ns1 7H\\ns0 8D ; computer (expert) for the absent player\\n")
+    {1}
+    """
+    plies: set[int] = set()
+    ply = 0
+    for line in text.splitlines():
+        body, _, comment = line.partition(";")
+        if _MOVE_LINE.match(body.strip()):
+            if AWAY_NOTE in comment:
+                plies.add(ply)
+            ply += 1
+    return plies
 
 
 def check_seats(rec: _Rec, seats: Sequence[int] | None) -> list[int]:

@@ -14,6 +14,7 @@ from diloti.ai.review import (
     MAX_WORLDS,
     MISTAKE,
     Review,
+    away_plies,
     decision_points,
     format_decision,
     review_decision,
@@ -49,7 +50,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "move, the expected points lost, a mark (inaccuracy from "
                     f"{INACCURACY:g} points lost, mistake from {MISTAKE:g}, blunder from {BLUNDER:g}; "
                     "docs/REVIEW.md), an accuracy per player and per round and, in Diloti, the chance to win the "
-                    "game before and after the move. Reproducible: the same record, budget and seed give the "
+                    "game before and after the move. Moves the computer made for an absent player (the record's "
+                    "comment says so) are left out. Reproducible: the same record, budget and seed give the "
                     "same review.",
     ))
     p.add_argument("record", metavar="RECORD", help="the game record file (diloti replay's format)")
@@ -64,7 +66,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rec = read_any_record(read_text_file(args.record, "record"))
+    text = read_text_file(args.record, "record")
+    rec = read_any_record(text)
     if rec.errors:
         line, msg = rec.errors[0]
         raise CliError(f"record {args.record!r}, line {line}: {msg}")
@@ -75,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         if bad:
             raise CliError(f"invalid --seat {bad[0]}: expected a seat 0..{rec.players - 1} "
                            f"of this {rec.players}-player game")
-    points = decision_points(rec, args.seat)
+    points = decision_points(rec, args.seat, away_plies(text))  # not the computer's moves for an absent player
     seats = sorted(set(args.seat)) if args.seat else list(range(rec.players))
     done = []
     with progress_bar(len(points), "decisions") as bar:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from diloti.ai.review import AWAY_NOTE
 from diloti.core.games import find_game
 from diloti.core.phase import Phase
 from diloti.formats.games import VariantRecord
@@ -46,7 +47,7 @@ def record_text(table: LiveTable) -> str:
     computer made for an away player carries a comment naming the computer.
     """
     date = table.created.strftime("%Y.%m.%d")
-    notes = {ply: f"computer ({level}) for the absent player" for ply, level in table.by.items()}
+    notes = {ply: f"computer ({level}) {AWAY_NOTE}" for ply, level in table.by.items()}
     rec: GameRecord | VariantRecord
     if table.kind == "diloti":
         rec = GameRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,

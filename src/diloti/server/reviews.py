@@ -22,7 +22,15 @@ from typing import TYPE_CHECKING, Any, Literal
 from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from diloti.ai.review import DEFAULT_WORLDS, VERSION, Decision, decision_points, review_decision, summarise
+from diloti.ai.review import (
+    DEFAULT_WORLDS,
+    VERSION,
+    Decision,
+    away_plies,
+    decision_points,
+    review_decision,
+    summarise,
+)
 from diloti.formats.games import read_any_record
 from diloti.server.limits import address_of
 from diloti.server.protocol import ProtocolError, read_body
@@ -166,7 +174,7 @@ class ReviewDesk:
             async with self.gate():
                 job.state = "running"
                 rec = await asyncio.to_thread(read_any_record, text)
-                points = await asyncio.to_thread(decision_points, rec, [job.seat])
+                points = await asyncio.to_thread(decision_points, rec, [job.seat], away_plies(text))
                 job.total = len(points)
                 decisions: list[Decision] = []
                 for point in points:  # one at a time: the computer players' moves get the pool in between
