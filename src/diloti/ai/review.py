@@ -14,7 +14,7 @@ mark             points lost            meaning
 (none)           below 1.0              as good as the best move, within the search's noise
 ``inaccuracy``   1.0 to 2.5             a better move was there
 ``mistake``      2.5 to 5.0             gives away about a card-majority's worth (4 points)
-``blunder``      5.0 or more            gives away a xeri's worth (10 points) or close to it
+``blunder``      5.0 or more            gives away half a xeri's worth (10 points) or more
 ===============  =====================  ==========================================
 
 The thresholds were calibrated on self-play records (docs/REVIEW.md: the
@@ -35,8 +35,9 @@ worlds per decision, every legal move played in each (so it is bounded and,
 with no time cap, reproducible).
 
 >>> from diloti.core.game import Game
+>>> from diloti.core.options import Options
 >>> from diloti.formats.record import GameRecord
->>> g = Game(seed=4, options=__import__("diloti.core.options").core.options.Options(target=11))
+>>> g = Game(seed=4, options=Options(target=11))
 >>> while not g.is_over:
 ...     g.push(g.state.legal_moves()[0])
 >>> rev = review_record(GameRecord.from_game(g), seats=[0], worlds=2, seed=1)
