@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import urllib.request
 from typing import Any
 
 import pytest
@@ -13,15 +14,18 @@ from websockets.sync.client import connect
 pytestmark = pytest.mark.timeout(180)
 
 
-def finished_game(server: str, seed: int = 3) -> str:
-    """A game of a person (random moves, over the websocket) against the random computer, to a target of 11."""
-    import urllib.request
-
+def new_table(server: str, seed: int) -> dict[str, Any]:
+    """A table of a person against the random computer, to a target of 11: its id and the person's token."""
     body = json.dumps({"name": "Ann", "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
                        "options": {"target": 11}, "seed": seed}).encode()
     req = urllib.request.Request(server + "/api/tables", data=body, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=10) as r:
-        t = json.loads(r.read())
+        t: dict[str, Any] = json.loads(r.read())
+    return t
+
+
+def play_out(server: str, t: dict[str, Any], seed: int) -> None:
+    """The person's moves (random, over a websocket of its own) until the game is over."""
     rng = random.Random(seed)
     with connect(server.replace("http://", "ws://") + "/ws", open_timeout=10) as ws:
         ws.send(json.dumps({"type": "hello", "table": t["table"], "token": t["token"]}))
@@ -31,6 +35,12 @@ def finished_game(server: str, seed: int = 3) -> str:
                 break
             if m["type"] == "state" and m["your_turn"]:
                 ws.send(json.dumps({"type": "move", "move": rng.choice(m["legal"])["move"], "ply": m["ply"]}))
+
+
+def finished_game(server: str, seed: int = 3) -> str:
+    """A game of a person (random moves, over the websocket) against the random computer, to a target of 11."""
+    t = new_table(server, seed)
+    play_out(server, t, seed)
     tid: str = t["table"]
     return tid
 
@@ -66,3 +76,18 @@ def test_review_button_on_a_replay(server: str, new_page: Any) -> None:
     page.goto(f"{server}/?replay={tid}&review=0&lang=el")
     page.wait_for_selector("#review-accuracy")
     assert "ακρίβεια" in page.inner_text("#review-accuracy")
+
+
+def test_review_from_the_game_over_screen(server: str, new_page: Any) -> None:
+    t = new_table(server, seed=4)
+    page = new_page()
+    page.goto(f"{server}/?lang=en")
+    page.evaluate("([id, token]) => localStorage.setItem('diloti.token.' + id, token)", [t["table"], t["token"]])
+    page.goto(f"{server}/?table={t['table']}&lang=en")
+    page.wait_for_selector("#toolbar")
+    play_out(server, t, seed=4)  # the same seat, played from another connection: this page follows
+    page.wait_for_selector("#end-review", timeout=60_000)
+    page.click("#end-review")
+    page.wait_for_selector("#review-accuracy", timeout=120_000)  # the review of this seat starts by itself
+    assert page.inner_text("#review-accuracy").startswith("Ann: accuracy ")
+    assert page.input_value("#review-seat") == "0"
