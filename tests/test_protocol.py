@@ -46,6 +46,7 @@ from diloti.server.player_models import (
     SetPassword,
 )
 from diloti.server.protocol import JOIN_CODES, NEW_TABLE_CODES, ProtocolError, read_body, read_message
+from diloti.server.reviews import ReviewStatus
 
 pytestmark = pytest.mark.timeout(60)
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,6 +146,7 @@ HTTP_EXAMPLES: dict[str, list[type[BaseModel]]] = {
     "`GET /api/leaderboard?": [Leaderboard],
     "Quick play: `POST /api/quickplay`": [QuickPlay, QuickPlayTicket],
     "`POST /api/quickplay/{ticket}/poll`": [QuickPlayTicket],
+    "`POST /api/tables/{id}/review`": [ReviewStatus],
 }
 BODIES = (NewTable, NewKontsinaTable, JoinTable, NewPlayer, Recover, Login, SetPassword, QuickPlay)
 

@@ -92,9 +92,9 @@ def test_sqlite_migrations_and_round_trip(tmp_path: Path) -> None:
     store = Store(url)
     store.migrate()  # idempotent
     eng = create_engine(url)
-    assert {"tables", "seats", "moves", "chat", "alembic_version"} <= set(inspect(eng).get_table_names())
+    assert {"tables", "seats", "moves", "chat", "reviews", "alembic_version"} <= set(inspect(eng).get_table_names())
     with eng.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0009"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0010"
     eng.dispose()
     exercise(store)
     store.close()

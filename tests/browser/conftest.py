@@ -33,7 +33,9 @@ import sys, uvicorn
 from diloti.server.app import create_app
 from diloti.server.limits import Limits
 # Every browser test comes from one address, faster than a person: the per-address limits are tested elsewhere.
-app = create_app(sys.argv[1], allow_seed=True, limits=Limits("1000/minute", "1000/minute", "1000/minute", 1000))
+# A game review at 2 worlds a decision: its page is tested, not its judgement (tests/test_review.py does that).
+app = create_app(sys.argv[1], allow_seed=True, limits=Limits("1000/minute", "1000/minute", "1000/minute", 1000),
+                 review_worlds=2)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from diloti.core.game import Game
-from diloti.core.options import Options
+from diloti.games.diloti.game import Game
+from diloti.games.diloti.options import Options
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 

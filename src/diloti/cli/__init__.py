@@ -26,6 +26,7 @@ COMMANDS = [
     "bench",
     "tournament",
     "analyse",
+    "review",
     "serve",
 ]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 from diloti.cli import CliError
-from diloti.cli.common import non_negative_float, one_line_errors, pool_spec, positive_float
+from diloti.cli.common import non_negative_float, one_line_errors, pool_spec, positive_float, positive_int
 
 ENV_DB = "DILOTI_DATABASE_URL"
 DEFAULT_DB = "sqlite:///diloti.sqlite3"
@@ -34,6 +34,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--workers", type=pool_spec, default=2, metavar="SPEC",
                    help="where computer players and hints run: N local worker processes (default 2), or a Ray "
                         "cluster: ray, ray://HOST:PORT or ray:HOST:PORT (the 'cluster' extra; docs/WORKERS.md)")
+    p.add_argument("--review-budget", type=positive_int, default=None, metavar="W",
+                   help="worlds a decision for game reviews (default 24, as 'diloti review'; at most 1000)")
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a 'seed' for new tables (for tests only: a seed reveals the deck)")
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="IPS",
@@ -96,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     if warning:
         print(f"diloti serve: warning: {warning}", file=sys.stderr, flush=True)
     app = create_app(url, idle_minutes=args.idle_minutes, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
-                     workers=args.workers)
+                     workers=args.workers, **({} if args.review_budget is None else
+                                              {"review_worlds": min(args.review_budget, 1000)}))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"diloti serve: open http://{shown}:{args.port}/ in a browser (database {_safe(url)}; Ctrl-C stops)",
           flush=True)

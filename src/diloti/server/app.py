@@ -39,11 +39,12 @@ from starlette.websockets import WebSocketState
 
 from diloti import __version__
 from diloti.ai import LEVELS
+from diloti.ai.review import DEFAULT_WORLDS
 from diloti.games import GAMES
 from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
 from diloti.match.workers import PoolSpec
 from diloti.server.health import Errors, readiness
-from diloti.server.limits import Limiter, Limits, Window
+from diloti.server.limits import Limiter, Limits
 from diloti.server.messages import (
     CLIENT_MESSAGE,
     SCHEMA_MODELS,
@@ -88,6 +89,8 @@ from diloti.server.protocol import (
 from diloti.server.quickplay import QuickPlayDesk
 from diloti.server.quickplay import add_routes as add_quickplay_routes
 from diloti.server.replay import record_text, replay_data
+from diloti.server.reviews import REVIEW_MODELS, ReviewDesk
+from diloti.server.reviews import add_routes as add_review_routes
 from diloti.server.tables import LiveTable, TableManager
 from diloti.store.db import Store
 
@@ -140,7 +143,7 @@ def documented(reply: type[BaseModel] | None, body: type[BaseModel] | None = Non
 def openapi_schema(app: FastAPI) -> dict[str, Any]:
     """The OpenAPI document: the routes, and every model (the websocket's too) as a component."""
     schema = get_openapi(title=app.title, version=app.version, description=API_DESCRIPTION, routes=app.routes)
-    models = (*SCHEMA_MODELS, *PLAYER_SCHEMA_MODELS, *QUICKPLAY_MODELS)
+    models = (*SCHEMA_MODELS, *PLAYER_SCHEMA_MODELS, *QUICKPLAY_MODELS, *REVIEW_MODELS)
     _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF)
     components: dict[str, Any] = dict(defs.get("$defs", {}))
     adapters: tuple[tuple[str, TypeAdapter[Any]], ...] = (("ClientMessage", CLIENT_MESSAGE),
@@ -254,11 +257,12 @@ class WsConnection:
 
 def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
                workers: PoolSpec = 2, rate: float = RATE, burst: float = BURST,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, review_worlds: int = DEFAULT_WORLDS) -> FastAPI:
     """The application on the database at ``db_url`` (migrated at start).
 
     ``rate``/``burst`` limit the messages a second each websocket may send; ``limits`` the tables
-    each address may create and join, and the hints it may ask for.
+    each address may create and join, and the hints it may ask for; ``review_worlds`` is a game review's
+    budget (worlds a decision, :mod:`diloti.ai.review`).
     """
     holder: dict[str, TableManager] = {}
     limiter = Limiter(limits or Limits())
@@ -274,6 +278,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         try:
             yield
         finally:
+            await reviews.stop()
             await manager.stop()
             store.close()
 
@@ -294,6 +299,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         return holder["m"]
 
     players = Players(mgr, limiter)
+    reviews = ReviewDesk(mgr, players, review_worlds)
+    app.state.reviews = reviews
 
     app.add_middleware(Errors)
     app.add_middleware(SecurityHeaders)
@@ -426,6 +433,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         return replay_data(await finished(table_id))
 
     add_routes(app, players, body, documented)
+    add_review_routes(app, reviews, body, documented)
     add_quickplay_routes(app, QuickPlayDesk(mgr, players, limiter), body, documented)
 
     @app.websocket("/ws")

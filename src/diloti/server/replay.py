@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from diloti.ai.review import AWAY_NOTE
 from diloti.core.phase import Phase
 from diloti.formats.games import HandsRecord
 from diloti.games import find_game
@@ -46,8 +47,8 @@ def record_text(table: LiveTable) -> str:
     computer made for an away player carries a comment naming the computer.
     """
     date = table.created.strftime("%Y.%m.%d")
-    notes = {ply: f"computer ({level}) for the absent player" for ply, level in table.by.items()}
     rec: GameRecord | HandsRecord
+    notes = {ply: f"computer ({level}) {AWAY_NOTE}" for ply, level in table.by.items()}
     if table.kind == "diloti":
         rec = GameRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
                                    site=f"table {table.id}", notes=notes)

@@ -88,6 +88,10 @@ class TableManager(Seating):
         # delays the moves waiting for that commit, never the event loop and the other messages.
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
+    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the worker pool (CPU-heavy work such as a review's decisions: never on the loop)."""
+        return await asyncio.get_running_loop().run_in_executor(self._cpu, fn, *args)
+
     async def _checkpoint_loop(self) -> None:
         loop = asyncio.get_running_loop()
         while True:

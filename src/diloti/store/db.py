@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from diloti.core.errors import DilotiError
 from diloti.games import sides_of as game_sides
-from diloti.store.models import ChatRow, MoveRow, ResultRow, SeatRow, TableRow
+from diloti.store.models import ChatRow, MoveRow, ResultRow, ReviewRow, SeatRow, TableRow
 
 
 class StoreError(DilotiError):
@@ -482,6 +482,7 @@ class Store:
     def delete_table(self, table_id: str) -> None:
         with self.session.begin() as s:
             s.execute(delete(ChatRow).where(ChatRow.table_id == table_id))
+            s.execute(delete(ReviewRow).where(ReviewRow.table_id == table_id))
             s.execute(delete(MoveRow).where(MoveRow.table_id == table_id))
             s.execute(delete(ResultRow).where(ResultRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))

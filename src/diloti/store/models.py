@@ -201,3 +201,18 @@ class QueueRow(Base):
     seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the last poll: a ticket nobody polls is let go
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class ReviewRow(Base):
+    """The master's review of one seat of a finished table (:mod:`diloti.ai.review`), computed once and kept:
+    ``data`` is its JSON (``Review.to_dict()``), ``version`` the review method's, ``worlds`` its budget."""
+
+    __tablename__ = "reviews"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    worlds: Mapped[int] = mapped_column(Integer)
+    data: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))

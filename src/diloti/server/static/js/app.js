@@ -38,7 +38,7 @@ function route() {
     screen = new JoinPage(root, id, { go });
     screen.start();
   } else if (replay) {
-    screen = new ReplayView(root, replay);
+    screen = new ReplayView(root, replay, q.get("review"));
     screen.start();
   } else if (q.get("player")) {
     screen = new ProfileView(root, q.get("player"));

@@ -4,11 +4,13 @@ import { cardEl, pileEl } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { breakdownTable, prettyMove, seatName, sideName } from "./present.js";
+import { ReviewPanel } from "./review.js";
 
 export class ReplayView {
-  constructor(root, tableId) {
+  constructor(root, tableId, reviewSeat = null) {
     this.root = root;
     this.id = tableId;
+    this.review = new ReviewPanel(this, reviewSeat);
     this.data = null;
     this.error = "";
     this.r = 0;
@@ -24,9 +26,21 @@ export class ReplayView {
       this.error = e.message;
     }
     this.render();
+    if (this.data) this.review.load(this.data.players);
   }
 
-  stop() { document.removeEventListener("keydown", this.keyHandler); }
+  stop() {
+    document.removeEventListener("keydown", this.keyHandler);
+    this.review.stop();
+  }
+
+  /** Show the frame after the game's move number `ply` (counted from 0 over every round). */
+  goToPly(ply) {
+    this.data.rounds.forEach((rd, r) => rd.frames.forEach((fr, f) => {
+      if (fr.move && fr.ply === ply + 1) { this.r = r; this.f = f; }
+    }));
+    this.render();
+  }
 
   frames() { return this.data.rounds[this.r].frames; }
 
@@ -101,7 +115,8 @@ export class ReplayView {
     if (this.f === frames.length - 1 && round.score) {
       body.push(h("h3", null, t("round.title", { n: round.number })), breakdownTable(round.score, sides, null, d.game));
     }
-    fill(this.root, h("main", { class: "page", id: "replay" }, h("div", { class: "panel replay" }, body)));
+    const aside = this.review.el(fr.move ? fr.ply - 1 : null, name, round.number);
+    fill(this.root, h("main", { class: "page", id: "replay" }, h("div", { class: "replay-layout" }, h("div", { class: "panel replay" }, body), aside)));
   }
 
   isXeri(frames, i) {

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { breakdownTable, prettyCard, prettyMove, sideName, sidesOf } from "./present.js";
 import { alertPrefs, askNotify, saveAlertPrefs } from "./alerts.js";
 import { setSoundOn, soundOn } from "./sound.js";
+import { reviewHref } from "./review.js";
 
 export const tableDialogs = {
   showAlerts() {
@@ -78,6 +79,7 @@ export const tableDialogs = {
     showDialog(t("end.title"), body, [
       h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${(this.table && this.table.game) || "diloti"}-${this.id}.txt` }, t("game.download")),
       h("a", { class: "btn", id: "end-replay", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")),
+      h("a", { class: "btn", id: "end-review", href: reviewHref(this.id, this.seat) }, t("review.btn")),
       h("a", { class: "btn", href: "/" }, t("game.new")),
       this.seat !== null ? h("button", { type: "button", class: "btn primary", id: "end-again", onclick: () => this.askRematch() }, this.againText()) : null,
       h("button", { type: "button", class: "btn" + (this.seat !== null ? "" : " primary"), onclick: closeDialog }, t("game.close")),
