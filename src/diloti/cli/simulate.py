@@ -16,7 +16,7 @@ from diloti.cli.common import (
     positive_int,
     progress_bar,
 )
-from diloti.games import new_game
+from diloti.games import DEFAULT_GAME, find_game, new_game
 from diloti.games.diloti.options import Options
 
 
@@ -44,6 +44,7 @@ class Summary:
     xeri: list[int] = field(default_factory=lambda: [0, 0])
     turns: int = 0
     legal: int = 0
+    has_xeri: bool = False  # the game's round scores count xeri (table-clearing captures)
 
     def to_dict(self) -> dict[str, object]:
         g, r, t = max(self.games, 1), max(self.rounds, 1), max(self.turns, 1)
@@ -82,6 +83,7 @@ def simulate(games: int, players: int, options: Options | Any, seed: int,
         out.rounds += len(game.rounds)
         for r in game.rounds:
             if r.score is not None:
+                out.has_xeri = out.has_xeri or hasattr(r.score[0], "xeri")
                 for side in range(game.sides):
                     out.xeri[side] += getattr(r.score[side], "xeri", 0)
         if advance is not None:
@@ -96,10 +98,10 @@ def run(args: argparse.Namespace) -> int:
         summary = simulate(args.games, args.players, options, seed, bar.update, args.game)
     d = summary.to_dict()
     if args.json:
-        extra = {"game": args.game} if args.game != "diloti" else {}
+        extra = {"game": args.game} if args.game != DEFAULT_GAME else {}
         print(json.dumps({**d, "players": args.players, "seed": seed, "options": options.changed(), **extra}))
         return 0
-    if args.game != "diloti":
+    if args.game != DEFAULT_GAME:
         sides = ", ".join(f"side {i} {w}" for i, w in enumerate(summary.wins))
         points = ", ".join(f"side {i} {p} ({d['points_per_game'][i]}/game)"  # type: ignore[index]
                            for i, p in enumerate(summary.points))
@@ -107,8 +109,8 @@ def run(args: argparse.Namespace) -> int:
               + (f", options: {options.changed()}" if options.changed() else ""))
         print(f"wins:            {sides}")
         print(f"points:          {points}")
-        print(f"hands:           {summary.rounds} ({d['rounds_per_game']}/game)")
-        if args.game == "xeri":
+        print(f"{find_game(args.game).round_word + 's:':<17}{summary.rounds} ({d['rounds_per_game']}/game)")
+        if summary.has_xeri:
             print(f"xeri per hand:   side 0 {d['xeri_per_round'][0]}, side 1 {d['xeri_per_round'][1]}")  # type: ignore[index]
         print(f"legal moves:     {d['legal_moves_per_turn']} per turn over {summary.turns} turns")
         return 0
