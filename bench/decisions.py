@@ -32,9 +32,11 @@ import random
 from statistics import NormalDist, fmean, stdev
 
 from diloti.ai import make_player
-from diloti.ai.knowledge import decide_redeal
+from diloti.ai.part import SearchSettings
 from diloti.ai.search import playout
 from diloti.core.phase import Phase
+from diloti.games.diloti.players import rollouts
+from diloti.games.diloti.players.knowledge import decide_redeal
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
 
@@ -92,8 +94,8 @@ def main() -> None:
                 values = []
                 for m in (ma, mb):
                     truth.push(m)
-                    values.append(playout(truth, view.side, random.Random(seed), deals=args.deals,
-                                          counted=1 << 30 if j == "counted" else 0))
+                    policy = rollouts(SearchSettings(counted=1 << 30 if j == "counted" else 0))
+                    values.append(playout(truth, view.side, random.Random(seed), policy, deals=args.deals))
                     truth.pop()
                 total += values[0] - values[1]
             diffs[j].append(total / args.rollouts)

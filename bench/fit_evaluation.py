@@ -4,7 +4,8 @@ Usage: .venv/bin/python bench/fit_evaluation.py [--rounds N] [--level LEVEL] [--
 
 For 2 and for 4 players, plays N rounds of Diloti (standard rules), every seat the same level (default
 heuristic), and at the start of every deal after the first (hands dealt, before the first move: where the
-expert's rollouts stop and are evaluated) records :func:`diloti.ai.evaluation.features`, signed for side 0,
+expert's rollouts stop and are evaluated) records
+:func:`diloti.games.diloti.players.evaluation.features`, signed for side 0,
 with the round's final points difference for side 0. The linear model is fitted by least squares (no
 intercept: the sides are symmetric once the features are signed) on the first 80% of the rounds and scored on
 the other 20% against the hand-written evaluation (``base`` alone, weight 1): mean squared error and R².
@@ -20,8 +21,8 @@ import time
 from pathlib import Path
 
 from diloti.ai import make_player
-from diloti.ai.evaluation import NAMES, features
 from diloti.core.phase import Phase
+from diloti.games.diloti.players.evaluation import NAMES, features
 from diloti.games.diloti.state import State
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "diloti" / "ai" / "data" / "evaluation.json"

@@ -5,11 +5,11 @@ Usage: .venv/bin/python bench/inference.py [--positions 1000] [--worlds 200] [--
 
 Plays whole rounds between two ``--player`` bots (default ``expert:iterations=100,seconds=none``),
 and at every decision takes the mover's view. For the next seat (an opponent) it
-samples ``--worlds`` worlds from the view (:class:`diloti.ai.sampler.Worlds`) and
+samples ``--worlds`` worlds from the view (:class:`diloti.games.diloti.players.sampler.Worlds`) and
 estimates, for every unseen card, the chance the opponent holds it: once with
 every world counted alike (uniform sampling, what the expert does) and once with
 each world weighted by the likelihood of the opponent's moves this deal
-(:class:`diloti.ai.inference.Evidence`, what the master does). The same worlds
+(:class:`diloti.games.diloti.players.inference.Evidence`, what the master does). The same worlds
 serve both. It prints, over the positions:
 
 - log-likelihood per card: the mean over unseen cards of ``log p`` if the
@@ -32,10 +32,10 @@ from collections.abc import Set as AbstractSet
 from math import exp, isfinite, log
 
 from diloti.ai import make_player
-from diloti.ai.inference import Evidence
-from diloti.ai.knowledge import decide_redeal
-from diloti.ai.sampler import Worlds
 from diloti.core.phase import Phase
+from diloti.games.diloti.players.inference import Evidence
+from diloti.games.diloti.players.knowledge import decide_redeal
+from diloti.games.diloti.players.sampler import Worlds
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
 

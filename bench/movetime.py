@@ -16,8 +16,8 @@ import argparse
 import time
 
 from diloti.ai import make_player
-from diloti.ai.knowledge import decide_redeal
 from diloti.core.phase import Phase
+from diloti.games.diloti.players.knowledge import decide_redeal
 from diloti.games.diloti.state import State
 
 

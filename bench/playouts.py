@@ -13,9 +13,12 @@ import argparse
 import random
 import time
 
-from diloti.ai.sampler import Worlds
-from diloti.ai.search import ExpertPlayer, playout, rollout_move
+from diloti.ai.part import SearchSettings
+from diloti.ai.search import ExpertPlayer, playout
 from diloti.games.diloti.game import Game
+from diloti.games.diloti.players import rollouts
+from diloti.games.diloti.players.rollout import rollout_move
+from diloti.games.diloti.players.sampler import Worlds
 from diloti.games.diloti.state import State
 
 
@@ -28,11 +31,12 @@ def playout_rate(seconds: float, seed: int, deals: int) -> float:
         for _ in range(rng.randrange(40)):
             s.push(rollout_move(s, rng))
         views.append(Worlds(s.view(s.turn)))  # as the expert does: the shared work once a view
+    policy = rollouts(SearchSettings())  # the expert's rollouts, as the search resolves them once a decision
     n = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         worlds = views[n % len(views)]
-        playout(worlds.sample(rng), worlds.view.side, rng, deals=deals)
+        playout(worlds.sample(rng), worlds.view.side, rng, policy, deals=deals)
         n += 1
     return n / (time.perf_counter() - start)
 

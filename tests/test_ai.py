@@ -10,13 +10,13 @@ import pytest
 
 from diloti.ai import LEVELS, MEASUREMENT_LEVELS, UnknownLevelError, make_player, parse_spec
 from diloti.ai.heuristic import expected_best
-from diloti.ai.knowledge import best_capture, sweep_values
-from diloti.ai.sampler import consistent, sample_state
 from diloti.ai.search import OraclePlayer
 from diloti.core.cards import mask_of, parse_cards
 from diloti.core.moves import Declaration, Move, MoveKind
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.options import Options
+from diloti.games.diloti.players.knowledge import best_capture, sweep_values
+from diloti.games.diloti.players.sampler import consistent, sample_state
 from diloti.games.diloti.state import State
 
 BOOL_OPTIONS = [n for n in Options.names() if n not in ("target", "face_card_redeal")]

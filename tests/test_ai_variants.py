@@ -8,10 +8,11 @@ import pytest
 from tests.helpers import hand_of
 
 from diloti.ai import make_player
-from diloti.ai.variants import gain, greedy_scores, sample_world
+from diloti.ai.part import SearchSettings, game_players
 from diloti.core.cards import mask_of, parse_card
 from diloti.games import new_game
 from diloti.games.diloti.state import State
+from diloti.games.xeri import players as xeri_players
 
 LEVELS = ["random", "greedy", "heuristic", "expert:iterations=12,seconds=none", "master:iterations=12,seconds=none"]
 
@@ -33,7 +34,7 @@ def test_every_level_plays_a_legal_hand(game: str, level: str) -> None:
 def test_greedy_takes_the_xeri() -> None:
     s = hand_of("xeri", ["9S 4C JH", "3D 4D 5D"], "9C", turn=0)
     assert str(make_player("greedy", 1).choose(s.view(0)).card) == "9S"
-    assert gain(s.view(0), s.legal_moves()[1]) > 10
+    assert xeri_players.gain(s.view(0), s.legal_moves()[1]) > 10
 
 
 def test_heuristic_keeps_a_jack_when_another_card_takes_the_pile() -> None:
@@ -43,7 +44,7 @@ def test_heuristic_keeps_a_jack_when_another_card_takes_the_pile() -> None:
 
 def test_greedy_takes_the_most_in_kontsina() -> None:
     s = hand_of("kontsina", ["10D 2S", "3C 4C"], "AC 9C 4H 6H", turn=0)
-    best = max(greedy_scores(s.view(0)), key=lambda ms: ms[1])[0]
+    best = max(xeri_players.greedy_scores(s.view(0)), key=lambda ms: ms[1])[0]
     assert str(best) in ("10D x AC 9C", "10D x 4H 6H")
 
 
@@ -55,7 +56,7 @@ def test_a_sampled_world_fits_the_view(game: str) -> None:
         s.push(rng.choice(s.legal_moves()))
     v = s.view(s.turn)
     for k in range(5):
-        w = sample_world(v, random.Random(k))
+        w = game_players(game).worlds(v, SearchSettings()).sample(random.Random(k))[0]
         w.validate()
         assert w.hands[v.seat] == list(v.hand) and w.table == list(v.table)
         assert [len(h) for h in w.hands] == [len(h) for h in s.hands] and w.stock_size == s.stock_size

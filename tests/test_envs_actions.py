@@ -177,7 +177,7 @@ def test_apply_after_unique_and_decode_errors() -> None:
 def test_action_ids_do_not_depend_on_the_movers_hidden_cards() -> None:
     """Worlds another seat cannot tell apart (the mover's hand dealt again): every move legal in two of
     them has the same action sequence in both, and the same sequence means the same move."""
-    from diloti.ai.sampler import Worlds
+    from diloti.games.diloti.players.sampler import Worlds
 
     compared = 0
     for seed in range(40):

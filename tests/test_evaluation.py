@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from diloti.ai import make_player
-from diloti.ai.evaluation import NAMES, features, fitted_evaluate, weights
-from diloti.ai.search import evaluate
 from diloti.core.cards import parse_cards
 from diloti.core.phase import Phase
+from diloti.games.diloti.players.evaluation import NAMES, features, fitted_evaluate, weights
+from diloti.games.diloti.players.rollout import evaluate
 from diloti.games.diloti.state import State
 
 

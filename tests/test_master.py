@@ -10,12 +10,12 @@ import pytest
 
 from diloti import ai
 from diloti.ai import LEVELS, MEASUREMENT_LEVELS, UnknownLevelError
-from diloti.ai.inference import Evidence, deal_start, move_score
-from diloti.ai.master import MasterPlayer, WeightedWorlds
-from diloti.ai.sampler import sample_state
+from diloti.ai.master import MasterPlayer
 from diloti.core.cards import VALUE, parse_cards
 from diloti.core.moves import Move
 from diloti.games.diloti.options import Options
+from diloti.games.diloti.players.inference import Evidence, WeightedWorlds, deal_start, move_score
+from diloti.games.diloti.players.sampler import sample_state
 from diloti.games.diloti.state import State
 
 

@@ -32,10 +32,9 @@ from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError, Unkn
 from diloti.ai.greedy import GreedyPlayer
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.master import MasterPlayer
+from diloti.ai.part import PlayersPart, SearchSettings, game_players, players_part
 from diloti.ai.search import ExpertPlayer, OraclePlayer
-from diloti.core.hand_state import HandView
 from diloti.core.moves import Move
-from diloti.games.diloti.view import View
 
 # level name -> factory(seed, **settings). Only these are offered to people.
 LEVELS: dict[str, Callable[..., Player]] = {
@@ -183,13 +182,14 @@ class OutsidePlayer:
         self.name = name
         self._choose = inner.choose
 
-    def choose(self, view: View | HandView) -> Move:
+    def choose(self, view: Any) -> Move:
         return cast(Move, self._choose(view))
 
 
 __all__ = [
     "LEVELS", "MEASUREMENT_LEVELS", "ExpertPlayer", "GreedyPlayer", "HeuristicPlayer", "InvalidSettingError",
     "MasterPlayer",
-    "NoMoveError", "OraclePlayer", "OutsidePlayer", "Player", "PlayerError", "RandomPlayer", "ScoringPlayer",
-    "UnknownLevelError", "make_player", "parse_spec",
+    "NoMoveError", "OraclePlayer", "OutsidePlayer", "Player", "PlayerError", "PlayersPart", "RandomPlayer",
+    "ScoringPlayer", "SearchSettings", "UnknownLevelError", "game_players", "make_player", "parse_spec",
+    "players_part",
 ]

@@ -1,12 +1,12 @@
-"""Hints and analysis: the expert's (or the master's) ranking of every legal move.
+"""Hints and analysis: the expert's (or the master's) ranking of every legal move, in any game.
 
 :func:`rank_moves` searches every legal move with the same sampled worlds
 (no pruning, no halving, so the estimates are comparable) and returns them
 best first. Each estimate is the **expected round points difference** (the
-mover's side minus the other side, in game points: cards majority, aces, 10
-of diamonds, 2 of clubs, 10 per xeri) that the move leads to, as the search
-sees it: exact where a rollout reaches the end of the round, otherwise the
-points captured so far plus the expected card-majority points.
+mover's side minus the best other side, in the game's points: in Diloti cards
+majority, aces, 10 of diamonds, 2 of clubs, 10 per xeri) that the move leads
+to, as the search sees it: exact where a rollout reaches the end of the
+round, otherwise the points captured so far plus the expected majorities.
 
 >>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=3)
@@ -19,14 +19,12 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from diloti.ai.errors import PlayerError
-from diloti.ai.knowledge import move_rng
-from diloti.ai.master import DEFAULT_COUNTED, WeightedWorlds
-from diloti.ai.sampler import Worlds
-from diloti.ai.search import DEFAULT_DEALS, EPSILON, search, weighted_search
-from diloti.core.moves import REDEAL, Move
-from diloti.core.phase import Phase
-from diloti.games.diloti.view import View
+from diloti.ai.part import SearchSettings, players_part
+from diloti.ai.search import DEFAULT_DEALS, weighted_search
+from diloti.core.moves import Move
 
 DEFAULT_ANALYSIS_ITERATIONS = 800
 DEFAULT_ANALYSIS_SECONDS = 2.0
@@ -37,17 +35,18 @@ class AnalysisError(PlayerError):
     """The position cannot be analysed (e.g. the seat is not to move); ``input`` is what was given."""
 
 
-def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_ANALYSIS_ITERATIONS,
+def rank_moves(view: Any, seed: int | None = None, iterations: int = DEFAULT_ANALYSIS_ITERATIONS,
                seconds: float | None = DEFAULT_ANALYSIS_SECONDS, level: str = "expert") -> list[tuple[Move, float]]:
-    """Every legal move of ``view``'s seat with its estimate, best first.
+    """Every legal move of ``view``'s seat (of any registered game) with its estimate, best first.
 
     ``iterations`` is the playout budget shared by all moves; ``seconds`` caps
     the time (None: no cap, fully reproducible for a seed). ``level`` is whose
-    search: ``expert`` (its fast rollouts) or ``master`` (its card-counting
-    rollouts, :func:`diloti.ai.search.counted_move`: about ten times the cost
-    of a playout, so fewer of them in the same time). A face-card redeal
-    decision is not searched: redeal comes first (a hand of 5 or 6 face cards
-    captures little) and both estimates are 0.0.
+    search: ``expert`` (its fast rollouts) or ``master`` (in Diloti its card-counting
+    rollouts: about ten times the cost of a playout, so fewer of them in the same
+    time). The ranking is the game's (its players part's ``rank_moves``, most often
+    :func:`search_ranking`): in Diloti a face-card redeal decision is not searched:
+    redeal comes first (a hand of 5 or 6 face cards captures little) and both
+    estimates are 0.0.
 
     >>> from diloti.games.diloti.state import State
     >>> s = State.new(seed=3)
@@ -60,21 +59,26 @@ def rank_moves(view: View, seed: int | None = None, iterations: int = DEFAULT_AN
         raise AnalysisError(f"seat {view.seat} has no move to make in this position", view)
     if iterations < 1:
         raise AnalysisError(f"invalid iterations {iterations!r}: expected at least 1", iterations)
-    if view.phase == Phase.DECIDE:
-        return sorted(((m, 0.0) for m in view.legal), key=lambda ms: ms[0].kind != REDEAL)
-    rng = move_rng(seed, view, "analysis")
-    if level == "master":
-        weighted = weighted_search(WeightedWorlds(view).sample, view.legal, view.side, rng, iterations, seconds,
-                                   halving=False, counted=DEFAULT_COUNTED)
-        if len(weighted) == 1:
-            return [(weighted[0].move, 0.0)]
-        return [(e.move, round(e.mean, 3)) for e in sorted(weighted, key=lambda e: -e.mean)]
-    stats = search(Worlds(view).sample, view.legal, view.side, rng, iterations, seconds,
-                   halving=False, eps=EPSILON, deals=DEFAULT_DEALS)
+    return players_part(view).rank_moves(view, seed, iterations, seconds, level)
+
+
+def search_ranking(view: Any, seed: int | None, iterations: int, seconds: float | None,
+                   settings: SearchSettings, salt: str = "analysis", digits: int | None = 3,
+                   deals: int = DEFAULT_DEALS) -> list[tuple[Move, float]]:
+    """Every legal move searched with the same worlds (no pruning, no halving: the estimates compare), best first.
+
+    What a game's ``rank_moves`` does with its own ``settings`` (which rollouts), ``salt`` (the
+    decision's generator, :meth:`~diloti.ai.part.PlayersPart.move_rng`) and ``digits`` (the estimates
+    rounded; None: not); a single legal move is worth 0.0.
+    """
+    part = players_part(view)
+    rng = part.move_rng(seed, view, salt)
+    stats = weighted_search(part.worlds(view, settings).sample, list(view.legal), view.side, rng, iterations,
+                            seconds, part.rollouts(settings), halving=False, deals=deals)
     if len(stats) == 1:
         return [(stats[0].move, 0.0)]
     ranked = sorted(stats, key=lambda e: -e.mean)
-    return [(e.move, round(e.mean, 3)) for e in ranked]
+    return [(e.move, e.mean if digits is None else round(e.mean, digits)) for e in ranked]
 
 
 def format_ranking(ranked: list[tuple[Move, float]], limit: int | None = None,
@@ -90,3 +94,7 @@ def format_ranking(ranked: list[tuple[Move, float]], limit: int | None = None,
     width = max((len(str(m)) for m, _ in rows), default=0)
     return [f"{i}. {m!s:<{width}}  {v:+.2f}" + ("" if wins is None else f"  {100 * wins[i - 1]:.1f}% to win")
             for i, (m, v) in enumerate(rows, 1)]
+
+
+__all__ = ["DEFAULT_ANALYSIS_ITERATIONS", "DEFAULT_ANALYSIS_SECONDS", "LEVELS_ANALYSED", "AnalysisError",
+           "format_ranking", "rank_moves", "search_ranking"]

@@ -1,10 +1,11 @@
 """The one interface every computer player implements, and what the simple levels share.
 
 A player is built with its own seeded random generator and, on each turn,
-receives only the per-seat :class:`~diloti.core.view.View`; it returns a legal move.
+receives only the per-seat view (of any registered game); it returns a legal move.
 The same seed and the same views give the same moves. :class:`ScoringPlayer`
 is the choice of the ``greedy`` and ``heuristic`` levels: score every legal
-move, play the best.
+move, play the best. What a game's views mean to a player is the game's own
+(its players part, :mod:`diloti.ai.part`).
 
 >>> from diloti import State
 >>> from diloti.ai import make_player
@@ -18,16 +19,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from diloti.ai.errors import NoMoveError
-from diloti.ai.knowledge import decide_redeal, move_rng
-from diloti.ai.variants import choose_scored, greedy_scores
-from diloti.ai.variants import move_rng as variant_rng
-from diloti.core.hand_state import HandView
+from diloti.ai.part import players_part
 from diloti.core.moves import Move
-from diloti.core.phase import Phase
-from diloti.games.diloti.view import View
 
 
 @runtime_checkable
@@ -36,8 +32,8 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, view: View | HandView) -> Move:
-        """A legal move for the seat of ``view`` (which must be to move; a view of any of the three games)."""
+    def choose(self, view: Any) -> Move:
+        """A legal move for the seat of ``view`` (which must be to move; a view of any registered game)."""
         ...
 
 
@@ -49,17 +45,18 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: View | HandView) -> Move:
-        if not view.legal:
+    def choose(self, view: Any) -> Move:
+        legal: tuple[Move, ...] = view.legal
+        if not legal:
             raise NoMoveError(view)
-        return self.rng.choice(view.legal)
+        return self.rng.choice(legal)
 
 
 class ScoringPlayer(ABC):
     """Plays the legal move its :meth:`scores` rate highest; ties go to a generator drawn from the seed and the view.
 
-    A face-card redeal decision is taken by the common rule
-    (:func:`~diloti.ai.knowledge.decide_redeal`), not scored.
+    A decision the game takes by rule (its part's ``ruled_move``: Diloti's face-card
+    redeal) is not scored.
 
     >>> class Lowest(ScoringPlayer):
     ...     name = "lowest"
@@ -77,21 +74,17 @@ class ScoringPlayer(ABC):
         self.seed = seed
 
     @abstractmethod
-    def scores(self, view: View) -> list[tuple[Move, float]]:
+    def scores(self, view: Any) -> list[tuple[Move, float]]:
         """Each legal move with its score (higher is better)."""
 
-    def variant_scores(self, view: HandView) -> list[tuple[Move, float]]:
-        """Each legal move of a hand of Xeri or Kontsina with its score (:mod:`diloti.ai.variants`)."""
-        return greedy_scores(view)
-
-    def choose(self, view: View | HandView) -> Move:
+    def choose(self, view: Any) -> Move:
         if not view.legal:
             raise NoMoveError(view)
-        if isinstance(view, HandView):
-            return choose_scored(self.variant_scores(view), variant_rng(self.seed, view, self.name))
-        if view.phase == Phase.DECIDE:
-            return decide_redeal(view)
+        part = players_part(view)
+        ruled = part.ruled_move(view)
+        if ruled is not None:
+            return ruled
         scored = self.scores(view)
         top = max(s for _, s in scored)
         best = [m for m, s in scored if s >= top - 1e-9]
-        return best[0] if len(best) == 1 else move_rng(self.seed, view, self.name).choice(best)
+        return best[0] if len(best) == 1 else part.move_rng(self.seed, view, self.name).choice(best)

@@ -1,8 +1,9 @@
-"""The ``greedy`` level: the best immediate gain, avoiding the obvious xeri.
+"""The ``greedy`` level: the best immediate gain, by the game's own scores.
 
-Each legal move is scored by what it takes now (points, cards, a xeri); a
-move that leaves a table one unseen card could sweep loses a xeri's worth.
-Ties go to the seeded generator.
+Each legal move is scored by the game's ``greedy_scores`` (its players part,
+:mod:`diloti.ai.part`): in every game what it takes now, and a lay that
+leaves a table an unseen card could take costs what could be taken. Ties go
+to the seeded generator.
 
 >>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=4)
@@ -12,20 +13,11 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from diloti.ai.base import ScoringPlayer
-from diloti.ai.knowledge import (
-    POINTS,
-    XERI,
-    card_worth,
-    move_gain,
-    sweep_values,
-    table_after,
-    unseen_by_key,
-    xeri_possible,
-)
-from diloti.core.cards import mask_of
-from diloti.core.moves import LAY, Move
-from diloti.games.diloti.view import View
+from diloti.ai.part import players_part
+from diloti.core.moves import Move
 
 
 class GreedyPlayer(ScoringPlayer):
@@ -33,21 +25,6 @@ class GreedyPlayer(ScoringPlayer):
 
     name = "greedy"
 
-    def scores(self, view: View) -> list[tuple[Move, float]]:
+    def scores(self, view: Any) -> list[tuple[Move, float]]:
         """Each legal move with its greedy score."""
-        worth = card_worth((mask_of(view.captured[0]), mask_of(view.captured[1])))
-        xeri_ok = xeri_possible(view)
-        counts = unseen_by_key(view)
-        out = []
-        for m in view.legal:
-            score = move_gain(m, view.table, view.declarations, worth, xeri_ok)
-            if m.kind == LAY:
-                assert m.card is not None
-                score -= 0.01 + 0.1 * POINTS[m.card]
-            elif not m.is_capture:
-                score -= 0.05  # a declaration binds the declarer: only on purpose
-            table, declarations = table_after(view.table, view.declarations, m, view.seat)
-            if any(counts[k] for k in sweep_values(table, declarations)):
-                score -= XERI
-            out.append((m, score))
-        return out
+        return players_part(view).greedy_scores(view)

@@ -4,7 +4,7 @@ The master's default search is flat: every candidate is played in each world
 and a rollout policy plays on. Here one tree is grown over the observer's
 information set instead (Cowling, Powley and Whitehouse's SO-ISMCTS, as used
 for Scopone): each iteration draws a new world (a *determinization*, weighted
-by the evidence of play as in :mod:`diloti.ai.master`), walks the tree with
+by the evidence of play as the master's), walks the tree with
 the moves legal in that world (UCB1 where every legal child has been tried,
 counting a child's *availability* rather than its parent's visits, since
 another seat's moves exist only in the worlds that deal it the card),
@@ -16,12 +16,18 @@ end of the deal), and the root's moves are the master's candidates.
 The answer is the most visited root move. Exactly reproducible from the
 seed when only ``iterations`` bounds it.
 
+Any game whose rollouts offer an ``expand`` policy (:class:`~diloti.ai.part.Rollouts`:
+Diloti's) and whose two sides score opposite values (a side's value is the other's
+negated), the sides alternating seats.
+
 >>> from diloti.games.diloti.state import State
->>> from diloti.ai.master import WeightedWorlds
+>>> from diloti.ai.part import SearchSettings, players_part
 >>> import random
 >>> s = State.new(seed=2)
 >>> v = s.view(s.turn)
->>> est = tree_search(WeightedWorlds(v), v.legal, v.side, random.Random(1), 60, None)
+>>> part = players_part(v)
+>>> est = tree_search(part.worlds(v, SearchSettings()), v.legal, v.side, random.Random(1), 60, None,
+...                   part.rollouts(SearchSettings()))
 >>> est[0].move in s.legal_moves(), sum(e.visits for e in est)
 (True, 60)
 """
@@ -32,21 +38,14 @@ import random
 import time
 from collections.abc import Sequence
 from math import log, sqrt
-from typing import Protocol
 
 from diloti.ai.errors import InvalidSettingError
-from diloti.ai.search import EPSILON, MAX_ITERATIONS, Estimate, playout, rollout_move
+from diloti.ai.part import Rollouts, Sampler
+from diloti.ai.search import MAX_ITERATIONS, Estimate, playout
 from diloti.core.moves import Move
-from diloti.games.diloti.state import State
 
 DEFAULT_EXPLORE = 4.0  # UCB1's constant, in round points (a deal's values spread over several points)
 CHECK_EVERY = 8  # iterations between looks at the clock
-
-
-class Sampler(Protocol):
-    """Draws a world of the observer's information set with its weight (``master.WeightedWorlds``)."""
-
-    def sample(self, rng: random.Random) -> tuple[State, float]: ...
 
 
 TreeEstimate = Estimate  # a root move's statistics: the search's one estimate class
@@ -69,16 +68,19 @@ class Node:
 
 
 def tree_search(worlds: Sampler, moves: Sequence[Move], side: int, rng: random.Random,
-                iterations: int | None, seconds: float | None, eps: float = EPSILON, deals: int = 1,
-                ahead: int = 0, seam: bool = False, fair: bool = False,
+                iterations: int | None, seconds: float | None, rollouts: Rollouts, deals: int = 1,
                 explore: float = DEFAULT_EXPLORE) -> list[TreeEstimate]:
     """Grow one tree over the information set; the root's moves with their statistics, most visited first.
 
     ``iterations`` caps the iterations (one world, one walk, one rollout each),
-    ``seconds`` the time; at least one must be given.
+    ``seconds`` the time; at least one must be given. ``rollouts`` are the game's
+    (its ``expand`` policy is needed), ``deals`` their horizon.
     """
     if iterations is None and seconds is None:
         raise InvalidSettingError("seconds", None, "a number when iterations is none")
+    expand = rollouts.expand
+    if expand is None:
+        raise InvalidSettingError("tree", 1, "a game whose players part offers the tree search")
     root = Node()
     roots = list(moves)
     if len(roots) <= 1:
@@ -103,7 +105,7 @@ def tree_search(worlds: Sampler, moves: Sequence[Move], side: int, rng: random.R
             if untried:
                 # Expand the rollout policy's own choice first: a node's first visits then follow the
                 # flat search's line of play instead of a random reply (which the tree overrates early).
-                move = rollout_move(w, rng, 0.0, seam, fair) if node is not root else untried[0]
+                move = expand(w, rng) if node is not root else untried[0]
                 if move not in untried:
                     move = untried[int(rng.random() * len(untried))]
                 child = node.children[move] = Node()
@@ -128,7 +130,7 @@ def tree_search(worlds: Sampler, moves: Sequence[Move], side: int, rng: random.R
             if legal[0][0] is None:
                 break  # a face-card redeal decision: the rollout keeps
             node = child
-        value = playout(w, 0, random.Random(seed), eps, deals, ahead, seam, fair, until=stop)
+        value = playout(w, 0, random.Random(seed), rollouts, deals, until=stop)
         for _ in path:
             w.pop()
         for child, mover in path:

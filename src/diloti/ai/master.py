@@ -7,14 +7,14 @@ What it adds to the ``expert`` (:mod:`diloti.ai.search`):
   player's hand in that world, so every rollout dodges every sweep as if it
   saw the cards (clairvoyant rollouts, the known optimism of determinized
   search). The master's rollouts are played by the ``heuristic``'s card
-  counting from each mover's own view (:func:`diloti.ai.search.counted_move`;
+  counting from each mover's own view (Diloti's ``counted_move``;
   ``counted``, default all of the rollout): about ten times the cost of a
   playout, and the strongest change measured (docs/STRENGTH.md).
 - **Inference from play** (``infer``; off by default: it predicts hidden
   hands better, but no match showed it helping play). Each sampled world is
   weighted by how likely the other seats' moves of this deal were, had they
   held that world's hands
-  (:class:`diloti.ai.inference.Evidence`): a player who laid a card while
+  (Diloti's ``Evidence``): a player who laid a card while
   holding a capture, or left a sweepable table, probably had nothing better.
   Estimates are weighted means (importance sampling), so worlds that explain
   the play count more; ``infer`` (0..1) tempers the weights (0: the expert's
@@ -27,9 +27,12 @@ What it adds to the ``expert`` (:mod:`diloti.ai.search`):
   the seed.
 - **Candidates**: the heuristic's best ``width`` (default 5, as the expert).
 
-In Xeri and Kontsina the master plays the expert's search of those games
-(:mod:`diloti.ai.variants`) with its own budget: ``iterations``, or 3,000
-playouts capped by ``seconds``; the inference is Diloti's only.
+Any game: the worlds, rollouts and candidates are the game's (its players part,
+:mod:`diloti.ai.part`), which takes the refinements it offers and leaves the
+rest. In Xeri and Kontsina the master plays the expert's search of those games
+with its own budget: ``iterations``, or 3,000 playouts capped by ``seconds``
+(their rollouts' ``timed_iterations``); the card-counting rollouts, the inference,
+the fitted evaluation and the tree search are Diloti's only.
 
 >>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=2)
@@ -40,55 +43,27 @@ True
 
 from __future__ import annotations
 
-import random
-from math import exp, isfinite
+from dataclasses import replace
+from typing import Any
 
 from diloti.ai.errors import InvalidSettingError, NoMoveError
-from diloti.ai.evaluation import fitted_evaluate
-from diloti.ai.heuristic import HeuristicPlayer
-from diloti.ai.inference import DEFAULT_MIX, DEFAULT_TEMPERATURE, Evidence
 from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
-from diloti.ai.knowledge import decide_redeal, move_rng
-from diloti.ai.sampler import Worlds
-from diloti.ai.search import EPSILON, Estimate, weighted_search
-from diloti.ai.variants import expert_choose
-from diloti.core.hand_state import HandView
+from diloti.ai.part import EPSILON, PlayersPart, Sampler, SearchSettings, players_part
+from diloti.ai.search import Estimate, candidates, weighted_search
 from diloti.core.moves import Move
-from diloti.core.phase import Phase
-from diloti.games.diloti.state import State
-from diloti.games.diloti.view import View
 
 DEFAULT_SECONDS = 1.0
 DEFAULT_WIDTH = 5
 DEFAULT_INFER = 0.0
+DEFAULT_TEMPERATURE = 1.0  # the model of play's softmax temperature (the inference)
+DEFAULT_MIX = 0.1  # its share of the uniform choice
 DEFAULT_AHEAD = 0
 DEFAULT_SEAM = 0
 DEFAULT_FAIR = 0
 DEFAULT_TREE = 0
 DEFAULT_FITTED = 0
 DEFAULT_COUNTED = 99  # every move of a rollout (a deal is at most 24 moves)
-VARIANT_ITERATIONS = 3000  # Xeri and Kontsina: playouts a move when only time is given (capped by it)
 
-
-WeightedEstimate = Estimate  # the name the master's estimates had; one class for every search
-
-class WeightedWorlds:
-    """Worlds of one view, each with its weight from the evidence of play (1.0 without inference)."""
-
-    def __init__(self, view: View, infer: float = DEFAULT_INFER, temperature: float = DEFAULT_TEMPERATURE,
-                 mix: float = DEFAULT_MIX) -> None:
-        self.worlds = Worlds(view)
-        self.infer = float(infer)
-        self.evidence = Evidence(view, temperature, mix) if self.infer > 0 else None
-        if self.evidence is not None and not self.evidence.observed:
-            self.evidence = None
-
-    def sample(self, rng: random.Random) -> tuple[State, float]:
-        world = self.worlds.sample(rng)
-        if self.evidence is None:
-            return world, 1.0
-        lw = self.evidence.log_weight(world)
-        return world, exp(self.infer * lw) if isfinite(lw) else 0.0
 
 class MasterPlayer:
     """Determinized search with card-counting rollouts, anytime within a budget (see the module's text).
@@ -98,11 +73,11 @@ class MasterPlayer:
     time decides); ``width``: the heuristic's best moves searched (0: all);
     ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends
     a rollout plays to; ``infer``: the weight of the evidence of play (default 0: none);
-    ``temperature``, ``mix``: the model of play (:mod:`diloti.ai.inference`);
+    ``temperature``, ``mix``: the model of play (Diloti's inference);
     ``fitted``: score the rollouts' ends with the fitted evaluation
-    (:mod:`diloti.ai.evaluation`) instead of the captured cards alone;
+    (Diloti's) instead of the captured cards alone;
     ``counted``: how many moves of each rollout the heuristic's card counting
-    plays (:func:`diloti.ai.search.counted_move`) before the fast policy (default 99: all; 0: the
+    plays (Diloti's ``counted_move``) before the fast policy (default 99: all; 0: the
     expert's rollouts).
     """
 
@@ -159,43 +134,48 @@ class MasterPlayer:
         if not 0.0 <= self.mix <= 1.0:
             raise InvalidSettingError("mix", mix, "between 0 and 1")
 
-    def candidates(self, view: View) -> list[Move]:
+    def candidates(self, view: Any, part: PlayersPart | None = None) -> list[Move]:
         """The moves worth searching: the heuristic's best ``width`` (0: all)."""
-        moves = list(view.legal)
-        if self.width <= 0 or len(moves) <= self.width:
-            return moves
-        scored = HeuristicPlayer(self.seed).scores(view)
-        scored.sort(key=lambda ms: -ms[1])
-        return [m for m, _ in scored[: self.width]]
+        return candidates(view, self.width, part)
 
-    def worlds(self, view: View) -> WeightedWorlds:
+    def settings(self) -> SearchSettings:
+        """What this player asks of a game's worlds and rollouts."""
+        return SearchSettings(eps=self.eps, ahead=self.ahead, seam=self.seam, fair=self.fair, counted=self.counted,
+                              fitted=self.fitted, infer=self.infer, temperature=self.temperature, mix=self.mix)
+
+    def worlds(self, view: Any) -> Sampler:
         """The view's worlds, weighted by the evidence of play as this player's settings say."""
-        return WeightedWorlds(view, self.infer, self.temperature, self.mix)
+        return players_part(view).worlds(view, self.settings())
 
-    def estimates(self, view: View, halving: bool = True,
-                  prune: bool = True) -> list[Estimate]:
+    def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
         """The search's estimate of each candidate (every legal move unless ``prune``), best first."""
         if not view.legal:
             raise NoMoveError(view)
-        rng = move_rng(self.seed, view, self.name)
-        moves = self.candidates(view) if prune else list(view.legal)
-        if self.tree and halving:
-            return tree_search(self.worlds(view), moves, view.side, rng, self.iterations, self.seconds, self.eps,
-                               self.deals, self.ahead, self.seam, self.fair, self.explore)
-        return weighted_search(self.worlds(view).sample, moves, view.side, rng, self.iterations, self.seconds,
-                               halving, self.eps, self.deals, self.ahead, self.seam, self.fair,
-                               fitted_evaluate if self.fitted else None, self.counted)
+        part = players_part(view)
+        rng = part.move_rng(self.seed, view, self.name)
+        moves = self.candidates(view, part) if prune else list(view.legal)
+        settings = self.settings()
+        rollouts = part.rollouts(settings)
+        worlds = part.worlds(view, settings)
+        iterations = self.iterations if self.iterations is not None else rollouts.timed_iterations
+        if self.tree and halving and rollouts.expand is not None:
+            # The tree's rollouts are the fast policy's, scored by the captured cards alone.
+            fast = part.rollouts(replace(settings, counted=0, fitted=False))
+            return tree_search(worlds, moves, view.side, rng, iterations, self.seconds, fast, self.deals,
+                               self.explore)
+        return weighted_search(worlds.sample, moves, view.side, rng, iterations, self.seconds, rollouts, halving,
+                               self.deals)
 
-    def choose(self, view: View | HandView) -> Move:
+    def choose(self, view: Any) -> Move:
         if not view.legal:
             raise NoMoveError(view)
-        if isinstance(view, HandView):
-            # Xeri and Kontsina: the expert's search of those games, with the master's budget.
-            iterations = self.iterations if self.iterations is not None else VARIANT_ITERATIONS
-            return expert_choose(view, self.seed, iterations, self.seconds, self.width, self.eps, self.name,
-                                 deals=self.deals)
-        if view.phase == Phase.DECIDE:
-            return decide_redeal(view)
-        if len(view.legal) == 1:
-            return view.legal[0]
+        ruled = players_part(view).ruled_move(view)
+        if ruled is not None:
+            return ruled
+        legal: tuple[Move, ...] = view.legal
+        if len(legal) == 1:
+            return legal[0]
         return self.estimates(view)[0].move
+
+
+__all__ = ["DEFAULT_COUNTED", "MasterPlayer"]

@@ -55,7 +55,6 @@ from typing import Any, Protocol
 
 from diloti.ai.analysis import rank_moves
 from diloti.ai.errors import PlayerError
-from diloti.ai.variants import rank_variant_moves
 from diloti.ai.winchance import view_chances
 from diloti.core.hand_state import HandView
 from diloti.core.moves import Move
@@ -249,8 +248,6 @@ def rank_view(view: View | HandView, seed: int, worlds: int) -> list[tuple[Move,
     """Every legal move with the master's estimate, best first (the parent games: their expert's search, which
     is what the master plays there), ``worlds`` sampled worlds for each move."""
     iterations = worlds * len(view.legal)
-    if isinstance(view, HandView):
-        return rank_variant_moves(view, seed=seed, iterations=iterations, seconds=None)
     return rank_moves(view, seed=seed, iterations=iterations, seconds=None, level="master")
 
 

@@ -1,19 +1,20 @@
-"""The search players: ``expert`` (determinized Monte Carlo) and ``oracle`` (all hands seen).
+"""The search players: ``expert`` (determinized Monte Carlo) and ``oracle`` (all hands seen), for any game.
 
-The expert samples *worlds*, full states consistent with its view
-(:mod:`diloti.ai.sampler`), and in each world plays every candidate move then
-a fast rollout to the end of the round, scoring the round's points difference
-for its side. All candidates share each world and the rollout's random
-stream (common random numbers), so their comparison is far less noisy than
-their values. Candidates are cut by *sequential halving*: the worse half is
-dropped after each stage, so the budget goes to the moves that matter.
+The expert samples *worlds*, full states consistent with its view (the
+game's ``worlds``, :mod:`diloti.ai.part`), and in each world plays every
+candidate move then a fast rollout (the game's ``rollouts``) to the end of
+the deal, scoring the points difference for its side. All candidates share
+each world and the rollout's random stream (common random numbers), so their
+comparison is far less noisy than their values. Candidates are cut by
+*sequential halving*: the worse half is dropped after each stage, so the
+budget goes to the moves that matter.
 
 The oracle runs the same search in the one true world: a ceiling for
 measurement, built only from the full state (:meth:`OraclePlayer.choose_full`).
 
-The rollout policy takes the most valuable capture (a xeri first), else
-declares or lays cheaply, with a little randomness. Everything is played with
-``push``/``pop`` on the sampled state: no copies in the inner loop.
+Everything is played with ``push``/``pop`` on the sampled state: no copies in
+the inner loop. What is a game's own (its worlds, its rollout policy, its
+evaluation, its candidates) is resolved once a decision, never in the loop.
 
 >>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=2)
@@ -26,239 +27,60 @@ from __future__ import annotations
 
 import random
 import time
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from math import erf, sqrt
+from typing import Any
 
 from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError
-from diloti.ai.heuristic import HeuristicPlayer
-from diloti.ai.knowledge import (
-    POINTS,
-    XERI,
-    decide_redeal,
-    mask_points,
-    move_rng,
-    p_holds,
-    partitions,
-    rank_key,
-)
-from diloti.ai.sampler import Worlds
-from diloti.ai.variants import expert_choose
-from diloti.core.cards import BIT
-from diloti.core.chance import HAND_SIZE
-from diloti.core.hand_state import HandState, HandView
-from diloti.core.moves import CAPTURE, KEEP, LAY, Move
-from diloti.core.phase import Phase
-from diloti.games.diloti.state import State
-from diloti.games.diloti.view import View
+from diloti.ai.part import EPSILON, PlayersPart, Rollouts, SearchSettings, players_part
+from diloti.core.moves import Move
 
 DEFAULT_ITERATIONS = 300
 DEFAULT_SECONDS = 1.0
 DEFAULT_WIDTH = 5  # candidates searched, the heuristic's best
-EPSILON = 0.1
 DEFAULT_DEALS = 1  # rollouts stop at the end of the current deal
-SQRT2 = sqrt(2.0)
 
 
-@lru_cache(maxsize=200_000)
-def sweepers(keys: tuple[int, ...], pile_values: tuple[int, ...]) -> int:
-    """Bit k set when one card of key k (1..10 values, 11..13 face ranks) takes the whole table.
-
-    ``keys`` are the loose cards' keys, sorted; ``pile_values`` the piles' values.
-
-    >>> bin(sweepers((3, 5), ()))
-    '0b100000000'
-    """
-    if not keys:
-        return 1 << pile_values[0] if pile_values and len(set(pile_values)) == 1 else 0
-    if keys[-1] > 10:
-        return 1 << keys[0] if len(keys) == 1 and not pile_values else 0
-    if len(set(pile_values)) > 1:
-        return 0
-    total = sum(keys)
-    full = (1 << len(keys)) - 1
-    out = 0
-    for v in (pile_values[:1] or range(keys[-1], 11)):
-        if total % v == 0 and full in partitions(keys, v):
-            out |= 1 << v
-    return out
-
-
-KEY = tuple(rank_key(c) for c in range(52))
-KEY_MASK = tuple(sum(BIT[c] for c in range(52) if KEY[c] == k) for k in range(14))
-ALL_CARDS = (1 << 52) - 1
-_p_holds = lru_cache(maxsize=None)(p_holds)  # few distinct arguments, asked in every rollout move
-
-
-def rollout_move(st: State, rng: random.Random, eps: float = EPSILON, seam: bool = False,
-                 fair: bool = False) -> Move:
-    """The rollout policy's move.
-
-    The most valuable capture (a xeri first); otherwise the cheapest lay or
-    declaration, where leaving a table the next player's actual hand (this is
-    one sampled world) can sweep costs a xeri. With ``seam``, the deal's last
-    card looks at the hand the next deal gives the next player (the world's
-    stock holds it), which the expert's policy does not: its next player's hand
-    is empty then, so it lays the last card as if nothing could follow.
-    With ``fair``, a lay's or declaration's risk is not read from the next
-    player's hand in the world (which the mover could not see) but counted:
-    the chance that a hand of that size, drawn from the cards the mover has
-    not seen, holds a card that sweeps the table left, times a xeri.
-    """
-    moves = st.legal_moves()
-    if len(moves) == 1:
-        return moves[0]
-    if moves[0][0] is None:
-        # A face-card redeal decision. Keep: a redeal in a world built by
-        # State.from_parts would reshuffle a stock it does not hold.
-        return moves[0] if moves[0][1] == KEEP else moves[-1]
-    if rng.random() < eps:
-        return moves[int(rng.random() * len(moves))]
-    table = st.table
-    declarations = st.declarations
-    whole = 0
-    for c in table:
-        whole |= BIT[c]
-    for p in declarations:
-        whole |= p.mask
-    xeri_ok = st.plays > 0 or st.options.xeri_first_card
-    nxt = st.hands[(st.turn + 1) % st.players]
-    if seam and not nxt and st.stock_pos < len(st.stock):
-        # The dealer's last card: the next player leads the next deal, and is dealt first.
-        nxt = st.stock[st.stock_pos:st.stock_pos + HAND_SIZE]
-    danger = 0
-    for c in nxt:
-        danger |= 1 << KEY[c]
-    if fair:
-        mine = 0
-        for c in st.hands[st.turn]:
-            mine |= BIT[c]
-        unseen = ALL_CARDS & ~(st.captured[0] | st.captured[1] | whole | mine)
-        n_unseen = unseen.bit_count()
-        size = len(nxt) or (HAND_SIZE if st.stock_pos < len(st.stock) else 0)
-        danger = 0
-    keys = [KEY[c] for c in table]
-    pvals = tuple(sorted(p.value for p in declarations))
-    best = moves[0]
-    top = -1e9
-    for m in moves:
-        card, kind, value, mask = m
-        assert card is not None
-        if kind == CAPTURE:
-            s = mask_points(mask | BIT[card]) + 0.3 * (mask.bit_count() + 1)
-            if mask == whole and xeri_ok:
-                s += XERI
-        else:
-            # The loose cards are sorted by card, so their keys are sorted already.
-            if kind == LAY:
-                s = -POINTS[card] - 0.05 * KEY[card]
-                k = KEY[card]
-                i = bisect_right(keys, k)
-                after = (*keys[:i], k, *keys[i:])
-                after_p = pvals
-            else:
-                s = 0.3 * mask_points(mask | BIT[card]) + 0.1 * mask.bit_count()
-                after = tuple([KEY[c] for c in table if not BIT[c] & mask])
-                after_p = tuple(sorted([*(p.value for p in declarations if not p.mask & mask), value]))
-            if danger and sweepers(after, after_p) & danger:
-                s -= XERI
-            elif fair and size:
-                sweep = sweepers(after, after_p)
-                if sweep:
-                    held = 0
-                    for k in range(1, 14):
-                        if sweep >> k & 1:
-                            held += (unseen & KEY_MASK[k]).bit_count()
-                    s -= XERI * _p_holds(held, n_unseen, size)
-        s += rng.random() * 0.05
-        if s > top:
-            top = s
-            best = m
-    return best
-
-
-_COUNTER = HeuristicPlayer(None)
-
-
-def counted_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
-    """A rollout move by the ``heuristic``'s card counting from the mover's own view of the world.
-
-    Unlike :func:`rollout_move` it does not read the next player's hand in the
-    sampled world (which the mover could not see): the risk of a reply is
-    counted from the unseen cards. About 40 times as costly a move.
-    """
-    moves = st.legal_moves()
-    if len(moves) == 1:
-        return moves[0]
-    if moves[0][0] is None:
-        return moves[0] if moves[0][1] == KEEP else moves[-1]  # as rollout_move: keep the deal
-    if rng.random() < eps:
-        return moves[int(rng.random() * len(moves))]
-    best = moves[0]
-    top = -1e9
-    for m, score in _COUNTER.scores(st.view(st.turn)):
-        score += rng.random() * 0.05
-        if score > top:
-            top = score
-            best = m
-    return best
-
-
-def evaluate(st: State, side: int) -> float:
-    """The round points difference for ``side``: exact once the round is over, else expected.
-
-    Mid-round it counts the points and xeris captured so far and the 4 points
-    of the card majority as a normal approximation from the cards captured
-    and the cards still to come.
-    """
-    if st.is_over:
-        a, b = st.points()
-        return float(a - b if side == 0 else b - a)
-    c0, c1 = st.captured
-    n0, n1 = c0.bit_count(), c1.bit_count()
-    v = float(mask_points(c0) - mask_points(c1) + XERI * (st.xeri[0] - st.xeri[1]))
-    rest = 52 - n0 - n1
-    sd = 0.65 * sqrt(rest) + 1e-9
-    p0 = 0.5 * (1.0 + erf((n0 + rest / 2 - 26.5) / (sd * SQRT2)))
-    p1 = 0.5 * (1.0 + erf((n1 + rest / 2 - 26.5) / (sd * SQRT2)))
-    v += 4.0 * (p0 - p1)
-    return v if side == 0 else -v
-
-
-def playout(st: State, side: int, rng: random.Random, eps: float = EPSILON, deals: int = 1, ahead: int = 0,
-            seam: bool = False, fair: bool = False, until: int | None = None,
-            value: Callable[[State, int], float] | None = None, counted: int = 0) -> float:
-    """Play on with the rollout policy until ``deals`` deal ends (or the round's end); undone after.
+def playout(st: Any, side: int, rng: random.Random, rollouts: Rollouts, deals: int = DEFAULT_DEALS,
+            until: int | None = None) -> float:
+    """Play on with the game's rollout policies until ``deals`` deal ends (or the round's end); undone after.
 
     ``until`` (a deal number) says where to stop instead, for a caller that
-    has already played into the horizon (the tree search).
+    has already played into the horizon (the tree search, a search whose
+    horizon counts from its root). ``rollouts.ahead`` more moves are played
+    into the next deal before the evaluation; the first ``rollouts.counted_moves``
+    moves are ``rollouts.counted``'s. Returns ``rollouts.value`` for ``side`` where it stopped.
 
-    ``ahead`` more moves are played into the next deal before the evaluation
-    (what the table left at a deal's end is worth to the next deal's first
-    movers: a xeri for the leader, most often); ``seam``, ``fair``: see :func:`rollout_move`;
-    the first ``counted`` moves are :func:`counted_move`'s.
-    Returns :func:`evaluate` (or ``value``) for ``side`` where it stopped.
-
+    >>> from diloti.games.diloti.state import State
+    >>> from diloti.ai.part import SearchSettings, players_part
     >>> s = State.new(seed=3)
-    >>> v = playout(s, 0, random.Random(1), ahead=2, seam=True)
+    >>> r = players_part(s).rollouts(SearchSettings(ahead=2, seam=True))
+    >>> v = playout(s, 0, random.Random(1), r)
     >>> len(s.history), isinstance(v, float)
     (0, True)
     """
     depth = 0
     push = st.push
+    policy = rollouts.policy
+    counted, n_counted = rollouts.counted, rollouts.counted_moves if rollouts.counted is not None else 0
     stop = until if until is not None else st.deal_no + deals if deals > 0 else 1 << 30  # 0: the round's end
-    while not st.is_over and st.deal_no < stop:
-        push(counted_move(st, rng, eps) if depth < counted else rollout_move(st, rng, eps, seam, fair))
-        depth += 1
+    if n_counted:
+        assert counted is not None
+        while not st.is_over and st.deal_no < stop:
+            push(counted(st, rng) if depth < n_counted else policy(st, rng))
+            depth += 1
+    else:
+        while not st.is_over and st.deal_no < stop:
+            push(policy(st, rng))
+            depth += 1
+    ahead = rollouts.ahead
     if ahead and not st.is_over:
         for _ in range(ahead):
-            push(rollout_move(st, rng, eps, seam, fair))
+            push(policy(st, rng))
             depth += 1
             if st.is_over:
                 break
-    result = (value or evaluate)(st, side)
+    result = rollouts.value(st, side)
     for _ in range(depth):
         st.pop()
     return result
@@ -286,11 +108,9 @@ class Estimate:
         return self.total / self.weight if self.weight > 0 else 0.0
 
 
-def weighted_search(sample: Callable[[random.Random], tuple[State, float]], moves: Sequence[Move], side: int,
-                    rng: random.Random, iterations: int | None, seconds: float | None, halving: bool = True,
-                    eps: float = EPSILON, deals: int = DEFAULT_DEALS, ahead: int = 0, seam: bool = False,
-                    fair: bool = False, value: Callable[[State, int], float] | None = None,
-                    counted: int = 0) -> list[Estimate]:
+def weighted_search(sample: Callable[[random.Random], tuple[Any, float]], moves: Sequence[Move], side: int,
+                    rng: random.Random, iterations: int | None, seconds: float | None, rollouts: Rollouts,
+                    halving: bool = True, deals: int = DEFAULT_DEALS) -> list[Estimate]:
     """Estimate ``moves`` over worlds drawn with their weights by ``sample``, best first.
 
     Every surviving candidate is played in each world with the same rollout
@@ -303,7 +123,7 @@ def weighted_search(sample: Callable[[random.Random], tuple[State, float]], move
     planned for the time left, and the last runs to the deadline. With
     ``halving`` the worse half of the candidates is dropped after each stage;
     without it every move gets the same worlds (comparable, for analysis).
-    The other settings are :func:`playout`'s.
+    ``rollouts`` and ``deals`` are :func:`playout`'s.
     """
     stats = [Estimate(m) for m in moves]
     if len(stats) <= 1:
@@ -317,17 +137,18 @@ def weighted_search(sample: Callable[[random.Random], tuple[State, float]], move
     stages = max(1, (len(stats) - 1).bit_length()) if halving else 1
     spent = 0
     budget = cap
+    root_horizon = rollouts.root_horizon
 
     def one_world() -> None:
         nonlocal spent
         w, weight = sample(rng)
         seed = rng.getrandbits(64)
+        until = (w.deal_no + deals if deals > 0 else 1 << 30) if root_horizon else None
         for est in alive:
             est.visits += 1
             if weight > 0.0:
                 w.push(est.move)
-                est.total += weight * playout(w, side, random.Random(seed), eps, deals, ahead, seam, fair,
-                                                     value=value, counted=counted)
+                est.total += weight * playout(w, side, random.Random(seed), rollouts, deals, until)
                 est.weight += weight
                 w.pop()
         spent += len(alive)
@@ -362,16 +183,6 @@ def weighted_search(sample: Callable[[random.Random], tuple[State, float]], move
 
 
 
-def search(world: Callable[[random.Random], State], moves: Sequence[Move], side: int, rng: random.Random,
-           iterations: int = DEFAULT_ITERATIONS, seconds: float | None = DEFAULT_SECONDS,
-           halving: bool = True, eps: float = EPSILON, deals: int = DEFAULT_DEALS) -> list[Estimate]:
-    """Estimate ``moves`` over uniformly sampled worlds, best first (:func:`weighted_search`, every weight 1).
-
-    ``iterations`` is the playout budget (one playout = one move in one
-    world), ``seconds`` a time cap (None: none).
-    """
-    return weighted_search(lambda r: (world(r), 1.0), moves, side, rng, iterations, seconds, halving, eps, deals)
-
 class ExpertPlayer:
     """Determinized Monte Carlo search over worlds sampled from the view.
 
@@ -381,6 +192,9 @@ class ExpertPlayer:
     ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends a
     rollout plays to before it is evaluated (default 1; 0: to the end of the round,
     in Xeri and Kontsina the hand).
+
+    Any game: its worlds, rollouts and candidates come from the game's players part
+    (:mod:`diloti.ai.part`).
     """
 
     name = "expert"
@@ -399,34 +213,30 @@ class ExpertPlayer:
         if self.deals < 0:
             raise InvalidSettingError("deals", deals, "0 (to the round's end) or more")
 
-    def candidates(self, view: View) -> list[Move]:
+    def candidates(self, view: Any, part: PlayersPart | None = None) -> list[Move]:
         """The moves worth searching: the heuristic's best ``width`` (0: all)."""
-        moves = list(view.legal)
-        if self.width <= 0 or len(moves) <= self.width:
-            return moves
-        scored = HeuristicPlayer(self.seed).scores(view)
-        scored.sort(key=lambda ms: -ms[1])
-        return [m for m, _ in scored[: self.width]]
+        return candidates(view, self.width, part)
 
-    def estimates(self, view: View, halving: bool = True, prune: bool = True) -> list[Estimate]:
+    def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
         """The search's estimate of each candidate move (every legal move unless ``prune``), best first."""
         if not view.legal:
             raise NoMoveError(view)
-        rng = move_rng(self.seed, view, self.name)
-        moves = self.candidates(view) if prune else list(view.legal)
-        return search(Worlds(view).sample, moves, view.side, rng,
-                      self.iterations, self.seconds, halving, self.eps, self.deals)
+        part = players_part(view)
+        rng = part.move_rng(self.seed, view, self.name)
+        moves = self.candidates(view, part) if prune else list(view.legal)
+        settings = SearchSettings(eps=self.eps)
+        return weighted_search(part.worlds(view, settings).sample, moves, view.side, rng, self.iterations,
+                               self.seconds, part.rollouts(settings), halving, self.deals)
 
-    def choose(self, view: View | HandView) -> Move:
+    def choose(self, view: Any) -> Move:
         if not view.legal:
             raise NoMoveError(view)
-        if isinstance(view, HandView):
-            return expert_choose(view, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name,
-                                 deals=self.deals)
-        if view.phase == Phase.DECIDE:
-            return decide_redeal(view)
-        if len(view.legal) == 1:
-            return view.legal[0]
+        ruled = players_part(view).ruled_move(view)
+        if ruled is not None:
+            return ruled
+        legal: tuple[Move, ...] = view.legal
+        if len(legal) == 1:
+            return legal[0]
         return self.estimates(view)[0].move
 
 
@@ -440,25 +250,48 @@ class OraclePlayer(ExpertPlayer):
 
     name = "oracle"
 
-    def choose(self, view: View | HandView) -> Move:
+    def choose(self, view: Any) -> Move:
         raise PlayerError("the oracle needs the full state: call choose_full(state)", view)
 
-    def choose_full(self, state: State | HandState) -> Move:
-        if isinstance(state, HandState):
-            hand = state.copy()
-            seen = hand.view(hand.turn)
-            if not seen.legal:
-                raise NoMoveError(seen)
-            return expert_choose(seen, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name,
-                                 world=lambda r: hand, deals=self.deals)
+    def choose_full(self, state: Any) -> Move:
         view = state.view(state.turn)
         if not view.legal:
             raise NoMoveError(view)
-        if view.phase == Phase.DECIDE:
-            return decide_redeal(view)
-        if len(view.legal) == 1:
-            return view.legal[0]
-        rng = move_rng(self.seed, view, self.name)
+        part = players_part(state)
+        ruled = part.ruled_move(view)
+        if ruled is not None:
+            return ruled
+        legal: tuple[Move, ...] = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        rng = part.move_rng(self.seed, view, self.name)
         truth = state.copy()
-        return search(lambda r: truth, self.candidates(view), view.side, rng, self.iterations, self.seconds,
-                      True, self.eps, self.deals)[0].move
+        rollouts = part.rollouts(SearchSettings(eps=self.eps))
+        return weighted_search(lambda r: (truth, 1.0), self.candidates(view, part), view.side, rng,
+                               self.iterations, self.seconds, rollouts, True, self.deals)[0].move
+
+
+def candidates(view: Any, width: int, part: PlayersPart | None = None) -> list[Move]:
+    """The moves worth searching: the best ``width`` (0: all) by the game's heuristic scores."""
+    moves = list(view.legal)
+    if width <= 0 or len(moves) <= width:
+        return moves
+    scored = (part or players_part(view)).heuristic_scores(view)
+    scored.sort(key=lambda ms: -ms[1])
+    return [m for m, _ in scored[:width]]
+
+
+__all__ = [
+    "DEFAULT_DEALS",
+    "DEFAULT_ITERATIONS",
+    "DEFAULT_SECONDS",
+    "DEFAULT_WIDTH",
+    "EPSILON",
+    "MAX_ITERATIONS",
+    "Estimate",
+    "ExpertPlayer",
+    "OraclePlayer",
+    "candidates",
+    "playout",
+    "weighted_search",
+]

@@ -24,9 +24,11 @@ import json
 from collections.abc import Sequence
 from importlib import resources
 from math import erf, sqrt
+from typing import Any
 
+from diloti.ai.errors import PlayerError
+from diloti.ai.part import players_part
 from diloti.core.moves import Move
-from diloti.games.diloti.view import View
 
 MAX_EXACT_TARGET = 201  # above it the chance comes from a normal approximation (the table would be too big)
 
@@ -111,13 +113,28 @@ def _between(fa: float, fb: float, target: int, players: int) -> float:
             + wa * wb * game_chance(max(ia + 1, 0), max(ib + 1, 0), target, players))
 
 
-def view_chances(view: View, ranked: Sequence[tuple[Move, float]]) -> list[float]:
+def win_chances(view: Any, ranked: Sequence[tuple[Move, float]]) -> list[float] | None:
     """The chance to win the game after each ranked move ``(move, expected round points difference)`` of the
-    seat of ``view`` (its side's and the other side's game points are in the view)."""
+    seat of ``view``, by the game's model (its players part's ``win_chances``; Diloti's is this module's
+    model, :func:`round_chances`), or None when the game has none."""
+    return players_part(view).win_chances(view, ranked)
+
+
+def view_chances(view: Any, ranked: Sequence[tuple[Move, float]]) -> list[float]:
+    """:func:`win_chances` of a game that has a model of them (a :class:`~diloti.ai.errors.PlayerError` if not)."""
+    chances = win_chances(view, ranked)
+    if chances is None:
+        raise PlayerError(f"no model of the chance to win a game of {view.game}", view)
+    return chances
+
+
+def round_chances(view: Any, ranked: Sequence[tuple[Move, float]], cards: int) -> list[float]:
+    """This module's model for a game of two sides alternating seats with the game's points in ``view.scores``
+    and a target in ``view.options.target``, ``cards`` cards played in a round (Diloti's 48)."""
     side = view.seat & 1
     a, b = view.scores[side], view.scores[1 - side]
-    left = (sum(view.hand_sizes) + view.stock_size) / 48  # of the 48 cards a round's players play
+    left = (sum(view.hand_sizes) + view.stock_size) / cards  # the share of the round's cards still to play
     return [move_chance(a, b, view.options.target, est, left, view.players) for _, est in ranked]
 
 
-__all__ = ["MAX_EXACT_TARGET", "game_chance", "move_chance", "view_chances"]
+__all__ = ["MAX_EXACT_TARGET", "game_chance", "move_chance", "round_chances", "view_chances", "win_chances"]

@@ -6,7 +6,6 @@ import argparse
 import json
 
 from diloti.ai.analysis import format_ranking, rank_moves
-from diloti.ai.variants import rank_variant_moves
 from diloti.ai.winchance import view_chances
 from diloti.cli import CliError
 from diloti.cli.common import (
@@ -79,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     view = state.view(state.turn) if isinstance(state, HandState) else state.view(state.turn, args.scores)
     wins: list[float] | None = None
     if isinstance(view, HandView):  # a position of Xeri or Kontsina: their expert's search, every move kept
-        ranked = rank_variant_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
+        ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
     else:
         ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds,
                             level=args.level)

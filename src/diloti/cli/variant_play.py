@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from diloti.ai.variants import rank_variant_moves
+from diloti.ai.analysis import rank_moves
 from diloti.cli.session import TerminalSession, run_session, seats_for
 from diloti.core.cards import NAMES, cards_of
 from diloti.core.hand_state import HandView
@@ -103,7 +103,7 @@ class VariantSession(TerminalSession):
         if not view.legal:
             return "hint: you have no move to make now"
         count = int(arg) if arg.isdigit() and int(arg) > 0 else 3
-        ranked = rank_variant_moves(view, seed=view.plays, iterations=400, seconds=2.0)
+        ranked = rank_moves(view, seed=view.plays, iterations=400, seconds=2.0)
         lines = ["hint (best first; the estimate is the expected hand points difference):"]
         for i, (move, estimate) in enumerate(ranked[:count], 1):
             number = view.legal.index(move) + 1

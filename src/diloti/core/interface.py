@@ -58,7 +58,14 @@ class Score(Protocol):
 
 class SeatViewLike(Protocol):
     """What one seat may know of a round: copies of public information and its own hand, never a
-    reference to the state (:class:`~diloti.core.view.SeatView` is the shared base)."""
+    reference to the state (:class:`~diloti.core.view.SeatView` is the shared base).
+
+    ``game`` is the game's name in the registry: the players find the game's card sense by it
+    (``find_game(view.game).part("players")``).
+    """
+
+    @property
+    def game(self) -> str: ...
 
     @property
     def seat(self) -> int | None: ...

@@ -31,7 +31,7 @@ round can give) and ``info["illegal_action"]``; ``info["action_mask"]`` and
 ``game="kontsina"``) play one hand of a parent game: its options, players
 (Xeri 2 or 4, Kontsina 2, 3 or 4), spaces and rewards are those of the
 PettingZoo environment with the same ``game``; the computer players are the
-same levels playing that game (:mod:`diloti.ai.variants`). Every seat not on
+same levels playing that game (its players part, :mod:`diloti.ai.part`). Every seat not on
 the agent's side is an ``opponent``; only a partner (4-player Xeri, Kontsina
 with ``partnerships``) is a ``partner``.
 """

@@ -47,7 +47,6 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from diloti.ai.sampler import Worlds
 from diloti.core.errors import DilotiError
 from diloti.core.phase import Phase
 from diloti.envs.actions import NUM_ACTIONS, Decision, describe
@@ -55,6 +54,7 @@ from diloti.envs.driver import EnvArgumentError, check_episode
 from diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
 from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, SpielState, game_type
 from diloti.games.diloti.options import Options
+from diloti.games.diloti.players.sampler import Worlds
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
 
@@ -160,7 +160,7 @@ class DilotiState(SpielState):
     def _draw(self, player_id: int, rng: random.Random) -> State:
         """The round with the cards ``player_id`` cannot see dealt again (for :meth:`resample_from_infostate`).
 
-        Other hands and the undealt cards are drawn by :class:`diloti.ai.sampler.Worlds` (declarers
+        Other hands and the undealt cards are drawn by :class:`diloti.games.diloti.players.sampler.Worlds` (declarers
         keep a card of their value, a player deciding on a redeal keeps 5 face cards, the dealer's
         bottom card stays known to the dealer).
         """

@@ -39,15 +39,13 @@ from math import sqrt
 from statistics import NormalDist, fmean, stdev
 from typing import Any
 
-from diloti.ai import make_player
+from diloti.ai import game_players, make_player
 from diloti.core.errors import DilotiError
-from diloti.core.hands_game import HandsGame
-from diloti.core.rule_options import MAX_TARGET
 from diloti.core.seeds import derive_seed
-from diloti.games import find_game
-from diloti.games.diloti.game import Game
+from diloti.games import BUILT_IN, find_game
 from diloti.match.workers import worker_pool
 
+DEFAULT_GAME = BUILT_IN[0]  # the registry's first game (Diloti): its results read as they always have
 
 class TournamentError(DilotiError):
     """A bad tournament setting, or a bot that broke the rules."""
@@ -173,22 +171,23 @@ class MatchResult:
     rounds: int
     seconds: float
     results: list[GameResult] = field(default_factory=list, repr=False)
-    game: str = "diloti"
+    game: str = DEFAULT_GAME
 
     def to_dict(self, per_game: bool = False) -> dict[str, Any]:
         d = asdict(self)
         if not per_game:
             del d["results"]
-        if self.game == "diloti":
-            del d["game"]  # Diloti's results read as they always have
+        if self.game == DEFAULT_GAME:
+            del d["game"]  # the default game's results read as they always have
         d["moves_per_second"] = sum(r.moves for r in self.results) / max(1e-9, sum(r.seconds for r in self.results))
         return d
 
     def summary(self) -> str:
         """A few lines for people."""
+        named = "" if self.game == DEFAULT_GAME else self.game + " "
         return (
-            f"{self.a} vs {self.b}: {self.games} {'' if self.game == 'diloti' else self.game + ' '}games "
-            f"({self.players} players, {self.rounds} {'rounds' if self.game == 'diloti' else 'hands'})\n"
+            f"{self.a} vs {self.b}: {self.games} {named}games "
+            f"({self.players} players, {self.rounds} {find_game(self.game).round_word}s)\n"
             f"  {self.a} wins {self.a_wins}, {self.b} wins {self.b_wins}, draws {self.draws}\n"
             f"  {self.a} game win rate {self.win_rate.mean:.1%} "
             f"(95% CI {self.win_rate.low:.1%} .. {self.win_rate.high:.1%})\n"
@@ -197,24 +196,23 @@ class MatchResult:
         )
 
 
-def _side_points(game: Game | HandsGame, side: int) -> int:
+def _side_points(game: Any, side: int) -> int:
     return sum(r.points[side] for r in game.rounds if r.score is not None)
 
 
 def _endless(game: str, options: Any) -> Any:
-    """The options of a game that does not end by itself (a fixed number of rounds stops it)."""
-    if game == "xeri":
-        return options.replace(target=MAX_TARGET, hands=1000)
-    return options.replace(target=MAX_TARGET)
+    """The options of a game that does not end by itself (a fixed number of rounds stops it): the game's own
+    (its players part's ``endless``)."""
+    return game_players(game).endless(options)
 
 
 def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: Any = None,
-              rounds: int | None = None, game_name: str = "diloti") -> GameResult:
+              rounds: int | None = None, game_name: str = DEFAULT_GAME) -> GameResult:
     """Game ``index`` of a match: pair ``index // 2``'s deals, A on side ``index % 2``.
 
     Bots see only ``state.view(seat)``; a measurement player with a
     ``choose_full`` method (the oracle) is given the full state instead.
-    ``game_name`` is one of the three games (its options, if given, are that game's).
+    ``game_name`` is a registered game (its options, if given, are that game's).
     """
     opts = options or find_game(game_name).options()
     if rounds is not None:
@@ -222,7 +220,7 @@ def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: 
         opts = _endless(game_name, opts)
     a_side = index % 2
     game_seed = derive_seed("game", seed, index // 2)
-    game: Game | HandsGame = find_game(game_name).game(players, opts, seed=game_seed)
+    game: Any = find_game(game_name).game(players, opts, seed=game_seed)
     bots = []
     for seat in range(players):
         spec = a if seat % 2 == a_side else b
@@ -258,7 +256,7 @@ def _task(args: tuple[str, str, int, int, int, Any, int | None, str]) -> GameRes
 
 
 def summarise(a: str, b: str, results: Iterable[GameResult], players: int, options: Any, seed: int,
-              rounds: int | None, seconds: float, game: str = "diloti") -> MatchResult:
+              rounds: int | None, seconds: float, game: str = DEFAULT_GAME) -> MatchResult:
     """Match statistics from game results (pairs are the independent units)."""
     res = sorted(results, key=lambda r: r.index)
     pairs: dict[int, list[GameResult]] = {}
@@ -282,10 +280,10 @@ def check_match(a: str, b: str, games: int, players: int, options: Any, rounds: 
                 target: int | None, game: str) -> Any:
     """Check a match's settings (each failing with its own message, before any game); the game's options."""
     info = find_game(game)
-    if game == "diloti" and players not in (2, 4):
-        raise TournamentError(f"invalid number of players {players!r}: expected 2 or 4")
+    if players not in info.players:
+        raise TournamentError(f"invalid number of players {players!r}: expected {_either(info.players)}")
     opts = options or info.options()
-    if game != "diloti" and info.state.check_players(players, opts) != 2:
+    if info.sides(players, opts) != 2:
         raise TournamentError(f"invalid number of players {players!r} for a {game} match: a match is between two "
                               "sides (2 players, or 4 in partnerships)")
     if games < 1:
@@ -300,14 +298,14 @@ def check_match(a: str, b: str, games: int, players: int, options: Any, rounds: 
 def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2, options: Any = None,
                rounds: int | None = None, jobs: int = 1, target: int | None = None,
                progress: Progress | None = None, first: int = 0, pool: Executor | None = None,
-               game: str = "diloti") -> MatchResult:
+               game: str = DEFAULT_GAME) -> MatchResult:
     """Play ``games`` games (rounded up to an even number: duplicate pairs) of A against B.
 
     Games are numbered from ``first`` (even): a long match can be played in
     chunks that together are exactly the one long match. The games run in
     ``pool`` (any :func:`~diloti.match.workers.worker_pool`: local processes or
     Ray) when one is given, else in ``jobs`` local processes (1: here); the
-    results are the same either way. ``game`` is one of the three games; a match is always
+    results are the same either way. ``game`` is a registered game; a match is always
     between two sides (Kontsina with 4 players: ``partnerships``).
     """
     opts = check_match(a, b, games, players, options, rounds, target, game)
@@ -332,6 +330,12 @@ def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2
                 if progress:
                     progress(len(results), games)
     return summarise(a, b, results, players, opts, seed, rounds, time.perf_counter() - start, game)
+
+
+def _either(counts: Sequence[int]) -> str:
+    """``2 or 4``, ``2, 3 or 4``."""
+    words = [str(n) for n in counts]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def default_jobs() -> int:

@@ -49,9 +49,7 @@ from typing import Any, TypeVar
 
 from diloti.ai import make_player
 from diloti.core.errors import DilotiError
-from diloti.core.hand_state import HandView
 from diloti.core.moves import Move
-from diloti.games.diloti.view import View
 
 T = TypeVar("T")
 
@@ -306,27 +304,27 @@ class _RayFuture(Future[T]):
             pass
 
 
-def choose_move(spec: str, seed: int, view: View | HandView) -> Move:
-    """The move a computer player of ``spec`` (a level or ``LEVEL:KEY=VALUE`` spec) seeded ``seed`` chooses."""
+def choose_move(spec: str, seed: int, view: Any) -> Move:
+    """The move a computer player of ``spec`` (a level or ``LEVEL:KEY=VALUE`` spec) seeded ``seed`` chooses
+    for ``view`` (of any registered game)."""
     return make_player(spec, seed=seed).choose(view)
 
 
-def rank_hint(view: View | HandView, seed: int, ply: int,
-              level: str = "expert") -> list[tuple[Move, float, float | None]]:
-    """The ranking of the legal moves for a hint by ``level``'s search (``expert`` or, in Diloti,
-    ``master``), best first: each move with its estimate in round points and, in Diloti, the chance to win
-    the game after it (:mod:`diloti.ai.winchance`; None in the parent games).
+def rank_hint(view: Any, seed: int, ply: int, level: str = "expert") -> list[tuple[Move, float, float | None]]:
+    """The ranking of the legal moves for a hint by ``level``'s search (``expert`` or ``master``), best first:
+    each move with its estimate in round points and the chance to win the game after it by the game's model
+    (:func:`diloti.ai.winchance.win_chances`; None where the game has none, as in the parent games).
 
     Seeded by the table's seed and the ply, so every process (and a restarted server) gives
     the same hint. Here rather than in the server, so that a Ray node needs only diloti itself.
     """
     from diloti.ai.analysis import rank_moves
-    from diloti.ai.variants import rank_variant_moves
-    from diloti.ai.winchance import view_chances
+    from diloti.ai.winchance import win_chances
     from diloti.core.seeds import derive_seed
 
     hint_seed = derive_seed("diloti-hint", seed, ply)
-    if isinstance(view, HandView):  # Xeri or Kontsina: the same search as their expert, every move kept
-        return [(move, float(score), None) for move, score in rank_variant_moves(view, seed=hint_seed)]
     ranked = rank_moves(view, seed=hint_seed, level=level)
-    return [(move, float(score), win) for (move, score), win in zip(ranked, view_chances(view, ranked), strict=True)]
+    wins = win_chances(view, ranked)
+    if wins is None:
+        return [(move, float(score), None) for move, score in ranked]
+    return [(move, float(score), win) for (move, score), win in zip(ranked, wins, strict=True)]

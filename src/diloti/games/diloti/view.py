@@ -78,6 +78,7 @@ class View(SeatView):
     legal: tuple[Move, ...] = field(default=())
 
     _MOVING: ClassVar[tuple[Phase, ...]] = (Phase.PLAY, Phase.DECIDE)
+    game: ClassVar[str] = "diloti"  # the game's name in the registry, as every game's view names it
 
     @property
     def side(self) -> int:

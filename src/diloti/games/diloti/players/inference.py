@@ -1,6 +1,6 @@
 """Inference from play: how likely the other seats' moves of this deal were, in a sampled world.
 
-A world (:mod:`diloti.ai.sampler`) deals the unseen cards uniformly, apart from
+A world (:mod:`diloti.games.diloti.players.sampler`) deals the unseen cards uniformly, apart from
 what is certain. But play tells more: a player who laid a card while holding a
 capture, or who left a xeri on the table, probably had nothing better. This
 module scores a world by the **likelihood of the other seats' moves of the
@@ -30,7 +30,7 @@ world handed in.
 >>> ev = Evidence(s.view(s.turn))
 >>> len(ev.observed) > 0
 True
->>> from diloti.ai.sampler import Worlds
+>>> from diloti.games.diloti.players.sampler import Worlds
 >>> import random
 >>> ev.log_weight(Worlds(s.view(s.turn)).sample(random.Random(1))) < 0
 True
@@ -38,15 +38,17 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import exp, log
+from math import exp, isfinite, log
 
-from diloti.ai.knowledge import POINTS, XERI, mask_points, rank_key, sweep_values, table_after
 from diloti.core.cards import BIT, Card
 from diloti.core.chance import HAND_SIZE
 from diloti.core.moves import CAPTURE, KEEP, LAY, Declaration, Move
 from diloti.core.phase import Phase
+from diloti.games.diloti.players.knowledge import POINTS, XERI, mask_points, rank_key, sweep_values, table_after
+from diloti.games.diloti.players.sampler import Worlds
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
 
@@ -208,3 +210,25 @@ def _replay(view: View) -> list[Observed]:
     for i, obs in enumerate(out):
         obs.later = tuple(o.move.card for o in out[i:] if o.seat == obs.seat and o.move.card is not None)
     return out
+
+
+class WeightedWorlds:
+    """Worlds of one view, each with its weight from the evidence of play (1.0 without inference).
+
+    ``infer`` (0..1) tempers the weights: each world weighs ``exp(infer * log_weight)``.
+    """
+
+    def __init__(self, view: View, infer: float = 0.0, temperature: float = DEFAULT_TEMPERATURE,
+                 mix: float = DEFAULT_MIX) -> None:
+        self.worlds = Worlds(view)
+        self.infer = float(infer)
+        self.evidence = Evidence(view, temperature, mix) if self.infer > 0 else None
+        if self.evidence is not None and not self.evidence.observed:
+            self.evidence = None
+
+    def sample(self, rng: random.Random) -> tuple[State, float]:
+        world = self.worlds.sample(rng)
+        if self.evidence is None:
+            return world, 1.0
+        lw = self.evidence.log_weight(world)
+        return world, exp(self.infer * lw) if isfinite(lw) else 0.0

@@ -1,7 +1,7 @@
 """A fitted evaluation of a deal's start: the search's leaf value, tuned on the project's own games.
 
 The expert's rollouts stop at the end of a deal and score what was captured
-(:func:`diloti.ai.search.evaluate`). What that misses is what the next deal
+(:func:`diloti.games.diloti.players.rollout.evaluate`). What that misses is what the next deal
 starts with: a table the leader can sweep at once, the leader's seat, the
 loose cards the last capturer would sweep if the round ended now. (No
 declaration outlives a deal: its owner must hold a card of its value, and at
@@ -24,12 +24,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from diloti.ai.knowledge import mask_points, rank_key
-from diloti.ai.search import evaluate, sweepers
 from diloti.core.cards import BIT
+from diloti.games.diloti.players.knowledge import mask_points, rank_key
+from diloti.games.diloti.players.rollout import evaluate, sweepers
 from diloti.games.diloti.state import State
 
-DATA = Path(__file__).resolve().parent / "data" / "evaluation.json"
+DATA = Path(__file__).resolve().parents[3] / "ai" / "data" / "evaluation.json"  # with the package data
 NAMES = ("base", "lead_sweep", "lead", "left_points", "left_cards")
 KEY = tuple(rank_key(c) for c in range(52))
 

@@ -1,0 +1,207 @@
+"""Diloti's rollouts: the fast policy the searches play on with, the card-counting one, and the evaluation.
+
+The rollout policy takes the most valuable capture (a xeri first), else
+declares or lays cheaply, with a little randomness; :func:`counted_move` is the
+``heuristic``'s card counting from the mover's own view (the master's rollouts).
+:func:`evaluate` scores a position for a side: the round's points difference,
+exact once the round is over, else expected. :func:`rollouts` binds them to a
+search's settings for the generic search (:mod:`diloti.ai.search`).
+
+>>> import random
+>>> from diloti.games.diloti.state import State
+>>> s = State.new(seed=2)
+>>> rollout_move(s, random.Random(1)) in s.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from functools import lru_cache
+from math import erf, sqrt
+
+from diloti.ai.part import EPSILON
+from diloti.core.cards import BIT
+from diloti.core.chance import HAND_SIZE
+from diloti.core.moves import CAPTURE, KEEP, LAY, Move
+from diloti.games.diloti.players.knowledge import POINTS, XERI, mask_points, p_holds, partitions, rank_key
+from diloti.games.diloti.players.scoring import heuristic_scores
+from diloti.games.diloti.state import State
+
+SQRT2 = sqrt(2.0)
+
+
+@lru_cache(maxsize=200_000)
+def sweepers(keys: tuple[int, ...], pile_values: tuple[int, ...]) -> int:
+    """Bit k set when one card of key k (1..10 values, 11..13 face ranks) takes the whole table.
+
+    ``keys`` are the loose cards' keys, sorted; ``pile_values`` the piles' values.
+
+    >>> bin(sweepers((3, 5), ()))
+    '0b100000000'
+    """
+    if not keys:
+        return 1 << pile_values[0] if pile_values and len(set(pile_values)) == 1 else 0
+    if keys[-1] > 10:
+        return 1 << keys[0] if len(keys) == 1 and not pile_values else 0
+    if len(set(pile_values)) > 1:
+        return 0
+    total = sum(keys)
+    full = (1 << len(keys)) - 1
+    out = 0
+    for v in (pile_values[:1] or range(keys[-1], 11)):
+        if total % v == 0 and full in partitions(keys, v):
+            out |= 1 << v
+    return out
+
+
+KEY = tuple(rank_key(c) for c in range(52))
+KEY_MASK = tuple(sum(BIT[c] for c in range(52) if KEY[c] == k) for k in range(14))
+ALL_CARDS = (1 << 52) - 1
+_p_holds = lru_cache(maxsize=None)(p_holds)  # few distinct arguments, asked in every rollout move
+
+
+def rollout_move(st: State, rng: random.Random, eps: float = EPSILON, seam: bool = False,
+                 fair: bool = False) -> Move:
+    """The rollout policy's move (:func:`fast_policy`, the arguments in the order a bound policy takes them).
+
+    The most valuable capture (a xeri first); otherwise the cheapest lay or
+    declaration, where leaving a table the next player's actual hand (this is
+    one sampled world) can sweep costs a xeri. With ``seam``, the deal's last
+    card looks at the hand the next deal gives the next player (the world's
+    stock holds it), which the expert's policy does not: its next player's hand
+    is empty then, so it lays the last card as if nothing could follow.
+    With ``fair``, a lay's or declaration's risk is not read from the next
+    player's hand in the world (which the mover could not see) but counted:
+    the chance that a hand of that size, drawn from the cards the mover has
+    not seen, holds a card that sweeps the table left, times a xeri.
+    """
+    return fast_policy(eps, seam, fair, st, rng)
+
+
+def fast_policy(eps: float, seam: bool, fair: bool, st: State, rng: random.Random) -> Move:
+    # The settings first: ``partial(fast_policy, eps, seam, fair)`` is the policy a search calls, with no
+    # extra Python frame in the rollouts' loop.
+    moves = st.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    if moves[0][0] is None:
+        # A face-card redeal decision. Keep: a redeal in a world built by
+        # State.from_parts would reshuffle a stock it does not hold.
+        return moves[0] if moves[0][1] == KEEP else moves[-1]
+    if rng.random() < eps:
+        return moves[int(rng.random() * len(moves))]
+    table = st.table
+    declarations = st.declarations
+    whole = 0
+    for c in table:
+        whole |= BIT[c]
+    for p in declarations:
+        whole |= p.mask
+    xeri_ok = st.plays > 0 or st.options.xeri_first_card
+    nxt = st.hands[(st.turn + 1) % st.players]
+    if seam and not nxt and st.stock_pos < len(st.stock):
+        # The dealer's last card: the next player leads the next deal, and is dealt first.
+        nxt = st.stock[st.stock_pos:st.stock_pos + HAND_SIZE]
+    danger = 0
+    for c in nxt:
+        danger |= 1 << KEY[c]
+    if fair:
+        mine = 0
+        for c in st.hands[st.turn]:
+            mine |= BIT[c]
+        unseen = ALL_CARDS & ~(st.captured[0] | st.captured[1] | whole | mine)
+        n_unseen = unseen.bit_count()
+        size = len(nxt) or (HAND_SIZE if st.stock_pos < len(st.stock) else 0)
+        danger = 0
+    keys = [KEY[c] for c in table]
+    pvals = tuple(sorted(p.value for p in declarations))
+    best = moves[0]
+    top = -1e9
+    for m in moves:
+        card, kind, value, mask = m
+        assert card is not None
+        if kind == CAPTURE:
+            s = mask_points(mask | BIT[card]) + 0.3 * (mask.bit_count() + 1)
+            if mask == whole and xeri_ok:
+                s += XERI
+        else:
+            # The loose cards are sorted by card, so their keys are sorted already.
+            if kind == LAY:
+                s = -POINTS[card] - 0.05 * KEY[card]
+                k = KEY[card]
+                i = bisect_right(keys, k)
+                after = (*keys[:i], k, *keys[i:])
+                after_p = pvals
+            else:
+                s = 0.3 * mask_points(mask | BIT[card]) + 0.1 * mask.bit_count()
+                after = tuple([KEY[c] for c in table if not BIT[c] & mask])
+                after_p = tuple(sorted([*(p.value for p in declarations if not p.mask & mask), value]))
+            if danger and sweepers(after, after_p) & danger:
+                s -= XERI
+            elif fair and size:
+                sweep = sweepers(after, after_p)
+                if sweep:
+                    held = 0
+                    for k in range(1, 14):
+                        if sweep >> k & 1:
+                            held += (unseen & KEY_MASK[k]).bit_count()
+                    s -= XERI * _p_holds(held, n_unseen, size)
+        s += rng.random() * 0.05
+        if s > top:
+            top = s
+            best = m
+    return best
+
+
+def counted_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
+    """A rollout move by the ``heuristic``'s card counting from the mover's own view of the world.
+
+    Unlike :func:`rollout_move` it does not read the next player's hand in the
+    sampled world (which the mover could not see): the risk of a reply is
+    counted from the unseen cards. About 40 times as costly a move.
+    """
+    return counted_policy(eps, st, rng)
+
+
+def counted_policy(eps: float, st: State, rng: random.Random) -> Move:
+    moves = st.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    if moves[0][0] is None:
+        return moves[0] if moves[0][1] == KEEP else moves[-1]  # as rollout_move: keep the deal
+    if rng.random() < eps:
+        return moves[int(rng.random() * len(moves))]
+    best = moves[0]
+    top = -1e9
+    for m, score in heuristic_scores(st.view(st.turn)):
+        score += rng.random() * 0.05
+        if score > top:
+            top = score
+            best = m
+    return best
+
+
+def evaluate(st: State, side: int) -> float:
+    """The round points difference for ``side``: exact once the round is over, else expected.
+
+    Mid-round it counts the points and xeris captured so far and the 4 points
+    of the card majority as a normal approximation from the cards captured
+    and the cards still to come.
+    """
+    if st.is_over:
+        a, b = st.points()
+        return float(a - b if side == 0 else b - a)
+    c0, c1 = st.captured
+    n0, n1 = c0.bit_count(), c1.bit_count()
+    v = float(mask_points(c0) - mask_points(c1) + XERI * (st.xeri[0] - st.xeri[1]))
+    rest = 52 - n0 - n1
+    sd = 0.65 * sqrt(rest) + 1e-9
+    p0 = 0.5 * (1.0 + erf((n0 + rest / 2 - 26.5) / (sd * SQRT2)))
+    p1 = 0.5 * (1.0 + erf((n1 + rest / 2 - 26.5) / (sd * SQRT2)))
+    v += 4.0 * (p0 - p1)
+    return v if side == 0 else -v
+
+
+__all__ = ["counted_move", "evaluate", "rollout_move", "sweepers"]

@@ -1,0 +1,81 @@
+"""Kontsina's card sense for the computer players: its part for the players' floor (:mod:`diloti.ai.part`).
+
+Built on the one-card games' shared sense (:class:`~diloti.ai.hand_sense.HandPlayers`);
+what is Kontsina's own: a card takes one table card of its rank or, a numeral, a
+set of table numerals adding up to its value (the rest of the table stays); the
+10♦ and the 2♣ count a point each, the card majority 2 and the clubs majority 1;
+no xeri.
+
+>>> from diloti.games.kontsina.rules import KontsinaState
+>>> s = KontsinaState.new(seed=2)
+>>> card_value(BIT[4]), len(greedy_scores(s.view(s.turn))) == len(s.legal_moves())
+(1.28, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from diloti.ai.hand_sense import HandPlayers, lead_chance
+from diloti.core.cards import BIT, Card
+from diloti.core.hand_state import HandState
+from diloti.games.kontsina.rules import summing_sets
+
+CLUBS = sum(1 << (4 * r) for r in range(13))
+
+
+def card_value(mask: int) -> float:
+    """What a set of cards is worth to the side that takes it: the 10♦ and 2♣, a share of the majorities."""
+    n = mask.bit_count()
+    clubs = (mask & CLUBS).bit_count()
+    return (1 if mask & BIT[4] else 0) + (1 if mask & BIT[37] else 0) + 0.18 * n + 0.1 * clubs
+
+
+class KontsinaPlayers(HandPlayers):
+    """Kontsina's hooks of the one-card games' card sense."""
+
+    def card_value(self, mask: int) -> float:
+        return card_value(mask)
+
+    def best_take(self, table: Sequence[Card], rank: int) -> float:
+        if not table:
+            return 0.0
+        best = max((card_value(BIT[t]) for t in table if t >> 2 == rank), default=0.0)
+        if rank < 10:
+            numerals = tuple(c for c in table if c < 40)
+            for m in summing_sets(numerals, rank + 1):
+                best = max(best, card_value(m))
+        return best
+
+    def expected_points(self, st: HandState, i: int) -> float:
+        m = st.captured[i]
+        counts = [c.bit_count() for c in st.captured]
+        fixed = (1 if m & BIT[37] else 0) + (1 if m & BIT[4] else 0)
+        clubs = [(c & CLUBS).bit_count() for c in st.captured]
+        return fixed + 2.0 * lead_chance(counts, 52, i) + lead_chance(clubs, 13, i)
+
+
+PART = KontsinaPlayers()
+greedy_scores = PART.greedy_scores
+heuristic_scores = PART.heuristic_scores
+ruled_move = PART.ruled_move
+move_rng = PART.move_rng
+worlds = PART.worlds
+rollouts = PART.rollouts
+rank_moves = PART.rank_moves
+win_chances = PART.win_chances
+endless = PART.endless
+sample_world = PART.sample_world
+evaluate = PART.evaluate
+gain = PART.gain
+
+if TYPE_CHECKING:
+    from diloti.ai.part import PlayersPart
+    from diloti.games.kontsina import players as _this
+
+    _checked: PlayersPart = _this
+
+__all__ = ["PART", "KontsinaPlayers", "card_value", "endless", "evaluate", "gain", "greedy_scores",
+           "heuristic_scores", "move_rng", "rank_moves", "rollouts", "ruled_move", "sample_world", "win_chances",
+           "worlds"]

@@ -1,0 +1,100 @@
+"""Xeri's card sense for the computer players: its part for the players' floor (:mod:`diloti.ai.part`).
+
+Built on the one-card games' shared sense (:class:`~diloti.ai.hand_sense.HandPlayers`);
+what is Xeri's own: a capture takes the whole pile (by the top card's rank, or any
+pile with a jack), a lone card taken is a xeri (10 points, 20 for a jack with
+``xeri_jack_double``; none with the last card under ``no_xeri_last_card``), the
+honours (aces, kings, queens, jacks, the 10♦, the 2♣) count a point each and the
+card majority 3, and a jack is best kept for a pile worth it.
+
+>>> from diloti.games.xeri.rules import XeriState
+>>> s = XeriState.new(seed=2)
+>>> card_value(BIT[37]), len(heuristic_scores(s.view(s.turn))) == len(s.legal_moves())
+(2.12, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from diloti.ai.hand_sense import HandPlayers, is_last_card, lead_chance
+from diloti.core.cards import BIT, Card, mask_of
+from diloti.core.hand_state import HandState, HandView
+from diloti.core.rule_options import MAX_TARGET
+
+XERI_POINTS = 10
+JACK = 10  # card >> 2 of the jacks
+HONOURS = 0xF | 0xFFFF << 36
+
+
+def card_value(mask: int) -> float:
+    """What a set of cards is worth to the side that takes it: its honours, the 10♦ and 2♣, a share of the
+    majority."""
+    n = mask.bit_count()
+    return (mask & HONOURS).bit_count() + (1 if mask & BIT[37] else 0) + (1 if mask & BIT[4] else 0) + 0.12 * n
+
+
+class XeriPlayers(HandPlayers):
+    """Xeri's hooks of the one-card games' card sense."""
+
+    def card_value(self, mask: int) -> float:
+        return card_value(mask)
+
+    def best_take(self, table: Sequence[Card], rank: int) -> float:
+        if not table:
+            return 0.0
+        if rank == table[-1] >> 2:
+            return card_value(mask_of(table)) + (XERI_POINTS if len(table) == 1 else 0)
+        return card_value(mask_of(table)) if rank == JACK else 0.0
+
+    def after_capture(self, table: Sequence[Card], mask: int) -> tuple[Card, ...]:
+        return ()  # the whole pile
+
+    def capture_bonus(self, view: HandView, card: Card) -> float:
+        table = view.table
+        if len(table) == 1 and table[0] >> 2 == card >> 2 and not (
+                is_last_card(view) and view.options.no_xeri_last_card):
+            return float(XERI_POINTS * (2 if card >> 2 == JACK and view.options.xeri_jack_double else 1))
+        return 0.0
+
+    def rollout_bonus(self, table: Sequence[Card], card: Card) -> float:
+        return XERI_POINTS if len(table) == 1 and table[0] >> 2 == card >> 2 else 0.0
+
+    def keep_penalty(self, view: HandView, card: Card) -> float:
+        return 1.2 if card >> 2 == JACK and len(view.table) > 1 else 0.0  # a jack kept takes a later pile
+
+    def expected_points(self, st: HandState, i: int) -> float:
+        m = st.captured[i]
+        counts = [c.bit_count() for c in st.captured]
+        fixed = (1 if m & BIT[37] else 0) + (1 if m & BIT[4] else 0)
+        jack = st.jack_xeri[i] if st.options.xeri_jack_double else 0
+        fixed += (m & HONOURS).bit_count() + XERI_POINTS * (st.xeri[i] + jack)
+        return fixed + 3.0 * lead_chance(counts, 52, i)
+
+    def endless(self, options: Any) -> Any:
+        return options.replace(target=MAX_TARGET, hands=1000)  # a game of Xeri also ends after its hands
+
+
+PART = XeriPlayers()
+greedy_scores = PART.greedy_scores
+heuristic_scores = PART.heuristic_scores
+ruled_move = PART.ruled_move
+move_rng = PART.move_rng
+worlds = PART.worlds
+rollouts = PART.rollouts
+rank_moves = PART.rank_moves
+win_chances = PART.win_chances
+endless = PART.endless
+sample_world = PART.sample_world
+evaluate = PART.evaluate
+gain = PART.gain
+
+if TYPE_CHECKING:
+    from diloti.ai.part import PlayersPart
+    from diloti.games.xeri import players as _this
+
+    _checked: PlayersPart = _this
+
+__all__ = ["PART", "XeriPlayers", "card_value", "endless", "evaluate", "gain", "greedy_scores", "heuristic_scores",
+           "move_rng", "rank_moves", "rollouts", "ruled_move", "sample_world", "win_chances", "worlds"]
