@@ -13,8 +13,8 @@ from diloti.ai.sampler import Worlds
 from diloti.core.cards import CARDS, mask_of
 from diloti.core.moves import GROUP
 from diloti.core.phase import Phase
-from diloti.envs.actions import Decision
-from diloti.envs.observation import LAYOUT, PARTS, SIZE, describe_view, observe
+from diloti.games.diloti.envs.actions import Decision
+from diloti.games.diloti.envs.observation import LAYOUT, PARTS, SIZE, describe_view, observe
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
 

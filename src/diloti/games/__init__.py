@@ -89,10 +89,10 @@ def _parts(name: str) -> dict[str, str]:
 
 
 GAMES: dict[str, GameInfo] = {
-    "diloti": GameInfo("diloti", State, Game, Options, (2, 4), "docs/RULES.md", "round"),
-    "xeri": GameInfo("xeri", XeriState, XeriGame, XeriOptions, (2, 4), "docs/RULES-XERI.md", "hand"),
+    "diloti": GameInfo("diloti", State, Game, Options, (2, 4), "docs/RULES.md", "round", _parts("diloti")),
+    "xeri": GameInfo("xeri", XeriState, XeriGame, XeriOptions, (2, 4), "docs/RULES-XERI.md", "hand", _parts("xeri")),
     "kontsina": GameInfo("kontsina", KontsinaState, KontsinaGame, KontsinaOptions, (2, 3, 4),
-                         "docs/RULES-KONTSINA.md", "hand"),
+                         "docs/RULES-KONTSINA.md", "hand", _parts("kontsina")),
 }
 BUILT_IN = tuple(GAMES)
 GAME_NAMES = BUILT_IN  # the names the command line offers (a registered game joins GAMES, not the flags' defaults)
