@@ -106,7 +106,8 @@ class EnvPart(Protocol):
 def check_players(info: GameInfo, players: object) -> int:
     """``players`` if ``info``'s game seats that many, else an error naming the game and its counts."""
     if isinstance(players, bool) or players not in info.players:
-        known = ", ".join(map(str, info.players[:-1])) + f" or {info.players[-1]}"
+        counts = list(map(str, info.players))
+        known = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + f" or {counts[-1]}"
         raise EnvArgumentError(f"invalid players={players!r} for game={info.name!r}: expected {known}")
     return info.players[info.players.index(players)]
 
