@@ -27,6 +27,12 @@ Traceback (most recent call last):
 ...
 diloti.envs.driver.EnvArgumentError: invalid options={'soy': True}: unknown xeri option 'soy' (known: \
 xeri_jack_double, game_by_points, target, hands, no_xeri_last_card, pile_any_pair_redeal, partnerships)
+>>> find_env_game("diloti").check_episode("game")
+'game'
+>>> g.check_episode("game")
+Traceback (most recent call last):
+...
+diloti.envs.driver.EnvArgumentError: invalid episode='game' for game='kontsina': kontsina's episodes are one hand (whole-game episodes: diloti)
 """
 
 from __future__ import annotations
