@@ -32,7 +32,8 @@ xeri_jack_double, game_by_points, target, hands, no_xeri_last_card, pile_any_pai
 >>> g.check_episode("game")
 Traceback (most recent call last):
 ...
-diloti.envs.driver.EnvArgumentError: invalid episode='game' for game='kontsina': kontsina's episodes are one hand (whole-game episodes: diloti)
+diloti.envs.driver.EnvArgumentError: invalid episode='game' for game='kontsina': kontsina's episodes are one hand \
+(whole-game episodes: diloti)
 """
 
 from __future__ import annotations
