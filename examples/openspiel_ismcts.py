@@ -28,8 +28,8 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from diloti.ai import MEASUREMENT_LEVELS, UnknownLevelError, make_player
-from diloti.envs.openspiel_game import SHORT_NAME, DilotiState
-from diloti.envs.openspiel_variants import VariantSpielState
+from diloti.envs.openspiel_base import SpielState
+from diloti.envs.openspiel_game import SHORT_NAMES
 
 
 def play_game(game: pyspiel.Game, bot: ismcts.ISMCTSBot, level: str, ismcts_seat: int, seed: int,
@@ -40,7 +40,7 @@ def play_game(game: pyspiel.Game, bot: ismcts.ISMCTSBot, level: str, ismcts_seat
     """
     rng = random.Random(seed)
     opponent = make_player(level, seed=seed, measurement=True)
-    state: DilotiState | VariantSpielState = game.new_initial_state()
+    state: SpielState = game.new_initial_state()
     thinking = 0.0  # ISMCTS's time on the move it is making (summed over the move's actions)
     choices = 0
     while not state.is_terminal():
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         make_player(args.level, seed=0, measurement=True)
     except UnknownLevelError as exc:
         parser.error(f"invalid --level: {exc}")
-    name = SHORT_NAME if args.game == "diloti" else f"python_{args.game}"
+    name = SHORT_NAMES[args.game]
     game = pyspiel.load_game(name, {"players": 2, "options": args.options})
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(args.seed))
     bot = ismcts.ISMCTSBot(game=game, evaluator=evaluator, uct_c=2.0, max_simulations=args.simulations,

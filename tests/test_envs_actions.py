@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move
 from diloti.core.phase import Phase
-from diloti.envs.actions import (
+from diloti.games.diloti.envs.actions import (
     HEADS,
     ITEM,
     KEEP_ACTION,

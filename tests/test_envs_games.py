@@ -7,14 +7,14 @@ import pytest
 pytest.importorskip("numpy", reason="the research extra (pip install 'diloti[research]') is not installed")
 
 from diloti.envs.driver import EnvArgumentError
-from diloti.envs.games import ENV_GAMES, find_env_game
+from diloti.envs.games import env_games, find_env_game
 from diloti.games.diloti.options import Options
 from diloti.games.kontsina.rules import KontsinaOptions
 from diloti.games.xeri.rules import XeriOptions
 
 
 def test_each_game_its_spaces() -> None:
-    assert {g: (e.players, e.num_actions, e.size, e.max_points) for g, e in ENV_GAMES.items()} == {
+    assert {g: (e.players, e.num_actions, e.size, e.max_points) for g, e in env_games().items()} == {
         "diloti": ((2, 4), 559, 744, 251), "xeri": ((2, 4), 52, 352, 285), "kontsina": ((2, 3, 4), 156, 517, 5)}
 
 

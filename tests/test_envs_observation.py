@@ -12,8 +12,8 @@ import pytest
 from diloti.core.cards import CARDS, mask_of
 from diloti.core.moves import GROUP
 from diloti.core.phase import Phase
-from diloti.envs.actions import Decision
-from diloti.envs.observation import LAYOUT, PARTS, SIZE, describe_view, observe
+from diloti.games.diloti.envs.actions import Decision
+from diloti.games.diloti.envs.observation import LAYOUT, PARTS, SIZE, describe_view, observe
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.players.sampler import Worlds
 from diloti.games.diloti.state import State

@@ -10,9 +10,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the research extra (pip install 'diloti[research]') is missing")
 
-from diloti.envs import openspiel_game  # noqa: E402
+import diloti.envs.openspiel_game  # noqa: E402, F401  (registers the games)
 from diloti.envs.driver import EnvArgumentError  # noqa: E402
-from diloti.envs.observation import SIZE  # noqa: E402
+from diloti.games.diloti.envs import openspiel as openspiel_game  # noqa: E402
+from diloti.games.diloti.envs.observation import SIZE  # noqa: E402
 
 MIXES = ["", "liberal_groups liberal_raise self_raise",
          "dealer_sees_bottom face_card_redeal:any_deal three_faces_stay any_rank_redeal soy target:121"]

@@ -14,9 +14,9 @@ pytest.importorskip("pettingzoo", reason="the research extra (pip install 'dilot
 from pettingzoo.test import api_test, render_test, seed_test
 
 from diloti.envs import pettingzoo_env
-from diloti.envs.actions import NUM_ACTIONS, describe
 from diloti.envs.driver import EnvArgumentError
-from diloti.envs.observation import SIZE
+from diloti.games.diloti.envs.actions import NUM_ACTIONS, describe
+from diloti.games.diloti.envs.observation import SIZE
 from diloti.games.diloti.options import Options
 
 LIBERAL = {"liberal_groups": True, "liberal_raise": True, "liberal_capture": True, "self_raise": True}

@@ -11,9 +11,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the research extra (pip install 'diloti[research]') is missing")
 
-from diloti.envs import openspiel_game, pettingzoo_env  # noqa: E402
+import diloti.envs.openspiel_game  # noqa: E402, F401  (registers the games)
+from diloti.envs import pettingzoo_env  # noqa: E402
 from diloti.envs.actions import InvalidActionError  # noqa: E402
 from diloti.envs.policies import LevelBot, LevelPolicy, PolicyPlayer, RestartableISMCTSBot  # noqa: E402
+from diloti.games.diloti.envs import openspiel as openspiel_game  # noqa: E402
 from diloti.games.diloti.state import State  # noqa: E402
 from diloti.match.tournament import play_match  # noqa: E402
 

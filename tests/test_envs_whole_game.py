@@ -17,7 +17,7 @@ from pettingzoo.test import api_test, seed_test
 import diloti.envs  # noqa: F401 - registers the Gymnasium ids
 from diloti.envs import pettingzoo_env
 from diloti.envs.driver import EnvArgumentError
-from diloti.envs.observation import LAYOUT
+from diloti.games.diloti.envs.observation import LAYOUT
 
 SHORT = {"target": 21}  # a few rounds a game, so that the tests stay short
 
@@ -83,7 +83,8 @@ def test_openspiel_whole_game() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from diloti.envs import openspiel_game
 
-    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": 2, "options": "target:21", "episode": "game"})
+    game = pyspiel.load_game(openspiel_game.SHORT_NAMES["diloti"],
+                             {"players": 2, "options": "target:21", "episode": "game"})
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     rng = random.Random(3)

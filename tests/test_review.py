@@ -91,7 +91,7 @@ def test_hidden_cards_never_change_the_review(players: int, seat: int, upto: int
 
 
 def test_the_review_of_a_decision_is_the_same_in_every_world_the_seat_cannot_tell_apart() -> None:
-    from diloti.ai.sampler import Worlds
+    from diloti.games.diloti.players.sampler import Worlds
 
     rec = played_game(seed=4)
     points = decision_points(rec, [1])[5:9]

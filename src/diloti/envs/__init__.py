@@ -1,36 +1,48 @@
-"""Research environments: PettingZoo, Gymnasium and OpenSpiel, on one fixed action encoding.
+"""Research environments: PettingZoo, Gymnasium and OpenSpiel, for every registered game with an envs part.
 
-:mod:`diloti.envs.actions` (the factored action encoding) needs nothing beyond
-the engine. The environments need the ``research`` extra
-(``pip install 'diloti[research]'``): :mod:`diloti.envs.observation`,
-:mod:`diloti.envs.pettingzoo_env`, :mod:`diloti.envs.gym_env` and
-:mod:`diloti.envs.openspiel_game`. Importing this package registers the
-Gymnasium environments ``diloti/Diloti-v0``, ``diloti/Xeri-v0`` and
-``diloti/Kontsina-v0`` when Gymnasium is installed, so
+Each game's action encoding, observation layout, driver and bounds come from
+its envs part (``diloti.games.<game>.envs``), through the contract of
+:mod:`diloti.envs.games`; :mod:`diloti.envs.actions` (the step decisions) needs
+nothing beyond the engine. The environments need the ``research`` extra
+(``pip install 'diloti[research]'``): :mod:`diloti.envs.pettingzoo_env`,
+:mod:`diloti.envs.gym_env` and :mod:`diloti.envs.openspiel_game`. Importing this
+package registers the Gymnasium environments ``diloti/Diloti-v0``,
+``diloti/Xeri-v0`` and ``diloti/Kontsina-v0`` (``diloti/<Game>-v0`` for each
+registered game; a game registered later joins with :func:`register_gymnasium`)
+when Gymnasium is installed, so
 ``gymnasium.make("diloti/Diloti-v0", opponent="expert")`` works after
-``import diloti.envs``. The parent games' environments are the same classes
-with ``game="xeri"`` or ``game="kontsina"`` (:mod:`diloti.envs.games`).
-docs/RESEARCH.md describes each environment.
+``import diloti.envs``. docs/RESEARCH.md describes each environment.
 """
 
 from __future__ import annotations
 
+from diloti.games import GAMES
+
 GYM_ID = "diloti/Diloti-v0"
-#: The registered Gymnasium id of each game.
-GYM_IDS = {"diloti": GYM_ID, "xeri": "diloti/Xeri-v0", "kontsina": "diloti/Kontsina-v0"}
 
 
-def _register_gymnasium() -> None:
+def gym_id(game: str) -> str:
+    """The Gymnasium id of ``game``: ``diloti/Diloti-v0``, ``diloti/Xeri-v0``, ..."""
+    return f"diloti/{game.capitalize()}-v0"
+
+
+#: The registered Gymnasium id of each game (with an envs part) when this package was imported.
+GYM_IDS = {name: gym_id(name) for name, info in GAMES.items() if "envs" in info.parts}
+
+
+def register_gymnasium(game: str) -> str | None:
+    """Register ``game``'s Gymnasium environment (once); its id, or None without Gymnasium."""
     try:
         import gymnasium
     except ImportError:  # the research extra is not installed: nothing to register
-        return
-    for game, gym_id in GYM_IDS.items():
-        if gym_id not in gymnasium.registry:
-            kwargs = {} if game == "diloti" else {"game": game}
-            gymnasium.register(id=gym_id, entry_point="diloti.envs.gym_env:DilotiEnv", kwargs=kwargs)
+        return None
+    env_id = gym_id(game)
+    if env_id not in gymnasium.registry:
+        gymnasium.register(id=env_id, entry_point="diloti.envs.gym_env:DilotiEnv", kwargs={"game": game})
+    return env_id
 
 
-_register_gymnasium()
+for _game in GYM_IDS:
+    register_gymnasium(_game)
 
-__all__ = ["GYM_ID", "GYM_IDS"]
+__all__ = ["GYM_ID", "GYM_IDS", "gym_id", "register_gymnasium"]

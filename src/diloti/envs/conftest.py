@@ -2,7 +2,8 @@
 
 The package's doctests run with the suite (``--doctest-modules``); without the
 ``research`` extra these modules cannot be imported, so they are left out
-rather than failing collection (their tests in tests/ skip, saying why).
+rather than failing collection (their tests in tests/ skip, saying why). The
+games' envs parts are left out the same way (src/diloti/games/conftest.py).
 """
 
 from __future__ import annotations
@@ -19,17 +20,19 @@ def _missing(module: str) -> bool:
 
 
 _NEEDS = {
-    "observation.py": ("numpy",),
+    "actions.py": ("numpy",),  # its example loads a game's envs part
     "driver.py": ("numpy",),
     "driver_base.py": ("numpy",),
+    "games.py": ("numpy",),
+    "hand_actions.py": ("numpy",),
+    "hand_driver.py": ("numpy",),
+    "hand_games.py": ("numpy",),
+    "hand_observation.py": ("numpy",),
     "pettingzoo_env.py": ("numpy", "gymnasium", "pettingzoo"),
     "gym_env.py": ("numpy", "gymnasium"),
-    "openspiel_game.py": ("numpy", "pyspiel"),
-    "openspiel_variants.py": ("numpy", "pyspiel"),
     "openspiel_base.py": ("numpy", "pyspiel"),
-    "variant_observation.py": ("numpy",),
-    "variant_driver.py": ("numpy",),
-    "games.py": ("numpy",),
+    "openspiel_game.py": ("numpy", "pyspiel"),
+    "openspiel_hands.py": ("numpy", "pyspiel"),
 }
 
 collect_ignore = [name for name, needs in _NEEDS.items() if any(_missing(m) for m in needs)]

@@ -1,39 +1,21 @@
-"""One round driven by action ids: what every environment wrapper shares.
+"""What every environment checks of its arguments, and the errors it raises: the same for every game.
 
-A :class:`Driver` holds the :class:`~diloti.games.diloti.state.State` of one round and
-the :class:`~diloti.envs.actions.Decision` of the seat to act, applies action
-ids, and keeps each step's action mask and observations, so that asking twice
-costs nothing. It also checks the environments' arguments, with errors that
-name the argument.
+The errors name the argument and the reason; each game's own checks (its player
+counts, its options) come from its envs part (:mod:`diloti.envs.games`).
 
->>> d = Driver(players=2, options=Options(), dealer=0, seed=5)
->>> d.to_act, int(d.mask().sum()) == len(d.actions())
-(1, True)
->>> rng = random.Random(1)
->>> while not d.over:
-...     _ = d.apply(rng.choice(d.actions()))
->>> sum(d.returns())
-0.0
+>>> check_seat("dealer", 3, 4), check_seat("seat", None, 2)
+(3, None)
+>>> check_seat("dealer", 4, 4)
+Traceback (most recent call last):
+...
+diloti.envs.driver.EnvArgumentError: invalid dealer=4: expected None (drawn each round) or 0..3
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import ClassVar
 
-import numpy as np
-import numpy.typing as npt
-
-from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
-from diloti.envs.actions import Decision
-from diloti.envs.driver_base import DriverBase
-from diloti.envs.observation import observe
-from diloti.games.diloti.game import Game
-from diloti.games.diloti.options import Options
-from diloti.games.diloti.state import State
-from diloti.games.diloti.view import View
 
 
 class EnvArgumentError(DilotiError, ValueError):
@@ -47,28 +29,6 @@ class RenderModeError(EnvArgumentError, TypeError):
     (Stable-Baselines3's ``make_vec_env`` asks for ``"rgb_array"``) catch that, as for any environment
     whose constructor has no such argument.
     """
-
-
-def check_players(players: object) -> int:
-    if isinstance(players, bool) or players not in (2, 4):
-        raise EnvArgumentError(f"invalid players={players!r}: expected 2 or 4")
-    return int(players)
-
-
-def check_options(options: object) -> Options:
-    """``None`` (the standard rules), an :class:`Options`, a mapping of option names, or options text."""
-    if options is None:
-        return Options()
-    if isinstance(options, Options):
-        return options
-    try:
-        if isinstance(options, Mapping):
-            return Options.from_dict(options)
-        if isinstance(options, str):
-            return Options.from_text(options)
-    except DilotiError as exc:
-        raise EnvArgumentError(f"invalid options={options!r}: {exc}") from None
-    raise EnvArgumentError(f"invalid options={options!r}: expected Options, a dict of options or options text")
 
 
 def check_seat(name: str, seat: object, players: int) -> int | None:
@@ -86,17 +46,8 @@ def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
     return render_mode
 
 
+#: The episodes an environment can play: one round (or hand), or a whole game (rounds to the target).
 EPISODES = ("round", "game")
-
-
-def check_episode(episode: object, game: str) -> str:
-    """``"round"`` (the default: one round or hand) or ``"game"`` (rounds to the target; Diloti only)."""
-    if episode not in EPISODES:
-        raise EnvArgumentError(f"invalid episode={episode!r}: expected 'round' or 'game'")
-    if episode == "game" and game != "diloti":
-        raise EnvArgumentError(f"invalid episode='game' for game={game!r}: whole-game episodes are Diloti's "
-                               "(the parent games' observations have no place for the game's scores)")
-    return str(episode)
 
 
 def round_seed(rng: random.Random) -> int:
@@ -104,52 +55,4 @@ def round_seed(rng: random.Random) -> int:
     return rng.getrandbits(62)
 
 
-class Driver(DriverBase[State, Decision, View]):
-    """One round played by action ids, with per-step caches of the mask and the observations."""
-
-    __slots__ = ()
-
-    EPISODE: ClassVar[str] = "round"
-
-    def __init__(self, players: int, options: Options, dealer: int, seed: int, episode: str = "round") -> None:
-        if episode == "game":
-            game = Game(players, options, seed=seed, first_dealer=dealer)
-            self._start(game.state, game)
-        else:
-            self._start(State.new(players, options, dealer, seed=seed))
-
-    def same_side(self, a: int, b: int) -> bool:
-        """Whether seats ``a`` and ``b`` are partners (or the same seat)."""
-        return (a - b) % 2 == 0
-
-    def _new_decision(self) -> Decision:
-        return Decision.of(self.state)
-
-    def _observe(self, view: View, head: int, chosen: int) -> npt.NDArray[np.float32]:
-        return observe(view, head, chosen)
-
-    def returns(self) -> list[float]:
-        """Each seat's reward: for a round, its side's points minus the other side's; for a whole game, 1 for
-        the winning side and -1 for the other (0 before the end)."""
-        if not self.over:
-            return [0.0] * self.state.players
-        if self.match is not None:
-            won = self.match.winner
-            return [1.0 if s % 2 == won else -1.0 for s in range(self.state.players)]
-        a, b = self.state.points()
-        return [float(a - b) if s % 2 == 0 else float(b - a) for s in range(self.state.players)]
-
-    def _title(self) -> str:
-        return "Diloti"
-
-    def _render_piles(self) -> list[str]:
-        s = self.state
-        table = [NAMES[c] for c in s.table] + [str(d) for d in s.declarations]
-        return [f"  table: {' '.join(table) or '-'}",
-                f"  captured: side 0 {s.captured[0].bit_count()}, side 1 {s.captured[1].bit_count()}; "
-                f"xeri {s.xeri[0]}/{s.xeri[1]}"]
-
-    def _render_result(self) -> str:
-        a, b = self.state.points()
-        return f"  round over: side 0 {a}, side 1 {b}"
-
+__all__ = ["EPISODES", "EnvArgumentError", "RenderModeError", "check_render_mode", "check_seat", "round_seed"]

@@ -2,11 +2,12 @@
 
 :class:`DriverBase` holds one game's state and the decision of the seat to
 act, applies action ids, plays whole moves, and keeps each step's action mask
-and observations, so that asking twice costs nothing. Diloti's
-:class:`~diloti.envs.driver.Driver` and the parent games'
-:class:`~diloti.envs.variant_driver.VariantDriver` say only what their games
-do differently: how a decision and an observation are made, the rewards, and
-the lines of ``render`` that show the table, the captures and the result.
+and observations, so that asking twice costs nothing. Each game's driver
+(Diloti's :class:`~diloti.games.diloti.envs.driver.Driver`, the one-card
+games' :class:`~diloti.envs.hand_driver.HandDriver`) says only what its game
+does differently: how a decision and an observation are made, the rewards,
+the seats that share a side, and the lines of ``render`` that show the table,
+the captures and the result.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ V_co = TypeVar("V_co", covariant=True)
 
 
 class Round(Protocol[V_co]):
-    """What a driver reads and does of its game's state (Diloti's ``State``, the parent games' ``HandState``)."""
+    """What a driver reads and does of its game's state (Diloti's ``State``, the one-card games' ``HandState``)."""
 
     phase: Phase
     turn: int
@@ -51,7 +52,7 @@ class DriverBase(Generic[S, D, V]):
 
     __slots__ = ("_decision", "_mask", "_obs", "_views", "match", "state", "steps")
 
-    #: What one episode is called in messages: ``"round"`` (Diloti) or ``"hand"`` (Xeri, Kontsina).
+    #: What one episode is called in messages: ``"round"`` or ``"hand"``.
     EPISODE: ClassVar[str]
 
     state: S
@@ -67,6 +68,8 @@ class DriverBase(Generic[S, D, V]):
         def _title(self) -> str: ...
         def _render_piles(self) -> list[str]: ...
         def _render_result(self) -> str: ...
+        def returns(self) -> list[float]: ...
+        def same_side(self, a: int, b: int) -> bool: ...
 
     #: The whole game when an episode is a game (rounds to the target), else None: then ``state`` is its
     #: round in play, and its scores reach the views.

@@ -1,4 +1,4 @@
-"""Gymnasium single-agent environment: one seat against the built-in computer levels, in any of the three games.
+"""Gymnasium single-agent environment: one seat against the built-in computer levels, in any registered game.
 
 Registered as ``diloti/Diloti-v0``, ``diloti/Xeri-v0`` and ``diloti/Kontsina-v0``
 when :mod:`diloti.envs` is imported::
@@ -28,10 +28,11 @@ round can give) and ``info["illegal_action"]``; ``info["action_mask"]`` and
 :meth:`DilotiEnv.action_masks` give the mask too (for maskable learners).
 
 ``diloti/Xeri-v0`` and ``diloti/Kontsina-v0`` (or ``game="xeri"``,
-``game="kontsina"``) play one hand of a parent game: its options, players
-(Xeri 2 or 4, Kontsina 2, 3 or 4), spaces and rewards are those of the
-PettingZoo environment with the same ``game``; the computer players are the
-same levels playing that game (its players part, :mod:`diloti.ai.part`). Every seat not on
+``game="kontsina"``, or any registered game with an envs part) play one hand
+of that game: its options, players (Xeri 2 or 4, Kontsina 2, 3 or 4), spaces
+and rewards are those of the PettingZoo environment with the same ``game``;
+the computer players are the same levels playing that game (its players part,
+:mod:`diloti.ai.part`). Every seat not on
 the agent's side is an ``opponent``; only a partner (4-player Xeri, Kontsina
 with ``partnerships``) is a ``partner``.
 """
@@ -50,10 +51,9 @@ from diloti.ai import make_player
 from diloti.ai.base import Player
 from diloti.core.errors import DilotiError
 from diloti.envs.actions import InvalidActionError
-from diloti.envs.driver import Driver, EnvArgumentError, check_episode, check_render_mode, check_seat
+from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat
+from diloti.envs.driver_base import DriverBase
 from diloti.envs.games import find_env_game
-from diloti.envs.variant_driver import VariantDriver
-from diloti.games.diloti.options import Options
 
 ObsDict = dict[str, Any]  # "observation" and "action_mask", both arrays
 
@@ -64,11 +64,11 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 - as Env declares it
 
     def __init__(self, opponent: str = "random", players: int = 2,
-                 options: Options | Mapping[str, Any] | str | Any | None = None, seat: int | None = None,
+                 options: Mapping[str, Any] | str | Any | None = None, seat: int | None = None,
                  dealer: int | None = None, partner: str | None = None, illegal_reward: float | None = None,
                  render_mode: str | None = None, game: str = "diloti", episode: str = "round") -> None:
         self.game = find_env_game(game)
-        self.episode = check_episode(episode, game)
+        self.episode = self.game.check_episode(episode)
         self.players = self.game.check_players(players)
         self.options = self.game.check_options(options, self.players)
         self.seat = check_seat("seat", seat, self.players)
@@ -87,7 +87,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
             "observation": spaces.Box(low=0.0, high=1.0, shape=(self.game.size,), dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
         })
-        self.driver: Driver | VariantDriver | None = None
+        self.driver: DriverBase[Any, Any, Any] | None = None
         self.bots: dict[int, Player] = {}
         self.me = 0
         self._done = False

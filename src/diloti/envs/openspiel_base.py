@@ -3,11 +3,11 @@
 :class:`SpielState` plays an engine state with explicit chance (each card dealt
 a chance outcome) by the game's action ids, one step at a time;
 :class:`SpielObserver` fills the observation or information-state tensor and
-string of one player from its view. Diloti's
-(:mod:`diloti.envs.openspiel_game`) and the parent games'
-(:mod:`diloti.envs.openspiel_variants`) subclasses say only what differs: the
-engine state and decision they make, the returns, how the unseen cards are
-dealt again, and how an observation is laid out and made public.
+string of one player from its view. Each game's subclasses (Diloti's
+:mod:`diloti.games.diloti.envs.openspiel`, the one-card games'
+:mod:`diloti.envs.openspiel_hands`) say only what differs: the engine state and
+decision they make, the returns, how the unseen cards are dealt again, and how
+an observation is laid out and made public.
 """
 
 from __future__ import annotations
@@ -20,16 +20,14 @@ import numpy.typing as npt
 import pyspiel
 
 from diloti.core.cards import NAMES
-from diloti.core.hand_state import HandState
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.envs.actions import InvalidActionError, StepDecision
 from diloti.envs.driver import EnvArgumentError
-from diloti.games.diloti.state import State
 
 
 class Seen(Protocol):
-    """What the information state reads of a view (Diloti's ``View``, the parent games' ``HandView``)."""
+    """What the information state reads of a view (any game's)."""
 
     @property
     def players(self) -> int: ...
@@ -74,7 +72,8 @@ RESAMPLE_TRIES = 1000
 class SpielState(pyspiel.State):  # type: ignore[misc]
     """A round or hand in play: the engine's explicit-chance state and the move being chosen."""
 
-    round: State | HandState
+    #: The game's round with explicit chance (``chance_outcomes``, ``deal``, ``first_table``, ``push``, ``describe``).
+    round: Any
     decision: StepDecision | None
     #: The actions of the move being chosen, so far (empty between moves).
     taken: tuple[int, ...] = ()
@@ -82,7 +81,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     if TYPE_CHECKING:  # each game's state writes these; declared here for the methods below
         def _new_decision(self) -> StepDecision: ...
         def _describe(self, action: int) -> str: ...
-        def _draw(self, player_id: int, rng: random.Random) -> State | HandState: ...
+        def _draw(self, player_id: int, rng: random.Random) -> Any: ...
 
     # -------------------------------------------------------------- the API
     def current_player(self) -> int:
@@ -91,7 +90,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if phase == Phase.CHANCE:
             return int(pyspiel.PlayerId.CHANCE)
-        return self.round.turn
+        turn: int = self.round.turn
+        return turn
 
     def _decision(self) -> StepDecision:
         d = self.decision
@@ -130,7 +130,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return bool(self.round.phase == Phase.OVER)
 
     def __str__(self) -> str:
-        text = self.round.describe()
+        text: str = self.round.describe()
         d = self.decision
         if d is not None and d.head >= 0:
             text += f" choosing {d.describe(d.head)}" + "".join(f" {NAMES[c]}" for c in range(52) if d.chosen >> c & 1)

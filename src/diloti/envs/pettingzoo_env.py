@@ -1,4 +1,4 @@
-"""PettingZoo AEC environments ``diloti_v0``, ``xeri_v0`` and ``kontsina_v0``: one round or hand, any options.
+"""PettingZoo AEC environments ``diloti_v0``, ``xeri_v0``, ``kontsina_v0`` (any registered game): one round or hand.
 
 Made like PettingZoo's classic card environments::
 
@@ -12,9 +12,9 @@ Made like PettingZoo's classic card environments::
 
 Agents ``player_0`` .. ``player_3`` are the seats (partners 0+2 and 1+3). The
 action space is ``Discrete(559)`` with the fixed meaning of
-:mod:`diloti.envs.actions`: a move takes one step or a few (the same agent acts
+:mod:`diloti.games.diloti.envs.actions`: a move takes one step or a few (the same agent acts
 again while it chooses table items). The observation is a dict:
-``"observation"`` (``Box(0, 1, (744,), float32)``, :mod:`diloti.envs.observation`,
+``"observation"`` (``Box(0, 1, (744,), float32)``, :mod:`diloti.games.diloti.envs.observation`,
 from the agent's own view) and ``"action_mask"`` (``int8``, all zeros for an
 agent not to act). The episode is one round; at its end each agent's reward
 is its side's points minus the other side's (partners get the same). With
@@ -25,10 +25,10 @@ action ends the round with ``illegal_reward`` (by default the worst a round can
 give, ``-251``) for the agent that took it, as in the classic environments.
 
 ``game="xeri"`` (2 or 4 players; 4 play in partnerships) or ``game="kontsina"``
-(2, 3 or 4 players) plays one hand of a parent game with its own options
-(``options={"xeri_jack_double": True}``), action space and observation
-(:mod:`diloti.envs.variant_actions`, :mod:`diloti.envs.variant_observation`);
-the environment's ``metadata["name"]`` is ``xeri_v0`` or ``kontsina_v0``. Each
+(2, 3 or 4 players), or any registered game with an envs part (:mod:`diloti.envs.games`),
+plays one hand of that game with its own options (``options={"xeri_jack_double": True}``),
+action space and observation (:mod:`diloti.envs.hand_actions`, :mod:`diloti.envs.hand_observation`
+and the game's part); the environment's ``metadata["name"]`` is ``<game>_v0``. Each
 agent's reward is its side's points for the hand minus the mean of the other
 sides' (the difference with two sides); the default ``illegal_reward`` is the
 game's worst (``-285`` in Xeri, ``-5`` in Kontsina)::
@@ -49,10 +49,9 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from diloti.envs.driver import Driver, EnvArgumentError, check_episode, check_render_mode, check_seat, round_seed
+from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat, round_seed
+from diloti.envs.driver_base import DriverBase
 from diloti.envs.games import find_env_game
-from diloti.envs.variant_driver import VariantDriver
-from diloti.games.diloti.options import Options
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -189,7 +188,7 @@ class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):  # type: ignore[
 class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     """The bare AEC environment (see the module's description); :func:`env` wraps it."""
 
-    # Not a ClassVar: a parent game's environment names itself in its own copy (xeri_v0, kontsina_v0).
+    # Not a ClassVar: each environment names its game in its own copy (diloti_v0, xeri_v0, kontsina_v0, ...).
     metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": ["ansi", "human"],
         "name": "diloti_v0",
@@ -197,7 +196,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         "render_fps": 1,
     }
 
-    def __init__(self, players: int = 2, options: Options | Mapping[str, Any] | str | Any | None = None,
+    def __init__(self, players: int = 2, options: Mapping[str, Any] | str | Any | None = None,
                  dealer: int | None = None, render_mode: str | None = None, game: str = "diloti",
                  episode: str = "round") -> None:
         EzPickle.__init__(self, players, options, dealer, render_mode, game, episode)
@@ -206,10 +205,9 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self.players = self.game.check_players(players)
         self.options = self.game.check_options(options, self.players)
         self.dealer = check_seat("dealer", dealer, self.players)
-        self.episode = check_episode(episode, game)
+        self.episode = self.game.check_episode(episode)
         self.render_mode = check_render_mode(render_mode, list(self.metadata["render_modes"]))
-        if game != "diloti":
-            self.metadata = {**type(self).metadata, "name": self.game.env_name}
+        self.metadata = {**type(self).metadata, "name": self.game.env_name}
         self.num_actions = n = self.game.num_actions
         size = self.game.size
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
@@ -226,7 +224,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self._rng: random.Random | None = None
         self._zeros = np.zeros(n, dtype=np.int8)
         self._zeros.flags.writeable = False  # every agent not to act gets this one: nobody may change it
-        self.driver: Driver | VariantDriver | None = None
+        self.driver: DriverBase[Any, Any, Any] | None = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)

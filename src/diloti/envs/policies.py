@@ -2,7 +2,7 @@
 
 A *policy* is a function of an observation and its action mask that returns an
 action id, as the environments give them (the observation of
-:mod:`diloti.envs.observation` or the parent games' layouts, the mask as
+each game's layout (its envs part, :mod:`diloti.envs.games`), the mask as
 ``int8``). Three adapters join policies, the built-in levels and the three
 research libraries:
 
@@ -49,14 +49,18 @@ from diloti.core.moves import Move
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.games import EnvGame, find_env_game
+from diloti.games import GAMES
 
 #: A policy: (observation, action mask) -> action id.
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 
 
 def _game_of(view: Any) -> EnvGame:
-    """The research game a view belongs to (the parent games' views say their game)."""
-    return find_env_game(getattr(view, "game", "diloti"))
+    """The research game a view belongs to: the game it names, else the game whose options it holds."""
+    name = getattr(view, "game", None)
+    if name is None:
+        name = next((n for n, info in GAMES.items() if type(view.options) is info.options), None)
+    return find_env_game(name)
 
 
 class PolicyPlayer:
@@ -143,8 +147,9 @@ except ImportError:  # pragma: no cover - the research extra is missing; the pol
 if pyspiel is not None:
 
     class LevelBot(pyspiel.Bot):  # type: ignore[misc]
-        """A built-in level (or any player spec) as an OpenSpiel bot on ``python_diloti``, ``python_xeri``
-        or ``python_kontsina``: it chooses its move from its seat's view and plays it step by step."""
+        """A built-in level (or any player spec) as an OpenSpiel bot on any game of the package
+        (``python_diloti``, ``python_xeri``, ...): it chooses its move from its seat's view and plays it step
+        by step."""
 
         def __init__(self, player_id: int, level: str, seed: int | None = None) -> None:
             pyspiel.Bot.__init__(self)

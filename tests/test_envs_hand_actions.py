@@ -1,4 +1,5 @@
-"""Xeri's and Kontsina's action ids: every legal move has exactly one action sequence, on random positions."""
+"""The one-card games' action ids (Xeri's, Kontsina's encodings on the generic HandDecision): every legal move
+has exactly one action sequence, on random positions."""
 
 from __future__ import annotations
 
@@ -11,15 +12,11 @@ from diloti.core.cards import Card, parse_cards
 from diloti.core.hand_state import HandState
 from diloti.core.moves import CAPTURE, Move
 from diloti.envs.actions import InvalidActionError
-from diloti.envs.variant_actions import (
-    KONTSINA_ACTIONS,
-    KONTSINA_ITEM,
-    XERI_ACTIONS,
-    VariantDecision,
-    describe,
-    variant_head,
-)
+from diloti.envs.hand_actions import HandDecision, HandEncoding
+from diloti.games.kontsina.envs import ENCODING as KONTSINA
+from diloti.games.kontsina.envs import ITEM as KONTSINA_ITEM
 from diloti.games.kontsina.rules import KontsinaOptions, KontsinaState
+from diloti.games.xeri.envs import ENCODING as XERI
 from diloti.games.xeri.rules import XeriOptions, XeriState
 
 SEATINGS: list[tuple[type[HandState], int, Any]] = [
@@ -33,7 +30,10 @@ SEATINGS: list[tuple[type[HandState], int, Any]] = [
 ]
 
 
-def walk(d: VariantDecision, path: list[int], out: list[tuple[list[int], Move]]) -> None:
+ENCODINGS: dict[str, HandEncoding] = {"xeri": XERI, "kontsina": KONTSINA}
+
+
+def walk(d: HandDecision, path: list[int], out: list[tuple[list[int], Move]]) -> None:
     """Every action sequence from ``d``'s step, each to the move it chooses."""
     acts = d.legal_actions()
     assert acts == sorted(set(acts)) and acts
@@ -65,11 +65,12 @@ def positions(cls: type[HandState], players: int, options: Any, hands: int, lay_
 @pytest.mark.parametrize(("cls", "players", "options"), SEATINGS)
 def test_every_legal_move_is_reached_exactly_once(cls: type[HandState], players: int, options: Any) -> None:
     game = cls.GAME
-    n = XERI_ACTIONS if game == "xeri" else KONTSINA_ACTIONS
+    encoding = ENCODINGS[game]
+    n = encoding.num_actions
     most, checked = 0, 0
     for s in positions(cls, players, options, 15, 0.8):
         legal = s.legal_moves()
-        d = VariantDecision(game, legal)
+        d = HandDecision(encoding, legal)
         reached: list[tuple[list[int], Move]] = []
         walk(d, [], reached)
         assert sorted(m for _, m in reached) == sorted(legal)
@@ -77,7 +78,7 @@ def test_every_legal_move_is_reached_exactly_once(cls: type[HandState], players:
         for path, m in reached:
             assert all(0 <= a < n for a in path)
             assert d.encode(m) == path and d.decode(path) == m
-            assert path[0] == variant_head(game, m)
+            assert path[0] == encoding.head(m)
             if game == "xeri":
                 assert path == [m.card]
         most = max(most, max(len(p) for p, _ in reached))
@@ -91,7 +92,7 @@ def test_the_worked_example_of_the_rules() -> None:
     used = set(hands[0] + hands[1] + parse_cards("3C 4H 4S 7D"))
     s = KontsinaState.from_parts(dealer=1, hands=hands, table=parse_cards("3C 4H 4S 7D"),
                                  stock=[c for c in range(52) if c not in used])
-    d = VariantDecision("kontsina", s.legal_moves())
+    d = HandDecision(KONTSINA, s.legal_moves())
     assert d.encode(Move.parse("7S x 7D")) == [2 * Card("7S") + 1, KONTSINA_ITEM + Card("7D")]
     assert d.encode(Move.parse("7S x 3C 4H")) == [2 * Card("7S") + 1, KONTSINA_ITEM + Card("3C"),
                                                   KONTSINA_ITEM + Card("4H")]
@@ -101,15 +102,13 @@ def test_the_worked_example_of_the_rules() -> None:
 
 def test_an_action_the_mask_does_not_allow_is_refused_naming_it() -> None:
     s = XeriState.new(seed=2)
-    d = VariantDecision("xeri", s.legal_moves())
+    d = HandDecision(XERI, s.legal_moves())
     other = next(c for c in range(52) if c not in s.hands[s.turn])
     with pytest.raises(InvalidActionError, match=f"illegal action {other} \\(play "):
         d.apply(other)
     with pytest.raises(InvalidActionError, match="out of range"):
         d.apply(52)
     with pytest.raises(InvalidActionError, match="invalid action 156 for kontsina"):
-        describe("kontsina", 156)
-    with pytest.raises(InvalidActionError, match="invalid game 'diloti'"):
-        VariantDecision("diloti", [])
+        KONTSINA.describe(156)
     with pytest.raises(InvalidActionError, match="not among the legal moves"):
         d.encode(Move.parse("AC" if Card(0) not in s.hands[s.turn] else "KS"))

@@ -1,4 +1,4 @@
-"""Observations: one fixed-layout ``float32`` vector per seat, built only from its :class:`View`.
+"""Diloti's observations: one fixed-layout ``float32`` vector per seat, built only from its :class:`View`.
 
 The view is the one door to hidden information, so an observation cannot show
 another hand or the stock order. Seats are relative (0 = the observing seat,
@@ -26,7 +26,8 @@ import numpy.typing as npt
 from diloti.core.cards import NAMES, cards_of, mask_of
 from diloti.core.moves import GROUP, Declaration
 from diloti.core.phase import Phase
-from diloti.envs.actions import HEADS, describe
+from diloti.envs.games import layout_of
+from diloti.games.diloti.envs.actions import HEADS, describe
 from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
 from diloti.games.diloti.view import View
 
@@ -70,16 +71,6 @@ PARTS: tuple[tuple[str, int, str], ...] = (
     ("prefix_value", 11, "... its value 0..10"),
     ("prefix_stage", 1, "1 once the head is chosen (items are being chosen)"),
 )
-
-
-def layout_of(parts: tuple[tuple[str, int, str], ...]) -> dict[str, slice]:
-    """Each part's slice of the observation, the parts laid end to end in order (for every game's layout)."""
-    out = {}
-    pos = 0
-    for name, size, _ in parts:
-        out[name] = slice(pos, pos + size)
-        pos += size
-    return out
 
 
 LAYOUT: dict[str, slice] = layout_of(PARTS)
@@ -265,4 +256,4 @@ def describe_view(view: View, head: int = -1, chosen: int = 0) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["LAYOUT", "MAX_ROUND_POINTS", "OPTION_FLAGS", "PARTS", "SIZE", "describe_view", "layout_of", "observe"]
+__all__ = ["LAYOUT", "MAX_ROUND_POINTS", "OPTION_FLAGS", "PARTS", "SIZE", "describe_view", "observe"]

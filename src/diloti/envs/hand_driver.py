@@ -1,17 +1,18 @@
-"""One hand of Xeri or Kontsina driven by action ids: the parent games' counterpart of :mod:`diloti.envs.driver`.
+"""One hand of a one-card game (any HandState game) driven by action ids.
 
-A :class:`VariantDriver` holds the :class:`~diloti.core.hand_state.HandState` of
-one hand and the :class:`~diloti.envs.variant_actions.VariantDecision` of the
-seat to act, applies action ids and keeps each step's mask and observations.
-Its surface is :class:`~diloti.envs.driver.Driver`'s, so the environment
-wrappers drive either.
+A :class:`HandDriver` holds the :class:`~diloti.core.hand_state.HandState` of
+one hand and the :class:`~diloti.envs.hand_actions.HandDecision` of the
+seat to act, applies action ids and keeps each step's mask and observations
+(:class:`~diloti.envs.driver_base.DriverBase`, whose surface every game's driver
+has, so the environment wrappers drive any).
 
 Rewards (:func:`side_returns`): each seat gets its side's points for the hand
 minus the mean of the other sides' points: the points difference with two
 sides, zero-sum with three or four (Kontsina without partnerships).
 
+>>> from diloti.games.kontsina.envs import ENCODING, LAYOUT
 >>> from diloti.games.kontsina.rules import KontsinaOptions
->>> d = VariantDriver("kontsina", players=3, options=KontsinaOptions(), dealer=0, seed=5)
+>>> d = HandDriver(ENCODING, LAYOUT, players=3, options=KontsinaOptions(), dealer=0, seed=5)
 >>> d.to_act, int(d.mask().sum()) == len(d.actions())
 (1, True)
 >>> import random
@@ -33,8 +34,8 @@ import numpy.typing as npt
 from diloti.core.cards import NAMES
 from diloti.core.hand_state import HandState, HandView
 from diloti.envs.driver_base import DriverBase
-from diloti.envs.variant_actions import NUM_VARIANT_ACTIONS, VariantDecision
-from diloti.envs.variant_observation import observe_variant
+from diloti.envs.hand_actions import HandDecision, HandEncoding
+from diloti.envs.hand_observation import HandLayout, observe_hand
 from diloti.games import find_game
 
 
@@ -49,26 +50,30 @@ def side_returns(points: Sequence[int], players: int, sides: int) -> list[float]
     return [per_side[seat % sides] for seat in range(players)]
 
 
-class VariantDriver(DriverBase[HandState, VariantDecision, HandView]):
-    """One hand of ``game`` played by action ids, with per-step caches of the mask and the observations."""
+class HandDriver(DriverBase[HandState, HandDecision, HandView]):
+    """One hand of ``encoding``'s game played by action ids, observed in ``layout``, with per-step caches of the
+    mask and the observations."""
 
-    __slots__ = ("game", "num_actions")
+    __slots__ = ("encoding", "game", "layout", "num_actions")
 
     EPISODE: ClassVar[str] = "hand"
 
-    def __init__(self, game: str, players: int, options: Any, dealer: int, seed: int) -> None:
-        self.game = game
-        self.num_actions = NUM_VARIANT_ACTIONS[game]
-        self._start(find_game(game).state.new(players, options, dealer, seed=seed))
+    def __init__(self, encoding: HandEncoding, layout: HandLayout, players: int, options: Any, dealer: int,
+                 seed: int) -> None:
+        self.encoding = encoding
+        self.layout = layout
+        self.game = encoding.game
+        self.num_actions = encoding.num_actions
+        self._start(find_game(encoding.game).state.new(players, options, dealer, seed=seed))
 
     def same_side(self, a: int, b: int) -> bool:
         return self.state.side_of(a) == self.state.side_of(b)
 
-    def _new_decision(self) -> VariantDecision:
-        return VariantDecision(self.game, self.state.legal_moves())
+    def _new_decision(self) -> HandDecision:
+        return HandDecision(self.encoding, self.state.legal_moves())
 
     def _observe(self, view: HandView, head: int, chosen: int) -> npt.NDArray[np.float32]:
-        return observe_variant(view, head, chosen)
+        return observe_hand(self.layout, view, head, chosen)
 
     def returns(self) -> list[float]:
         """Each seat's reward for the hand (:func:`side_returns`; 0 before the end)."""
@@ -78,16 +83,18 @@ class VariantDriver(DriverBase[HandState, VariantDecision, HandView]):
         return side_returns(s.points(), s.players, s.sides)
 
     def _title(self) -> str:
-        return self.state.GAME.capitalize()
+        return self.state.game.capitalize()
 
     def _render_piles(self) -> list[str]:
         s = self.state
+        layout = self.layout
         counts = ", ".join(f"side {i} {m.bit_count()}" for i, m in enumerate(s.captured))
-        return [f"  {'pile' if s.GAME == 'xeri' else 'table'}: {' '.join(NAMES[c] for c in s.table) or '-'}",
-                f"  captured: {counts}" + (f"; xeri {'/'.join(map(str, s.xeri))}" if s.GAME == "xeri" else "")]
+        tallies = "".join(f"; {name} {'/'.join(map(str, getattr(s, name)))}" for name in layout.tallies)
+        return [f"  {layout.table_word}: {' '.join(NAMES[c] for c in s.table) or '-'}",
+                f"  captured: {counts}{tallies}"]
 
     def _render_result(self) -> str:
         return "  hand over: " + ", ".join(f"side {i} {p}" for i, p in enumerate(self.state.points()))
 
 
-__all__ = ["VariantDriver", "side_returns"]
+__all__ = ["HandDriver", "side_returns"]

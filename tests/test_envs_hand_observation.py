@@ -1,4 +1,5 @@
-"""Xeri's and Kontsina's observations: a fixed layout in [0, 1], built only from the seat's view."""
+"""The one-card games' observations (Xeri's, Kontsina's layouts on the generic HandLayout): a fixed layout in
+[0, 1], built only from the seat's view."""
 
 from __future__ import annotations
 
@@ -11,16 +12,17 @@ import pytest
 pytest.importorskip("numpy", reason="the research extra (pip install 'diloti[research]') is not installed")
 
 from diloti.core.hand_state import HandState
-from diloti.envs.variant_actions import VariantDecision
-from diloti.envs.variant_observation import (
-    VARIANT_LAYOUT,
-    VARIANT_PARTS,
-    VARIANT_SIZE,
-    describe_variant_view,
-    observe_variant,
-)
+from diloti.envs.hand_actions import HandDecision
+from diloti.envs.hand_games import HandEnv
+from diloti.games.kontsina.envs import ENV as KONTSINA
 from diloti.games.kontsina.rules import KontsinaOptions, KontsinaState
+from diloti.games.xeri.envs import ENV as XERI
 from diloti.games.xeri.rules import XeriOptions, XeriState
+
+ENVS: dict[str, HandEnv] = {"xeri": XERI, "kontsina": KONTSINA}
+VARIANT_PARTS = {game: env.layout.parts for game, env in ENVS.items()}
+VARIANT_LAYOUT = {game: env.layout.layout for game, env in ENVS.items()}
+VARIANT_SIZE = {game: env.size for game, env in ENVS.items()}
 
 SEATINGS: list[tuple[type[HandState], int, Any]] = [
     (XeriState, 2, XeriOptions()),
@@ -64,16 +66,17 @@ def test_no_hidden_card_in_an_observation(cls: type[HandState], players: int, op
         rng = random.Random(seed)
         s = cls.new(players, options, dealer=seed % players, seed=seed)
         while not s.is_over:
-            d = VariantDecision(game, s.legal_moves())
+            env = ENVS[game]
+            d = HandDecision(env.encoding, s.legal_moves())
             d.apply(rng.choice(d.legal_actions()))  # observe in the middle of a choice too
             for seat in range(players):
                 t = others_swapped(s, seat, rng)
                 changed += t.hands != s.hands
                 head, chosen = (d.head, d.chosen) if seat == s.turn else (-1, 0)
-                a = observe_variant(s.view(seat), head, chosen)
-                b = observe_variant(t.view(seat), head, chosen)
+                a = env.observe(s.view(seat), head, chosen)
+                b = env.observe(t.view(seat), head, chosen)
                 assert np.array_equal(a, b)
-                assert describe_variant_view(s.view(seat)) == describe_variant_view(t.view(seat))
+                assert env.describe_view(s.view(seat)) == env.describe_view(t.view(seat))
                 assert a.dtype == np.float32 and a.shape == (VARIANT_SIZE[game],)
                 assert a.min() >= 0.0 and a.max() <= 1.0
                 L = VARIANT_LAYOUT[game]
@@ -88,12 +91,12 @@ def test_the_xeri_top_card_and_relative_sides() -> None:
     s = XeriState.new(seed=4)
     L = VARIANT_LAYOUT["xeri"]
     for seat in (0, 1):
-        o = observe_variant(s.view(seat))
+        o = XERI.observe(s.view(seat))
         assert np.flatnonzero(o[L["top"]]).tolist() == [s.table[-1]]
         assert o[L["turn"]].tolist() == ([0, 1, 0, 0] if seat == 0 else [1, 0, 0, 0])  # seat 1 leads
     s.push(s.legal_moves()[0])
     if s.captured[1]:
-        o0, o1 = observe_variant(s.view(0)), observe_variant(s.view(1))
+        o0, o1 = XERI.observe(s.view(0)), XERI.observe(s.view(1))
         assert np.array_equal(o0[L["captured"]][52:], o1[L["captured"]][:52])
 
 
@@ -105,7 +108,7 @@ def test_kontsina_three_players_see_three_sides_in_their_own_order() -> None:
     L = VARIANT_LAYOUT["kontsina"]
     side = next(i for i, m in enumerate(s.captured) if m)
     for seat in range(3):
-        o = observe_variant(s.view(seat))
+        o = KONTSINA.observe(s.view(seat))
         planes = o[L["captured"]].reshape(4, 52)
         rel = (side - seat) % 3
         assert planes[rel].sum() == s.captured[side].bit_count() and planes[3].sum() == 0

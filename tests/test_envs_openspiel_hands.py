@@ -1,4 +1,5 @@
-"""OpenSpiel games python_xeri and python_kontsina pass pyspiel's random simulations with serialisation."""
+"""OpenSpiel games of the one-card games (python_xeri, python_kontsina, on openspiel_hands) pass pyspiel's random
+simulations with serialisation."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the research extra (pip install 'diloti[research]') is missing")
 
 import diloti.envs.openspiel_game  # noqa: E402, F401  (registers the three games)
-from diloti.envs import openspiel_variants  # noqa: E402
 from diloti.envs.driver import EnvArgumentError  # noqa: E402
+from diloti.envs.games import find_env_game  # noqa: E402
 from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE  # noqa: E402
 
 SEATINGS = [("python_xeri", 2, ""), ("python_xeri", 2, "pile_any_pair_redeal no_xeri_last_card"),
@@ -133,8 +134,8 @@ def test_returns_are_zero_sum_and_partners_share(name: str, players: int, option
 
 def test_bad_parameters_name_the_parameter() -> None:
     with pytest.raises(EnvArgumentError, match="invalid players=3 for game='xeri': expected 2 or 4"):
-        openspiel_variants.XeriSpielGame({"players": 3})
+        find_env_game("xeri").part.openspiel()[1]({"players": 3})
     with pytest.raises(EnvArgumentError, match="unknown kontsina option 'soy'"):
-        openspiel_variants.KontsinaSpielGame({"options": "soy"})
+        find_env_game("kontsina").part.openspiel()[1]({"options": "soy"})
     with pytest.raises(EnvArgumentError, match="invalid dealer=3"):
-        openspiel_variants.KontsinaSpielGame({"players": 3, "dealer": 3})
+        find_env_game("kontsina").part.openspiel()[1]({"players": 3, "dealer": 3})

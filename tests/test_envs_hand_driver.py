@@ -1,4 +1,5 @@
-"""One hand of Xeri or Kontsina driven by action ids: rewards per side, zero-sum, the same seed the same hand."""
+"""One hand of a one-card game (Xeri, Kontsina) driven by action ids (HandDriver): rewards per side, zero-sum,
+the same seed the same hand."""
 
 from __future__ import annotations
 
@@ -9,9 +10,17 @@ import pytest
 pytest.importorskip("numpy", reason="the research extra (pip install 'diloti[research]') is not installed")
 
 from diloti.envs.actions import InvalidActionError
-from diloti.envs.variant_driver import VariantDriver, side_returns
+from diloti.envs.games import find_env_game
+from diloti.envs.hand_driver import HandDriver, side_returns
+from diloti.envs.hand_games import HandEnv
 from diloti.games.kontsina.rules import KontsinaOptions
 from diloti.games.xeri.rules import XeriOptions
+
+
+def hand_driver(game: str, players: int, options: object, dealer: int, seed: int) -> HandDriver:
+    env = find_env_game(game).part
+    assert isinstance(env, HandEnv)
+    return HandDriver(env.encoding, env.layout, players, options, dealer, seed)
 
 
 def test_side_returns() -> None:
@@ -27,7 +36,7 @@ def test_side_returns() -> None:
     ("kontsina", 3, KontsinaOptions()), ("kontsina", 4, KontsinaOptions(partnerships=True))])
 def test_random_hands_pay_each_side_its_points_against_the_others(game: str, players: int, options: object) -> None:
     for seed in range(4):
-        d = VariantDriver(game, players, options, dealer=seed % players, seed=seed)
+        d = hand_driver(game, players, options, dealer=seed % players, seed=seed)
         rng = random.Random(seed)
         while not d.over:
             assert d.returns() == [0.0] * players
@@ -47,8 +56,8 @@ def test_random_hands_pay_each_side_its_points_against_the_others(game: str, pla
 
 
 def test_same_seed_same_hand_and_play_takes_the_moves_actions() -> None:
-    a = VariantDriver("kontsina", 2, KontsinaOptions(), 0, 11)
-    b = VariantDriver("kontsina", 2, KontsinaOptions(), 0, 11)
+    a = hand_driver("kontsina", 2, KontsinaOptions(), 0, 11)
+    b = hand_driver("kontsina", 2, KontsinaOptions(), 0, 11)
     rng = random.Random(0)
     while not a.over:
         move = rng.choice(a.state.legal_moves())

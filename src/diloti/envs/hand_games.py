@@ -1,0 +1,90 @@
+"""What a one-card game (any HandState game) gives the environments: its encoding, layout and bounds.
+
+A :class:`HandEnv` meets the envs-part contract (:class:`diloti.envs.games.EnvPart`)
+for a game whose round is a :class:`~diloti.core.hand_state.HandState`, from what
+is the game's own: its action encoding (:class:`~diloti.envs.hand_actions.HandEncoding`),
+its observation layout (:class:`~diloti.envs.hand_observation.HandLayout`), the
+most a side can score in a hand, the most decision steps in a hand, and what
+its player count implies of its options. Each such game's envs part holds one
+as its ``ENV``.
+
+>>> from diloti.games.xeri.envs import ENV
+>>> ENV.num_actions, ENV.size, ENV.max_points, ENV.episodes, ENV.describe(51)
+(52, 352, 285, ('round',), 'play KS')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from diloti.core.hand_state import HandView
+from diloti.envs import games
+from diloti.envs.hand_actions import HandDecision, HandEncoding
+from diloti.envs.hand_driver import HandDriver
+from diloti.envs.hand_observation import HandLayout, describe_hand_view, observe_hand
+from diloti.games import GameInfo, find_game
+
+
+@dataclass(frozen=True)
+class HandEnv:
+    """A one-card game for the environments (see the module's description).
+
+    ``max_steps``: the most decision steps in a hand (OpenSpiel's ``max_game_length``). ``adjust``: the
+    options a player count implies (``(options, players) -> options``), e.g. partnerships with four.
+    Hands are the only episodes: a whole game's scores have no place in the layouts.
+    """
+
+    game: str
+    encoding: HandEncoding
+    layout: HandLayout
+    max_points: int
+    max_steps: int
+    adjust: Callable[[Any, int], Any] | None = None
+    episodes: tuple[str, ...] = ("round",)
+
+    @property
+    def info(self) -> GameInfo:
+        return find_game(self.game)
+
+    @property
+    def num_actions(self) -> int:
+        return self.encoding.num_actions
+
+    @property
+    def size(self) -> int:
+        return self.layout.size
+
+    def check_players(self, players: object) -> int:
+        return games.check_players(self.info, players)
+
+    def check_options(self, options: object, players: int) -> Any:
+        return games.check_options(self.info, options, players, self.adjust)
+
+    def decision(self, view: HandView) -> HandDecision:
+        return HandDecision(self.encoding, view.legal)
+
+    def observe(self, view: HandView, head: int = -1, chosen: int = 0,
+                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        return observe_hand(self.layout, view, head, chosen, out)
+
+    def describe_view(self, view: HandView, head: int = -1, chosen: int = 0) -> str:
+        return describe_hand_view(self.layout, view, head, chosen, self.encoding.describe)
+
+    def describe(self, action: int) -> str:
+        return self.encoding.describe(action)
+
+    def driver(self, players: int, options: Any, dealer: int, seed: int, episode: str = "round") -> HandDriver:
+        return HandDriver(self.encoding, self.layout, players, options, dealer, seed)
+
+    def openspiel(self) -> tuple[Any, Callable[..., Any]]:
+        from diloti.envs.openspiel_hands import hand_openspiel
+
+        return hand_openspiel(self)
+
+
+__all__ = ["HandEnv"]

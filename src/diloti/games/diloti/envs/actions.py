@@ -1,0 +1,260 @@
+"""A fixed action encoding: one flat ``Discrete(NUM_ACTIONS)`` space, a move chosen in steps.
+
+A legal-move list can hold hundreds of moves, and its order says nothing a
+learner can use, so a move is chosen in steps whose ids mean the same thing in
+every position:
+
+1. A **head** action names the card played, the kind of move and its value
+   (:data:`HEADS`): ``5C lay``, ``5C capture``, ``5C plain 8``, ``5C group 5``
+   ... and ``keep`` / ``redeal`` for a face-card redeal decision.
+2. A move that takes or builds on table items (a capture, a declaration) then names
+   them, one **item** action each, in increasing order: a loose card by itself, a
+   declaration by its lowest card (``ITEM + card``); ``STOP`` ends the list while the
+   table holds items above the last one named. A lay, ``keep`` and ``redeal`` are
+   their head alone.
+
+The sequence of a move depends on the move and the table alone, never on the
+mover's other cards: what the others see of a move being chosen (the head, the
+items named so far) is part of the finished move, and an action id means the
+same in every state of an information set. Only the mask, which the mover alone
+sees, depends on the hand. Every legal move has exactly one action sequence and
+every action the mask allows leads to at least one legal move
+(tests/test_envs_actions.py shows both on random positions of every option mix).
+
+>>> from diloti.core.cards import cards_of, parse_cards
+>>> from diloti.games.diloti.state import State
+>>> s = State.from_parts(hands=[parse_cards("9D KC"), parse_cards("2H")], table=parse_cards("4H 5C 9S"), turn=0,
+...                      stock=[], check=False)
+>>> d = Decision.of(s)
+>>> [describe(a) for a in d.legal_actions()]
+['9D lay', '9D capture', 'KC lay']
+>>> d.apply(head_of(Move.parse("9D x 9S")))
+>>> [describe(a) for a in d.legal_actions()]
+['item 4H', 'item 9S']
+>>> d.apply(ITEM + Card("4H"))
+>>> [describe(a) for a in d.legal_actions()], cards_of(d.chosen)
+(['item 5C'], (Card('4H'),))
+>>> d.apply(ITEM + Card("5C"))  # 9S is still on the table above 5C: the list goes on or stops
+>>> [describe(a) for a in d.legal_actions()]
+['item 9S', 'stop']
+>>> d.apply(STOP)
+Move.parse('9D x 4H 5C')
+>>> [describe(a) for a in d.encode(Move.parse("9D x 4H 5C 9S"))]  # 9S is the highest item: no stop
+['9D capture', 'item 4H', 'item 5C', 'item 9S']
+>>> NUM_HEADS, NUM_ACTIONS
+(506, 559)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from diloti.core.cards import BIT, NAMES, VALUE, Card
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
+from diloti.envs.actions import InvalidActionError, StepDecision
+
+if TYPE_CHECKING:
+    from diloti.games.diloti.state import State
+
+
+def _build_heads() -> tuple[tuple[Card | None, MoveKind, int], ...]:
+    heads: list[tuple[Card | None, MoveKind, int]] = []
+    for c in range(52):
+        card = Card(c)
+        v = VALUE[c]
+        heads.append((card, LAY, v))
+        heads.append((card, CAPTURE, v))
+        if v:
+            heads.extend((card, PLAIN, s) for s in range(v + 1, 11))  # a plain pile is worth more than its card
+            heads.extend((card, GROUP, s) for s in range(v, 11))  # the played card is a component of value s
+    heads.append((None, KEEP, 0))
+    heads.append((None, REDEAL, 0))
+    return tuple(heads)
+
+
+#: Every head: ``(card, kind, value)`` by id. For each card in card order: lay, capture, then for a
+#: numeral of value v, plain v+1..10 and group v..10; then keep and redeal.
+HEADS: tuple[tuple[Card | None, MoveKind, int], ...] = _build_heads()
+NUM_HEADS = len(HEADS)
+#: ``ITEM + card``: the table item (a loose card, or the declaration whose lowest card it is).
+ITEM = NUM_HEADS
+#: Ends the list of items.
+STOP = ITEM + 52
+NUM_ACTIONS = STOP + 1
+KEEP_ACTION = NUM_HEADS - 2
+REDEAL_ACTION = NUM_HEADS - 1
+
+# (card * 4 + kind) * 11 + value -> head id (-1: no such head)
+_HEAD_OF = [-1] * (52 * 4 * 11)
+for _i, (_card, _kind, _value) in enumerate(HEADS[:KEEP_ACTION]):
+    assert _card is not None
+    _HEAD_OF[(_card * 4 + _kind) * 11 + _value] = _i
+
+
+def head_of(move: Move) -> int:
+    """The head action of ``move``.
+
+    >>> describe(head_of(Move.parse("9D x 4H 5C"))), describe(head_of(Move.parse("4C + 4D = 4G")))
+    ('9D capture', '4C group 4')
+    """
+    card, kind, value, _ = move
+    if card is None:
+        return KEEP_ACTION if kind == KEEP else REDEAL_ACTION
+    h = _HEAD_OF[(card * 4 + kind) * 11 + value] if 0 <= value <= 10 else -1
+    if h < 0:
+        raise InvalidActionError(f"move {move} has no head action: {NAMES[card]} cannot make {kind.name} {value}")
+    return h
+
+
+def describe(action: int) -> str:
+    """What an action id means, in words (the same in every position).
+
+    >>> describe(0), describe(ITEM + 37), describe(STOP), describe(KEEP_ACTION)
+    ('AC lay', 'item 10D', 'stop', 'keep')
+    """
+    if not 0 <= action < NUM_ACTIONS:
+        raise InvalidActionError(f"invalid action {action!r}: expected 0..{NUM_ACTIONS - 1}")
+    if action == STOP:
+        return "stop"
+    if action >= ITEM:
+        return f"item {NAMES[action - ITEM]}"
+    card, kind, value = HEADS[action]
+    if card is None:
+        return kind.name.lower()
+    if kind in (LAY, CAPTURE):
+        return f"{NAMES[card]} {kind.name.lower()}"
+    return f"{NAMES[card]} {kind.name.lower()} {value}"
+
+
+def item_mask(table: Iterable[int], declarations: Iterable[Declaration]) -> int:
+    """The cards that name the table's items: each loose card and the lowest card of each declaration."""
+    m = 0
+    for c in table:
+        m |= BIT[c]
+    for d in declarations:
+        m |= d.mask & -d.mask
+    return m
+
+
+class Decision(StepDecision):
+    """One move being chosen in steps (see the module's description).
+
+    ``Decision(legal, table, declarations)`` or :meth:`of` a state. Call
+    :meth:`legal_actions` (or :attr:`actions`) for the actions allowed now and
+    :meth:`apply` to take one; ``apply`` returns the move once it is unique.
+    :attr:`head` (-1 before the head) and :attr:`chosen` (a 52-bit set of item
+    cards) describe the prefix chosen so far.
+    """
+
+    __slots__ = ("_low",)
+
+    def __init__(self, legal: Sequence[Move], table: Iterable[int], declarations: Iterable[Declaration]) -> None:
+        low = item_mask(table, declarations)
+        groups: dict[int, list[tuple[int, Move]]] = {}
+        heads = _HEAD_OF
+        for m in legal:
+            card, kind, value, mask = m
+            # head_of(m), inline; head_of itself for a decision's move (no card) and to raise on a bad one
+            h = heads[(card * 4 + kind) * 11 + value] if card is not None and 0 <= value <= 10 else -1
+            if h < 0:
+                h = head_of(m)
+            g = groups.get(h)
+            if g is None:
+                groups[h] = [(mask & low, m)]
+            else:
+                g.append((mask & low, m))
+        self._low = low
+        self._begin(groups)
+
+    @classmethod
+    def of(cls, state: State) -> Decision:
+        """The decision of the seat to move in ``state``."""
+        return cls(state.legal_moves(), state.table, state.declarations)
+
+    @property
+    def num_actions(self) -> int:
+        """The number of action ids: :data:`NUM_ACTIONS`."""
+        return NUM_ACTIONS
+
+    def describe(self, action: int) -> str:
+        """What ``action`` means, in words (:func:`describe`)."""
+        return describe(action)
+
+    @property
+    def actions(self) -> list[int]:
+        """The actions allowed at this step, ascending (the decision's own list: do not change it)."""
+        acts = self._actions
+        if acts is None:
+            # Each candidate names the item after the last one chosen, or STOP if it has no more.
+            above = ~((1 << self.chosen.bit_length()) - 1)  # the items after the last one chosen
+            nxt = set()
+            for items, _ in self.candidates:
+                rest = items & above
+                nxt.add(ITEM + (rest & -rest).bit_length() - 1 if rest else STOP)
+            acts = self._actions = sorted(nxt)
+        return acts
+
+    def apply(self, action: int) -> Move | None:
+        """Take ``action``; the move once the sequence is complete, else None."""
+        action = int(action)
+        if action not in self.actions:
+            raise self._illegal(action)
+        self.steps += 1
+        if self.head < 0:
+            self.head = action
+            cands = self._groups[action]
+            if HEADS[action][1] in _NO_ITEMS:  # a lay, keep or redeal: one move, no items
+                return cands[0][1]
+        else:
+            above = ~((1 << self.chosen.bit_length()) - 1)
+            if action == STOP:
+                return next(m for items, m in self.candidates if not items & above)
+            bit = BIT[action - ITEM]
+            cands = [c for c in self.candidates if (c[0] & above) & -(c[0] & above) == bit]
+            self.chosen |= bit
+            if not self._low & ~((bit << 1) - 1):  # no item on the table above it: the list is complete
+                return next(m for items, m in cands if items == self.chosen)
+        self.candidates = cands
+        self._actions = None
+        return None
+
+    def encode(self, move: Move) -> list[int]:
+        """The action sequence that chooses ``move`` from the start (this decision is not changed)."""
+        h = head_of(move)
+        self._group(move, h)
+        return sequence(h, move[3] & self._low, self._low)
+
+
+#: The heads whose move takes no table item: the head alone is the whole sequence.
+_NO_ITEMS = frozenset((LAY, KEEP, REDEAL))
+
+
+def sequence(head: int, items: int, low: int) -> list[int]:
+    """The action sequence of a move from its head, its item cards and the table's item cards (``low``).
+
+    It depends on nothing else: not on the mover's hand, nor on which other moves are legal.
+
+    >>> from diloti.core.cards import mask_of, parse_cards
+    >>> low = mask_of(parse_cards("4H 5C 9S"))
+    >>> [describe(a) for a in sequence(head_of(Move.parse("9D x 4H 5C")), mask_of(parse_cards("4H 5C")), low)]
+    ['9D capture', 'item 4H', 'item 5C', 'stop']
+    """
+    out = [head]
+    if HEADS[head][1] in _NO_ITEMS:
+        return out
+    rest = items
+    while rest:
+        bit = rest & -rest
+        out.append(ITEM + bit.bit_length() - 1)
+        rest ^= bit
+    top = 1 << (items.bit_length() - 1)
+    if low & ~((top << 1) - 1):  # the table holds an item above the last one: the list says where it ends
+        out.append(STOP)
+    return out
+
+
+__all__ = [
+    "HEADS", "ITEM", "KEEP_ACTION", "NUM_ACTIONS", "NUM_HEADS", "REDEAL_ACTION", "STOP", "Decision",
+    "describe", "head_of", "item_mask", "sequence",
+]

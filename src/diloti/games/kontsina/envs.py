@@ -1,0 +1,117 @@
+"""Kontsina's envs part: its action ids (card and kind, then table cards), its observation layout and its bounds.
+
+- **Actions** (:data:`ENCODING`, 156): a **head** ``2 * c`` lays card ``c``,
+  ``2 * c + 1`` captures with it; while several captures share the head,
+  **item** actions ``ITEM + t`` name the table cards taken, in increasing card
+  order, until one capture is left (:mod:`diloti.envs.hand_actions`). No stop
+  action is needed: no capture's cards are a part of another's with the same
+  card (the numerals of a sum add up to the card's value, a match is one card of
+  its rank). A lay, a capture with one way and most others take one step.
+- **Observation** (:data:`PARTS`, 517 floats; :data:`LAYOUT`): the generic
+  parts of :mod:`diloti.envs.hand_observation` and Kontsina's own: captured
+  cards of up to four sides, the move being chosen, clubs and points of each
+  side, the player count and the options that change play.
+- **Rewards** lie within +-:data:`MAX_POINTS` (zero-sum with three or four sides).
+
+>>> ENV.num_actions, ENV.size, ENV.describe(1), ENV.describe(ITEM + 37)
+(156, 517, 'AC capture', 'item 10D')
+>>> head(Move.parse("7S x 7D"))
+55
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from diloti.core.cards import NAMES
+from diloti.core.hand_state import HandView
+from diloti.core.moves import CAPTURE, Move
+from diloti.envs.hand_actions import HandEncoding
+from diloti.envs.hand_games import HandEnv
+from diloti.envs.hand_observation import COMMON_TAIL, HandLayout, Seen
+
+if TYPE_CHECKING:
+    from diloti.envs.games import EnvPart
+
+#: The most points a side can score in a hand of Kontsina: most cards 2, most clubs 1, 2C 1, 10D 1.
+MAX_POINTS = 5
+#: The most decision steps in a hand: a head a card played and at most one item step for each table card
+#: (a card named is taken).
+MAX_STEPS = 48 + 52
+#: Heads ``2 * card`` (lay) and ``2 * card + 1`` (capture), then ``ITEM + card`` (a table card).
+HEADS = 104
+ITEM = HEADS
+
+#: Kontsina's parts in order: (name, length, what it holds). Sides: 2 with partnerships, else one per seat.
+PARTS: tuple[tuple[str, int, str], ...] = (
+    ("hand", 52, "own hand"),
+    ("table", 52, "the cards on the table"),
+    ("captured", 4 * 52, "cards captured by each side, by relative side (own side first)"),
+    ("unseen", 52, "cards the seat has not seen: other hands and the stock"),
+    ("prefix_card", 52, "the move being chosen: the card of the head chosen"),
+    ("prefix_items", 52, "... the table cards chosen so far"),
+    ("hand_sizes", 4, "cards in each hand / 4, by relative seat"),
+    ("stock", 1, "undealt cards / 52"),
+    ("captured_counts", 4, "cards captured by each side / 52, by relative side"),
+    ("clubs", 4, "clubs captured by each side / 13, by relative side"),
+    ("points", 4, f"each side's points for the hand so far / {MAX_POINTS}, by relative side"),
+    *COMMON_TAIL,
+    ("players", 3, "2, 3 or 4 players, one-hot"),
+    ("partnerships", 1, "1 with partnerships (4 players, 2 sides)"),
+    ("forced_capture", 1, "1 with the forced_capture option"),
+    ("deal", 6, "the deal of the hand, one-hot 1..6"),
+    ("plays", 1, "cards played this hand / 48"),
+    ("prefix_kind", 2, "the move being chosen: its head is a lay, a capture"),
+    ("prefix_stage", 1, "1 once the head is chosen (table cards are being chosen)"),
+)
+
+_CLUBS = sum(1 << (4 * r) for r in range(13))
+_TEN_OF_DIAMONDS, _TWO_OF_CLUBS = 1 << 37, 1 << 4
+
+
+def head(move: Move) -> int:
+    """The head action of ``move``: its card and kind."""
+    card = move[0]
+    assert card is not None
+    return 2 * card + (1 if move[1] == CAPTURE else 0)
+
+
+def describe_head(action: int) -> str:
+    return f"{NAMES[action >> 1]} {'capture' if action & 1 else 'lay'}"
+
+
+def _strict_most(counts: list[int]) -> int:
+    top = max(counts)
+    return counts.index(top) if counts.count(top) == 1 else -1
+
+
+def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
+    """Kontsina's planes and numbers; the points follow :func:`diloti.games.kontsina.rules.score_kontsina`,
+    worked out inline (they are most of the cost otherwise)."""
+    caps, counts = seen.caps, seen.counts
+    opts = view.options
+    clubs = [(m & _CLUBS).bit_count() for m in caps]
+    most_cards, most_clubs = _strict_most(counts), _strict_most(clubs)
+    for i, m in enumerate(caps):
+        points = ((2 if most_cards == i else 0) + (1 if most_clubs == i else 0)
+                  + (1 if m & _TWO_OF_CLUBS else 0) + (1 if m & _TEN_OF_DIAMONDS else 0))
+        tail[at["clubs"] + i] = clubs[i] / 13.0
+        tail[at["points"] + i] = points / MAX_POINTS
+    tail[at["players"] + view.players - 2] = 1.0
+    tail[at["partnerships"]] = float(opts.partnerships)
+    tail[at["forced_capture"]] = float(opts.forced_capture)
+    if head >= 0:
+        tail[at["prefix_kind"] + (head & 1)] = 1.0
+        tail[at["prefix_stage"]] = 1.0
+    return [seen.hand, seen.table, *caps, *[0] * (4 - view.sides), seen.unseen,
+            1 << (head >> 1) if head >= 0 else 0, chosen]
+
+
+ENCODING = HandEncoding("kontsina", HEADS, head, describe_head, items=True)
+LAYOUT = HandLayout(PARTS, planes=9, hand_size=4, fill=fill)
+ENV = HandEnv("kontsina", ENCODING, LAYOUT, MAX_POINTS, MAX_STEPS)
+_CONTRACT: EnvPart = ENV  # mypy checks the part against the contract
+
+__all__ = ["ENCODING", "ENV", "HEADS", "ITEM", "LAYOUT", "MAX_POINTS", "MAX_STEPS", "PARTS", "describe_head", "fill",
+           "head"]

@@ -1,0 +1,111 @@
+"""Xeri's envs part: its action ids (the card played), its observation layout and its bounds.
+
+- **Actions** (:data:`ENCODING`, 52): action ``c`` plays card ``c`` (card index
+  0..51, as :mod:`diloti.core.cards` numbers them: ``AC AD AH AS 2C ...``).
+  What it does follows from the rules: it takes the pile when it matches the
+  top card or is a jack, else it goes on top. Every legal move is one action.
+- **Observation** (:data:`PARTS`, 352 floats; :data:`LAYOUT`): the generic
+  parts of :mod:`diloti.envs.hand_observation` and Xeri's own: the pile's top
+  card, the xeris and jack-on-jack xeris of each side, each side's points so far
+  and the options that change play.
+- **Rewards** lie within +-:data:`MAX_POINTS`; four players play in partnerships.
+
+>>> ENV.num_actions, ENV.size, ENV.describe(0)
+(52, 352, 'play AC')
+>>> from diloti.games import find_game
+>>> ENV.describe_view(find_game("xeri").new_state(seed=3).view(0))[:42]
+'xeri seat 0/2; phase play; turn +1; dealer'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from diloti.core.cards import NAMES
+from diloti.core.hand_state import HandView
+from diloti.core.moves import Move
+from diloti.envs.hand_actions import HandEncoding
+from diloti.envs.hand_games import HandEnv
+from diloti.envs.hand_observation import COMMON_TAIL, HandLayout, Seen
+
+if TYPE_CHECKING:
+    from diloti.envs.games import EnvPart
+
+#: The most points a side can score in a hand of Xeri: cards 3, honours 20, 10D and 2C 2, a xeri on
+#: each of its 24 plays, and the jack-on-jack bonus twice (four jacks make at most two such xeris).
+MAX_POINTS = 25 + 10 * 24 + 10 * 2
+#: The most decision steps in a hand: one a card played.
+MAX_STEPS = 48
+
+#: Xeri's parts in order: (name, length, what it holds).
+PARTS: tuple[tuple[str, int, str], ...] = (
+    ("hand", 52, "own hand"),
+    ("pile", 52, "the cards in the pile"),
+    ("top", 52, "the pile's top card (the card a play must match)"),
+    ("captured", 2 * 52, "cards captured by each side, own side first"),
+    ("unseen", 52, "cards the seat has not seen: other hands and the stock"),
+    ("hand_sizes", 4, "cards in each hand / 6, by relative seat"),
+    ("pile_size", 1, "cards in the pile / 52"),
+    ("stock", 1, "undealt cards / 52"),
+    ("captured_counts", 2, "cards captured by each side / 52"),
+    ("xeri", 2, "xeris of each side / 24"),
+    ("jack_xeri", 2, "of those, xeris made by a jack on a lone jack / 24"),
+    ("points", 2, f"each side's points for the hand so far / {MAX_POINTS}"),
+    *COMMON_TAIL,
+    ("four_players", 1, "1 with 4 players (partnerships)"),
+    ("deal", 4, "the deal of the hand, one-hot 1..4"),
+    ("plays", 1, "cards played this hand / 48"),
+    ("options", 3, "xeri_jack_double, no_xeri_last_card, pile_any_pair_redeal"),
+)
+
+_HONOURS = 0xF | 0xFFFF << 36  # aces, tens, jacks, queens, kings
+_TEN_OF_DIAMONDS, _TWO_OF_CLUBS = 1 << 37, 1 << 4
+
+
+def head(move: Move) -> int:
+    """The action of ``move``: its card."""
+    card = move[0]
+    assert card is not None
+    return int(card)
+
+
+def describe_head(action: int) -> str:
+    return f"play {NAMES[action]}"
+
+
+def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
+    """Xeri's planes and numbers; the points follow :func:`diloti.games.xeri.rules.score_xeri`, worked out
+    inline (they are most of the cost otherwise)."""
+    caps, counts, order = seen.caps, seen.counts, seen.order
+    opts = view.options
+    tail[at["pile_size"]] = len(view.table) / 52.0
+    jack = view.jack_xeri or (0, 0)
+    for i, s in enumerate(order):
+        m = caps[i]
+        x, j = view.xeri[s], jack[s]
+        points = ((3 if counts[i] > counts[1 - i] else 0) + (m & _HONOURS).bit_count()
+                  + (1 if m & _TEN_OF_DIAMONDS else 0) + (1 if m & _TWO_OF_CLUBS else 0)
+                  + 10 * x + (10 * j if opts.xeri_jack_double else 0))
+        tail[at["xeri"] + i] = min(x, 24) / 24.0
+        tail[at["jack_xeri"] + i] = min(j, 24) / 24.0
+        tail[at["points"] + i] = min(points, MAX_POINTS) / MAX_POINTS
+    if view.players == 4:
+        tail[at["four_players"]] = 1.0
+    k = at["options"]
+    tail[k:k + 3] = [float(opts.xeri_jack_double), float(opts.no_xeri_last_card), float(opts.pile_any_pair_redeal)]
+    return [seen.hand, seen.table, 1 << view.table[-1] if view.table else 0, caps[0], caps[1], seen.unseen]
+
+
+def partnerships(options: Any, players: int) -> Any:
+    """Four players of Xeri always play in partnerships (the option is set for them)."""
+    return options.replace(partnerships=True) if players == 4 else options
+
+
+ENCODING = HandEncoding("xeri", 52, head, describe_head)
+LAYOUT = HandLayout(PARTS, planes=6, hand_size=6, fill=fill, table_word="pile", tallies=("xeri",))
+ENV = HandEnv("xeri", ENCODING, LAYOUT, MAX_POINTS, MAX_STEPS, adjust=partnerships)
+_CONTRACT: EnvPart = ENV  # mypy checks the part against the contract
+
+__all__ = ["ENCODING", "ENV", "LAYOUT", "MAX_POINTS", "MAX_STEPS", "PARTS", "describe_head", "fill", "head",
+           "partnerships"]
