@@ -47,7 +47,6 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from diloti.games.diloti.players.sampler import Worlds
 from diloti.core.errors import DilotiError
 from diloti.core.phase import Phase
 from diloti.envs.driver import EPISODES, EnvArgumentError
@@ -55,6 +54,7 @@ from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, S
 from diloti.games.diloti.envs.actions import NUM_ACTIONS, Decision, describe
 from diloti.games.diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
 from diloti.games.diloti.options import Options
+from diloti.games.diloti.players.sampler import Worlds
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
 
