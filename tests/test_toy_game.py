@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from tests.toy_game import NAME, PairsGame, PairsOptions, PairsState, registered_pairs
 
+from diloti.ai import make_player
+from diloti.ai.analysis import rank_moves
 from diloti.cli import main
 from diloti.core.interface import GameOptions, RoundRules, WholeGame
 from diloti.core.perft import divide, perft
@@ -23,6 +25,7 @@ from diloti.formats.games import (
     record_from_game,
 )
 from diloti.games import GAMES, GameInfo, find_game
+from diloti.match.tournament import play_match
 
 
 @pytest.fixture
@@ -104,3 +107,45 @@ def test_positions_records_and_replay(pairs: GameInfo, capsys: pytest.CaptureFix
 def test_a_bad_toy_record_is_refused_in_one_line(pairs: GameInfo) -> None:
     back = read_any_record('[Game "pairs"]\n[Players "3"]\n\nhand 1 dealer 0 seed 1\n')
     assert back.errors and "expected 2" in back.errors[0][1]
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "heuristic", "expert:iterations=30,seconds=none",
+                                   "master:iterations=30,seconds=none"])
+def test_every_level_plays_it_from_its_view(pairs: GameInfo, level: str) -> None:
+    g = pairs.new_game(2, None, seed=3)
+    bots = [make_player(level, seed=s) for s in range(2)]
+    while not g.is_over and g.round_no == 1:
+        st = g.state
+        move = bots[st.turn].choose(g.view(st.turn))
+        assert st.is_legal(move)
+        g.push(move)
+    assert g.rounds[0].score is not None
+
+
+def test_a_duplicate_match_and_the_analysis(pairs: GameInfo) -> None:
+    result = play_match("heuristic", "random", games=2, seed=1, game=NAME, rounds=1)
+    assert result.game == NAME and len(result.results) == 2 and result.rounds == 2
+    s = pairs.state.new(2, None, 0, seed=4)
+    ranked = rank_moves(s.view(s.turn), seed=1, iterations=40, seconds=None)
+    assert sorted(str(m) for m, _ in ranked) == sorted(str(m) for m in s.legal_moves())
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_the_three_research_environments_and_their_checks(pairs: GameInfo) -> None:
+    pytest.importorskip("pettingzoo", reason="the research extra is not installed")
+    pyspiel = pytest.importorskip("pyspiel", reason="the research extra is not installed")
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test, seed_test
+    from tests.toy_game import ENV
+
+    from diloti.envs import pettingzoo_env
+    from diloti.envs.gym_env import DilotiEnv
+    from diloti.envs.openspiel_game import register_openspiel
+
+    env = pettingzoo_env.env(game=NAME)
+    assert env.observation_space("player_0")["observation"].shape == (ENV.size,)
+    api_test(env, num_cycles=100)
+    seed_test(lambda: pettingzoo_env.env(game=NAME), num_cycles=50)
+    check_env(DilotiEnv(game=NAME, opponent="heuristic"), skip_render_check=True)
+    game = pyspiel.load_game(register_openspiel(NAME))
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

@@ -1,5 +1,10 @@
 """A fourth game, defined only here, that proves the games' seam: *Pairs*, a toy fishing game.
 
+It has the three parts a game brings for the floors above its rules, each written here: its
+formats are the one-card games' shared ones (``HANDS_FORMATS``); its card sense for the computer
+players (:class:`PairsPlayers`, on :mod:`diloti.ai.hand_sense`) and its environments' action ids
+and observation (:data:`ENV`, on :mod:`diloti.envs.hand_games`) are this module's own.
+
 Rules (a few, on purpose): 2 players, 4 cards each per deal and 4 face up on the table; a
 played card takes one table card of its own rank (a pair), or is laid on the table; a capture
 that clears the table scores a sweep; the last capturer takes what is left at the end. A hand
@@ -17,12 +22,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from diloti.core.cards import BIT, VALUE
+from diloti.ai.hand_sense import HandPlayers, lead_chance
+from diloti.core.cards import BIT, NAMES, VALUE, Card
 from diloti.core.errors import InvalidPositionError
-from diloti.core.hand_state import HandState
+from diloti.core.hand_state import HandState, HandView
 from diloti.core.hands_game import HandsGame, points_winner
 from diloti.core.moves import CAPTURE, LAY, Move
 from diloti.core.rule_options import MAX_TARGET, RuleOptions, option
+from diloti.envs.hand_actions import HandEncoding
+from diloti.envs.hand_games import HandEnv
+from diloti.envs.hand_observation import COMMON_TAIL, HandLayout, Seen
 from diloti.games import HANDS_FORMATS, GameInfo, registered
 
 NAME = "pairs"
@@ -110,8 +119,73 @@ class PairsGame(HandsGame):
         return points_winner(hands, options.target)
 
 
+# ---------------------------------------------------------------- its players part
+class PairsPlayers(HandPlayers):
+    """Pairs' card sense: every card taken is a point, so a take is worth its cards; a sweep one more."""
+
+    def card_value(self, mask: int) -> float:
+        return float(mask.bit_count())
+
+    def best_take(self, table: Sequence[Card], rank: int) -> float:
+        return 2.0 if any(t >> 2 == rank for t in table) else 0.0
+
+    def expected_points(self, st: HandState, i: int) -> float:
+        counts = [c.bit_count() for c in st.captured]
+        return counts[i] + st.xeri[i] + 0.5 * lead_chance(counts, 52, i)
+
+
+PLAYERS = PairsPlayers()
+greedy_scores = PLAYERS.greedy_scores
+heuristic_scores = PLAYERS.heuristic_scores
+ruled_move = PLAYERS.ruled_move
+move_rng = PLAYERS.move_rng
+worlds = PLAYERS.worlds
+rollouts = PLAYERS.rollouts
+rank_moves = PLAYERS.rank_moves
+win_chances = PLAYERS.win_chances
+endless = PLAYERS.endless
+
+
+# ------------------------------------------------------------------- its envs part
+def head(move: Move) -> int:
+    """A head action: ``2 * card`` lays the card, ``2 * card + 1`` takes its pair (one capture a card at most
+    but for two table cards of its rank: then an item action names which)."""
+    card = move[0]
+    assert card is not None
+    return 2 * card + (1 if move[1] == CAPTURE else 0)
+
+
+def describe_head(action: int) -> str:
+    return f"{NAMES[action >> 1]} {'takes' if action & 1 else 'laid'}"
+
+
+OBSERVATION = (
+    ("hand", 52, "own hand"),
+    ("table", 52, "the table"),
+    ("captured", 2 * 52, "each side's captures, own side first"),
+    ("unseen", 52, "cards the seat has not seen"),
+    ("hand_sizes", 4, "cards in each hand / 4, by relative seat"),
+    ("stock", 1, "undealt cards / 52"),
+    ("captured_counts", 2, "cards captured by each side / 52"),
+    ("sweeps", 2, "each side's sweeps / 10"),
+    *COMMON_TAIL,
+    ("deal", 6, "the deal, one-hot 1..6"),
+    ("plays", 1, "cards played / 48"),
+)
+
+
+def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
+    for i, n in enumerate(view.xeri):
+        tail[at["sweeps"] + i] = n / 10.0
+    return [seen.hand, seen.table, seen.caps[0], seen.caps[1], seen.unseen]
+
+
+ENV = HandEnv(NAME, HandEncoding(NAME, 104, head, describe_head, items=True),
+              HandLayout(OBSERVATION, planes=5, hand_size=4, fill=fill), max_points=52 + 24, max_steps=48 + 52)
+
+
 PAIRS = GameInfo(NAME, PairsState, PairsGame, PairsOptions, (2,), "tests/toy_game.py", "hand",
-                 {"formats": HANDS_FORMATS})
+                 {"formats": HANDS_FORMATS, "players": __name__, "envs": __name__})
 
 
 @contextmanager
