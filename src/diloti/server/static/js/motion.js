@@ -88,7 +88,7 @@ function cardSize(root) {
 /** Where a card played by `seat` starts: its place in my hand before the render, or that seat's box. */
 function sourceOf(snap, root, seat, card) {
   const known = snap.cards.get(card);
-  if (known && known.el.closest("#hand")) return known;
+  if (known && known.el && known.el.closest("#hand")) return known;
   const box = root.querySelector(`#seats .seatbox[data-seat="${seat}"]`);
   if (!box) return null;
   const c = center(box.getBoundingClientRect());
