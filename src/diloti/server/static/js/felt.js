@@ -1,12 +1,13 @@
 // What the felt shows at a glance besides the cards: the stock as a stack as high as what is left, and
 // the last move kept in view (who, the card, what it took, a xeri) until the next one; and the table's
-// sound switch. Used by the table view (game.js).
+// sound switch; and what a new state does before and after the table view (game.js) renders it.
 import { backEl, cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { moveWords } from "./announce.js";
+import { announce, moveWords } from "./announce.js";
+import { animateRender, snapshot } from "./motion.js";
 import { prettyMove } from "./present.js";
-import { setSoundOn, soundOn } from "./sound.js";
+import { playSound, setSoundOn, soundOn } from "./sound.js";
 
 /** The stock: up to 8 backs, one for every 5 cards or part of them, with the count. */
 export function stockStack(n) {
@@ -48,4 +49,26 @@ export function soundButton(view) {
   const on = soundOn();
   return h("button", { type: "button", class: "btn small", id: "sound-btn", "aria-pressed": on ? "true" : "false",
     onclick: () => { setSoundOn(!soundOn()); view.render(); } }, (on ? "♪ " : "♪̸ ") + t(on ? "table.sound_on" : "table.sound_off"));
+}
+
+/**
+ * Before a new state is rendered: "your turn" said (and sounded, if on), and where every card is now
+ * (motion.js), the card just dropped at the place it was let go. Returns what `afterState` needs.
+ */
+export function beforeState(view, prev, st) {
+  if (!view.watching && st.your_turn && (!prev || !prev.your_turn || prev.ply !== st.ply)) {
+    playSound("turn");
+    announce(t("say.your_turn"));
+  }
+  const snap = prev ? snapshot(view.root) : null;
+  const d = view.dropped;
+  if (snap && d) snap.cards.set(d.card, { rect: d.rect, el: snap.cards.has(d.card) ? snap.cards.get(d.card).el : null });
+  view.dropped = null;
+  return { snap, dealt: !!prev && (prev.round !== st.round || prev.deal !== st.deal) };
+}
+
+/** After the render: the move just shown, and a deal, set in motion. */
+export function afterState(view, { snap, dealt }, st) {
+  const played = view.lastFresh && view.last && view.last.ply === st.ply ? view.last : null;
+  animateRender(snap, view.root, { played, dealt });
 }

@@ -13,11 +13,11 @@ import { seatRing } from "./seats.js";
 import { tableDialogs } from "./tabledialogs.js";
 import { KEYS, tableKeys } from "./keys.js";
 import { alertPrefs, shouldAlert, turnAlert } from "./alerts.js";
-import { animateRender, snapshot, sweepRound } from "./motion.js";
+import { sweepRound } from "./motion.js";
 import { dragCards, tableTouch } from "./touch.js";
 import { playSound, soundOf } from "./sound.js";
 import { announce, moveWords } from "./announce.js";
-import { feltBar, soundButton } from "./felt.js";
+import { afterState, beforeState, feltBar, soundButton } from "./felt.js";
 
 
 function pace() {
@@ -219,20 +219,13 @@ export class TableView {
     if (!this.last && st.last) this.last = st.last;
     if ("clock" in st) this.ticker.set(st.clock);
     if (!this.watching && shouldAlert(prev, st, document.hidden)) turnAlert(alertPrefs(), t("app.title"), t("game.your_turn"));
-    if (!this.watching && st.your_turn && (!prev || !prev.your_turn || prev.ply !== st.ply)) {
-      if (!document.hidden) playSound("turn");
-      announce(t("say.your_turn"));
-    }
-    const snap = prev ? snapshot(this.root) : null;
-    if (snap && this.dropped) snap.cards.set(this.dropped.card, { rect: this.dropped.rect, el: snap.cards.has(this.dropped.card) ? snap.cards.get(this.dropped.card).el : null });
-    this.dropped = null;
-    const dealt = !!prev && (prev.round !== st.round || prev.deal !== st.deal);
+    const motion = beforeState(this, prev, st);
     if (!prev || prev.ply !== st.ply) {
       this.clearSel(false);
       if (prev && !this.fatal) this.msg = "";  // an error about the last position no longer applies
     }
     this.render();
-    animateRender(snap, this.root, { played: this.lastFresh && this.last && this.last.ply === st.ply ? this.last : null, dealt });
+    afterState(this, motion, st);
     this.lastFresh = false;
     this.shownAt = performance.now();
   }

@@ -88,7 +88,7 @@ function cardSize(root) {
 /** Where a card played by `seat` starts: its place in my hand before the render, or that seat's box. */
 function sourceOf(snap, root, seat, card) {
   const known = snap.cards.get(card);
-  if (known && known.el.closest("#hand")) return known;
+  if (known && known.el && known.el.closest("#hand")) return known;
   const box = root.querySelector(`#seats .seatbox[data-seat="${seat}"]`);
   if (!box) return null;
   const c = center(box.getBoundingClientRect());
@@ -166,7 +166,7 @@ export function animateRender(snap, root, { played = null, dealt = false } = {})
       if (pile && played.kind !== "lay") {
         const badge = pile.querySelector(".badge");
         if (badge) out.push(badge.animate([{ transform: "scale(.4)", opacity: 0 }, { transform: "scale(1.15)", opacity: 1, offset: 0.7 }, { transform: "none" }],
-          { duration: DURATION, delay: 120, easing: "ease-out", fill: "backwards", id: "stack:badge" }));
+          { duration: 280, delay: 100, easing: "ease-out", fill: "backwards", id: "stack:badge" }));
       }
     }
   }

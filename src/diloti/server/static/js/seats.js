@@ -53,7 +53,7 @@ function seatBox(view, s, { st, tb, me, watching, last, xeris, bottomOwn }) {
     dataset: { seat: String(s), side: String(s % sides), place, away: info && info.away ? "1" : "0" },
   },
   h("span", { class: "name" },
-    st.dealer === s ? h("span", { class: "dealerchip", title: t("table.dealer"), "aria-label": t("table.dealer") }, "D") : null,
+    st.dealer === s ? h("span", { class: "dealerchip", role: "img", title: t("table.dealer"), "aria-label": t("table.dealer") }, "D") : null,
     turn ? h("span", { class: "turnmark", "aria-hidden": "true" }, "▶ ") : null,
     view.name(s),
     turn ? h("span", { class: "sr-only" }, " · " + t("table.to_play")) : null),
