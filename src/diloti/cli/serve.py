@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="IPS",
                    help="comma-separated addresses of the front proxies whose X-Forwarded-For is trusted, so "
                         "per-client limits count the real client (default 127.0.0.1: a proxy on this machine)")
+    p.add_argument("--metrics-allow-ips", default="", metavar="IPS",
+                   help="comma-separated addresses or networks (10.0.0.0/8) besides the loopback that may read "
+                        "the Prometheus metrics at /metrics (default: the loopback only)")
     p.add_argument("--header-timeout", type=positive_float, default=10.0, metavar="SECONDS",
                    help="close a connection whose request head has not arrived within SECONDS (default 10)")
     p.add_argument("--limit-concurrency", type=int, default=4000, metavar="N",
@@ -80,8 +83,15 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"the server needs the 'server' extra (pip install 'diloti[server]'): {exc}") from None
     # Open and migrate now, so a bad URL is one clear line before anything listens.
     Store(url).close()
+    from diloti.server.metrics import parse_allow
+
+    try:
+        parse_allow(args.metrics_allow_ips)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    _log_to_stderr(args.log_level)
     app = create_app(url, idle_minutes=args.idle_minutes, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
-                     workers=args.workers)
+                     workers=args.workers, metrics_allow=args.metrics_allow_ips)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"diloti serve: open http://{shown}:{args.port}/ in a browser (database {_safe(url)}; Ctrl-C stops)",
           flush=True)
@@ -91,6 +101,19 @@ def run(args: argparse.Namespace) -> int:
                 proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips,
                 **uvicorn_settings(args.header_timeout, args.limit_concurrency))
     return 0
+
+
+def _log_to_stderr(level: str) -> None:
+    """The server's own log lines (takeovers, database trouble, slow commits) on stderr beside uvicorn's, at
+    the chosen level (without a handler Python would show only warnings, and drop the info lines)."""
+    import logging
+
+    logger = logging.getLogger("diloti")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(level.upper())
 
 
 def _safe(url: str) -> str:
