@@ -88,6 +88,7 @@ from diloti.server.protocol import (
 from diloti.server.quickplay import QuickPlayDesk
 from diloti.server.quickplay import add_routes as add_quickplay_routes
 from diloti.server.replay import record_text, replay_data
+from diloti.server.seating import LOBBY_PAGE, LOBBY_PAGE_MAX
 from diloti.server.tables import LiveTable, TableManager
 from diloti.store.db import Store
 
@@ -395,10 +396,15 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
                            "chat_lines": limiter.chat_lines, "chat_seconds": limiter.chat_seconds}}
 
     @app.get("/api/tables", **documented(Lobby))
-    async def lobby(status: str = "waiting") -> dict[str, Any]:
+    async def lobby(status: str = "waiting", page: int = 1, per_page: int = LOBBY_PAGE) -> JSONResponse:
         if status not in ("waiting", "over"):
             raise ProtocolError("bad_request", f"invalid status {status!r:.40}: expected waiting or over")
-        return {"tables": await mgr().lobby(status)}
+        if not 1 <= page <= 10_000:
+            raise ProtocolError("bad_request", f"invalid page {page}: expected 1..10000")
+        if not 1 <= per_page <= LOBBY_PAGE_MAX:
+            raise ProtocolError("bad_request", f"invalid per_page {per_page}: expected 1..{LOBBY_PAGE_MAX}")
+        # A JSONResponse as it is: FastAPI's encoder would walk every summary again (most of a lobby's cost).
+        return JSONResponse(await mgr().lobby_page(status, page, per_page))
 
     @app.post("/api/tables", status_code=201, **documented(Claimed, NewTable, 201))
     async def new_table(request: Request) -> dict[str, Any]:
