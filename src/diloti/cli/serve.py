@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from diloti.cli import CliError
-from diloti.cli.common import non_negative_float, one_line_errors, pool_spec, positive_float
+from diloti.cli.common import non_negative_float, one_line_errors, pool_spec, positive_float, positive_int
 
 ENV_DB = "DILOTI_DATABASE_URL"
 DEFAULT_DB = "sqlite:///diloti.sqlite3"
@@ -36,15 +36,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="IPS",
                    help="comma-separated addresses of the front proxies whose X-Forwarded-For is trusted, so "
                         "per-client limits count the real client (default 127.0.0.1: a proxy on this machine)")
-    p.add_argument("--metrics-allow-ips", default="", metavar="IPS",
+    p.add_argument("--metrics-allow-ips", type=metrics_allow, default="", metavar="IPS",
                    help="comma-separated addresses or networks (10.0.0.0/8) besides the loopback that may read "
                         "the Prometheus metrics at /metrics (default: the loopback only)")
     p.add_argument("--header-timeout", type=positive_float, default=10.0, metavar="SECONDS",
                    help="close a connection whose request head has not arrived within SECONDS (default 10)")
-    p.add_argument("--limit-concurrency", type=int, default=4000, metavar="N",
+    p.add_argument("--limit-concurrency", type=positive_int, default=4000, metavar="N",
                    help="answer 503 to new requests while N connections or requests are open (default 4000)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
+
+
+def metrics_allow(text: str) -> str:
+    """A ``--metrics-allow-ips`` value, checked (comma-separated addresses or networks).
+
+    >>> metrics_allow("10.0.0.0/8, 192.168.1.5")
+    '10.0.0.0/8, 192.168.1.5'
+    """
+    import ipaddress
+
+    for part in (p.strip() for p in text.split(",")):
+        if part:
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"invalid address or network {part!r}") from None
+    return text
 
 
 def database_url(arg: str | None) -> str:
@@ -70,8 +87,6 @@ def database_url(arg: str | None) -> str:
 def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CliError(f"invalid --port {args.port}: expected 1..65535")
-    if args.limit_concurrency < 1:
-        raise CliError(f"invalid --limit-concurrency {args.limit_concurrency}: expected a positive number")
     url = database_url(args.db)
     try:
         import uvicorn
@@ -83,12 +98,6 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"the server needs the 'server' extra (pip install 'diloti[server]'): {exc}") from None
     # Open and migrate now, so a bad URL is one clear line before anything listens.
     Store(url).close()
-    from diloti.server.metrics import parse_allow
-
-    try:
-        parse_allow(args.metrics_allow_ips)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
     _log_to_stderr(args.log_level)
     app = create_app(url, idle_minutes=args.idle_minutes, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
                      workers=args.workers, metrics_allow=args.metrics_allow_ips)
