@@ -41,7 +41,7 @@ def _load(path: str) -> Any:
     return _MODELS[path]
 
 
-def PPOPlayer(seed: int | None = None, model: str = "", greedy: bool = True) -> PolicyPlayer:  # noqa: N802
+def PPOPlayer(seed: int | None = None, model: str = "", greedy: bool = True) -> PolicyPlayer:
     """A trained MaskablePPO model (``model=PATH``) as a computer player; ``greedy=false`` samples its policy."""
     if not model or not Path(model).exists():
         raise ValueError(f"invalid model={model!r}: expected the path of a saved MaskablePPO model")
