@@ -232,6 +232,7 @@ def main() -> int:
     try:
         out = asyncio.run(run(args, bases, servers, spread))
         server_cpu = [s.tree_cpu() - s.cpu0 for s in servers]
+        print_store_profile([s.url for s in servers if s.killed_at is None])
         pg1 = postgres_cpu() if on_pg else {}
         probe.terminate()
         probe_out = (probe.communicate(timeout=10)[0] or "nan nan nan").split()
@@ -257,6 +258,37 @@ def main() -> int:
         not check.lost and not check.unstored and not check.gaps and not check.duplicates
         and not check.bad_replays and check.over == args.tables)))
     return 0 if ok else 1
+
+
+def print_store_profile(urls: list[str]) -> None:
+    """Where a move's time goes on the servers, from their own metrics (/metrics): the time from a move's
+    arrival to its commit (the group commit's wait and the database), the rest being the engine, the
+    messages and the event loop's queue."""
+    import re
+    import urllib.request
+
+    buckets: dict[float, float] = {}
+    total = 0.0
+    for url in urls:
+        try:
+            text = urllib.request.urlopen(f"{url}/metrics", timeout=10).read().decode()
+        except OSError as exc:
+            print(f"metrics of {url}: {exc}")
+            continue
+        for le, n in re.findall(r'^diloti_move_store_seconds_bucket\{le="([^"]+)"\} (\S+)$', text, flags=re.M):
+            buckets[float(le)] = buckets.get(float(le), 0.0) + float(n)
+        m = re.search(r"^diloti_move_store_seconds_sum (\S+)$", text, flags=re.M)
+        total += float(m.group(1)) if m else 0.0
+    count = buckets.get(float("inf"), 0.0)
+    if not count:
+        return
+
+    def upto(q: float) -> str:
+        le = next(le for le in sorted(buckets) if buckets[le] >= q * count)
+        return f"<= {le * 1000:g} ms" if le != float("inf") else "> 5 s"
+
+    print(f"servers' metrics: {count:.0f} moves stored, arrival -> commit mean {total / count * 1000:.1f} ms, "
+          f"p50 {upto(0.5)}, p90 {upto(0.9)}, p99 {upto(0.99)}")
 
 
 def report(args: argparse.Namespace, out: Outcome, check: Check | None, servers: list[Server],

@@ -74,6 +74,10 @@ def test_option_help_is_written_once() -> None:
     (["serve", "--port", "x"], "argument --port: invalid int value: 'x'"),
     (["serve", "--workers", "0"], "argument --workers: invalid worker pool '0': expected at least 1 worker process"),
     (["serve", "--bot-delay", "-1"], "argument --bot-delay: expected a number of 0 or more, got '-1'"),
+    (["serve", "--metrics-allow-ips", "10.0.0.0/8,nonsense"],
+     "argument --metrics-allow-ips: invalid address or network 'nonsense'"),
+    (["serve", "--limit-concurrency", "0"], "argument --limit-concurrency: expected a positive integer"),
+    (["serve", "--header-timeout", "0"], "argument --header-timeout: expected a positive number"),
 ])
 def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
     code, _, err = run(capsys, *argv)

@@ -115,6 +115,10 @@ def test_kill_9_loses_nothing_and_computer_seats_play_on(servers: list[Server], 
         ws.close()
     moves = replay_checks(pg, t["table"])
     assert len(moves) == state["ply"] >= 20
+    # The operator sees the takeover: counted in B's metrics, and the log line docs/DEPLOY.md names.
+    assert "diloti_takeovers_total 1.0" in httpx.get(f"{b.base}/metrics", timeout=10).text
+    b.stop()
+    assert f"takeover: running the computer seats of {t['table']}" in b.log
 
 
 def test_a_player_whose_process_dies_reconnects_through_another(servers: list[Server], pg: str) -> None:

@@ -163,6 +163,7 @@ def test_the_proxy_limits_each_route_apart(nginx: tuple[str, list[Server]]) -> N
         login = [c.post(f"{base}/api/login", json={"name": f"nobody{i}", "password": "x" * 10}).status_code
                  for i in range(15)]
         assert login.count(429) >= 3 and 429 not in login[:10], login
+    assert httpx.get(f"{base}/metrics", timeout=10).status_code == 403  # even from this machine: not through nginx
     # Another address is not affected by the first one's use.
     with client_from("127.0.5.6") as c:
         assert c.post(f"{base}/api/tables", json={"name": "Bob"}).status_code == 201

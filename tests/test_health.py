@@ -56,6 +56,9 @@ def test_ready_follows_the_database_and_failures_are_json(relayed: tuple[Server,
     relay.mend()
     until(lambda: httpx.get(f"{server.base}/readyz", timeout=20).status_code == 200)
     assert httpx.post(f"{server.base}/api/tables", json={"name": "Ann"}, timeout=20).status_code == 201
+    counted = httpx.get(f"{server.base}/metrics", timeout=10).text
+    assert 'diloti_database_errors_total{kind="request"} 1.0' in counted
+    assert 'diloti_database_errors_total{kind="listener"}' in counted
     server.stop()
     log = server.log
     assert "database trouble: " in log and "Traceback" not in log.split("database trouble")[1][:300], log[-2000:]

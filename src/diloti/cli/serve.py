@@ -44,12 +44,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "X-Forwarded-For names, so the per-client limits (logins, new tables, connections) count "
                         "that client. Trust only your own proxy: anyone who can connect from a trusted address "
                         "can name any client and escape or shift those limits; '*' trusts everyone")
+    p.add_argument("--metrics-allow-ips", type=metrics_allow, default="", metavar="IPS",
+                   help="comma-separated addresses or networks (10.0.0.0/8) besides the loopback that may read "
+                        "the Prometheus metrics at /metrics (default: the loopback only)")
     p.add_argument("--header-timeout", type=positive_float, default=10.0, metavar="SECONDS",
                    help="close a connection whose request head has not arrived within SECONDS (default 10)")
-    p.add_argument("--limit-concurrency", type=int, default=4000, metavar="N",
+    p.add_argument("--limit-concurrency", type=positive_int, default=4000, metavar="N",
                    help="answer 503 to new requests while N connections or requests are open (default 4000)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
+
+
+def metrics_allow(text: str) -> str:
+    """A ``--metrics-allow-ips`` value, checked (comma-separated addresses or networks).
+
+    >>> metrics_allow("10.0.0.0/8, 192.168.1.5")
+    '10.0.0.0/8, 192.168.1.5'
+    """
+    import ipaddress
+
+    for part in (p.strip() for p in text.split(",")):
+        if part:
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"invalid address or network {part!r}") from None
+    return text
 
 
 def database_url(arg: str | None) -> str:
@@ -94,12 +114,13 @@ def run(args: argparse.Namespace) -> int:
         Store(url).close()
     except Exception as exc:
         raise CliError(redact(str(exc), url)) from None
+    _log_to_stderr(args.log_level)
     warning = proxy_warning(args.host, args.forwarded_allow_ips)
     if warning:
         print(f"diloti serve: warning: {warning}", file=sys.stderr, flush=True)
     app = create_app(url, idle_minutes=args.idle_minutes, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
-                     workers=args.workers, **({} if args.review_budget is None else
-                                              {"review_worlds": min(args.review_budget, 1000)}))
+                     workers=args.workers, metrics_allow=args.metrics_allow_ips,
+                     **({} if args.review_budget is None else {"review_worlds": min(args.review_budget, 1000)}))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"diloti serve: open http://{shown}:{args.port}/ in a browser (database {_safe(url)}; Ctrl-C stops)",
           flush=True)
@@ -109,6 +130,19 @@ def run(args: argparse.Namespace) -> int:
                 proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips,
                 **uvicorn_settings(args.header_timeout, args.limit_concurrency))
     return 0
+
+
+def _log_to_stderr(level: str) -> None:
+    """The server's own log lines (takeovers, database trouble, slow commits) on stderr beside uvicorn's, at
+    the chosen level (without a handler Python would show only warnings, and drop the info lines)."""
+    import logging
+
+    logger = logging.getLogger("diloti")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(level.upper())
 
 
 def _safe(url: str) -> str:

@@ -74,6 +74,7 @@ from diloti.server.messages import (
     TableSummary,
     new_table_model,
 )
+from diloti.server.metrics import CONTENT_TYPE, Metrics, may_read, parse_allow
 from diloti.server.player_models import PLAYER_SCHEMA_MODELS, QUICKPLAY_MODELS
 from diloti.server.players import Players, add_routes
 from diloti.server.protocol import (
@@ -91,6 +92,7 @@ from diloti.server.quickplay import add_routes as add_quickplay_routes
 from diloti.server.replay import record_text, replay_data
 from diloti.server.reviews import REVIEW_MODELS, ReviewDesk
 from diloti.server.reviews import add_routes as add_review_routes
+from diloti.server.seating import LOBBY_PAGE, LOBBY_PAGE_MAX
 from diloti.server.tables import LiveTable, TableManager
 from diloti.store.db import Store
 
@@ -257,21 +259,26 @@ class WsConnection:
 
 def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
                workers: PoolSpec = 2, rate: float = RATE, burst: float = BURST,
-               limits: Limits | None = None, review_worlds: int = DEFAULT_WORLDS) -> FastAPI:
+               limits: Limits | None = None, review_worlds: int = DEFAULT_WORLDS,
+               metrics_allow: str = "") -> FastAPI:
     """The application on the database at ``db_url`` (migrated at start).
 
     ``rate``/``burst`` limit the messages a second each websocket may send; ``limits`` the tables
     each address may create and join, and the hints it may ask for; ``review_worlds`` is a game review's
-    budget (worlds a decision, :mod:`diloti.ai.review`).
+    budget (worlds a decision, :mod:`diloti.ai.review`). ``metrics_allow``: the addresses or networks
+    (comma-separated) besides the loopback that may read ``/metrics``.
     """
     holder: dict[str, TableManager] = {}
     limiter = Limiter(limits or Limits())
+    metrics = Metrics()
+    allowed = parse_allow(metrics_allow)
+    limiter.on_hit = lambda name: metrics.limits.labels(name).inc()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, db_url, True, True)
         manager = TableManager(store, idle_minutes=idle_minutes, bot_delay=bot_delay, allow_seed=allow_seed,
-                               workers=workers)
+                               workers=workers, metrics=metrics)
         holder["m"] = manager
         _app.state.manager = manager
         await manager.start()
@@ -302,7 +309,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     reviews = ReviewDesk(mgr, players, review_worlds)
     app.state.reviews = reviews
 
-    app.add_middleware(Errors)
+    app.add_middleware(Errors, on_outage=lambda _exc: metrics.db_errors.labels("request").inc())
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ProtocolError)
@@ -380,6 +387,13 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         ok, out = await readiness(m.store.ping, None if m.cluster is None else m.cluster.listening)
         return JSONResponse(out, status_code=200 if ok else 503)
 
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus(request: Request) -> Response:
+        """Prometheus metrics: for the loopback and the addresses of --metrics-allow-ips only."""
+        if not may_read(request.client.host if request.client else None, allowed):
+            raise ProtocolError("forbidden", "the metrics are for the operator's addresses only", 403)
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
     @app.get("/api/info", **documented(Info))
     async def info() -> dict[str, Any]:
         return {"version": __version__, "levels": list(LEVELS), "options": Options().to_dict(),
@@ -391,10 +405,15 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
                            "chat_lines": limiter.chat_lines, "chat_seconds": limiter.chat_seconds}}
 
     @app.get("/api/tables", **documented(Lobby))
-    async def lobby(status: str = "waiting") -> dict[str, Any]:
+    async def lobby(status: str = "waiting", page: int = 1, per_page: int = LOBBY_PAGE) -> JSONResponse:
         if status not in ("waiting", "over"):
             raise ProtocolError("bad_request", f"invalid status {status!r:.40}: expected waiting or over")
-        return {"tables": await mgr().lobby(status)}
+        if not 1 <= page <= 10_000:
+            raise ProtocolError("bad_request", f"invalid page {page}: expected 1..10000")
+        if not 1 <= per_page <= LOBBY_PAGE_MAX:
+            raise ProtocolError("bad_request", f"invalid per_page {per_page}: expected 1..{LOBBY_PAGE_MAX}")
+        # A JSONResponse as it is: FastAPI's encoder would walk every summary again (most of a lobby's cost).
+        return JSONResponse(await mgr().lobby_page(status, page, per_page))
 
     @app.post("/api/tables", status_code=201, **documented(Claimed, NewTable, 201))
     async def new_table(request: Request) -> dict[str, Any]:
@@ -443,10 +462,12 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         except ProtocolError as exc:
             await refuse(ws, exc)
             return
+        metrics.sockets.inc()
         try:
             await ws.accept()
             await serve_socket(mgr(), ws, TokenBucket(rate, burst), limiter)
         finally:
+            metrics.sockets.dec()
             limiter.disconnect(address)
 
     return app

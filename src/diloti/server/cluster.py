@@ -58,6 +58,7 @@ class Cluster:
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self.listening = False  # the listener is connected (notices flow): /readyz
+        self.on_trouble: Callable[[str], None] | None = None  # told of each lost connection (the metrics)
         self._tails: dict[str, asyncio.Task[None]] = {}  # the last notice task of each table
 
     async def start(self) -> None:
@@ -117,9 +118,14 @@ class Cluster:
                 raise
             except Exception as exc:
                 self.listening = False
+                self._trouble("listener")
                 log.warning("database trouble: lost the PostgreSQL listener (%s); reconnecting",
                             exc.__class__.__name__)
                 await asyncio.sleep(0.2)
+
+    def _trouble(self, kind: str) -> None:
+        if self.on_trouble is not None:
+            self.on_trouble(kind)
 
     async def _dispatch(self, payload: str) -> None:
         try:
@@ -182,8 +188,9 @@ class Cluster:
             try:
                 await self._lock_conn.execute("SELECT 1")
             except Exception as exc:
-                log.warning("lost the lock connection (%s): giving up %d tables", exc.__class__.__name__,
-                            len(self.owned))
+                self._trouble("locks")
+                log.warning("database trouble: lost the lock connection (%s): giving up %d tables",
+                            exc.__class__.__name__, len(self.owned))
                 self.owned.clear()
                 with contextlib.suppress(Exception):
                     await self._lock_conn.close()

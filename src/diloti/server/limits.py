@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,6 +112,7 @@ class Limiter:
         self.window = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
         self.max_connections = limits.connections
         self.open: dict[str, int] = {}
+        self.on_hit: Callable[[str], None] | None = None  # told the limit's name at each refusal (the metrics)
         chat = parse(limits.chat)
         self.chat_lines, self.chat_seconds = chat.amount, float(chat.get_expiry())
         self.chats: dict[str, Window] = {}  # chat allowances by seat and by player
@@ -150,6 +152,7 @@ class Limiter:
         address = address_of(request)
         n = self.open.get(address, 0)
         if n >= self.max_connections:
+            self._hit("connections")
             what = "1 connection from this address is" if n == 1 else f"{n} connections from this address are"
             raise ProtocolError("too_many_connections", f"{what} open already (limit {self.max_connections}); "
                                 "close one and try again", 429)
@@ -162,6 +165,10 @@ class Limiter:
             self.open[address] = n
         else:
             self.open.pop(address, None)
+
+    def _hit(self, name: str) -> None:
+        if self.on_hit is not None:
+            self.on_hit(name)
 
     def check(self, action: str, request: Any, key: str | None = None) -> None:
         """Count one ``action`` for the request's address (or for ``key``: a name, a player); raise
@@ -181,6 +188,7 @@ class Limiter:
     def refusal(self, action: str, key: str, advice: str = "") -> ProtocolError:
         """The ``rate_limited`` error of ``action`` over its limit for ``key``, saying when to try again."""
         item = self.items[action]
+        self._hit(action)  # the metrics count every refusal
         reset = self.window.get_window_stats(item, action, key).reset_time
         retry = max(1, int(reset - time.time()) + 1)
         return ProtocolError("rate_limited", f"too many {_WHAT[action]} {_WHO.get(action, 'from this address')} "

@@ -341,6 +341,9 @@ class Claimed(Strict):
 
 class Lobby(Strict):
     tables: list[TableSummary]
+    page: int = 1  # this page of the list (1 = the newest tables)
+    pages: int = 1  # pages in all
+    total: int = 0  # tables in all (for ``over``: the most recent 500 at most)
 
 
 class InfoChoices(Strict):

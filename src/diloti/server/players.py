@@ -19,7 +19,6 @@ diloti.server.protocol.ProtocolError: invalid name 'Heuristic': that is the name
 
 from __future__ import annotations
 
-import asyncio
 import math
 import re
 import secrets
@@ -27,11 +26,10 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import FastAPI, Request, Response
 
 from diloti.ai import MEASUREMENT_LEVELS
+from diloti.server.hashing import Hashing
 from diloti.server.limits import Limiter
 from diloti.server.live import token_hash
 from diloti.server.lockout import LoginGuard
@@ -59,7 +57,6 @@ from diloti.store.players import MODES, GameLine, NameTaken, PlayerData, PlayerS
 if TYPE_CHECKING:
     from diloti.server.tables import TableManager
 
-HASHER = PasswordHasher()  # argon2id with the library's defaults (RFC 9106's low-memory profile)
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U to misread
 PER_PAGE, PER_PAGE_MAX, PAGE_MAX = 50, 100, 100_000
 GAMES_SHOWN = 10  # games on the profile itself (the rest: /api/players/{id}/games)
@@ -161,7 +158,7 @@ class Players:
         self.manager = manager
         self.limiter = limiter
         self.guard = LoginGuard(limiter)  # the lockout policy of password logins
-        self._dummy: str | None = None  # a hash to verify against when the name is unknown (same time taken)
+        self.hashing = Hashing()  # password hashes: a few at a time, a short line, a cheap refusal
 
     @property
     def store(self) -> PlayerStore:
@@ -230,18 +227,16 @@ class Players:
         player = await self.db(self.store.by_name, key_of_name)
         attempt = self.guard.check(request, key_of_name, player)  # the lockout policy (diloti.server.lockout)
         stored = player.password_hash if player is not None and not player.deleted else None
-        if stored is None:
-            if self._dummy is None:
-                self._dummy = await asyncio.to_thread(HASHER.hash, secrets.token_hex(16))
-            await asyncio.to_thread(_verify, self._dummy, data["password"])  # as long as a real check
+        if stored is None:  # refused without hashing, in the time and line of a real check (server/hashing.py)
+            await self.hashing.pretend()
             self.guard.failed(attempt)
             raise ProtocolError("wrong_password", WRONG, 401)
-        if not await asyncio.to_thread(_verify, stored, data["password"]):
+        if not await self.hashing.verify(stored, data["password"]):
             self.guard.failed(attempt)
             raise ProtocolError("wrong_password", WRONG, 401)
         assert player is not None and player.name is not None
-        if HASHER.check_needs_rehash(stored):
-            await self.db(self.store.set_password, player.id, await asyncio.to_thread(HASHER.hash, data["password"]))
+        if self.hashing.needs_rehash(stored):
+            await self.db(self.store.set_password, player.id, await self.hashing.hash(data["password"]))
         key, key_hash = new_key()
         await self.db(self.store.add_key, player.id, key_hash)
         self.guard.signed_in(request, response, player.id)
@@ -282,10 +277,10 @@ class Players:
             if current is None:
                 raise ProtocolError("bad_password", "a password is set: send it as 'current' to change it")
             attempt = self.guard.check(request, name_key(player.name or ""), player)
-            if not await asyncio.to_thread(_verify, player.password_hash, current):
+            if not await self.hashing.verify(player.password_hash, current):
                 self.guard.failed(attempt)
                 raise ProtocolError("wrong_password", "the current password is wrong", 401)
-        await self.db(self.store.set_password, player.id, await asyncio.to_thread(HASHER.hash, password))
+        await self.db(self.store.set_password, player.id, await self.hashing.hash(password))
         return {"ok": True}
 
     async def new_recovery_code(self, request: Request) -> dict[str, Any]:
@@ -368,12 +363,6 @@ class Players:
                              "games": r.games, "wins": r.wins, "losses": r.losses} for pid, name, r in rows]}
 
 
-def _verify(stored: str, password: str) -> bool:
-    """argon2's check (it raises on a mismatch; any failure is a mismatch here)."""
-    try:
-        return bool(HASHER.verify(stored, password))
-    except (VerificationError, InvalidHashError):
-        return False
 
 
 def add_routes(app: FastAPI, players: Players, body: Callable[[Request], Awaitable[Any]],

@@ -21,6 +21,7 @@ from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.server.cluster import Cluster
 from diloti.server.live import LiveTable, Seat
+from diloti.server.metrics import Metrics
 from diloti.store.db import ChatLine, Store, StoreError
 
 log = logging.getLogger("diloti.server")
@@ -34,6 +35,7 @@ class Replica(ABC):
     tables: dict[str, LiveTable]
     store: Store
     cluster: Cluster | None
+    metrics: Metrics
 
     @abstractmethod
     async def db(self, fn: Callable[..., T], *args: Any) -> T: ...
@@ -234,5 +236,6 @@ class Replica(ABC):
         for tid in await self.cluster.claim(orphans) if orphans else ():
             table = self.tables.get(tid)
             if table is not None:
-                log.info("running the computer seats of %s", tid)
+                self.metrics.takeovers.inc()
+                log.warning("takeover: running the computer seats of %s (the process that ran them is gone)", tid)
                 self._kick(table)

@@ -28,6 +28,8 @@ from diloti.store.players import PlayerData, PlayerStore, name_key
 
 log = logging.getLogger("diloti.server")
 
+LOBBY_PAGE, LOBBY_PAGE_MAX = 50, 100  # tables a lobby page lists (by default, at most)
+LOBBY_OVER = 500  # finished tables the lobby can page through (the most recent)
 THINK = (0.2, 5.0)  # the seconds a move a table may give its searching computer players (expert, master)
 
 
@@ -236,23 +238,32 @@ class Seating(TableLife):
         self._kick(table)
         return {"table": table.id, "seat": seat, "token": token, "invite": f"/?join={table.id}"}
 
-    async def lobby(self, status: str = "waiting") -> list[dict[str, Any]]:
-        """Public tables waiting for players (or recently finished, for ``status='over'``)."""
+    async def lobby_page(self, status: str = "waiting", page: int = 1, per_page: int = LOBBY_PAGE) -> dict[str, Any]:
+        """One page of the lobby, newest first: ``{"tables": [...], "page": P, "pages": N, "total": T}``.
+
+        Only the page's tables are summarised (and, for finished ones, read from the database): a
+        lobby of thousands of waiting tables costs a sort of their creation times, not their summaries.
+        """
         if status == "waiting":
             tables = [t for t in self.tables.values() if t.status == "waiting" and not t.private]
+            tables.sort(key=lambda t: t.created, reverse=True)
+            total = len(tables)
+            shown = tables[(page - 1) * per_page:page * per_page]
         else:
-            tables = []
-            for tid in await self.db(self.store.recent_ids, "over", 50):
+            ids = await self.db(self.store.recent_ids, "over", LOBBY_OVER)
+            total = len(ids)
+            shown = []
+            for tid in ids[(page - 1) * per_page:page * per_page]:
                 t = await self.get(tid)
                 if t is not None and not t.private:
-                    tables.append(t)
-        tables.sort(key=lambda t: t.created, reverse=True)
+                    shown.append(t)
+            shown.sort(key=lambda t: t.created, reverse=True)
         out = []
-        for t in tables[:50]:
+        for t in shown:
             s = t.summary()
             s["options"] = t.options.changed()
             out.append(s)
-        return out
+        return {"tables": out, "page": page, "pages": max(1, -(-total // per_page)), "total": total}
 
 
 def read_game(req: dict[str, Any]) -> tuple[str, int, Any]:

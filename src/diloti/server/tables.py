@@ -37,6 +37,7 @@ from diloti.core.seeds import derive_seed
 from diloti.match.workers import PoolSpec, choose_move, rank_hint, worker_pool
 from diloti.server.cluster import Cluster
 from diloti.server.live import Connection, LiveTable, Seat, computer_plays, token_hash
+from diloti.server.metrics import Metrics
 from diloti.server.protocol import ProtocolError, clean_chat, move_dict
 from diloti.server.seating import Seating
 from diloti.server.writer import GroupCommit
@@ -54,8 +55,11 @@ class TableManager(Seating):
     """Every live table, the database worker and the computer players' worker processes."""
 
     def __init__(self, store: Store, *, idle_minutes: float = 60.0, bot_delay: float = 0.0,
-                 allow_seed: bool = False, workers: PoolSpec = 2, bot_slots: int = 4) -> None:
+                 allow_seed: bool = False, workers: PoolSpec = 2, bot_slots: int = 4,
+                 metrics: Metrics | None = None) -> None:
         self.store = store
+        self.metrics = metrics or Metrics()
+        self.cpu_queue = 0  # computer moves and hints submitted to the workers, not yet answered
         self.players = PlayerStore(store)
         self.idle_seconds = idle_minutes * 60.0
         self.bot_delay = bot_delay
@@ -81,8 +85,20 @@ class TableManager(Seating):
         self._watcher: asyncio.Task[None] | None = None
         self._clocker: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
+        self.metrics.watch(self._gauges)
 
     # ---------------------------------------------------------------- lifecycle
+    def _gauges(self) -> dict[str, Any]:
+        """What the metrics read at each scrape."""
+        tables: dict[str, int] = {"waiting": 0, "playing": 0, "over": 0, "closed": 0}
+        for t in self.tables.values():
+            tables[t.status] = tables.get(t.status, 0) + 1
+        return {"tables": tables, "queue": self.cpu_queue,
+                "owned": len(self.cluster.owned) if self.cluster is not None else len(self.tables)}
+
+    def _db_trouble(self, kind: str) -> None:
+        self.metrics.db_errors.labels(kind).inc()
+
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         # On the worker thread: a disk stall (seen here: 0.2-0.7 s commits on a busy machine)
         # delays the moves waiting for that commit, never the event loop and the other messages.
@@ -110,6 +126,7 @@ class TableManager(Seating):
         """
         if self.store.is_postgres:
             self.cluster = Cluster(self.store.url, self._on_notice, self._resync)
+            self.cluster.on_trouble = self._db_trouble
             self.store.origin = self.cluster.origin
             await self.cluster.start()
         tables = []
@@ -158,7 +175,10 @@ class TableManager(Seating):
 
         ``by``: the level of the computer that made it for an away player; ``left``: the mover's clock
         reserve after it, in ms."""
+        t0 = time.perf_counter()
         await self._moves.store((table_id, ply, seat, move, by, left))
+        self.metrics.moves.inc()
+        self.metrics.move_seconds.observe(time.perf_counter() - t0)
 
     async def stop(self) -> None:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
@@ -344,6 +364,7 @@ class TableManager(Seating):
                 raise ProtocolError("stale", f"a move for ply {at} was already played; the game is now at "
                                     f"ply {table.ply}") from None
             except Exception as exc:
+                self._db_trouble("move")
                 log.exception("cannot store move %s of %s", table.ply, table.id)
                 raise ProtocolError("server_error", f"could not store the move ({exc.__class__.__name__}); "
                                     "the game is unchanged", 500) from None
@@ -392,14 +413,19 @@ class TableManager(Seating):
             seed = derive_seed("diloti-bot", table.seed, s.seat, ply)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
+            t0 = time.perf_counter()
+            self.cpu_queue += 1
             try:
                 async with self._slot(table):
                     move = await loop.run_in_executor(self._cpu, choose_move, level, seed, view)
+                self.metrics.computer_seconds.observe(time.perf_counter() - t0)
             except Exception:
                 self.bot_errors += 1
                 log.exception("computer player %s failed at %s ply %s; playing its first legal move",
                               level, table.id, ply)
                 move = view.legal[0]
+            finally:
+                self.cpu_queue -= 1
             if table.ply != ply:
                 continue
             try:
@@ -445,10 +471,15 @@ class TableManager(Seating):
             fut = asyncio.get_running_loop().run_in_executor(self._cpu, rank_hint, view, table.seed, ply,
                                                              table.hint_level)
             table.hint = (ply, fut)
+            self.cpu_queue += 1
+            fut.add_done_callback(self._answered)
         ranked = await asyncio.shield(table.hint[1])
         return {"type": "hint", "ply": ply, "level": table.hint_level,
                 "moves": [{**move_dict(move), "score": round(score, 3), "win": None if win is None else round(win, 3)}
                           for move, score, win in ranked[:5]]}
+
+    def _answered(self, _fut: Any) -> None:
+        self.cpu_queue -= 1
 
     # ---------------------------------------------------------------- idle cleanup
     async def _sweep_loop(self) -> None:
