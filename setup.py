@@ -35,6 +35,7 @@ COMPILED = [
     "diloti/core/movegen.py",
     "diloti/ai/knowledge.py",
     "diloti/ai/sampler.py",
+    "diloti/ai/search.py",
 ]
 
 HERE = Path(__file__).resolve().parent
@@ -42,6 +43,9 @@ SRC = HERE / "src"
 GROUP = "diloti_core"  # the shared library of the compiled modules: diloti_core__mypyc
 LIBRARY = f"{GROUP}__mypyc"
 MANIFEST = "diloti/_compiled.txt"  # what the build recorded: the library, and each module's SHA-256 (diloti._core)
+
+
+HASHES: dict[str, str] = {}  # filled when mypyc reads the sources
 
 
 def _notice(reason: str) -> None:
@@ -63,6 +67,9 @@ def _extensions() -> list[Any]:
         _notice("mypyc is not installed")
         return []
     cwd = os.getcwd()
+    # The sources' hashes as mypyc reads them (not after the build: a file saved meanwhile would be recorded
+    # as compiled when it was not).
+    HASHES.update(source_hashes())
     try:
         os.chdir(SRC)  # mypyc names the modules after the paths it is given
         # group_name: the shared library is diloti_core__mypyc (a stable name, as the list changes).
@@ -90,7 +97,7 @@ class BuildExt(build_ext):
             self._remove_outputs()
             (SRC if self.inplace else Path(self.build_lib)).joinpath(MANIFEST).unlink(missing_ok=True)
             return
-        self._write_manifest(source_hashes())
+        self._write_manifest(HASHES)
 
     def _outputs(self) -> list[Path]:
         return [Path(self.get_ext_fullpath(ext.name)) for ext in self.extensions]

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import erf, sqrt
+from typing import TypeVar
 
 from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError
 from diloti.ai.heuristic import HeuristicPlayer
@@ -49,6 +50,7 @@ from diloti.ai.variants import expert_choose
 from diloti.core.cards import BIT
 from diloti.core.chance import HAND_SIZE
 from diloti.core.moves import CAPTURE, KEEP, LAY, Move
+from diloti.core.native import mypyc_attr
 from diloti.core.phase import Phase
 from diloti.core.state import State
 from diloti.core.variant import HandState, VariantView
@@ -372,6 +374,9 @@ def search(world: Callable[[random.Random], State], moves: Sequence[Move], side:
     """
     return weighted_search(lambda r: (world(r), 1.0), moves, side, rng, iterations, seconds, halving, eps, deals)
 
+# A plain Python class even when compiled (setup.py): make_player reads its settings with inspect.signature,
+# and outside code may subclass it.
+@mypyc_attr(native_class=False)
 class ExpertPlayer:
     """Determinized Monte Carlo search over worlds sampled from the view.
 
@@ -430,6 +435,16 @@ class ExpertPlayer:
         return self.estimates(view)[0].move
 
 
+_W = TypeVar("_W")
+
+
+def _always(world: _W) -> Callable[[random.Random], _W]:
+    """The oracle's world sampler: the true world every time. (A function, not a lambda in the method:
+    mypyc cannot compile a closure in a method of a non-native class.)"""
+    return lambda _rng: world
+
+
+@mypyc_attr(native_class=False)
 class OraclePlayer(ExpertPlayer):
     """The expert's search in the true world: sees every hand and the stock order.
 
@@ -450,7 +465,7 @@ class OraclePlayer(ExpertPlayer):
             if not seen.legal:
                 raise NoMoveError(seen)
             return expert_choose(seen, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name,
-                                 world=lambda r: hand, deals=self.deals)
+                                 world=_always(hand), deals=self.deals)
         view = state.view(state.turn)
         if not view.legal:
             raise NoMoveError(view)
@@ -460,5 +475,5 @@ class OraclePlayer(ExpertPlayer):
             return view.legal[0]
         rng = move_rng(self.seed, view, self.name)
         truth = state.copy()
-        return search(lambda r: truth, self.candidates(view), view.side, rng, self.iterations, self.seconds,
+        return search(_always(truth), self.candidates(view), view.side, rng, self.iterations, self.seconds,
                       True, self.eps, self.deals)[0].move
