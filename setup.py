@@ -93,7 +93,9 @@ class BuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # no compiler, a compiler error, missing Python headers...
-            _notice(f"the C build failed: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+            detail = str(exc).splitlines()[0] if str(exc) else ""
+            detail = detail if len(detail) <= 80 else detail[:77] + "..."  # one line: the command can be long
+            _notice(f"the C build failed: {type(exc).__name__}{': ' + detail if detail else ''}")
             self._remove_outputs()
             (SRC if self.inplace else Path(self.build_lib)).joinpath(MANIFEST).unlink(missing_ok=True)
             return

@@ -13,8 +13,9 @@ import argparse
 import random
 import time
 
+from diloti.ai.expert import ExpertPlayer
 from diloti.ai.sampler import Worlds
-from diloti.ai.search import ExpertPlayer, playout, rollout_move
+from diloti.ai.search import playout, rollout_move
 from diloti.core.game import Game
 from diloti.core.state import State
 

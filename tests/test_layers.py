@@ -47,21 +47,6 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
-def _runtime_imports(path: Path) -> set[str]:
-    """:func:`_imports`, less those under ``if TYPE_CHECKING:`` (read by the type checker and mypyc only)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
-            node.body = []
-    out: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            out.add(node.module)
-    return out
-
-
 def _floor(module: str) -> int | None:
     parts = module.split(".")
     if parts[0] != "diloti" or len(parts) < 2:
@@ -100,7 +85,7 @@ def test_core_imports_only_the_standard_library() -> None:
     for mod, path in _modules().items():
         if _floor(mod) != 0:
             continue
-        for name in _runtime_imports(path):
+        for name in _imports(path):
             top = name.split(".")[0]
             if top == "diloti":
                 if not name.startswith("diloti.core"):

@@ -29,10 +29,10 @@ from typing import Any, cast
 
 from diloti.ai.base import Player, RandomPlayer, ScoringPlayer
 from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError, UnknownLevelError
+from diloti.ai.expert import ExpertPlayer, OraclePlayer
 from diloti.ai.greedy import GreedyPlayer
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.master import MasterPlayer
-from diloti.ai.search import ExpertPlayer, OraclePlayer
 from diloti.core.moves import Move
 from diloti.core.variant import VariantView
 from diloti.core.view import View

@@ -15,11 +15,9 @@ The rollout policy takes the most valuable capture (a xeri first), else
 declares or lays cheaply, with a little randomness. Everything is played with
 ``push``/``pop`` on the sampled state: no copies in the inner loop.
 
->>> from diloti.core.state import State
->>> s = State.new(seed=2)
->>> bot = ExpertPlayer(seed=1, iterations=60)
->>> bot.choose(s.view(s.turn)) in s.legal_moves()
-True
+The players themselves, :class:`~diloti.ai.expert.ExpertPlayer` and
+:class:`~diloti.ai.expert.OraclePlayer`, are in :mod:`diloti.ai.expert`: this module's search and
+rollouts are compiled with mypyc (setup.py), the player classes stay plain Python.
 """
 
 from __future__ import annotations
@@ -31,30 +29,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import erf, sqrt
-from typing import TypeVar
 
-from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError
+from diloti.ai.errors import InvalidSettingError
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.knowledge import (
     POINTS,
     XERI,
-    decide_redeal,
     mask_points,
-    move_rng,
     p_holds,
     partitions,
     rank_key,
 )
-from diloti.ai.sampler import Worlds
-from diloti.ai.variants import expert_choose
 from diloti.core.cards import BIT
 from diloti.core.chance import HAND_SIZE
 from diloti.core.moves import CAPTURE, KEEP, LAY, Move
-from diloti.core.native import mypyc_attr
-from diloti.core.phase import Phase
 from diloti.core.state import State
-from diloti.core.variant import HandState, VariantView
-from diloti.core.view import View
 
 DEFAULT_ITERATIONS = 300
 DEFAULT_SECONDS = 1.0
@@ -373,107 +362,3 @@ def search(world: Callable[[random.Random], State], moves: Sequence[Move], side:
     world), ``seconds`` a time cap (None: none).
     """
     return weighted_search(lambda r: (world(r), 1.0), moves, side, rng, iterations, seconds, halving, eps, deals)
-
-# A plain Python class even when compiled (setup.py): make_player reads its settings with inspect.signature,
-# and outside code may subclass it.
-@mypyc_attr(native_class=False)
-class ExpertPlayer:
-    """Determinized Monte Carlo search over worlds sampled from the view.
-
-    ``iterations``: playouts per move (default 300); ``seconds``: a time cap
-    per move (default 1.0; None for none, which makes play fully reproducible);
-    ``width``: how many of the heuristic's best moves to search (0: all);
-    ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends a
-    rollout plays to before it is evaluated (default 1; 0: to the end of the round,
-    in Xeri and Kontsina the hand).
-    """
-
-    name = "expert"
-
-    def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                 seconds: float | None = DEFAULT_SECONDS, eps: float = EPSILON, width: int = DEFAULT_WIDTH,
-                 deals: int = DEFAULT_DEALS) -> None:
-        self.seed = seed
-        self.width = int(width)
-        self.deals = int(deals)
-        self.iterations = int(iterations)
-        self.seconds = None if seconds is None else float(seconds)
-        self.eps = float(eps)
-        if self.iterations < 1:
-            raise InvalidSettingError("iterations", iterations, "at least 1")
-        if self.deals < 0:
-            raise InvalidSettingError("deals", deals, "0 (to the round's end) or more")
-
-    def candidates(self, view: View) -> list[Move]:
-        """The moves worth searching: the heuristic's best ``width`` (0: all)."""
-        moves = list(view.legal)
-        if self.width <= 0 or len(moves) <= self.width:
-            return moves
-        scored = HeuristicPlayer(self.seed).scores(view)
-        scored.sort(key=lambda ms: -ms[1])
-        return [m for m, _ in scored[: self.width]]
-
-    def estimates(self, view: View, halving: bool = True, prune: bool = True) -> list[Estimate]:
-        """The search's estimate of each candidate move (every legal move unless ``prune``), best first."""
-        if not view.legal:
-            raise NoMoveError(view)
-        rng = move_rng(self.seed, view, self.name)
-        moves = self.candidates(view) if prune else list(view.legal)
-        return search(Worlds(view).sample, moves, view.side, rng,
-                      self.iterations, self.seconds, halving, self.eps, self.deals)
-
-    def choose(self, view: View | VariantView) -> Move:
-        if not view.legal:
-            raise NoMoveError(view)
-        if isinstance(view, VariantView):
-            return expert_choose(view, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name,
-                                 deals=self.deals)
-        if view.phase == Phase.DECIDE:
-            return decide_redeal(view)
-        if len(view.legal) == 1:
-            return view.legal[0]
-        return self.estimates(view)[0].move
-
-
-_W = TypeVar("_W")
-
-
-def _always(world: _W) -> Callable[[random.Random], _W]:
-    """The oracle's world sampler: the true world every time. (A function, not a lambda in the method:
-    mypyc cannot compile a closure in a method of a non-native class.)"""
-    return lambda _rng: world
-
-
-@mypyc_attr(native_class=False)
-class OraclePlayer(ExpertPlayer):
-    """The expert's search in the true world: sees every hand and the stock order.
-
-    For measurement only (the gap between ``expert`` and ``oracle`` is the
-    cost of hidden information). It needs the full state: tournaments call
-    :meth:`choose_full`; :meth:`choose` refuses a view.
-    """
-
-    name = "oracle"
-
-    def choose(self, view: View | VariantView) -> Move:
-        raise PlayerError("the oracle needs the full state: call choose_full(state)", view)
-
-    def choose_full(self, state: State | HandState) -> Move:
-        if isinstance(state, HandState):
-            hand = state.copy()
-            seen = hand.view(hand.turn)
-            if not seen.legal:
-                raise NoMoveError(seen)
-            return expert_choose(seen, self.seed, self.iterations, self.seconds, self.width, self.eps, self.name,
-                                 world=_always(hand), deals=self.deals)
-        view = state.view(state.turn)
-        if not view.legal:
-            raise NoMoveError(view)
-        if view.phase == Phase.DECIDE:
-            return decide_redeal(view)
-        if len(view.legal) == 1:
-            return view.legal[0]
-        rng = move_rng(self.seed, view, self.name)
-        truth = state.copy()
-        return search(_always(truth), self.candidates(view), view.side, rng, self.iterations, self.seconds,
-                      True, self.eps, self.deals)[0].move
