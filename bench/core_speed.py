@@ -15,8 +15,8 @@ the wall clock). The figures are the medians over the rounds; the ratio is compi
   states in mid-round;
 - ``expert``: the expert's playouts per second (bench/playouts.py's loop: sampled worlds, rollouts);
 - ``master``: the master's playouts per second (moves with a playout budget, no clock);
-- ``import_ms``: ``import diloti`` (``-X importtime``), milliseconds; ``peak_rss_mb``: the child's peak memory
-  after its figures (the same work for both cores), MiB. For these two, lower is better.
+- ``import_ms``: ``import diloti`` in a fresh process, CPU milliseconds (median of 5); ``peak_rss_mb``: the
+  child's peak memory after its figures (the same work for both cores), MiB. For these two, lower is better.
 """
 
 from __future__ import annotations
@@ -79,13 +79,13 @@ def child(names: list[str], seconds: float) -> dict[str, float | str]:
     return out
 
 
-def import_time(pure: str) -> float:
-    """Milliseconds to import diloti (Python's own -X importtime figure, the package's cumulative time)."""
+def import_time(pure: str, runs: int = 5) -> float:
+    """Milliseconds of CPU time to import diloti in a fresh process (the median of ``runs``)."""
     env = {**os.environ, "DILOTI_PURE": pure}
-    err = subprocess.run([sys.executable, "-X", "importtime", "-c", "import diloti"], env=env, capture_output=True,
-                         text=True, check=True).stderr
-    line = [ln for ln in err.splitlines() if ln.rstrip().endswith("| diloti")][-1]
-    return int(line.split("|")[1]) / 1000
+    code = "import time; t = time.process_time(); import diloti; print(time.process_time() - t)"
+    times = [float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                  check=True).stdout) for _ in range(runs)]
+    return statistics.median(times) * 1000
 
 
 def _mid_round_states(n: int, seed: int) -> list[object]:
