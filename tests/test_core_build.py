@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.machinery
 import json
@@ -107,6 +108,17 @@ def test_the_version_and_the_bench_say_which_core_runs() -> None:
                           timeout=60).stdout
     assert json.loads(pure)["core"] == "pure"
     assert diloti.CORE == _core.CORE
+
+
+def test_setup_lists_existing_typed_modules_of_the_package() -> None:
+    """setup.py's COMPILED list names files that exist (a moved module must move in the list too)."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    listed = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets))
+    paths = ast.literal_eval(listed)
+    assert paths and len(set(paths)) == len(paths)
+    for path in paths:
+        assert path.startswith("diloti/") and (ROOT / "src" / path).is_file(), path
 
 
 def _fingerprints(pure: str) -> dict[str, str]:
