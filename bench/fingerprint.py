@@ -6,7 +6,7 @@ perft counts, the computer players' moves for a seed (heuristic, expert, master 
 so reproducible), and, when the research extra is installed, PettingZoo and OpenSpiel trajectories.
 tests/test_core_build.py runs it twice, with ``DILOTI_PURE=0`` and ``DILOTI_PURE=1``, and compares.
 
-    DILOTI_PURE=1 python bench/fingerprint.py --rounds 20
+    DILOTI_PURE=1 .venv/bin/python bench/fingerprint.py --rounds 20
 """
 
 from __future__ import annotations
