@@ -26,6 +26,8 @@ def _tree(tmp_path: Path, record: bool = True, library: bool = True) -> Path:
     """A fake installed package: diloti/core/fast.py with an (empty) extension beside it, and the build's record."""
     core = tmp_path / "diloti" / "core"
     core.mkdir(parents=True)
+    for package in (core.parent, core):
+        (package / "__init__.py").write_text("")
     source = core / "fast.py"
     source.write_text("X = 1\n")
     (core / f"fast{SUFFIX}").write_bytes(b"")
@@ -93,6 +95,16 @@ def test_extensions_without_a_record_never_run(tmp_path: Path, meta_path: None) 
     core, why = select({}, str(root))
     assert core == "pure" and "_compiled.txt" in why
     assert "diloti.core.fast" in _finders()[0].sources
+    # At any depth (the games' packages sit a level deeper).
+    deep = root / "diloti" / "games" / "xeri"
+    deep.mkdir(parents=True)
+    for package in (root / "diloti" / "games", deep):
+        (package / "__init__.py").write_text("")
+    (deep / "rules.py").write_text("")
+    (deep / f"rules{SUFFIX}").write_bytes(b"")
+    select({}, str(root))
+    assert "diloti.games.xeri.rules" in _finders()[0].sources
+    (deep / f"rules{SUFFIX}").unlink()
     # Nothing compiled and nothing recorded: nothing to do.
     (root / "diloti" / "core" / f"fast{SUFFIX}").unlink()
     assert select({}, str(root)) == ("pure", "no compiled core is installed")

@@ -87,19 +87,19 @@ def _extension_name(filename: str) -> str | None:
 
 
 def extension_modules(root: str = _ROOT) -> set[str]:
-    """The modules of the diloti package (two levels deep) that have a compiled extension beside them."""
+    """The modules of the diloti package (any depth) that have a compiled extension beside their source."""
     found: set[str] = set()
     top = os.path.join(root, "diloti")
-    try:
-        folders = [("diloti", top)] + [(f"diloti.{e.name}", e.path) for e in os.scandir(top)
-                                       if e.is_dir() and not e.name.startswith(("_", "."))]
-        for package, folder in folders:
-            for entry in os.scandir(folder):
-                name = _extension_name(entry.name)
-                if name is not None and os.path.exists(os.path.join(folder, name + ".py")):
-                    found.add(f"{package}.{name}")
-    except OSError:
-        pass
+    for folder, dirs, files in os.walk(top):
+        # Only subpackages: not caches, static files or migrations (their names are no identifiers).
+        dirs[:] = [d for d in dirs if d.isidentifier() and not d.startswith("_")
+                   and os.path.exists(os.path.join(folder, d, "__init__.py"))]
+        package = ".".join(os.path.relpath(folder, root).split(os.sep))
+        names = set(files)
+        for filename in files:
+            name = _extension_name(filename)
+            if name is not None and name + ".py" in names:
+                found.add(f"{package}.{name}")
     return found
 
 
