@@ -12,6 +12,8 @@ A small, typed, dependency-free rules core (:mod:`diloti.core.cards`,
 36
 """
 
+# First: it decides whether the compiled core or the pure-Python one is imported below (diloti._core).
+from diloti._core import CORE as CORE
 from diloti.core.cards import CARDS, Card, parse_card, parse_cards
 from diloti.core.errors import (
     AmbiguousMoveError,
@@ -36,7 +38,7 @@ from diloti.games.xeri.rules import XeriGame, XeriOptions, XeriState
 __version__ = "0.1.0"
 
 __all__ = [
-    "CARDS", "GAMES", "AmbiguousMoveError", "Card", "Declaration", "DilotiError", "Game", "IllegalMoveError",
+    "CARDS", "CORE", "GAMES", "AmbiguousMoveError", "Card", "Declaration", "DilotiError", "Game", "IllegalMoveError",
     "InvalidCardError", "InvalidMoveError", "InvalidPositionError", "KontsinaGame", "KontsinaOptions",
     "KontsinaState", "Move", "MoveKind", "Options", "OptionsError", "Pile", "RecordError", "RoundRecord", "Side",
     "State", "View", "XeriGame", "XeriOptions", "XeriState", "find_game", "new_game", "parse_card", "parse_cards",

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from diloti import __version__
+from diloti._core import CORE
 from diloti.core.errors import DilotiError
 
 # Subcommand modules, in the order --help lists them.
@@ -40,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="diloti",
         description="Diloti (Δηλωτή), the Greek fishing card game: play, analyse, benchmark, serve.",
     )
-    parser.add_argument("--version", action="version", version=f"diloti {__version__}")
+    parser.add_argument("--version", action="version", version=f"diloti {__version__} ({CORE} core)")
 
     def error(message: str) -> NoReturn:
         parser.exit(2, f"diloti: error: {message} (see 'diloti --help')\n")

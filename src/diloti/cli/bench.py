@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from diloti._core import CORE
 from diloti.cli.common import (
     add_game_flags,
     non_negative_float,
@@ -80,11 +81,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"actions_per_second": round(median, 1), "runs": [round(r, 1) for r in rates],
                           "players": args.players, "seconds": args.seconds, "warmup": args.warmup, "seed": seed,
-                          "options": options.changed(), **({"game": args.game} if args.game != "diloti" else {})}))
+                          "options": options.changed(), "core": CORE,
+                          **({"game": args.game} if args.game != "diloti" else {})}))
     else:
         runs = ", ".join(f"{r:,.0f}" for r in rates)
         print(f"{median:,.0f} actions per second (median of {args.repeat} runs of {args.seconds:g}s: {runs}; "
               f"{'' if args.game == 'diloti' else args.game + ', '}{args.players} players, {total_rounds} rounds, "
-              f"{total_actions} actions, seed {seed}"
+              f"{total_actions} actions, seed {seed}, {CORE} core"
               f"{f', after {args.warmup:g}s of warm-up' if args.warmup else ''})")
     return 0

@@ -215,7 +215,8 @@ def is_legal_lazy(turn: int, hand: list[Card], table: list[Card], declarations: 
         return False
     v = VALUE[card]
     if not v:
-        return move in generate_lazy(turn, [card], table, declarations, options)  # a face card: a few moves
+        # A face card: a few moves. Listed, not searched in the generator: compiled, a generator has no `in`.
+        return move in list(generate_lazy(turn, [card], table, declarations, options))
     numerals = [c for c in table if c < 40]
     pos = _Position(turn, numerals, declarations, options)
     piles = 0

@@ -1,0 +1,123 @@
+"""Build diloti, with its rules core and the searches' hot loops compiled by mypyc when it can be.
+
+Everything else (the project's metadata, dependencies, packages) is in pyproject.toml. This file adds the
+compiled core: mypyc compiles :data:`COMPILED` from the same typed source to C extensions that sit
+beside the ``.py`` files. Without a C compiler, or if mypyc fails, the build says so on one line and
+installs the pure-Python package: every module then runs from its source, with the same answers.
+
+After a successful build, :class:`BuildExt` records the SHA-256 of each compiled source in
+``diloti/_compiled.txt``; at import, :mod:`diloti._core` compares them with the sources beside it and
+runs the pure core (with a warning) if one differs, so an edited file never runs stale. ``DILOTI_PURE=1``
+forces the pure core at run time; ``DILOTI_BUILD_PURE=1`` skips compiling at build time.
+
+For a working tree (``pip install -e .``), build the extensions in place::
+
+    python setup.py build_ext --inplace      # or: bash scripts/build-core
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+# The modules compiled with mypyc (paths under src/): the one list to change when a module moves.
+# They are compiled together (one shared library), so diloti._core runs either all of them compiled or
+# all of them pure, never a mix.
+COMPILED = [
+    "diloti/games/diloti/table.py",
+    "diloti/games/diloti/bigtable.py",
+    "diloti/games/diloti/movegen.py",
+    "diloti/games/diloti/players/knowledge.py",
+    "diloti/games/diloti/players/sampler.py",
+]
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE / "src"
+GROUP = "diloti_core"  # the shared library of the compiled modules: diloti_core__mypyc
+LIBRARY = f"{GROUP}__mypyc"
+MANIFEST = "diloti/_compiled.txt"  # what the build recorded: the library, and each module's SHA-256 (diloti._core)
+
+
+HASHES: dict[str, str] = {}  # filled when mypyc reads the sources
+
+
+def _notice(reason: str) -> None:
+    print(f"diloti: installing the pure-Python core ({reason})", file=sys.stderr)
+
+
+def source_hashes() -> dict[str, str]:
+    """module name -> SHA-256 of its source, for every compiled module."""
+    return {path[:-3].replace("/", "."): hashlib.sha256((SRC / path).read_bytes()).hexdigest() for path in COMPILED}
+
+
+def _extensions() -> list[Any]:
+    if os.environ.get("DILOTI_BUILD_PURE", "") not in ("", "0"):
+        _notice("DILOTI_BUILD_PURE is set")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _notice("mypyc is not installed")
+        return []
+    cwd = os.getcwd()
+    # The sources' hashes as mypyc reads them (not after the build: a file saved meanwhile would be recorded
+    # as compiled when it was not).
+    HASHES.update(source_hashes())
+    try:
+        os.chdir(SRC)  # mypyc names the modules after the paths it is given
+        # group_name: the shared library is diloti_core__mypyc (a stable name, as the list changes).
+        return list(mypycify(COMPILED, opt_level="3", group_name=GROUP,
+                             target_dir=str(HERE / "build" / "mypyc")))
+    except (Exception, SystemExit) as exc:  # mypyc exits on a type error
+        _notice(f"mypyc failed: {exc}")
+        return []
+    finally:
+        os.chdir(cwd)
+
+
+class BuildExt(build_ext):
+    """setuptools' build_ext, falling back to the pure package when the C compiler fails, and writing the
+    sources' hashes beside the compiled modules when it succeeds."""
+
+    def run(self) -> None:
+        if not self.extensions:
+            self._write_manifest(None)
+            return
+        try:
+            super().run()
+        except Exception as exc:  # no compiler, a compiler error, missing Python headers...
+            detail = str(exc).splitlines()[0] if str(exc) else ""
+            detail = detail if len(detail) <= 80 else detail[:77] + "..."  # one line: the command can be long
+            _notice(f"the C build failed: {type(exc).__name__}{': ' + detail if detail else ''}")
+            self._remove_outputs()
+            (SRC if self.inplace else Path(self.build_lib)).joinpath(MANIFEST).unlink(missing_ok=True)
+            return
+        self._write_manifest(HASHES)
+
+    def _outputs(self) -> list[Path]:
+        return [Path(self.get_ext_fullpath(ext.name)) for ext in self.extensions]
+
+    def _remove_outputs(self) -> None:
+        for path in self._outputs():
+            path.unlink(missing_ok=True)
+
+    def _write_manifest(self, hashes: dict[str, str] | None) -> None:
+        # In place, next to the sources; otherwise into the build tree that becomes the wheel.
+        root = SRC if self.inplace else Path(self.build_lib)
+        target = root / MANIFEST
+        if hashes is None:
+            # Nothing compiled: an earlier build's extensions and record stay as they were (diloti._core
+            # still checks them against the sources), so a pure reinstall never leaves extensions unrecorded.
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        lines = [f"library {LIBRARY}"] + [f"{module} {digest}" for module, digest in sorted(hashes.items())]
+        target.write_text("\n".join(lines) + "\n")
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})
