@@ -208,7 +208,8 @@ def test_a_game_the_computer_played_for_an_absent_player_is_casual(tmp_path: Pat
 def test_a_four_player_table_without_a_clock_never_stalls_at_a_dropped_player(tmp_path: Path) -> None:
     with make_client(sqlite(tmp_path)) as client:
         a = table(client, None, players=4, options={"target": 1})
-        others = [join(client, a["table"], None) for _ in range(3)]
+        others = [client.post(f"/api/tables/{a['table']}/join", json={"name": name}).json()
+                  for name in ("Bob", "Cleo", "Dimitra")]
         tb = mgr_table(client, a["table"])
         tb.grace = 1
         with client.websocket_connect("/ws") as ws:

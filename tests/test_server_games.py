@@ -228,12 +228,16 @@ def test_resigning_in_kontsina_for_three_gives_the_game_to_the_leader_and_a_rema
                                  for n in ("Bo", "Cy")]
         table = live(client, tid)
         table.game.scores[:] = [3, 1, 3]  # as if after some hands: seats 0 and 2 lead
-        with client.websocket_connect("/ws") as ws:
+        with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as w0, \
+                client.websocket_connect("/ws") as w2:
             hello(ws, tid, tokens[1])
             ws.send_json({"type": "resign"})
             over = until(ws, "game_over")[-1]
             assert over["winner"] == 2 and over["end_reason"] == "resigned:1"  # seat 2 plays after seat 1
-            ws.send_json({"type": "rematch"})
+            hello(w0, tid, tokens[0])
+            hello(w2, tid, tokens[2])
+            for w in (ws, w0, w2):  # an offer every seated player accepts
+                w.send_json({"type": "rematch"})
             nxt = until(ws, "rematch")[-1]["table"]
         again = client.get(f"/api/tables/{nxt}").json()
         assert again["game"] == "kontsina" and again["players"] == 3 and again["series_score"] == [0, 0, 1]

@@ -170,3 +170,44 @@ def test_a_recovery_on_another_device_is_told_here(server: str, new_page: Any, s
     screenshot(page, "fair-05-signed-out-390")
     page.click("#player-lost-ok")
     page.wait_for_selector("#player-lost", state="detached")
+
+
+def test_the_join_page_and_the_new_table_form_show_a_rated_tables_conditions(server: str, new_page: Any,
+                                                                              screenshot: Any) -> None:
+    rated = post(f"{server}/api/tables", {"name": "Ann"})
+    casual = post(f"{server}/api/tables", {"name": "Ann", "grace": 5, "away_level": "random"})
+    page = new_page(**PHONE)
+    page.goto(f"{server}/?join={rated['table']}")
+    page.wait_for_selector("#join-terms")
+    assert "Rated" in page.inner_text("#join-terms") and "(heuristic) after 60 s" in page.inner_text("#join-terms")
+    screenshot(page, "fair-06-join-rated-390")
+    page.goto(f"{server}/?join={casual['table']}")
+    page.wait_for_selector("#join-terms")
+    assert "Casual" in page.inner_text("#join-terms") and "(random) after 5 s" in page.inner_text("#join-terms")
+    page.goto(f"{server}/")  # the form: a rated table's away level is the pool's, shown and fixed
+    page.wait_for_selector("#rated")
+    assert page.is_checked("#rated") and page.is_disabled("#away-level") and page.is_visible("#rated-note")
+    page.uncheck("#rated")
+    page.wait_for_selector("#away-level:not([disabled])")
+
+
+def test_claiming_a_game_from_a_player_who_never_came(server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
+    import random
+
+    made = post(f"{server}/api/tables", {"name": "Ann", "grace": 1, "seed": 4})
+    post(f"{server}/api/tables/{made['table']}/join", {"name": "Bob"})  # Bob never opens the table
+    page = new_page(**PHONE)
+    open_seat(page, server, made["table"], made["token"])
+    rng = random.Random(1)
+    for _ in range(40):  # Ann plays her turns; at Bob's the server hands his seat over after the grace
+        if page.locator(".claim-btn").count():
+            break
+        if ui.status(page) == "turn":
+            ui.play_turn(page, rng)
+        page.wait_for_timeout(100)
+    page.wait_for_selector(".seatbox.at-top .claim-btn")
+    screenshot(page, "fair-07-claim-390")
+    assert "out of time" not in page.inner_text(".seatbox.at-top")  # no clock here: Bob is away, not out of time
+    page.click(".seatbox.at-top .claim-btn")
+    page.wait_for_selector("#dlg[open] #end-reason")
+    assert "aborted: Bob left before playing" in page.inner_text("#end-reason")  # he never played: no result

@@ -168,7 +168,9 @@ def test_kontsina_for_three_two_people_and_the_computer(server: str, new_page: A
     assert moves and moves % 32 == 0  # 2 people's 16 cards each a hand of 3 (the computer's 16 are its own)
     screenshot(host, "34-kontsina-game-over")
     old = host.url.split("table=")[1].split("&")[0]
-    host.click("#end-again")
+    host.click("#end-again")  # an offer: the guest's page shows it, and the guest accepts
+    guest.wait_for_function("() => document.querySelector('#end-again').textContent === 'Accept the rematch'")
+    guest.click("#end-again")
     # Both pages follow to the rematch: the same new table (a navigation each, waited for as one).
     host.wait_for_url(lambda url: "table=" in url and f"table={old}" not in url, timeout=30_000)
     new = host.url.split("table=")[1].split("&")[0]

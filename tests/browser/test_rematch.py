@@ -55,8 +55,8 @@ def test_play_a_short_game_to_the_end_and_play_again(server: str, new_page: Any,
 
 def test_two_friends_on_phones_in_greek_resign_and_play_again(server: str, new_page: Any, screenshot: Any) -> None:
     """A series between two people on phones, in Greek: one resigns, the other offers a rematch, the first sees
-    the offer and accepts it, and both pages move to the new table (the same seats), where the series score counts
-    the first game."""
+    the offer and accepts it, and both pages move to the new table (the same seats), where the series score
+    counts the first game."""
     phone = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
     made = post(f"{server}/api/tables", {"name": "Άννα", "seed": 8, "clock": {"move": 60, "reserve": 60}})
     table = made["table"]

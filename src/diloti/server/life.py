@@ -253,44 +253,69 @@ class TableLife(Replica):
                 self._touch(table)
                 table.send_all({"type": "rematch", "table": table.next_table})
                 return table.next_table
-            now = time.monotonic()
-            if table.offer_dict() is None:  # none, or lapsed: this is a new offer
-                table.offer = set()
-                table.offer_until = now + REMATCH_OFFER
-                self._spawn(self._offer_lapses(table, table.offer_until))
-            table.offer.add(seat)
+            self._offer(table, {seat}, REMATCH_OFFER)
             self._touch(table)
-            held = {s.seat for s in table.seats if s.kind == "human" and s.token_hash}
-            if not held <= table.offer:
-                table.send_all({"type": "table", "table": table.summary()})
-                return ""
-            humans = {s.seat for s in table.seats if s.kind == "human"}
-            seats = [SeatData(s.seat, s.kind, s.level, s.name if s.token_hash else None, s.token_hash,
-                              player_id=s.player if s.token_hash else None)
-                     if s.kind == "human" else SeatData(s.seat, "bot", s.level) for s in table.seats]
-            status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
-            data = TableData(secrets.token_urlsafe(8), table.players, table.options.to_dict(),
-                             secrets.randbelow(2**63), (table.first_dealer + 1) % table.players,
-                             table.private, status, seats=seats, away_level=table.away_level,
-                             grace=table.grace, series=table.series or table.id,
-                             clock=None if table.clock is None else (table.clock.move, table.clock.reserve),
-                             series_before=table.series_score(), rated=table.rated and humans <= table.offer,
-                             game=table.kind)
-            try:
-                made = await self.db(self.store.create_rematch, table.id, data)
-            except Exception as exc:
-                log.exception("cannot store the rematch of %s", table.id)
-                raise ProtocolError("server_error", f"could not store the rematch ({exc.__class__.__name__}); "
-                                    "nothing changed", 500) from None
-            if made == data.id:
-                new = LiveTable(data)
-                new.client = table.client
-                self.tables[new.id] = new
-                if self.cluster is not None and computer_plays(new):
-                    await self.cluster.claim([new.id])
-                self._kick(new)
-            self._rematched(table, made)
-            return table.next_table or ""
+            if self.cluster is not None:  # the other seats' players may be connected through other processes
+                event = {"k": "offer", "t": table.id, "s": sorted(table.offer),
+                         "l": round(table.offer_until - time.monotonic(), 1)}
+                self._spawn(self.db(self._announce, [event]))
+            return await self._rematch_if_all(table)
+
+    def _announce(self, events: list[dict[str, object]]) -> None:
+        """Tell the other processes (on the database worker thread)."""
+        with self.store.engine.begin() as conn:
+            self.store._notify(conn, events)
+
+    def _offer(self, table: LiveTable, seats: set[int], left: float) -> None:
+        """Add seats to the table's rematch offer (a new offer lapsing in ``left`` seconds if none stands)."""
+        if table.offer_dict() is None:  # none, or lapsed: this is a new offer
+            table.offer = set()
+            table.offer_until = time.monotonic() + left
+            self._spawn(self._offer_lapses(table, table.offer_until))
+        table.offer |= seats
+
+    async def _offer_heard(self, table: LiveTable, seats: set[int], left: float) -> None:
+        """Seats that asked for the rematch through another process."""
+        async with table.lock:
+            if not table.over or table.next_table is not None or left <= 0 or self.tables.get(table.id) is not table:
+                return
+            self._offer(table, {s for s in seats if 0 <= s < table.players}, min(left, REMATCH_OFFER))
+            await self._rematch_if_all(table)
+
+    async def _rematch_if_all(self, table: LiveTable) -> str:
+        """Make the rematch once every human seat still held asked for it (the caller holds the lock); else show
+        the offer. Returns the rematch's id, or ""."""
+        held = {s.seat for s in table.seats if s.kind == "human" and s.token_hash}
+        if not held <= table.offer:
+            table.send_all({"type": "table", "table": table.summary()})
+            return ""
+        humans = {s.seat for s in table.seats if s.kind == "human"}
+        seats = [SeatData(s.seat, s.kind, s.level, s.name if s.token_hash else None, s.token_hash,
+                          player_id=s.player if s.token_hash else None)
+                 if s.kind == "human" else SeatData(s.seat, "bot", s.level) for s in table.seats]
+        status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
+        data = TableData(secrets.token_urlsafe(8), table.players, table.options.to_dict(),
+                         secrets.randbelow(2**63), (table.first_dealer + 1) % table.players,
+                         table.private, status, seats=seats, away_level=table.away_level,
+                         grace=table.grace, series=table.series or table.id,
+                         clock=None if table.clock is None else (table.clock.move, table.clock.reserve),
+                         series_before=table.series_score(), rated=table.rated and humans <= table.offer,
+                         game=table.kind)
+        try:
+            made = await self.db(self.store.create_rematch, table.id, data)
+        except Exception as exc:
+            log.exception("cannot store the rematch of %s", table.id)
+            raise ProtocolError("server_error", f"could not store the rematch ({exc.__class__.__name__}); "
+                                "nothing changed", 500) from None
+        if made == data.id:
+            new = LiveTable(data)
+            new.client = table.client
+            self.tables[new.id] = new
+            if self.cluster is not None and computer_plays(new):
+                await self.cluster.claim([new.id])
+            self._kick(new)
+        self._rematched(table, made)
+        return table.next_table or ""
 
     async def _offer_lapses(self, table: LiveTable, until: float) -> None:
         """Tell the table when a rematch offer lapses unaccepted (the page stops showing it)."""

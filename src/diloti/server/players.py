@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request, Response
 
-from diloti.ai import MEASUREMENT_LEVELS
 from diloti.server.hashing import Hashing
 from diloti.server.limits import Limiter
 from diloti.server.live import token_hash
 from diloti.server.lockout import LoginGuard
+from diloti.server.names import player_name
 from diloti.server.player_models import (
     PASSWORD_MAX,
     PASSWORD_MIN,
@@ -50,7 +50,7 @@ from diloti.server.player_models import (
     Rename,
     SetPassword,
 )
-from diloti.server.protocol import ProtocolError, clean_name, read_body
+from diloti.server.protocol import ProtocolError, read_body
 from diloti.server.ratings import shown
 from diloti.store.players import MODES, GameLine, NameTaken, PlayerData, PlayerStore, name_key
 
@@ -63,39 +63,6 @@ GAMES_SHOWN = 10  # games on the profile itself (the rest: /api/players/{id}/gam
 WRONG = "wrong name or password"
 
 
-
-
-# Names the page gives the computer (English and Greek), by their keys: no person may sit under them.
-_COMPUTER = tuple(name_key(word) for word in ("computer", "υπολογιστ"))  # a name starting so
-_COMPUTER_WORDS = {name_key("bot"), *MEASUREMENT_LEVELS}  # a name whose first word is one of these
-
-
-def player_name(raw: object) -> tuple[str, str]:
-    """A name a person may sit under (a player's, or a guest's) and its key: the rules of
-    :func:`~diloti.server.protocol.clean_name`, and not a computer's: a level's name (``expert``,
-    ``master:seconds=2``), "computer", "υπολογιστής" or "bot", in any case or look-alike letters, alone or leading
-    the name, are reserved.
-
-    >>> player_name("Ελένη")
-    ('Ελένη', 'eλenh')
-    >>> for bad in ("computer (expert)", "EXPERT", "master:seconds=2", "Υπολογιστής", "bot 2"):
-    ...     try:
-    ...         player_name(bad)
-    ...     except ProtocolError as exc:
-    ...         print(exc.code)
-    bad_name
-    bad_name
-    bad_name
-    bad_name
-    bad_name
-    """
-    name = clean_name(raw)
-    key = name_key(name)
-    head = key.partition(":")[0].strip()
-    words = key.replace("(", " ").replace("·", " ").split()
-    if head in MEASUREMENT_LEVELS or key.startswith(_COMPUTER) or (words and words[0] in _COMPUTER_WORDS):
-        raise ProtocolError("bad_name", f"invalid name {name!r}: that is the name of a computer level")
-    return name, key
 
 
 def secret_hash(secret: str) -> str:

@@ -25,8 +25,8 @@ from diloti.core.errors import DilotiError
 from diloti.games.diloti.options import Options
 from diloti.server.limits import Limiter
 from diloti.server.live import AWAY_LEVEL, GRACE, token_hash
+from diloti.server.names import player_name
 from diloti.server.player_models import Done, QuickPlay, QuickPlayComputer, QuickPlayTicket, TicketSecret
-from diloti.server.players import player_name
 from diloti.server.protocol import ProtocolError, read_body
 from diloti.server.ratings import ANCHORS, shown
 from diloti.server.seating import parse_clock

@@ -59,7 +59,10 @@ class Replica(ABC):
     def _rematched(self, table: LiveTable, new_id: str) -> None: ...
 
     @abstractmethod
-    async def _store_end(self, table: LiveTable, end: tuple[int, str] | None = None) -> bool: ...
+    async def _store_end(self, table: LiveTable, end: tuple[int | None, str] | None = None) -> bool: ...
+
+    @abstractmethod
+    async def _offer_heard(self, table: LiveTable, seats: set[int], left: float) -> None: ...
 
     @staticmethod
     @abstractmethod
@@ -81,6 +84,13 @@ class Replica(ABC):
             new_id = notice.get("n")
             if held is not None and isinstance(new_id, str):
                 self._rematched(held, new_id)
+            return
+        if kind == "offer":  # seats that asked for a rematch through another process
+            held = self.tables.get(tid)
+            seats, left = notice.get("s"), notice.get("l")
+            if (held is not None and isinstance(seats, list) and all(type(x) is int for x in seats)
+                    and isinstance(left, int | float)):
+                await self._offer_heard(held, set(seats), float(left))
             return
         if kind == "chat":
             line = ChatLine.from_notice(notice)

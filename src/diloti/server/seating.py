@@ -21,7 +21,7 @@ from diloti.server.health import is_outage
 from diloti.server.life import TableLife
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash
 from diloti.server.model_base import GRACE_MAX
-from diloti.server.players import player_name
+from diloti.server.names import player_name
 from diloti.server.protocol import ProtocolError, clean_name
 from diloti.store.db import SeatData, TableData
 from diloti.store.players import PlayerData, PlayerStore, name_key

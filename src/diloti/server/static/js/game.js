@@ -167,7 +167,7 @@ export class TableView {
         break;
       case "timeout":
         // The server decides: this seat's time ran out (or its player stayed away), the computer plays it.
-        this.outOfTime.add(msg.seat);
+        if (msg.reason === "clock") this.outOfTime.add(msg.seat);  // else away: gone past the grace period
         this.render();
         break;
       case "round_over":

@@ -158,7 +158,9 @@ export class Lobby {
     };
     // The ratings are Diloti's: the parent games are casual.
     if (f.game === "diloti") body.rated = f.rated; else body.game = f.game;
-    if (f.away_level && this.levels().includes(f.away_level)) body.away_level = f.away_level;
+    // A rated table plays by the rated pool's conditions (the server's default away level and grace).
+    const pool = f.game === "diloti" && f.rated;
+    if (!pool && f.away_level && this.levels().includes(f.away_level)) body.away_level = f.away_level;
     if (f.clock !== "off") {
       const [move, reserve] = f.clock.split("+").map(Number);
       body.clock = { move, reserve };
@@ -234,8 +236,8 @@ export class Lobby {
       h("div", { class: "field" }, h("span", null, t("new.seats")), seatRows),
       h("label", { class: "field" }, h("span", null, t(byHands ? "new.hands" : "new.target")), target),
       h("label", { class: "field" }, h("span", null, t("new.away_level")),
-        h("select", { id: "away-level", onchange: (e) => { f.away_level = e.target.value; } },
-          this.levels().map((lv) => h("option", { value: lv, selected: (f.away_level || "heuristic") === lv || undefined }, lv)))),
+        h("select", { id: "away-level", disabled: (diloti && f.rated) || undefined, onchange: (e) => { f.away_level = e.target.value; } },
+          this.levels().map((lv) => h("option", { value: lv, selected: ((diloti && f.rated ? null : f.away_level) || "heuristic") === lv || undefined }, lv)))),
       h("label", { class: "field" }, h("span", null, t("new.clock")),
         h("select", { id: "clock", onchange: (e) => { f.clock = e.target.value; } },
           CLOCKS.map((c) => h("option", { value: c, selected: f.clock === c || undefined }, t("new.clock." + c))))),
@@ -243,8 +245,9 @@ export class Lobby {
       h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "private", checked: f.private || undefined,
         onchange: (e) => { f.private = e.target.checked; } }), " ", t("new.private")),
       diloti ? h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "rated", checked: f.rated || undefined,
-        onchange: (e) => { f.rated = e.target.checked; } }), " ", t("new.rated"))
+        onchange: (e) => { f.rated = e.target.checked; this.render(); } }), " ", t("new.rated"))
         : h("p", { class: "note", id: "casual-note" }, t("new.casual")),
+      diloti && f.rated ? h("p", { class: "note", id: "rated-note" }, t("new.rated_pool")) : null,
       h("p", { class: "error", id: "form-error", role: "alert" }, this.error),
       h("div", { class: "choices start" },
         h("button", { type: "submit", class: "btn primary", id: "create" }, t("new.create")),
@@ -313,6 +316,9 @@ export class JoinPage {
         h("b", null, s.kind === "bot" ? seatName(tb, s.seat, null) + " · " + s.level : s.taken ? s.name : t("wait.free")),
         s.away ? h("span", { class: "tag away" }, t(s.taken ? "seat.away" : "seat.left")) : null,
         (tb.sides || 2) < tb.players ? h("span", { class: "tag" }, t("side.n", { n: (s.seat % (tb.sides || 2)) + 1 })) : null))));
+      // The conditions are shown before anyone sits: rated or casual, and what happens to an absent player's seat.
+      body.push(h("p", { class: "note", id: "join-terms" }, t(tb.rated ? "join.rated" : "join.casual",
+        { level: tb.away_level, grace: tb.grace })));
       // A seat left during a game is free too: whoever takes it plays from the next move on.
       if (tb.free && tb.free.length && (tb.status === "waiting" || tb.status === "playing")) {
         body.push(h("label", { class: "field" }, h("span", null, t("new.name")),
