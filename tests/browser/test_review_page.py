@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import urllib.request
 from typing import Any
 
@@ -33,6 +34,11 @@ def play_out(server: str, t: dict[str, Any], seed: int) -> None:
             m = json.loads(ws.recv(timeout=90))  # a loaded machine: the first computer move starts the pool
             if m["type"] == "game_over":
                 break
+            if m["type"] == "error" and m["code"] == "rate_limited":
+                # Faster than the server's 20 messages a second (a random bot answers at once): the move was
+                # dropped. Ask again for the position once the allowance is back, as a real client would.
+                time.sleep(1)
+                ws.send(json.dumps({"type": "sync"}))
             if m["type"] == "state" and m["your_turn"]:
                 ws.send(json.dumps({"type": "move", "move": rng.choice(m["legal"])["move"], "ply": m["ply"]}))
 
