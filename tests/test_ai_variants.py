@@ -34,7 +34,7 @@ def test_every_level_plays_a_legal_hand(game: str, level: str) -> None:
 def test_greedy_takes_the_xeri() -> None:
     s = hand_of("xeri", ["9S 4C JH", "3D 4D 5D"], "9C", turn=0)
     assert str(make_player("greedy", 1).choose(s.view(0)).card) == "9S"
-    assert xeri_players.gain(s.view(0), s.legal_moves()[1]) > 10
+    assert xeri_players.PART.gain(s.view(0), s.legal_moves()[1]) > 10
 
 
 def test_heuristic_keeps_a_jack_when_another_card_takes_the_pile() -> None:
@@ -44,7 +44,7 @@ def test_heuristic_keeps_a_jack_when_another_card_takes_the_pile() -> None:
 
 def test_greedy_takes_the_most_in_kontsina() -> None:
     s = hand_of("kontsina", ["10D 2S", "3C 4C"], "AC 9C 4H 6H", turn=0)
-    best = max(xeri_players.greedy_scores(s.view(0)), key=lambda ms: ms[1])[0]
+    best = max(xeri_players.PART.greedy_scores(s.view(0)), key=lambda ms: ms[1])[0]
     assert str(best) in ("10D x AC 9C", "10D x 4H 6H")
 
 

@@ -134,16 +134,7 @@ class PairsPlayers(HandPlayers):
         return counts[i] + st.xeri[i] + 0.5 * lead_chance(counts, 52, i)
 
 
-PLAYERS = PairsPlayers()
-greedy_scores = PLAYERS.greedy_scores
-heuristic_scores = PLAYERS.heuristic_scores
-ruled_move = PLAYERS.ruled_move
-move_rng = PLAYERS.move_rng
-worlds = PLAYERS.worlds
-rollouts = PLAYERS.rollouts
-rank_moves = PLAYERS.rank_moves
-win_chances = PLAYERS.win_chances
-endless = PLAYERS.endless
+PART = PairsPlayers()  # the part for the players' floor (diloti.ai.part.game_players finds PART)
 
 
 # ------------------------------------------------------------------- its envs part

@@ -37,19 +37,8 @@ class ToyPlayers(HandPlayers):
 
 
 PART = ToyPlayers()
-greedy_scores = PART.greedy_scores
-heuristic_scores = PART.heuristic_scores
-ruled_move = PART.ruled_move
-move_rng = PART.move_rng
-worlds = PART.worlds
-rollouts = PART.rollouts
-rank_moves = PART.rank_moves
-win_chances = PART.win_chances
-endless = PART.endless
 
 if TYPE_CHECKING:
-    from tests import toy_players as _this
-
     from diloti.ai.part import PlayersPart
 
-    _checked: PlayersPart = _this
+    _checked: PlayersPart = PART

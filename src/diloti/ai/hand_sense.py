@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from functools import partial
 from math import comb, erf, sqrt
@@ -87,21 +88,21 @@ def lead_chance(counts: Sequence[int], total: int, i: int) -> float:
     return p
 
 
-class HandPlayers:
+class HandPlayers(ABC):
     """A one-card game's players part: the contract of :mod:`diloti.ai.part`, from the game's hooks.
 
-    A game subclasses it, overriding the hooks (the methods that raise here), and its players
-    module binds the contract's functions to an instance (``greedy_scores = PART.greedy_scores``...).
+    A game subclasses it, writing the abstract hooks (and overriding the others where its rules differ),
+    and its players module names an instance ``PART``: the registry's part for the players' floor.
     """
 
     # ----------------------------------------------------------- the game's hooks
+    @abstractmethod
     def card_value(self, mask: int) -> float:
         """What a set of cards is worth to the side that takes it (points, and a share of the majorities)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def best_take(self, table: Sequence[Card], rank: int) -> float:
         """The most a card of rank index ``rank`` can take from ``table`` (a xeri included)."""
-        raise NotImplementedError
 
     def after_capture(self, table: Sequence[Card], mask: int) -> tuple[Card, ...]:
         """The table left by a capture of the cards of ``mask``."""
@@ -119,9 +120,9 @@ class HandPlayers:
         """What the heuristic holds against a capture with ``card`` (a card worth keeping for later)."""
         return 0.0
 
+    @abstractmethod
     def expected_points(self, st: HandState, i: int) -> float:
         """Side ``i``'s points of the hand, expected mid-hand (the majorities as the chance of ending ahead)."""
-        raise NotImplementedError
 
     # ----------------------------------------------------------- the scores
     def gain(self, view: HandView, move: Move) -> float:

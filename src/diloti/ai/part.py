@@ -123,13 +123,14 @@ class PlayersPart(Protocol):
 
 def players_part(view: Any) -> PlayersPart:
     """The players part of the game ``view`` (or a state) belongs to."""
-    part: PlayersPart = find_game(view.game).part("players")
-    return part
+    return game_players(view.game)
 
 
 def game_players(name: str) -> PlayersPart:
-    """The players part of the game called ``name``."""
-    part: PlayersPart = find_game(name).part("players")
+    """The players part of the game called ``name``: its module's ``PART`` object (a one-card game's
+    :class:`~diloti.ai.hand_sense.HandPlayers`), or the module itself, whose functions are the part (Diloti's)."""
+    module = find_game(name).part("players")
+    part: PlayersPart = getattr(module, "PART", module)
     return part
 
 

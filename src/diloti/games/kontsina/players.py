@@ -8,7 +8,7 @@ no xeri.
 
 >>> from diloti.games.kontsina.rules import KontsinaState
 >>> s = KontsinaState.new(seed=2)
->>> card_value(BIT[4]), len(greedy_scores(s.view(s.turn))) == len(s.legal_moves())
+>>> card_value(BIT[4]), len(PART.greedy_scores(s.view(s.turn))) == len(s.legal_moves())
 (1.28, True)
 """
 
@@ -57,25 +57,10 @@ class KontsinaPlayers(HandPlayers):
 
 
 PART = KontsinaPlayers()
-greedy_scores = PART.greedy_scores
-heuristic_scores = PART.heuristic_scores
-ruled_move = PART.ruled_move
-move_rng = PART.move_rng
-worlds = PART.worlds
-rollouts = PART.rollouts
-rank_moves = PART.rank_moves
-win_chances = PART.win_chances
-endless = PART.endless
-sample_world = PART.sample_world
-evaluate = PART.evaluate
-gain = PART.gain
 
 if TYPE_CHECKING:
     from diloti.ai.part import PlayersPart
-    from diloti.games.kontsina import players as _this
 
-    _checked: PlayersPart = _this
+    _checked: PlayersPart = PART
 
-__all__ = ["PART", "KontsinaPlayers", "card_value", "endless", "evaluate", "gain", "greedy_scores",
-           "heuristic_scores", "move_rng", "rank_moves", "rollouts", "ruled_move", "sample_world", "win_chances",
-           "worlds"]
+__all__ = ["PART", "KontsinaPlayers", "card_value"]

@@ -9,7 +9,7 @@ card majority 3, and a jack is best kept for a pile worth it.
 
 >>> from diloti.games.xeri.rules import XeriState
 >>> s = XeriState.new(seed=2)
->>> card_value(BIT[37]), len(heuristic_scores(s.view(s.turn))) == len(s.legal_moves())
+>>> card_value(BIT[37]), len(PART.heuristic_scores(s.view(s.turn))) == len(s.legal_moves())
 (2.12, True)
 """
 
@@ -77,24 +77,10 @@ class XeriPlayers(HandPlayers):
 
 
 PART = XeriPlayers()
-greedy_scores = PART.greedy_scores
-heuristic_scores = PART.heuristic_scores
-ruled_move = PART.ruled_move
-move_rng = PART.move_rng
-worlds = PART.worlds
-rollouts = PART.rollouts
-rank_moves = PART.rank_moves
-win_chances = PART.win_chances
-endless = PART.endless
-sample_world = PART.sample_world
-evaluate = PART.evaluate
-gain = PART.gain
 
 if TYPE_CHECKING:
     from diloti.ai.part import PlayersPart
-    from diloti.games.xeri import players as _this
 
-    _checked: PlayersPart = _this
+    _checked: PlayersPart = PART
 
-__all__ = ["PART", "XeriPlayers", "card_value", "endless", "evaluate", "gain", "greedy_scores", "heuristic_scores",
-           "move_rng", "rank_moves", "rollouts", "ruled_move", "sample_world", "win_chances", "worlds"]
+__all__ = ["PART", "XeriPlayers", "card_value"]
