@@ -27,12 +27,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from diloti.core.errors import InvalidPositionError, RecordError, UnknownGameError
+from diloti.core.errors import InvalidPositionError, UnknownGameError
 from diloti.core.interface import RoundRules
 from diloti.core.moves import Move
 from diloti.formats.hands import HandsRecord, format_hand_score, move_text, result_text
-from diloti.formats.reader import _HEADER_RE, _unquote
-from diloti.games import DEFAULT_GAME, GAMES, check_game, find_game
+from diloti.formats.reader import _HEADER_RE, _unquote, load_record_file
+from diloti.games import DEFAULT_GAME, check_game, find_game
 
 
 class GameFormats(Protocol):
@@ -138,19 +138,10 @@ def read_any_record(text: str) -> Any:
 
 def load_any_record(path: str | Path, strict: bool = False) -> Any:
     """Read a record file of any game; with ``strict`` the first problem raises :class:`RecordError`."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{p}: not a text record ({exc.reason})") from None
-    rec = read_any_record(text)
-    if strict and rec.errors:
-        line, msg = rec.errors[0]
-        raise RecordError(f"{p}:{line}: {msg}")
-    return rec
+    return load_record_file(path, strict, read_any_record)
 
 
-__all__ = ["GAMES", "GameFormats", "HandsRecord", "describe_move", "format_hand_score", "formats_of", "game_of",
+__all__ = ["GameFormats", "HandsRecord", "describe_move", "format_hand_score", "formats_of", "game_of",
            "load_any_position",
            "load_any_record", "move_text", "position_from_dict", "position_from_json", "position_to_dict",
            "position_to_json", "read_any_record", "record_from_game", "result_text"]

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
 
 from diloti.core.cards import Card, parse_cards
-from diloti.core.errors import DilotiError
+from diloti.core.errors import DilotiError, RecordError
 from diloti.core.moves import Move
 
 _HEADER_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
@@ -216,4 +218,22 @@ class RecordReader(ABC):
                 self.err(len(self.lines), f"the {key} header says {given!r} but the replay gives {value!r}")
 
 
-__all__ = ["RecordReader"]
+Rec = TypeVar("Rec", bound=Any)
+
+
+def load_record_file(path: str | Path, strict: bool, read: Callable[[str], Rec]) -> Rec:
+    """``read`` (a reader of record text) applied to the file at ``path``; with ``strict`` the first problem
+    raises :class:`RecordError` naming the file and line."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{p}: not a text record ({exc.reason})") from None
+    rec = read(text)
+    if strict and rec.errors:
+        line, msg = rec.errors[0]
+        raise RecordError(f"{p}:{line}: {msg}")
+    return rec
+
+
+__all__ = ["RecordReader", "load_record_file"]

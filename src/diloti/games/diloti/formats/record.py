@@ -54,9 +54,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from diloti.core.cards import NAMES, Card
-from diloti.core.errors import OptionsError, RecordError
+from diloti.core.errors import OptionsError
 from diloti.core.moves import Move
-from diloti.formats.reader import RecordReader, _quote
+from diloti.formats.reader import RecordReader, _quote, load_record_file
 from diloti.games.diloti.formats.notation import parse_move
 from diloti.games.diloti.game import Game, RoundRecord
 from diloti.games.diloti.options import Options
@@ -251,16 +251,7 @@ def read_record(text: str) -> GameRecord:
 def load_record(path: str | Path, strict: bool = False) -> GameRecord:
     """Read a record file. With ``strict`` the first problem raises
     :class:`RecordError` naming the file and line."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{p}: not a text record ({exc.reason})") from None
-    rec = read_record(text)
-    if strict and rec.errors:
-        line, msg = rec.errors[0]
-        raise RecordError(f"{p}:{line}: {msg}")
-    return rec
+    return load_record_file(path, strict, read_record)
 
 
 def deck_text(deck: tuple[Card, ...]) -> str:
