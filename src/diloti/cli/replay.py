@@ -8,7 +8,7 @@ import sys
 from diloti.cli import CliError
 from diloti.cli.common import one_line_errors, positive_int
 from diloti.core.cards import NAMES
-from diloti.formats.games import HandsRecord, format_hand_score, load_any_record
+from diloti.formats.games import HandsRecord, format_hand_score, formats_of, load_any_record
 from diloti.games.diloti.formats.notation import describe_move
 from diloti.games.diloti.formats.record import GameRecord, format_score
 from diloti.games.diloti.state import State
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_variant(args: argparse.Namespace, rec: HandsRecord) -> int:
     """Replay a record of Xeri or Kontsina (the same output as Diloti's, in hands)."""
-    from diloti.cli.variant_play import describe
+    describe = formats_of(rec.game).TERMINAL.describe  # the terminal game's words for a move
 
     indices = _start(args, rec, "hand", rec.game)
     interactive = not args.all and sys.stdin.isatty()

@@ -152,6 +152,10 @@ class XeriState(HandState):
     OPTIONS: ClassVar[type[Any]] = XeriOptions
     POSITION_COUNTS: ClassVar[tuple[str, ...]] = ("xeri", "jack_xeri")
     RECORD_CARD_ONLY: ClassVar[bool] = True  # what a card does on the pile follows from the rules
+    PILE: ClassVar[bool] = True
+    MOVE_HELP: ClassVar[str] = ("Play a card by its number in the list or by name (7H, jd, T♦). A card of the top "
+                                "card's rank, or a jack, takes the whole pile; taking a lone card of its rank is a "
+                                "xeri (10 points).")
     __slots__ = ()
     options: XeriOptions
 
