@@ -57,6 +57,7 @@ class XeriOptions(RuleOptions):
 
     GAME: ClassVar[str] = "xeri"
     MAXIMUM: ClassVar[dict[str, int]] = {"target": MAX_TARGET, "hands": 1000}
+    DEFAULT_NOTES: ClassVar[dict[str, str]] = {"target": "101 with --game-by-points"}  # the target counts only then
 
     xeri_jack_double: bool = option(False, "a xeri made by a jack on a lone jack scores 20")
     game_by_points: bool = option(False, "the game is decided by points to the target, not by hands won")
