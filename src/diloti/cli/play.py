@@ -19,11 +19,14 @@ from diloti.cli.common import (
     add_option_flags,
     add_players_flag,
     add_seed_flag,
+    default_game,
+    join_words,
     one_line_errors,
     options_from_args,
+    other_games,
 )
 from diloti.cli.session import TerminalSession, run_session, seats_for
-from diloti.games import find_game
+from diloti.games import GameInfo, find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,8 +34,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "play", help="play a game in the terminal against the computer",
         description="Play Diloti against computer players: 2 players, or 4 (the other three seats are computer "
                     "players; seats 0+2 play against 1+3). Moves are typed in notation or chosen by number. "
-                    "Works with input piped in. --game xeri or --game kontsina plays Diloti's parent games "
-                    "(docs/RULES-XERI.md, docs/RULES-KONTSINA.md).",
+                    f"Works with input piped in.{kin_sentence()}",
     ))
     add_game_flag(p)
     add_players_flag(p)
@@ -46,6 +48,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--quiet", action="store_true", help="do not list the legal moves every turn")
     add_option_flags(p)
     p.set_defaults(func=run)
+
+
+def kin_sentence() -> str:
+    """What ``--game`` plays beside the default game, by what the registry says the games are to it.
+
+    >>> kin_sentence()
+    " --game xeri or --game kontsina plays Diloti's parent games (docs/RULES-XERI.md, docs/RULES-KONTSINA.md)."
+    """
+    kin: dict[str, list[GameInfo]] = {}
+    for info in other_games():
+        if info.relation:
+            kin.setdefault(info.relation, []).append(info)
+    return "".join(f" {join_words([f'--game {g.name}' for g in games], 'or')} plays {default_game().title}'s "
+                   f"{rel}{'s' if len(games) > 1 else ''} ({', '.join(g.rules for g in games)})."
+                   for rel, games in kin.items())
 
 
 def record_path(arg: str, seed: int) -> str:

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from diloti.cli import CliError
-from diloti.cli.common import one_line_errors, positive_int
+from diloti.cli.common import default_game, join_words, one_line_errors, other_games, positive_int
 from diloti.core.cards import NAMES
 from diloti.formats.games import HandsRecord, format_hand_score, formats_of, load_any_record
 from diloti.games.diloti.formats.notation import describe_move
@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "read is still replayed. Exit status 1 if the record has problems.",
     ))
     p.add_argument("record", metavar="RECORD",
-                   help="the record file (of any game: its Game header names Xeri or Kontsina; none: Diloti)")
+                   help=f"the record file (of any game: its Game header names "
+                        f"{join_words([g.title for g in other_games()], 'or')}; none: {default_game().title})")
     p.add_argument("--all", action="store_true", help="print the whole game without waiting for Enter")
     p.add_argument("--round", type=positive_int, metavar="N", help="only round N")
     p.add_argument("--positions", action="store_true", help="print the table and every hand before each move")
@@ -64,7 +65,7 @@ def _quit_asked() -> bool:
 def run(args: argparse.Namespace) -> int:
     loaded = load_any_record(args.record)
     if isinstance(loaded, HandsRecord):
-        return _run_variant(args, loaded)
+        return _run_hands(args, loaded)
     rec: GameRecord = loaded
     indices = _start(args, rec, "round", None)
     interactive = not args.all and sys.stdin.isatty()
@@ -96,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_variant(args: argparse.Namespace, rec: HandsRecord) -> int:
-    """Replay a record of Xeri or Kontsina (the same output as Diloti's, in hands)."""
+def _run_hands(args: argparse.Namespace, rec: HandsRecord) -> int:
+    """Replay a record of a one-card game (on the core's HandState): the same output as Diloti's, in hands."""
     describe = formats_of(rec.game).TERMINAL.describe  # the terminal game's words for a move
 
     indices = _start(args, rec, "hand", rec.game)

@@ -72,7 +72,7 @@ class GameInfo:
         >>> find_game("diloti").named, find_game("xeri").named
         (False, True)
         """
-        return self.name != DEFAULT_GAME
+        return is_named(self.name)
 
     def read_options(self, text: str) -> GameOptions:
         """The game's options from their text form (a record's ``Options`` header)."""
@@ -126,6 +126,16 @@ GAMES: dict[str, GameInfo] = {
 }
 BUILT_IN = tuple(GAMES)
 GAME_NAMES = BUILT_IN  # the names the command line offers (a registered game joins GAMES, not the flags' defaults)
+
+
+def is_named(name: str) -> bool:
+    """Whether outputs name the game called ``name``: every game but the default one (:attr:`GameInfo.named`),
+    also one no longer registered (a result read back after its game left the registry).
+
+    >>> is_named("xeri"), is_named(DEFAULT_GAME)
+    (True, False)
+    """
+    return name != DEFAULT_GAME
 
 
 def check_game(name: object) -> str:
@@ -192,6 +202,7 @@ __all__ = [
     "GameInfo",
     "check_game",
     "find_game",
+    "is_named",
     "new_game",
     "register_game",
     "registered",
