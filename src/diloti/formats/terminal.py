@@ -64,6 +64,10 @@ class Terminal(Protocol):
     def hint_text(self, view: Any, ranked: Sequence[tuple[Move, float]], wins: Sequence[float] | None,
                   search: dict[str, Any]) -> str: ...
 
+    def replay_end(self, rnd: Any, totals: list[int], moved: bool) -> list[str]:
+        """The lines ``diloti replay`` prints after a round of a record (``moved``: any move of it was replayed;
+        ``totals``: the game's points so far, kept here if the look shows them)."""
+
 
 COMMANDS = ("Commands: moves, table, history, score, hint (the computer's advice), help, quit (saves the record if "
             "--record was given).")
@@ -146,6 +150,12 @@ class HandsTerminal:
     def game_over_line(self, s: Seats) -> str:
         winner = s.game.winner if s.game.winner is not None else 0
         return f"=== game over: {s.side_name(winner)} wins; {self.sheet(s)} ==="
+
+    def replay_end(self, rnd: Any, totals: list[int], moved: bool) -> list[str]:
+        if rnd.score is None:
+            return ["(hand unfinished)"]
+        # The record's own score line (formats.hands.format_hand_score, which imports this module).
+        return ["score " + " | ".join(f"{i}: {side.line()}" for i, side in enumerate(rnd.score))]
 
     def hint_search(self, master: bool) -> dict[str, Any]:
         return {"iterations": 400, "seconds": 2.0}  # the expert's search, at most two seconds

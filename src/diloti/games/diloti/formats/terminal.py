@@ -12,6 +12,7 @@ from diloti.core.cards import NAMES, cards_of
 from diloti.core.moves import GROUP, Move
 from diloti.formats.terminal import Seats
 from diloti.games.diloti.formats.notation import describe_move, parse_move
+from diloti.games.diloti.formats.record import format_score
 
 HELP = """\
 Enter a move by its number in the list, or in notation (any order, any case, T or 10, suits C D H S or symbols):
@@ -91,6 +92,13 @@ class DilotiTerminal:
         a, b = s.game.scores
         winner = s.game.winner if s.game.winner is not None else 0
         return f"=== game over: {s.side_name(winner)} wins {max(a, b)}-{min(a, b)} ==="
+
+    def replay_end(self, rnd: Any, totals: list[int], moved: bool) -> list[str]:
+        if rnd.score is None:
+            return ["(round unfinished)"] if moved else []
+        totals[0] += rnd.points[0]
+        totals[1] += rnd.points[1]
+        return [format_score(rnd.score), f"total {totals[0]}-{totals[1]}"]
 
     def hint_search(self, master: bool) -> dict[str, Any]:
         # Against a master, the master's search advises (as at the browser's tables); else the expert's.
