@@ -82,7 +82,7 @@ def read_positions(source: str) -> list[Case]:
     """Positions from a file (or ``-``), one per line; blank lines and ``#`` comments are skipped.
 
     >>> import json, os, tempfile
-    >>> from diloti.games import find_game
+    >>> from diloti.games.diloti.state import State
     >>> from diloti.games.diloti.formats.position import format_position, position_to_dict
     >>> case = {"name": "start", "position": position_to_dict(State.new(seed=1)), "perft": [7, 50]}
     >>> with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:

@@ -11,7 +11,7 @@ game's (``hands_header``, ``summary``), never by a game's name.
 >>> g = find_game("xeri").new_game(seed=1)
 >>> v = g.view(g.state.turn)
 >>> HandsTerminal().describe(v, v.legal[0])
-'lays 2H on the pile'
+'lays 2D on the pile'
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ GAMES: dict[str, GameInfo] = {
                          players_note="also 3, and 4 each alone unless --partnerships"),
 }
 BUILT_IN = tuple(GAMES)
-GAME_NAMES = BUILT_IN  # the names the command line offers (a registered game joins GAMES, not the flags' defaults)
+GAME_NAMES = BUILT_IN  # the built-in games' names (the command line offers every registered game: GAMES)
 
 
 def is_named(name: str) -> bool:
