@@ -179,7 +179,7 @@ def options_from_args(args: argparse.Namespace) -> Any:
         seats = find_game(game).players
         if players not in seats:
             raise CliError(f"argument --players: invalid choice: {players} ({game} is played by "
-                           f"{', '.join(map(str, seats[:-1]))} or {seats[-1]} players)")
+                           f"{join_words([str(n) for n in seats], 'or')} players)")
         find_game(game).state.check_players(players, options)
     return options
 
