@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from diloti.core.cards import NAMES, cards_of
 from diloti.core.moves import CAPTURE, Move
+from diloti.games import find_game
 
 
 class Seats(Protocol):
@@ -81,7 +82,7 @@ class HandsTerminal:
     """
 
     def _pile(self, s: Seats) -> bool:
-        return bool(getattr(type(s.game.state), "PILE", False))
+        return bool(getattr(find_game(s.game.state.game).state, "PILE", False))
 
     def sheet(self, s: Seats) -> str:
         g = s.game
@@ -136,8 +137,6 @@ class HandsTerminal:
 
     def describe(self, view: Any, move: Move) -> str:
         """A move in words for the table as ``view`` shows it."""
-        from diloti.games import find_game
-
         pile = bool(getattr(find_game(view.game).state, "PILE", False))
         card, kind, _, mask = move
         assert card is not None
