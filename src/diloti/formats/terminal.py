@@ -17,7 +17,7 @@ game's (``hands_header``, ``summary``), never by a game's name.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from diloti.core.cards import NAMES, cards_of
 from diloti.core.moves import CAPTURE, Move
@@ -167,5 +167,8 @@ class HandsTerminal:
             lines.append(f"  {i}. move {number:2}: {move!s:<22} {self.describe(view, move):<30} {estimate:+.2f}")
         return "\n".join(lines)
 
+
+if TYPE_CHECKING:
+    _checked: Terminal = HandsTerminal()
 
 __all__ = ["COMMANDS", "HandsTerminal", "Seats", "Terminal"]

@@ -6,7 +6,7 @@ Diloti's :class:`~diloti.formats.terminal.Terminal`, ``TERMINAL`` of its formats
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from diloti.core.cards import NAMES, cards_of
 from diloti.core.moves import GROUP, Move
@@ -116,5 +116,10 @@ class DilotiTerminal:
 
 
 TERMINAL = DilotiTerminal()
+
+if TYPE_CHECKING:
+    from diloti.formats.terminal import Terminal
+
+    _checked: Terminal = TERMINAL
 
 __all__ = ["HELP", "TERMINAL", "DilotiTerminal"]
