@@ -32,6 +32,7 @@ from diloti.core.interface import RoundRules
 from diloti.core.moves import Move
 from diloti.formats.hands import HandsRecord, format_hand_score, move_text, result_text
 from diloti.formats.reader import _HEADER_RE, _unquote, load_record_file
+from diloti.formats.terminal import Terminal
 from diloti.games import DEFAULT_GAME, check_game, find_game
 
 
@@ -48,6 +49,9 @@ class GameFormats(Protocol):
 
     def record_from_game(self, game: Any, names: list[str] | None = None, event: str | None = None,
                          date: str | None = None, site: str | None = None) -> Any: ...
+
+    @property
+    def TERMINAL(self) -> Terminal: ...
 
 
 def formats_of(game: str) -> GameFormats:

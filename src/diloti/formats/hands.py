@@ -65,6 +65,7 @@ from diloti.core.hand_state import HandState
 from diloti.core.hands_game import HandRecord, HandsGame
 from diloti.core.moves import CAPTURE, Move
 from diloti.formats.reader import RecordReader, _quote
+from diloti.formats.terminal import HandsTerminal
 from diloti.games import find_game
 
 HAND_FIELDS = ("game", "players", "options", "dealer", "turn", "hands", "table", "stock", "captured", "xeri",
@@ -366,6 +367,9 @@ def describe_move(state: HandState, move: Move) -> str:
     return f"{NAMES[card]} takes {'+'.join(NAMES[c] for c in taken)}"
 
 
+TERMINAL = HandsTerminal()  # how these games look in the terminal (``diloti play``)
+
+
 def read_record(text: str, game: str) -> HandsRecord:
     """Read a record of the one-card game ``game``, replaying it; problems go to ``errors``."""
     read: HandsRecord = _HandsReader(text.splitlines(), game).run()
@@ -378,6 +382,6 @@ def record_from_game(game: HandsGame, names: list[str] | None = None, event: str
     return HandsRecord.from_game(game, names, event, date, site)
 
 
-__all__ = ["HAND_FIELDS", "HandsRecord", "describe_move", "format_hand_score", "move_text", "position_from_dict",
-           "position_to_dict",
+__all__ = ["HAND_FIELDS", "TERMINAL", "HandsRecord", "describe_move", "format_hand_score", "move_text",
+           "position_from_dict", "position_to_dict",
            "read_record", "record_from_game", "result_text"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from diloti.core.errors import OptionsError
 from diloti.core.rule_options import MAX_TARGET
@@ -49,6 +49,9 @@ def _option(default: Any, help: str) -> Any:
 @dataclass(frozen=True, slots=True)
 class Options:
     """Every named option of RULES.md ("Named options"); all off by default."""
+
+    HELP_NOTE: ClassVar[str] = "all off by default"  # the command line's options group says so
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"face_card_redeal": FACE_REDEAL_CHOICES}  # options of a word
 
     target: int = _option(61, "points that win the game")
     dealer_sees_bottom: bool = _option(False, "the dealer sees the last stock card before dealing")
