@@ -145,7 +145,7 @@ class DriverBase(Generic[S, D, V]):
             base = self._base.get(seat)
             if base is None:
                 # Built once a move and kept apart from what readers get (one may turn its array writable).
-                base = self._base[seat] = self._observe(self.view(seat), -1, 0)
+                base = self._base[seat] = self._observe_seat(seat)
             # The later steps of a move differ from its first only in the move being chosen: the game writes
             # that into a copy of the first (or says it cannot, with None: then the whole is built again).
             o = base.copy() if head < 0 else self._with_prefix(base, head, chosen)
@@ -154,6 +154,10 @@ class DriverBase(Generic[S, D, V]):
             o.flags.writeable = False  # shared by every reader of this step: nobody may change it
             self._obs[seat] = o
         return o
+
+    def _observe_seat(self, seat: int) -> npt.NDArray[np.float32]:
+        """The observation of ``seat`` before the move's head (a game may read it from the state without the view)."""
+        return self._observe(self.view(seat), -1, 0)
 
     def _with_prefix(self, base: npt.NDArray[np.float32], head: int,
                      chosen: int) -> npt.NDArray[np.float32] | None:
