@@ -18,7 +18,8 @@ item or STOP; chance outcomes (OpenSpiel) are counted apart.
   opponent's moves are played inside ``step``).
 - ``openspiel``: ``python_diloti`` states, random decisions and chance outcomes.
 - ``openspiel-clone``: ``clone()`` of mid-round ``python_diloti`` states (clones per second; the states of
-  ``bench/core_speed.py``: after 5 to 40 random actions, some in the middle of a move).
+  ``bench/core_speed.py``: after 5 to 40 random actions, some in the middle of a move);
+  ``openspiel-clone-move``: states in the middle of a move, their legal actions asked (what a search clones).
 - ``driver`` and ``driver-bare``: the parts of a step under PettingZoo's loop, for the cost of each part by
   difference: ``driver-bare`` takes random actions through the game's driver (the engine's moves and the
   action tree's decisions, no observation, no mask), ``driver`` also builds the acting seat's observation
@@ -58,7 +59,7 @@ from diloti.games.diloti.state import State
 
 Run = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, elapsed)
 NAMES = ["engine", "driver-bare", "driver", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel",
-         "openspiel-clone"]
+         "openspiel-clone", "openspiel-clone-move"]
 DEFAULT = ["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel"]  # without --only
 clock: Callable[[], float] = time.perf_counter  # --cpu-clock: time.process_time
 
@@ -177,14 +178,37 @@ def driver_loop(players: int, game: str, parts: bool) -> Run:
     return run
 
 
-def openspiel_clone(players: int, name: str) -> Run:
+def _mid_move_states(n: int, seed: int) -> list[object]:
+    """States in the middle of a move (items being chosen), its legal actions asked: what a search clones."""
+    import pyspiel
+
+    import diloti.envs.openspiel_game  # noqa: F401 - registers python_diloti
+
+    game = pyspiel.load_game("python_diloti")
+    rng = random.Random(seed)
+    states: list[object] = []
+    while len(states) < n:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            legal = state.legal_actions()
+            if state.taken and rng.random() < 0.3:
+                states.append(state)
+                break
+            state.apply_action(rng.choice(legal))
+    return states
+
+
+def openspiel_clone(players: int, name: str, mid_move: bool) -> Run:
     from core_speed import _mid_round_states  # bench/core_speed.py: the same states
 
     if players != 2 or name != "diloti":
         raise SystemExit("openspiel-clone: Diloti with 2 players only")
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        states = _mid_round_states(20, 5)
+        states = _mid_move_states(20, 5) if mid_move else _mid_round_states(20, 5)
         clones, start = 0, clock()
         while clock() < start + seconds:
             for s in states:
@@ -210,12 +234,13 @@ def against(src: str, names: list[str], seconds: float, rounds: int, players: in
                        str(seconds), "--players", str(players), "--game", game, "--only", *names]
             out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
             got[side].append(json.loads(out))
-    print(f"{'figure':16} {'before /s':>11} {'after /s':>11} {'ratio':>6}   (CPU time, median of {rounds} "
-          f"alternating runs; before = {sides['before']})")
+    print(f"{'figure':16} {'before /s':>11} {'after /s':>11} {'ratio':>6}   {'pairs':>11}   (CPU time, median of "
+          f"{rounds} alternating runs; before = {sides['before']})")
     for name in names:
         b = statistics.median(r[name] for r in got["before"])
         a = statistics.median(r[name] for r in got["after"])
-        print(f"{name:16} {b:11,.0f} {a:11,.0f} {a / b:6.2f}")
+        pairs = [y[name] / x[name] for x, y in zip(got["before"], got["after"], strict=True)]
+        print(f"{name:16} {b:11,.0f} {a:11,.0f} {a / b:6.2f}   {min(pairs):.2f}..{max(pairs):.2f}")
     return 0
 
 
@@ -283,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
         "pettingzoo-raw": lambda: pettingzoo(args.players, wrapped=False, game=args.game),
         "gymnasium": lambda: gymnasium_env(args.players, args.game),
         "openspiel": lambda: openspiel(args.players, chance, args.game),
-        "openspiel-clone": lambda: openspiel_clone(args.players, args.game),
+        "openspiel-clone": lambda: openspiel_clone(args.players, args.game, mid_move=False),
+        "openspiel-clone-move": lambda: openspiel_clone(args.players, args.game, mid_move=True),
     }
     out = {}
     for name in args.only or DEFAULT:
