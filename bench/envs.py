@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/envs.py [--game diloti|xeri|kontsina] [--seconds S] [--repeat N] [--players 2|3|4]
                             [--only NAME ...] [--cpu-clock]
+       .venv/bin/python bench/envs.py --against SRC [--rounds N] [--seconds S] [--only NAME ...]
        .venv/bin/python bench/envs.py --search-moves [--rounds N]
 
 Each figure is the median of ``--repeat`` runs of about ``--seconds`` each, in
@@ -16,6 +17,20 @@ item or STOP; chance outcomes (OpenSpiel) are counted apart.
 - ``gymnasium``: ``DilotiEnv(opponent="random")``; the agent's steps (the
   opponent's moves are played inside ``step``).
 - ``openspiel``: ``python_diloti`` states, random decisions and chance outcomes.
+- ``openspiel-clone``: ``clone()`` of mid-round ``python_diloti`` states (clones per second; the states of
+  ``bench/core_speed.py``: after 5 to 40 random actions, some in the middle of a move);
+  ``openspiel-clone-move``: states in the middle of a move, their legal actions asked (what a search clones).
+- ``driver`` and ``driver-bare``: the parts of a step under PettingZoo's loop, for the cost of each part by
+  difference: ``driver-bare`` takes random actions through the game's driver (the engine's moves and the
+  action tree's decisions, no observation, no mask), ``driver`` also builds the acting seat's observation
+  and mask and picks from the mask as the PettingZoo loop does; ``pettingzoo-raw`` adds the AEC
+  environment's bookkeeping, ``pettingzoo`` PettingZoo's wrappers.
+
+``--against SRC`` measures side by side in one run: child processes alternate between ``PYTHONPATH=SRC``
+(e.g. main's sources: ``mkdir /tmp/main-src && git archive main src | tar -x -C /tmp/main-src``, then
+``--against /tmp/main-src/src``)
+and this checkout's ``src``, ``--rounds`` times each, every figure on the CPU-time clock after a warm-up;
+it prints the medians and the ratio after / before.
 
 ``--game xeri`` or ``--game kontsina`` measures the same for a parent game (its
 hands, ``game=`` environments and ``python_xeri`` / ``python_kontsina``).
@@ -43,6 +58,9 @@ from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
 
 Run = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, elapsed)
+NAMES = ["engine", "driver-bare", "driver", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel",
+         "openspiel-clone", "openspiel-clone-move"]
+DEFAULT = ["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel"]  # without --only
 clock: Callable[[], float] = time.perf_counter  # --cpu-clock: time.process_time
 
 
@@ -132,6 +150,100 @@ def openspiel(players: int, chance_counts: list[int], name: str) -> Run:
     return run
 
 
+def driver_loop(players: int, game: str, parts: bool) -> Run:
+    """Random actions through the game's driver; with ``parts``, the acting seat's observation and its mask too."""
+    from diloti.envs.games import find_env_game
+
+    g = find_env_game(game)
+    options = g.check_options(None, players)
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        rng = random.Random(seed)
+        steps, start = 0, clock()
+        end = start + seconds
+        episode = 0
+        while clock() < end:
+            d = g.driver(players, options, episode % players, seed * 100_000 + episode)
+            episode += 1
+            while not d.over:
+                if parts:
+                    d.observation(d.to_act)
+                    legal = np.flatnonzero(d.mask())
+                    d.apply(int(legal[rng.randrange(len(legal))]))
+                else:
+                    legal = d.actions()
+                    d.apply(legal[rng.randrange(len(legal))])
+                steps += 1
+        return steps, clock() - start
+    return run
+
+
+def _mid_move_states(n: int, seed: int) -> list[object]:
+    """States in the middle of a move (items being chosen), its legal actions asked: what a search clones."""
+    import pyspiel
+
+    import diloti.envs.openspiel_game  # noqa: F401 - registers python_diloti
+
+    game = pyspiel.load_game("python_diloti")
+    rng = random.Random(seed)
+    states: list[object] = []
+    while len(states) < n:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            legal = state.legal_actions()
+            if state.taken and rng.random() < 0.3:
+                states.append(state)
+                break
+            state.apply_action(rng.choice(legal))
+    return states
+
+
+def openspiel_clone(players: int, name: str, mid_move: bool) -> Run:
+    from core_speed import _mid_round_states  # bench/core_speed.py: the same states
+
+    if players != 2 or name != "diloti":
+        raise SystemExit("openspiel-clone: Diloti with 2 players only")
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        states = _mid_move_states(20, 5) if mid_move else _mid_round_states(20, 5)
+        clones, start = 0, clock()
+        while clock() < start + seconds:
+            for s in states:
+                s.clone()  # type: ignore[attr-defined]
+            clones += len(states)
+        return clones, clock() - start
+    return run
+
+
+def against(src: str, names: list[str], seconds: float, rounds: int, players: int, game: str) -> int:
+    """Child processes alternating between ``PYTHONPATH=src`` (before) and this checkout's src (after)."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    sides = {"before": str(Path(src).resolve()), "after": str(here.parent / "src")}
+    got: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for _ in range(rounds):
+        for side, path in sides.items():
+            env = {**os.environ, "PYTHONPATH": path}
+            command = [sys.executable, __file__, "--json", "--cpu-clock", "--warm", "--repeat", "1", "--seconds",
+                       str(seconds), "--players", str(players), "--game", game, "--only", *names]
+            out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+            got[side].append(json.loads(out))
+    print(f"{'figure':16} {'before /s':>11} {'after /s':>11} {'ratio':>6}   {'pairs':>11}   (CPU time, median of "
+          f"{rounds} alternating runs; before = {sides['before']})")
+    for name in names:
+        b = statistics.median(r[name] for r in got["before"])
+        a = statistics.median(r[name] for r in got["after"])
+        pairs = [y[name] / x[name] for x, y in zip(got["before"], got["after"], strict=True)]
+        print(f"{name:16} {b:11,.0f} {a:11,.0f} {a / b:6.2f}   {min(pairs):.2f}..{max(pairs):.2f}")
+    return 0
+
+
 def measure(run: Run, seconds: float, repeat: int, seed: int) -> tuple[float, list[float]]:
     rates = []
     for i in range(repeat):
@@ -168,31 +280,42 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=2, choices=[2, 3, 4], help="3: Kontsina only")
     p.add_argument("--game", default="diloti", choices=["diloti", "xeri", "kontsina"])
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--only", nargs="*", choices=["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel"])
+    p.add_argument("--only", nargs="*", choices=NAMES)
+    p.add_argument("--against", metavar="SRC", help="side by side with PYTHONPATH=SRC (see the description)")
+    p.add_argument("--warm", action="store_true", help="run each figure once for a moment before measuring it")
     p.add_argument("--json", action="store_true")
     p.add_argument("--cpu-clock", action="store_true",
                    help="time by the process CPU time (time.process_time): steadier on a shared machine")
     p.add_argument("--search-moves", action="store_true", help="search for large legal-move lists instead")
-    p.add_argument("--rounds", type=int, default=200, help="rounds for --search-moves")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="rounds for --search-moves; with --against, runs of each side (default 3)")
     args = p.parse_args(argv)
     if args.search_moves:
-        print(json.dumps(search_moves(args.rounds, args.seed), indent=1))
+        print(json.dumps(search_moves(args.rounds or 200, args.seed), indent=1))
         return 0
+    if args.against:
+        return against(args.against, args.only or DEFAULT, args.seconds, args.rounds or 3,
+                       args.players, args.game)
     global clock
     if args.cpu_clock:
         clock = time.process_time
     chance: list[int] = []
-    runs: dict[str, Run] = {
-        "engine": engine(args.players, args.game),
-        "pettingzoo": pettingzoo(args.players, wrapped=True, game=args.game),
-        "pettingzoo-raw": pettingzoo(args.players, wrapped=False, game=args.game),
-        "gymnasium": gymnasium_env(args.players, args.game),
-        "openspiel": openspiel(args.players, chance, args.game),
+    runs: dict[str, Callable[[], Run]] = {
+        "engine": lambda: engine(args.players, args.game),
+        "driver-bare": lambda: driver_loop(args.players, args.game, parts=False),
+        "driver": lambda: driver_loop(args.players, args.game, parts=True),
+        "pettingzoo": lambda: pettingzoo(args.players, wrapped=True, game=args.game),
+        "pettingzoo-raw": lambda: pettingzoo(args.players, wrapped=False, game=args.game),
+        "gymnasium": lambda: gymnasium_env(args.players, args.game),
+        "openspiel": lambda: openspiel(args.players, chance, args.game),
+        "openspiel-clone": lambda: openspiel_clone(args.players, args.game, mid_move=False),
+        "openspiel-clone-move": lambda: openspiel_clone(args.players, args.game, mid_move=True),
     }
     out = {}
-    for name, run in runs.items():
-        if args.only and name not in args.only:
-            continue
+    for name in args.only or DEFAULT:
+        run = runs[name]()
+        if args.warm:
+            run(min(args.seconds, 0.5), 99)  # the shape cache warmed, as in a long run
         median, rates = measure(run, args.seconds, args.repeat, args.seed)
         out[name] = round(median)
         if not args.json:

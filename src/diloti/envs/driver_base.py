@@ -50,7 +50,7 @@ D = TypeVar("D", bound=StepDecision)
 class DriverBase(Generic[S, D, V]):
     """One round or hand played by action ids, with per-step caches of the mask, the views and the observations."""
 
-    __slots__ = ("_decision", "_mask", "_obs", "_views", "match", "state", "steps")
+    __slots__ = ("_base", "_decision", "_mask", "_obs", "_views", "match", "state", "steps")
 
     #: What one episode is called in messages: ``"round"`` or ``"hand"``.
     EPISODE: ClassVar[str]
@@ -61,6 +61,7 @@ class DriverBase(Generic[S, D, V]):
     _mask: npt.NDArray[np.int8] | None
     _obs: dict[int, npt.NDArray[np.float32]]
     _views: dict[int, V]
+    _base: dict[int, npt.NDArray[np.float32]]
 
     if TYPE_CHECKING:  # each game's driver writes these; declared here for the methods below
         def _new_decision(self) -> D: ...
@@ -83,6 +84,7 @@ class DriverBase(Generic[S, D, V]):
         self._mask = None
         self._obs = {}
         self._views = {}  # kept while the state does not change (the steps of one move)
+        self._base = {}  # each seat's observation before the move's head, kept as the views are
 
     @property
     def over(self) -> bool:
@@ -140,10 +142,28 @@ class DriverBase(Generic[S, D, V]):
         if o is None:
             d = self._decision
             head, chosen = (d.head, d.chosen) if d is not None else (-1, 0)
-            o = self._observe(self.view(seat), head, chosen)
+            base = self._base.get(seat)
+            if base is None:
+                # Built once a move and kept apart from what readers get (one may turn its array writable).
+                base = self._base[seat] = self._observe_seat(seat)
+            # The later steps of a move differ from its first only in the move being chosen: the game writes
+            # that into a copy of the first (or says it cannot, with None: then the whole is built again).
+            o = base.copy() if head < 0 else self._with_prefix(base, head, chosen)
+            if o is None:
+                o = self._observe(self.view(seat), head, chosen)
             o.flags.writeable = False  # shared by every reader of this step: nobody may change it
             self._obs[seat] = o
         return o
+
+    def _observe_seat(self, seat: int) -> npt.NDArray[np.float32]:
+        """The observation of ``seat`` before the move's head (a game may read it from the state without the view)."""
+        return self._observe(self.view(seat), -1, 0)
+
+    def _with_prefix(self, base: npt.NDArray[np.float32], head: int,
+                     chosen: int) -> npt.NDArray[np.float32] | None:
+        """The observation ``base`` (a seat's, before the move's head) with the move being chosen written in:
+        a new array, or None if the game cannot (the default)."""
+        return None
 
     def apply(self, action: int) -> Move | None:
         """Take ``action`` for the seat to act; the move, once it is chosen and played, else None."""
@@ -158,6 +178,7 @@ class DriverBase(Generic[S, D, V]):
             self._push(move)
             self._decision = None
             self._views = {}
+            self._base = {}
         return move
 
     def play(self, move: Move) -> None:
@@ -174,6 +195,7 @@ class DriverBase(Generic[S, D, V]):
         self._push(move)
         self._decision = None
         self._views = {}
+        self._base = {}
 
     def render(self) -> str:
         """The whole round or hand as text (every hand shown), for ``render_mode="ansi"``."""

@@ -35,6 +35,9 @@ class Seen(Protocol):
     def history(self) -> tuple[tuple[int, Move], ...]: ...
 
 
+_OVER, _CHANCE = Phase.OVER, Phase.CHANCE
+_TERMINAL, _CHANCE_PLAYER = int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE)
+
 T = TypeVar("T", bound="SpielState")
 St = TypeVar("St", bound="SpielState")
 V = TypeVar("V", bound=Seen)
@@ -84,13 +87,16 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         def _draw(self, player_id: int, rng: random.Random) -> Any: ...
 
     # -------------------------------------------------------------- the API
+    # OpenSpiel asks for the player several times a step (legal_actions, apply_action, is_chance_node ...):
+    # the enum members and player ids are module constants, read without an attribute lookup.
     def current_player(self) -> int:
-        phase = self.round.phase
-        if phase == Phase.OVER:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if phase == Phase.CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        turn: int = self.round.turn
+        r = self.round
+        phase = r.phase
+        if phase == _OVER:
+            return _TERMINAL
+        if phase == _CHANCE:
+            return _CHANCE_PLAYER
+        turn: int = r.turn
         return turn
 
     def _decision(self) -> StepDecision:
@@ -108,7 +114,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return [(int(c), p) for c, p in self.round.chance_outcomes()]
 
     def _apply_action(self, action: int) -> None:
-        if self.round.phase == Phase.CHANCE:
+        if self.round.phase == _CHANCE:
             self.round.deal(int(action))
             return
         move = self._decision().apply(int(action))
@@ -127,7 +133,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return self._describe(action)
 
     def is_terminal(self) -> bool:
-        return bool(self.round.phase == Phase.OVER)
+        return bool(self.round.phase == _OVER)
 
     def __str__(self) -> str:
         text: str = self.round.describe()

@@ -119,9 +119,35 @@ class _Direct:
 
 
 class _TerminateIllegal(_Direct, wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's illegal-action wrapper; a legal action of a live agent, the common case, takes a short path
+    (the same checks, read from the bare environment at once); every other case is PettingZoo's own code."""
+
+    _prev_obs: ObsDict | None
+    _prev_info: dict[str, Any] | None
+
     def __init__(self, env: AECEnv[str, ObsDict, int], illegal_reward: float) -> None:
         super().__init__(env, illegal_reward=illegal_reward)
         self._bare(env)
+
+    def observe(self, agent: str) -> ObsDict | None:
+        obs: ObsDict | None = self.env.observe(agent)
+        raw = self._raw
+        if agent == raw.agent_selection:  # what PettingZoo's observe keeps for step
+            self._prev_obs = obs
+            self._prev_info = raw.infos.get(agent, {})
+        return obs
+
+    def step(self, action: int | None) -> None:
+        raw = self._raw
+        agent = raw.agent_selection
+        prev = self._prev_obs
+        if (type(action) is int and type(prev) is dict and not self._terminated and not raw.terminations[agent]
+                and not raw.truncations[agent] and prev["action_mask"][action]):
+            self._prev_obs = None
+            self._prev_info = None
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 class _AssertOutOfBounds(_Direct, wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
@@ -147,6 +173,16 @@ class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):  # type: ignore[
 
     def __str__(self) -> str:
         return str(self.env)  # as PettingZoo's prints itself
+
+    def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]  # PettingZoo's error
+        raw = self._raw  # AECEnv.last, reading the bare environment's dicts at once
+        agent = raw.agent_selection
+        assert agent is not None
+        observation = self.observe(agent) if observe else None
+        return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
+                raw.infos[agent])
 
     @property
     def agent_selection(self) -> str:

@@ -29,7 +29,7 @@ from diloti.core.errors import DilotiError
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.driver_base import DriverBase
 from diloti.games.diloti.envs.actions import Decision
-from diloti.games.diloti.envs.observation import observe
+from diloti.games.diloti.envs.observation import observe, observe_state, with_prefix
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
@@ -81,6 +81,14 @@ class Driver(DriverBase[State, Decision, View]):
 
     def _observe(self, view: View, head: int, chosen: int) -> npt.NDArray[np.float32]:
         return observe(view, head, chosen)
+
+    def _observe_seat(self, seat: int) -> npt.NDArray[np.float32]:
+        # From the state: the view, a dozen tuples, is not built for the observation alone.
+        m = self.match
+        return observe_state(self.state, seat, (0, 0) if m is None else (m.scores[0], m.scores[1]))
+
+    def _with_prefix(self, base: npt.NDArray[np.float32], head: int, chosen: int) -> npt.NDArray[np.float32]:
+        return with_prefix(base, head, chosen)
 
     def returns(self) -> list[float]:
         """Each seat's reward: for a round, its side's points minus the other side's; for a whole game, 1 for

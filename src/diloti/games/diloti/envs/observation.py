@@ -19,17 +19,23 @@ table); :data:`SIZE` is the length.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from diloti.core.cards import NAMES, cards_of, mask_of
+from diloti.core.errors import InvalidPositionError
 from diloti.core.moves import GROUP, Declaration
 from diloti.core.phase import Phase
 from diloti.envs.games import layout_of
 from diloti.games.diloti.envs.actions import HEADS, describe
 from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
 from diloti.games.diloti.view import View
+
+if TYPE_CHECKING:
+    from diloti.games.diloti.state import State
 
 #: The most points a side can score in a round: 11 plus a xeri on each of its 24 plays.
 MAX_ROUND_POINTS = 11 + 10 * 24
@@ -107,21 +113,49 @@ def observe(view: View, head: int = -1, chosen: int = 0,
     52-bit set of the item cards chosen since, as in
     :class:`~diloti.envs.actions.Decision`. Writes into ``out`` if given.
     """
-    seat, n = view.seat, view.players
-    rel = _REL[n][seat]  # seat -> relative seat
     cap = view.captured
+    return _observe(view.seat, view.players, mask_of(view.hand), mask_of(view.table), view.declarations,
+                    _mask_of(cap[0]), _mask_of(cap[1]), view.xeri, view.bottom, view.hand_sizes, view.stock_size,
+                    view.scores, view.options, view.phase, view.turn, view.dealer, view.last_capturer,
+                    view.deal_no, view.plays, view.pending, head, chosen, out)
+
+
+def observe_state(state: State, seat: int, scores: tuple[int, int] = (0, 0)) -> npt.NDArray[np.float32]:
+    """``observe(state.view(seat, scores))``, read from the state without building the view (the environments'
+    drivers, once a move). Only the seat's own hand and, for the dealer, the bottom card are read of what
+    the seat cannot see, as the view does (tests/test_envs_fast.py compares the two on random rounds).
+
+    >>> from diloti.games.diloti.state import State
+    >>> s = State.new(seed=3)
+    >>> bool((observe_state(s, 1) == observe(s.view(1))).all())
+    True
+    """
+    if not 0 <= seat < state.players:
+        raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{state.players - 1}")
+    cap = state.captured
+    return _observe(seat, state.players, mask_of(state.hands[seat]), mask_of(state.table), state.declarations,
+                    cap[0], cap[1], state.xeri, state.bottom if seat == state.dealer else None,
+                    [len(h) for h in state.hands], len(state.stock) - state.stock_pos, scores, state.options,
+                    state.phase, state.turn, state.dealer, state.last_capturer, state.deal_no, state.plays,
+                    state.pending, -1, 0, None)
+
+
+def _observe(seat: int, n: int, hand: int, table: int, declarations: Sequence[Declaration], cap0: int, cap1: int,
+             xeri: Sequence[int], bottom: int | None, hand_sizes: Sequence[int], stock_size: int,
+             scores: tuple[int, int], options: Options, phase: int, turn: int, dealer: int, lc: int | None,
+             deal_no: int, plays: int, pending: Sequence[int], head: int, chosen: int,
+             out: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32]:
+    rel = _REL[n][seat]  # seat -> relative seat
     if seat & 1:
-        own_cap, other_cap = _mask_of(cap[1]), _mask_of(cap[0])
-        x0, x1 = view.xeri[1], view.xeri[0]
+        own_cap, other_cap = cap1, cap0
+        x0, x1 = xeri[1], xeri[0]
     else:
-        own_cap, other_cap = _mask_of(cap[0]), _mask_of(cap[1])
-        x0, x1 = view.xeri
-    table = mask_of(view.table)
-    hand = mask_of(view.hand)
+        own_cap, other_cap = cap0, cap1
+        x0, x1 = xeri[0], xeri[1]
     tail = _ZERO_TAIL.copy()
     planes = [hand, table, 0, 0, 0, 0, own_cap, other_cap, 0, 0, 0, chosen]
     seen = hand | table | own_cap | other_cap
-    for d in view.declarations:
+    for d in declarations:
         r = rel[d.owner]
         planes[2 + r] = d.mask
         seen |= d.mask
@@ -132,12 +166,11 @@ def observe(view: View, head: int = -1, chosen: int = 0,
         if 1 <= d.value <= 10:
             tail[k + 1 + d.value] = 1.0
     planes[8] = _FULL & ~seen
-    bottom = view.bottom
     if bottom is not None and not seen >> bottom & 1:
         planes[9] = 1 << bottom
-    for s, size in enumerate(view.hand_sizes):
+    for s, size in enumerate(hand_sizes):
         tail[_SIZES + rel[s]] = size / 6.0
-    tail[_STOCK] = view.stock_size / 52.0
+    tail[_STOCK] = stock_size / 52.0
     own_n, other_n = own_cap.bit_count(), other_cap.bit_count()
     tail[_COUNTS] = own_n / 52.0
     tail[_COUNTS + 1] = other_n / 52.0
@@ -146,27 +179,24 @@ def observe(view: View, head: int = -1, chosen: int = 0,
         tail[_XERI + 1] = min(x1, 24) / 24.0
     tail[_POINTS] = min(_points(own_cap, own_n > other_n, x0), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
     tail[_POINTS + 1] = min(_points(other_cap, other_n > own_n, x1), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
-    scores = view.scores
     if scores[0] or scores[1]:
         if seat & 1:
             scores = (scores[1], scores[0])
-        target = view.options.target
+        target = options.target
         tail[_SCORES] = min(max(scores[0], 0), target) / target
         tail[_SCORES + 1] = min(max(scores[1], 0), target) / target
-    phase = view.phase
     if phase <= _DECIDE:  # PLAY or DECIDE: a seat is to act
-        tail[_TURN + rel[view.turn]] = 1.0
-    tail[_DEALER + rel[view.dealer]] = 1.0
-    lc = view.last_capturer
+        tail[_TURN + rel[turn]] = 1.0
+    tail[_DEALER + rel[dealer]] = 1.0
     tail[_LAST + (4 if lc is None else rel[lc])] = 1.0
     tail[_PHASE + phase] = 1.0
     if n == 4:
         tail[_FOUR] = 1.0
-    tail[_DEAL + min(max(view.deal_no, 1), 4) - 1] = 1.0
-    tail[_PLAYS] = min(view.plays, 48) / 48.0
-    for s in view.pending:
+    tail[_DEAL + min(max(deal_no, 1), 4) - 1] = 1.0
+    tail[_PLAYS] = min(plays, 48) / 48.0
+    for s in pending:
         tail[_PENDING + rel[s]] = 1.0
-    tail[_OPTIONS:_OPTIONS + 14] = _options_part(view.options)
+    tail[_OPTIONS:_OPTIONS + 14] = _options_part(options)
     if head >= 0:
         card, kind, value = HEADS[head]
         if card is not None:
@@ -182,6 +212,36 @@ def observe(view: View, head: int = -1, chosen: int = 0,
     o[:_BITS] = np.unpackbits(np.frombuffer(whole.to_bytes(_BYTES, "little"), dtype=np.uint8), bitorder="little")
     o[_BITS:] = np.frombuffer(_PACK(*tail), dtype=np.float32)
     return o
+
+
+def with_prefix(base: npt.NDArray[np.float32], head: int, chosen: int) -> npt.NDArray[np.float32]:
+    """``observe(view, head, chosen)`` from ``base = observe(view)``: a copy with the move being chosen written in.
+
+    Only the prefix parts depend on ``head`` and ``chosen``, so the later steps of a move need not
+    build the rest again.
+
+    >>> from diloti.games.diloti.state import State
+    >>> v = State.new(seed=3).view(1)
+    >>> bool((with_prefix(observe(v), 7, 1 << 9 | 1 << 20) == observe(v, 7, 1 << 9 | 1 << 20)).all())
+    True
+    """
+    o = base.copy()
+    if head >= 0:
+        card, kind, value = HEADS[head]
+        if card is not None:
+            o[_PREFIX_CARD + card] = 1.0
+        o[_BITS + _KIND + kind] = 1.0
+        o[_BITS + _VALUE + value] = 1.0
+        o[_BITS + _STAGE] = 1.0
+    while chosen:
+        low = chosen & -chosen
+        o[_PREFIX_ITEMS + low.bit_length() - 1] = 1.0
+        chosen ^= low
+    return o
+
+
+_PREFIX_CARD, _PREFIX_ITEMS = 10 * 52, 11 * 52
+assert LAYOUT["prefix_card"].start == _PREFIX_CARD and LAYOUT["prefix_items"].start == _PREFIX_ITEMS
 
 
 # The card sets of a view's captured tuples by identity (State.view hands out the same tuple for the same
@@ -256,4 +316,5 @@ def describe_view(view: View, head: int = -1, chosen: int = 0) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["LAYOUT", "MAX_ROUND_POINTS", "OPTION_FLAGS", "PARTS", "SIZE", "describe_view", "observe"]
+__all__ = ["LAYOUT", "MAX_ROUND_POINTS", "OPTION_FLAGS", "PARTS", "SIZE", "describe_view", "observe", "observe_state",
+           "with_prefix"]

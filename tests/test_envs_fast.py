@@ -1,0 +1,160 @@
+"""The environments' fast paths against a computation from scratch, at every step of random rounds of every game.
+
+A driver keeps each seat's observation from the start of a move and writes the move being chosen into a
+copy of it at the later steps, and Diloti's reads it from the state without building the view; a decision
+is copied (not walked) when OpenSpiel clones a state. Each must give exactly what building everything
+again from the seat's view gives.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the research extra (pip install 'diloti[research]') is missing")
+
+from diloti.envs.games import find_env_game
+from diloti.games.diloti.envs.observation import observe, observe_state, with_prefix
+from diloti.games.diloti.state import State
+
+CASES = [
+    ("diloti", 2, None, "round"), ("diloti", 4, None, "round"),
+    ("diloti", 2, {"liberal_groups": True, "liberal_raise": True, "soy": True, "dealer_sees_bottom": True}, "round"),
+    ("diloti", 4, {"forced_capture": True, "self_raise": True, "face_card_redeal": "any_deal"}, "round"),
+    ("diloti", 2, {"target": 21}, "game"),
+    ("xeri", 2, None, "round"), ("xeri", 4, None, "round"), ("kontsina", 3, None, "round"),
+]
+
+
+def fresh_view(driver: Any, seat: int) -> Any:
+    return driver.state.view(seat) if driver.match is None else driver.match.view(seat)
+
+
+@pytest.mark.parametrize(("game", "players", "options", "episode"), CASES)
+def test_observations_and_masks_equal_a_rebuild_from_the_view(game: str, players: int, options: Any,
+                                                               episode: str) -> None:
+    g = find_env_game(game)
+    rng = random.Random(7)
+    steps = prefixed = 0
+    for r in range(3):
+        d = g.driver(players, g.check_options(options, players), r % players, rng.randrange(2**32), episode)
+        taken: list[int] = []  # the actions of the move being chosen, so far
+        previous: list[Any] = []
+        while not d.over:
+            # Every seat, the acting one first or last (the caches must not depend on the order of asking).
+            seats = list(range(players))
+            rng.shuffle(seats)
+            mover = d.to_act
+            scratch = g.decision(fresh_view(d, mover))
+            for a in taken:
+                scratch.apply(a)
+            want_mask = np.zeros(g.num_actions, np.int8)
+            want_mask[scratch.legal_actions()] = 1
+            assert d.mask().tobytes() == want_mask.tobytes()
+            assert d.actions() == scratch.legal_actions()
+            head, chosen = d.decision.head, d.decision.chosen
+            prefixed += head >= 0
+            got = []
+            for seat in seats:
+                o = d.observation(seat)
+                want = g.observe(fresh_view(d, seat), head, chosen)
+                assert o.dtype == want.dtype and o.tobytes() == want.tobytes(), (game, seat, head, chosen)
+                assert not o.flags.writeable
+                assert o is d.observation(seat)  # the same array for every reader of one step
+                assert all(o is not p for p in previous)  # and a new one each step
+                got.append(o)
+            previous = got
+            action = rng.choice(d.actions())
+            move = d.apply(action)
+            taken = [] if move is not None else [*taken, action]
+            steps += 1
+    assert steps > 100
+    assert prefixed > 10 or game == "xeri"  # the later steps of moves were met (a Xeri move is one step)
+
+
+def test_a_reader_that_writes_its_observation_does_not_change_the_next_steps() -> None:
+    g = find_env_game("diloti")
+    d = g.driver(2, g.check_options(None, 2), 0, 11)
+    rng = random.Random(2)
+    while not d.over:
+        o = d.observation(d.to_act)
+        o.flags.writeable = True  # numpy lets an owner do this: the driver's own copy must not see it
+        o[:] = 0.5
+        assert d.observation(d.to_act) is o
+        d.apply(rng.choice(d.actions()))
+        if not d.over:
+            seat, dec = d.to_act, d.decision
+            assert d.observation(seat).tobytes() == observe(fresh_view(d, seat), dec.head, dec.chosen).tobytes()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_observe_state_and_with_prefix_equal_observe_on_random_rounds(players: int) -> None:
+    rng = random.Random(players)
+    for r in range(6):
+        s = State.new(players, dealer=r % players, seed=rng.randrange(2**32))
+        while not s.is_over:
+            scores = (rng.randrange(-20, 70), rng.randrange(-20, 70)) if r % 2 else (0, 0)
+            for seat in range(players):
+                base = observe_state(s, seat, scores)
+                view = s.view(seat, scores)
+                assert base.tobytes() == observe(view).tobytes()
+                head, chosen = rng.randrange(506), rng.getrandbits(52) & rng.getrandbits(52)
+                assert with_prefix(base, head, chosen).tobytes() == observe(view, head, chosen).tobytes()
+            s.push(rng.choice(s.legal_moves()))
+
+
+@pytest.mark.parametrize("game", ["diloti", "kontsina"])
+def test_copies_of_a_driver_mid_move_go_on_like_it(game: str) -> None:
+    g = find_env_game(game)
+    d = g.driver(2, g.check_options(None, 2), 1, 5)
+    rng = random.Random(3)
+    while d.decision.head < 0:  # into a move of several steps, its observations cached
+        for seat in range(2):
+            d.observation(seat)
+        d.apply(rng.choice(d.actions()))
+    for seat in range(2):
+        d.observation(seat)
+    copies = [copy.deepcopy(d), pickle.loads(pickle.dumps(d)), copy.copy(d)]
+
+    def play(x: Any) -> list[bytes]:
+        r = random.Random(9)
+        out = []
+        while not x.over:
+            out.append(x.observation(0).tobytes() + x.observation(1).tobytes() + x.mask().tobytes())
+            x.apply(r.choice(x.actions()))
+        return out
+    original = play(d)
+    for c in copies[:2]:
+        assert play(c) == original
+
+
+def test_an_openspiel_clone_mid_move_is_independent_of_its_original() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import diloti.envs.openspiel_game  # noqa: F401 - registers python_diloti
+
+    game = pyspiel.load_game("python_diloti")
+    rng = random.Random(4)
+    found = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            legal = state.legal_actions()
+            if state.taken:  # mid-move, the decision made: clone, step the clone, the original is unchanged
+                found += 1
+                before = (str(state), legal, state.observation_tensor(), state.information_state_string())
+                clone = state.clone()
+                assert clone.legal_actions() == legal and str(clone) == str(state)
+                clone.apply_action(rng.choice(legal))
+                assert clone.decision is not state.decision
+                assert (str(state), state.legal_actions(), state.observation_tensor(),
+                        state.information_state_string()) == before
+            state.apply_action(rng.choice(legal))
+    assert found > 20
