@@ -30,9 +30,10 @@ from diloti.core.errors import UnknownGameError
 from diloti.core.interface import GameOptions, RoundRules, WholeGame
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.options import Options
+from diloti.games.diloti.scoring import Side
 from diloti.games.diloti.state import State
-from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions, KontsinaState
-from diloti.games.xeri.rules import XeriGame, XeriOptions, XeriState
+from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions, KontsinaSide, KontsinaState
+from diloti.games.xeri.rules import XeriGame, XeriOptions, XeriSide, XeriState
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,40 @@ class GameInfo:
     rules: str
     round_word: str = "round"  # what a round of this game is called in messages ("hand" in the parent games)
     parts: dict[str, str] = field(default_factory=dict)
+    # What the server asks of a game beyond its rules: whether its games may move players' ratings, the prefix of
+    # its rating modes (None: the name's first letter), and which levels' searches may give its hints.
+    rated: bool = False
+    rating_prefix: str | None = None
+    hint_levels: tuple[str, ...] = ("expert",)
+    side: type[Any] | None = None  # one side's score of a round (a dataclass with ``total``), as replies describe it
+
+    @property
+    def title(self) -> str:
+        """The game's name as a sentence or a model's name writes it (``Xeri``)."""
+        return self.name.capitalize()
+
+    def rating_mode(self, players: int) -> str:
+        """The rating mode of a table of ``players``: its games' ratings and histories are kept apart by it.
+
+        >>> find_game("diloti").rating_mode(4), find_game("kontsina").rating_mode(3)
+        ('4p', 'k3p')
+        """
+        prefix = self.name[0] if self.rating_prefix is None else self.rating_prefix
+        return f"{prefix}{players}p"
+
+    def target(self, options: Any) -> int | None:
+        """The points that win under ``options`` (None: a game decided by hands won).
+
+        >>> find_game("xeri").target(find_game("xeri").options()), find_game("diloti").target(Options())
+        (None, 61)
+        """
+        target: int | None = self.game.target_of(options)
+        return target
+
+    def hands(self, options: Any) -> int | None:
+        """The hands a game lasts under ``options``, in a game whose rules count them (else None)."""
+        hands: int | None = self.game.hands_of(options)
+        return hands
 
     def read_options(self, text: str) -> GameOptions:
         """The game's options from their text form (a record's ``Options`` header)."""
@@ -96,11 +131,12 @@ HANDS_FORMATS = "diloti.formats.hands"  # the formats of every game on the core'
 
 GAMES: dict[str, GameInfo] = {
     "diloti": GameInfo("diloti", State, Game, Options, (2, 4), "docs/RULES.md", "round",
-                       _parts("diloti", "diloti.games.diloti.formats")),
+                       _parts("diloti", "diloti.games.diloti.formats"), rated=True, rating_prefix="",
+                       hint_levels=("expert", "master"), side=Side),
     "xeri": GameInfo("xeri", XeriState, XeriGame, XeriOptions, (2, 4), "docs/RULES-XERI.md", "hand",
-                     _parts("xeri", HANDS_FORMATS)),
+                     _parts("xeri", HANDS_FORMATS), side=XeriSide),
     "kontsina": GameInfo("kontsina", KontsinaState, KontsinaGame, KontsinaOptions, (2, 3, 4),
-                         "docs/RULES-KONTSINA.md", "hand", _parts("kontsina", HANDS_FORMATS)),
+                         "docs/RULES-KONTSINA.md", "hand", _parts("kontsina", HANDS_FORMATS), side=KontsinaSide),
 }
 BUILT_IN = tuple(GAMES)
 GAME_NAMES = BUILT_IN  # the names the command line offers (a registered game joins GAMES, not the flags' defaults)

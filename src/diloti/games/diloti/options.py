@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from diloti.core.errors import OptionsError
 from diloti.core.rule_options import MAX_TARGET
@@ -49,6 +49,11 @@ def _option(default: Any, help: str) -> Any:
 @dataclass(frozen=True, slots=True)
 class Options:
     """Every named option of RULES.md ("Named options"); all off by default."""
+
+    # The ranges and choices of the options that are not flags, as every game's options say them (the server's
+    # request models are made from them).
+    MAXIMUM: ClassVar[dict[str, int]] = {"target": MAX_TARGET}
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"face_card_redeal": FACE_REDEAL_CHOICES}
 
     target: int = _option(61, "points that win the game")
     dealer_sees_bottom: bool = _option(False, "the dealer sees the last stock card before dealing")
