@@ -335,10 +335,10 @@ class TableManager(Seating):
             async with table.lock:
                 self._check_turn(table, seat, ply)  # out-of-turn is the better error, when it applies
             raise ProtocolError("invalid_move", str(exc)) from None
-        if table.kind != "diloti" and not table.over and not table.game.state.is_legal(move):
-            # In Xeri a card alone names its one move (the capture it makes, if any), as in the records.
+        if not table.over and not table.game.state.is_legal(move):
+            # The game's formats may read it otherwise: in Xeri a card alone names its one move, as in the records.
             with contextlib.suppress(DilotiError):
-                move = table.game.state.read_move(text)
+                move = table.formats.read_played(table.game.state, text)
         await self.apply(table, seat, move, ply)
 
     async def apply(self, table: LiveTable, seat: int, move: Move, ply: int | None, by: str | None = None) -> None:
