@@ -21,11 +21,11 @@ another game's are named for it (``XeriOptionsBody``, ``KontsinaSideScore``).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
-from pydantic import BeforeValidator, Field, TypeAdapter, create_model
-from pydantic_core import PydanticCustomError
+from pydantic import BeforeValidator, Field, GetCoreSchemaHandler, TypeAdapter, ValidationError, create_model
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from diloti.games import DEFAULT_GAME, GAMES, GameInfo
 from diloti.server.model_base import Strict
@@ -118,15 +118,45 @@ def _union(models: list[type[Strict]]) -> Any:
     return models[0] if len(models) == 1 else Union[tuple(models)]  # noqa: UP007 (a union made at run time)
 
 
-# The games' models as the server's replies are described by them: the games registered when the server loads.
+class OneOf:
+    """A field holding one of the registered games' models (their options, their sides' scores): read against
+    the games registered when a value is read; described (OpenAPI) by those registered when the models load."""
+
+    def __init__(self, models: Callable[[], list[type[Strict]]]) -> None:
+        self.models = models
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        described = handler.generate_schema(_union(self.models()))
+        return core_schema.no_info_plain_validator_function(self.validate, json_schema_input_schema=described)
+
+    def validate(self, value: Any) -> Strict:
+        models = self.models()
+        for model in models:
+            try:
+                return model.model_validate(value)
+            except ValidationError:
+                continue
+        raise PydanticCustomError("model_type", "one of {models}", {"models": ", ".join(m.__name__ for m in models)})
+
+
+def _options_bodies() -> list[type[Strict]]:
+    return [options_body(g) for g in GAMES.values()]
+
+
+def _side_models() -> list[type[Strict]]:
+    return [side_model(g) for g in GAMES.values() if g.side is not None]
+
+
+# The games' models in the server's replies.
 if TYPE_CHECKING:  # to the type checker they are models; their fields are the games' own
     OptionsBody = Strict
     AnyOptionsBody = Strict
     AnySideScore = Strict
 else:
     OptionsBody = options_body(GAMES[DEFAULT_GAME])
-    AnyOptionsBody = _union([options_body(g) for g in GAMES.values()])
-    AnySideScore = _union([side_model(g) for g in GAMES.values() if g.side is not None])
+    AnyOptionsBody = Annotated[Strict, OneOf(_options_bodies)]
+    AnySideScore = Annotated[Strict, OneOf(_side_models)]
+
 
 def __getattr__(name: str) -> type[Strict]:
     """A game's model by its name (``XeriOptionsBody``, ``KontsinaSideScore``)."""
@@ -138,5 +168,5 @@ def __getattr__(name: str) -> type[Strict]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["GAME_NAME", "AnyOptionsBody", "AnySideScore", "GameName", "OptionsBody", "choices_text", "known_game",
-           "one_of", "options_body", "side_model"]
+__all__ = ["GAME_NAME", "AnyOptionsBody", "AnySideScore", "GameName", "OneOf", "OptionsBody", "choices_text",
+           "known_game", "one_of", "options_body", "side_model"]
