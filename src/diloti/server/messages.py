@@ -26,6 +26,54 @@ from pydantic import BeforeValidator, Field, TypeAdapter, create_model
 
 from diloti.games import DEFAULT_GAME, GAMES, find_game
 from diloti.games import GameInfo as Game
+from diloti.server.client_models import (  # the client's messages, named here with the server's
+    CLIENT_MESSAGE as CLIENT_MESSAGE,
+)
+from diloti.server.client_models import (
+    CLIENT_MODELS as CLIENT_MODELS,
+)
+from diloti.server.client_models import (
+    ClientBack as ClientBack,
+)
+from diloti.server.client_models import (
+    ClientChat as ClientChat,
+)
+from diloti.server.client_models import (
+    ClientClaim as ClientClaim,
+)
+from diloti.server.client_models import (
+    ClientHandOver as ClientHandOver,
+)
+from diloti.server.client_models import (
+    ClientHello as ClientHello,
+)
+from diloti.server.client_models import (
+    ClientHint as ClientHint,
+)
+from diloti.server.client_models import (
+    ClientLeave as ClientLeave,
+)
+from diloti.server.client_models import (
+    ClientMessage as ClientMessage,
+)
+from diloti.server.client_models import (
+    ClientMove as ClientMove,
+)
+from diloti.server.client_models import (
+    ClientPing as ClientPing,
+)
+from diloti.server.client_models import (
+    ClientRematch as ClientRematch,
+)
+from diloti.server.client_models import (
+    ClientResign as ClientResign,
+)
+from diloti.server.client_models import (
+    ClientSync as ClientSync,
+)
+from diloti.server.client_models import (
+    ClientWatch as ClientWatch,
+)
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.game_models import (
     AnyOptionsBody,
@@ -37,117 +85,14 @@ from diloti.server.game_models import (
     options_body,
 )
 from diloti.server.model_base import (
-    CHAT_FIELD_MAX,
-    CHAT_MAX,
     FIELD_MAX,
     GRACE_MAX,
     NAME_MAX,
     SEED_MAX,
     Card,
     Strict,
-    Text,
     _int_only,
 )
-
-
-# ------------------------------------------------------------------ client -> server (websocket)
-class ClientHello(Strict):
-    """Claim a seat (the first message, and again on every reconnect)."""
-
-    type: Literal["hello"]
-    table: Text
-    token: Text
-
-
-class ClientWatch(Strict):
-    """Watch a table as a spectator (no token: anyone with the table's id may watch)."""
-
-    type: Literal["watch"]
-    table: Text
-
-
-class ClientMove(Strict):
-    """Play a move given in notation; ``ply`` (the ``ply`` of the last ``state`` seen) refuses a stale click."""
-
-    type: Literal["move"]
-    move: Text
-    ply: Annotated[int, Field(ge=0)] | None = None
-
-
-class ClientHint(Strict):
-    """Ask the expert for the best moves."""
-
-    type: Literal["hint"]
-
-
-class ClientSync(Strict):
-    """Ask for ``table`` and ``state`` again."""
-
-    type: Literal["sync"]
-
-
-class ClientPing(Strict):
-    """Keep-alive, answered by ``pong`` with the same ``id``."""
-
-    type: Literal["ping"]
-    id: int | None = None
-
-
-class ClientChat(Strict):
-    """Say something to the table (seated players only)."""
-
-    type: Literal["chat"]
-    text: Annotated[str, Field(max_length=CHAT_FIELD_MAX,
-                               description=f"1..{CHAT_MAX} characters after trimming, no control characters")]
-
-
-class ClientResign(Strict):
-    """Resign the game (seated players): it ends at once and the other side wins."""
-
-    type: Literal["resign"]
-
-
-class ClientLeave(Strict):
-    """Give up your seat: it is free for anyone with the invitation link (the computer plays it meanwhile)."""
-
-    type: Literal["leave"]
-
-
-class ClientHandOver(Strict):
-    """Hand an absent player's seat to the computer (after the table's grace period)."""
-
-    type: Literal["hand_over"]
-    seat: Annotated[int, Field(ge=0, le=3, description="the absent player's seat")]
-
-
-class ClientRematch(Strict):
-    """Play again with the same seats, once the game is over (seated players; made once, however often asked)."""
-
-    type: Literal["rematch"]
-
-
-class ClientClaim(Strict):
-    """Claim the game from an absent opponent (their seat away): their side loses, or, if they had not played yet,
-    the game is aborted (no result)."""
-
-    type: Literal["claim"]
-
-
-class ClientBack(Strict):
-    """Take your seat back from the computer (it plays for you since your clock ran out)."""
-
-    type: Literal["back"]
-
-
-ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientSync | ClientPing | ClientChat
-                          | ClientResign | ClientLeave | ClientHandOver | ClientRematch | ClientBack | ClientClaim,
-                          Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "watch": ClientWatch, "move": ClientMove,
-                                          "hint": ClientHint, "sync": ClientSync, "ping": ClientPing,
-                                          "chat": ClientChat, "resign": ClientResign, "leave": ClientLeave,
-                                          "hand_over": ClientHandOver, "rematch": ClientRematch, "back": ClientBack,
-                                          "claim": ClientClaim}
 
 
 # ------------------------------------------------------------------ HTTP request bodies
@@ -202,9 +147,9 @@ class NewTable(Strict):
                                  "(false: a casual game)")] = True
 
 
-others = [g for g in GAMES.values() if g.name != DEFAULT_GAME]
-NewTable.__doc__ = (f"{NewTable.__doc__}\n\nWith ``game`` {' or '.join(f'``{g.name}``' for g in others)} the body is "
-                    f"read as {' or '.join(f':class:`New{g.title}Table`' for g in others)}\n"
+_others = [g for g in GAMES.values() if g.name != DEFAULT_GAME]  # their models: diloti.server.table_models
+NewTable.__doc__ = (f"{NewTable.__doc__}\n\nWith ``game`` {' or '.join(f'``{g.name}``' for g in _others)} the body is "
+                    f"read as {' or '.join(f':class:`New{g.title}Table`' for g in _others)}\n"
                     "(their own options and players).\n")
 
 
