@@ -125,3 +125,12 @@ def test_a_registered_game_is_served_played_against_the_computer_and_replayed(tm
         assert (summary["game"], summary["ply"], summary["scores"], summary["status"]) == (NAME, ply, scores, "over")
         assert client.get(f"/api/tables/{tid}/replay").json() == replay
         assert client.get(f"/api/tables/{tid}/record").text == record
+
+
+def test_a_server_without_the_game_of_a_stored_table_still_starts(tmp_path: Path) -> None:
+    with registered_pairs(), make_client(tmp_path) as client:
+        t = new_table(client, game=NAME, seed=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
+        assert client.get(f"/api/tables/{t['table']}").json()["status"] == "playing"
+    with make_client(tmp_path) as client:  # the game is not registered here: its table cannot be resumed
+        assert client.get("/api/info").status_code == 200 and NAME not in client.get("/api/info").json()["games"]
+        assert client.get("/api/tables").json()["tables"] == []

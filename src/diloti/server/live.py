@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from diloti.core.cards import cards_of
-from diloti.core.errors import DilotiError
+from diloti.core.errors import DilotiError, UnknownGameError
 from diloti.core.moves import Move
 from diloti.formats.games import GameFormats, formats_of
 from diloti.formats.wire import TableFacts
@@ -71,7 +71,10 @@ class LiveTable:
         self.id = data.id
         self.players = data.players
         self.kind = data.game  # the game played: a registered game's name (diloti.games)
-        self.info = find_game(data.game)  # what the table asks of its game, through the games' interface
+        try:
+            self.info = find_game(data.game)  # what the table asks of its game, through the games' interface
+        except UnknownGameError as exc:  # a plug-in's game this server does not register: the table waits for it
+            raise StoreError(f"table {self.id}: {exc}") from None
         self.formats: GameFormats = formats_of(data.game)  # its messages' and replay frames' shapes, its notation
         self.options: Any = self.info.options.from_dict(data.options)
         self.seed = data.seed
