@@ -4,7 +4,7 @@ Usage: .venv/bin/python bench/round_points.py [--rounds N] [--level LEVEL] [--se
 
 Plays N rounds of Diloti (standard rules) for 2 and for 4 players, every seat the same level (default
 heuristic), and writes how often each split (points of one side, points of the other) happened, counted
-both ways round (the sides are equal), to ``src/diloti/ai/data/round_points.json``:
+both ways round (the sides are equal), to ``src/diloti/games/diloti/players/data/round_points.json``:
 ``{"level": ..., "rounds": N, "2p": [[x, y, count], ...], "4p": [...]}``. :mod:`diloti.ai.winchance`
 reads it.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 from diloti.ai import make_player
 from diloti.games.diloti.state import State
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "diloti" / "ai" / "data" / "round_points.json"
+OUT = Path(__file__).resolve().parent.parent / "src" / "diloti" / "games" / "diloti" / "players" / "data" / "round_points.json"
 
 
 def splits(players: int, rounds: int, level: str, seed: int) -> Counter[tuple[int, int]]:

@@ -30,6 +30,25 @@ def test_help_names_the_game_flag(capsys: pytest.CaptureFixture[str], command: s
     assert code == 0 and ("--game" in out or command == "replay")
 
 
+def test_the_game_flags_are_the_registrys(capsys: pytest.CaptureFixture[str]) -> None:
+    """The flags built from the registry and the options classes read as the hand-written ones did."""
+    code, out, _ = run(capsys, "simulate", "--help")
+    text = " ".join(out.split())  # the words, whatever the terminal's width
+    assert code == 0
+    assert "rule options (RULES.md; all off by default):" in text
+    assert "Xeri and Kontsina options (RULES-XERI.md, RULES-KONTSINA.md; with --game):" in text
+    assert ("--game {diloti,xeri,kontsina} the game: diloti, or its parent games xeri and kontsina "
+            "(default diloti)") in text
+    assert ("--players {2,3,4} 2 or 4 players (default 2); Kontsina also 3, and 4 each alone unless "
+            "--partnerships") in text
+    assert "--target N points that win the game (default 61; xeri 101 with --game-by-points, kontsina 21)" in text
+    assert "--hands N the hands in a game decided by hands won (default 10)" in text
+    flags = [line.split()[0] for line in out.splitlines() if line.startswith("  --")]  # the options listed
+    assert flags.index("--target") < flags.index("--face-card-redeal") < flags.index("--dealer-sees-bottom")
+    assert flags.index("--xeri-jack-double") < flags.index("--hands") < flags.index("--partnerships")
+    assert flags.count("--forced-capture") == 1  # a flag two games share is offered once
+
+
 @pytest.mark.parametrize(("argv", "needle"), [
     (["simulate", "1", "--game", "chess"], "argument --game: invalid choice: 'chess'"),
     (["simulate", "1", "--game", "xeri", "--soy"], "--soy is not a xeri option"),

@@ -149,3 +149,54 @@ def test_the_three_research_environments_and_their_checks(pairs: GameInfo) -> No
     check_env(DilotiEnv(game=NAME, opponent="heuristic"), skip_render_check=True)
     game = pyspiel.load_game(register_openspiel(NAME))
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_the_command_line_offers_it_with_its_own_flags(pairs: GameInfo, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "--help")
+    assert code == 0 and "{diloti,xeri,kontsina,pairs}" in out
+    # Its flag comes from its options class: its help, and a switch (a flag no built-in game has).
+    assert "--no-sweeps" in out and PairsOptions.help("no_sweeps") in " ".join(out.split())
+    assert "pairs 11" in " ".join(out.split())  # its target's default beside the others' in --target's help
+    code, _, err = run(capsys, "simulate", "1", "--game", NAME, "--soy")
+    assert code == 2 and "--soy is not a pairs option (its options: target, no_sweeps)" in err
+    code, _, err = run(capsys, "simulate", "1", "--game", NAME, "--players", "4")
+    assert code == 2 and "argument --players: invalid choice: 4 (pairs is played by 2 players)" in err
+    code, _, err = run(capsys, "simulate", "1", "--no-sweeps")
+    assert code == 2 and "--no-sweeps is not a diloti option" in err
+    code, _, err = run(capsys, "simulate", "1", "--game", NAME, "--target", "0")
+    assert code == 2 and "expected a positive integer" in err
+
+
+def test_simulate_plays_it(pairs: GameInfo, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "4", "--game", NAME, "--seed", "2", "--target", "5")
+    assert code == 0 and err == "", err
+    lines = out.splitlines()
+    assert lines[0] == "4 pairs games, 2 players, seed 2, options: {'target': 5}"
+    # Its round word; no xeri line, since its hand scores count none (its sweeps are its own).
+    assert lines[3].startswith("hands:           ") and lines[4].startswith("legal moves:") and len(lines) == 5
+    code, out, _ = run(capsys, "simulate", "3", "--game", NAME, "--seed", "2", "--no-sweeps", "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["game"] == NAME and summary["options"] == {"no_sweeps": True}
+    assert sum(summary["wins"]) == 3 and summary["games"] == 3
+
+
+def test_play_plays_it_to_the_end(pairs: GameInfo, capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import io
+    import sys
+
+    rec = tmp_path / "pairs.txt"
+    typed = "help\nmoves\ntable\nhistory\nscore\nzz\n99\nhint 2\n" + "1\n" * 400
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    code, out, err = run(capsys, "play", "--game", NAME, "--seed", "3", "--target", "7", "--level", "greedy",
+                         "--record", str(rec))
+    assert code == 0 and err == "", err
+    assert out.startswith("pairs: 2 players, you are seat 0 (side 0 (you)), seed 3; type 'help' for help\n"
+                          "options: {'target': 7}\nseat 1 (greedy1): ")  # seat 1 leads
+    assert "\n--- hand 1, deal 1; dealer: seat 0 (you); score 0-0 (target 7)\ntable:           " in out
+    assert PairsState.MOVE_HELP in out  # help: the frame's own words for a one-card game's moves
+    assert "error: no move number 99" in out and "hint (best first" in out and "=== hand 1 over ===" in out
+    last = out.rstrip().splitlines()[-2:]
+    assert last[0].startswith("=== game over: side ") and last[1] == f"record saved to {rec}"
+    back = read_any_record(rec.read_text(encoding="utf-8"))
+    assert back.game == NAME and back.result != "*" and not back.errors

@@ -11,10 +11,12 @@ from diloti.ai.analysis import rank_moves
 from diloti.ai.winchance import _splits, game_chance, move_chance, view_chances
 from diloti.games.diloti.state import State
 
+SOURCE = "diloti.games.diloti.players"  # Diloti's measured round splits
+
 
 def simulate(a: int, b: int, target: int, players: int, games: int, rng: random.Random) -> float:
     """The same model played out: rounds drawn from the measured splits until a side is alone over the target."""
-    splits = _splits(players)
+    splits = _splits(SOURCE, players)
     population = [(x, y) for x, y, _ in splits]
     weights = [p for _, _, p in splits]
     won = 0.0
@@ -32,21 +34,22 @@ def simulate(a: int, b: int, target: int, players: int, games: int, rng: random.
 def test_the_table_agrees_with_playing_the_model_out(a: int, b: int, target: int, players: int) -> None:
     games = 3000
     got = simulate(a, b, target, players, games, random.Random(a * 100 + b))
-    want = game_chance(a, b, target, players)
+    want = game_chance(SOURCE, a, b, target, players)
     assert abs(got - want) < 4 * (want * (1 - want) / games) ** 0.5 + 0.005, (got, want)
 
 
 def test_chances_are_symmetric_and_ordered() -> None:
     for a, b in ((0, 0), (12, 40), (59, 58), (3, 33)):
-        assert game_chance(a, b, 61) + game_chance(b, a, 61) == pytest.approx(1.0, abs=1e-9)
-    assert [game_chance(a, 30, 61) for a in (10, 20, 30, 40, 50)] == sorted(game_chance(a, 30, 61)
+        assert game_chance(SOURCE, a, b, 61) + game_chance(SOURCE, b, a, 61) == pytest.approx(1.0, abs=1e-9)
+    assert [game_chance(SOURCE, a, 30, 61) for a in (10, 20, 30, 40, 50)] == sorted(game_chance(SOURCE, a, 30, 61)
                                                                              for a in (10, 20, 30, 40, 50))
-    assert game_chance(61, 60, 61) == 1.0 and game_chance(61, 61, 61) == 0.5
-    assert game_chance(0, 0, 5000) == pytest.approx(0.5) and game_chance(900, 100, 5000) > 0.9  # the approximation
-    moves = [move_chance(30, 30, 61, d, 0.6) for d in (-10, -3, 0, 3, 10)]
+    assert game_chance(SOURCE, 61, 60, 61) == 1.0 and game_chance(SOURCE, 61, 61, 61) == 0.5
+    # the normal approximation, above the exact table's targets
+    assert game_chance(SOURCE, 0, 0, 5000) == pytest.approx(0.5) and game_chance(SOURCE, 900, 100, 5000) > 0.9
+    moves = [move_chance(SOURCE, 30, 30, 61, d, 0.6) for d in (-10, -3, 0, 3, 10)]
     assert moves == sorted(moves) and moves[2] == pytest.approx(0.5, abs=0.03)
     # Late in a round the same expected points are surer: nearer the end, a lead counts for more.
-    assert move_chance(55, 50, 61, 4.0, 0.05) > move_chance(55, 50, 61, 4.0, 1.0)
+    assert move_chance(SOURCE, 55, 50, 61, 4.0, 0.05) > move_chance(SOURCE, 55, 50, 61, 4.0, 1.0)
 
 
 def test_a_view_gets_one_chance_per_ranked_move() -> None:

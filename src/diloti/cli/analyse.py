@@ -6,20 +6,21 @@ import argparse
 import json
 
 from diloti.ai.analysis import format_ranking, rank_moves
-from diloti.ai.winchance import view_chances
+from diloti.ai.winchance import win_chances
 from diloti.cli import CliError
 from diloti.cli.common import (
     add_game_flags,
+    join_words,
     load_any_position_arg,
     non_negative_int,
     one_line_errors,
     options_from_args,
+    other_games,
     positive_float,
     positive_int,
 )
 from diloti.core.errors import InvalidPositionError
-from diloti.core.hand_state import HandState, HandView
-from diloti.games.diloti.state import State
+from diloti.games import find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,9 +30,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "(JSON or compact, docs/NOTATION.md) on the command line, a file holding one, or '-' for "
                     "standard input; "
                     "without it a new round of --game is dealt from --seed. Each estimate is the expected round "
-                    "points difference (the mover's side minus the other; in Xeri and Kontsina the best other "
-                    "side) the move leads to. Only the mover's view "
-                    "is given to the search: hidden cards in the position do not change the answer.",
+                    "points difference (the mover's side minus the other; in "
+                    f"{join_words([g.title for g in other_games()])} the best other side) the move leads to. "
+                    "Only the mover's view is given to the search: hidden cards in the position do not change "
+                    "the answer.",
     ))
     p.add_argument("position", nargs="?", default=None, metavar="POSITION")
     p.add_argument("--seed", type=non_negative_int, default=0, help="deal seed when no POSITION is given (default 0)")
@@ -70,19 +72,16 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"invalid --dealer {args.dealer}: expected a seat 0..{args.players - 1} "
                        f"with {args.players} players")
     if args.position is None:
-        state = State.new(args.players, options_from_args(args), dealer=args.dealer, seed=args.seed, game=args.game)
+        state = find_game(args.game).new_state(args.players, options_from_args(args), args.dealer, args.seed)
     else:
         state = load_any_position_arg(args.position)
     if state.is_over:
         raise InvalidPositionError("the round in this position is over: there is no move to analyse")
-    view = state.view(state.turn) if isinstance(state, HandState) else state.view(state.turn, args.scores)
-    wins: list[float] | None = None
-    if isinstance(view, HandView):  # a position of Xeri or Kontsina: their expert's search, every move kept
-        ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds)
-    else:
-        ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds,
-                            level=args.level)
-        wins = view_chances(view, ranked)  # with the game's scores of the position (0-0 when it gives none)
+    view = state.view(state.turn, args.scores)
+    ranked = rank_moves(view, seed=args.search_seed, iterations=args.iterations, seconds=args.seconds,
+                        level=args.level)  # a game whose master searches as its expert ranks the same either way
+    wins = win_chances(view, ranked)  # with the game's scores of the position (0-0 when it gives none); None if
+    # the game has no model of the chance to win
     if args.json:
         print(json.dumps({"seat": view.seat, "estimate": "expected round points difference for the mover's side",
                           "moves": [{"move": str(m), "estimate": v, "win": None if wins is None else wins[i]}

@@ -27,8 +27,7 @@ from diloti.cli.common import (
     positive_float,
     positive_int,
 )
-from diloti.games.diloti.options import Options
-from diloti.games.diloti.state import State
+from diloti.games import DEFAULT_GAME, find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,15 +45,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def playout_rate(players: int, options: Options | Any, seconds: float, seed: int,
-                 clock: Callable[[], float] = time.perf_counter, game: str = "diloti") -> tuple[float, int, int]:
+def playout_rate(players: int, options: Any, seconds: float, seed: int,
+                 clock: Callable[[], float] = time.perf_counter, game: str = DEFAULT_GAME) -> tuple[float, int, int]:
     """(actions per second, actions, rounds) of random playouts of ``game`` for about ``seconds`` of ``clock``."""
     rng = random.Random(seed)
     actions = rounds = 0
+    new = find_game(game).state.new
     start = clock()
     end = start + seconds
     while True:
-        state = State.new(players, options, rng.randrange(players), seed=rng.randrange(2**63), game=game)
+        state = new(players, options, rng.randrange(players), seed=rng.randrange(2**63))
         push, legal, choice = state.push, state.legal_moves, rng.choice
         while not state.is_over:
             push(choice(legal()))
@@ -67,6 +67,7 @@ def playout_rate(players: int, options: Options | Any, seconds: float, seed: int
 
 def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
+    named = find_game(args.game).named  # the default game's line reads as it always has
     seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
     if args.warmup:
         playout_rate(args.players, options, args.warmup, seed + 1_000_003, game=args.game)  # other deals than the runs
@@ -82,11 +83,11 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"actions_per_second": round(median, 1), "runs": [round(r, 1) for r in rates],
                           "players": args.players, "seconds": args.seconds, "warmup": args.warmup, "seed": seed,
                           "options": options.changed(), "core": CORE,
-                          **({"game": args.game} if args.game != "diloti" else {})}))
+                          **({"game": args.game} if named else {})}))
     else:
         runs = ", ".join(f"{r:,.0f}" for r in rates)
         print(f"{median:,.0f} actions per second (median of {args.repeat} runs of {args.seconds:g}s: {runs}; "
-              f"{'' if args.game == 'diloti' else args.game + ', '}{args.players} players, {total_rounds} rounds, "
+              f"{args.game + ', ' if named else ''}{args.players} players, {total_rounds} rounds, "
               f"{total_actions} actions, seed {seed}, {CORE} core"
               f"{f', after {args.warmup:g}s of warm-up' if args.warmup else ''})")
     return 0

@@ -17,17 +17,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, NoReturn, TypeVar
 
 from diloti.cli import CliError
 from diloti.core.errors import InvalidPositionError
-from diloti.games import DEFAULT_GAME, GAME_NAMES, GAMES, find_game
-from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
-from diloti.games.diloti.state import State
-from diloti.games.kontsina.rules import KontsinaOptions
-from diloti.games.xeri.rules import XeriOptions
+from diloti.games import GAMES, GameInfo, find_game
 from diloti.match.workers import WorkerPoolError, check_pool_spec
 
 N = TypeVar("N", int, float)
@@ -55,37 +51,100 @@ positive_float = _number_type(float, lambda v: 0 < v < _INF, "a positive number"
 non_negative_float = _number_type(float, lambda v: 0 <= v < _INF, "a number of 0 or more")
 
 
+def join_words(words: Sequence[str], last: str = "and") -> str:
+    """``a, b and c`` (or with ``last`` "or").
+
+    >>> join_words(["Xeri", "Kontsina"]), join_words(["2", "3", "4"], "or")
+    ('Xeri and Kontsina', '2, 3 or 4')
+    """
+    return ", ".join(words[:-1]) + f" {last} " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def default_game() -> GameInfo:
+    """The game of a command without ``--game`` (the registry's default game, whose outputs name no game)."""
+    return next(info for info in GAMES.values() if not info.named)
+
+
+def other_games() -> list[GameInfo]:
+    """Every registered game but the default one, in the registry's order."""
+    return [info for info in GAMES.values() if info.named]
+
+
+def _page(info: GameInfo) -> str:
+    return info.rules.rsplit("/", 1)[-1]
+
+
+def _choices(cls: Any) -> dict[str, tuple[str, ...]]:
+    """The options of ``cls`` that take one of a few words (Diloti's ``face_card_redeal``), with the words."""
+    choices: dict[str, tuple[str, ...]] = getattr(cls, "CHOICES", {})
+    return choices
+
+
+def _add_option(group: Any, info: GameInfo, name: str) -> None:
+    """The flag of option ``name`` of ``info``'s options, in ``group``, built from the options class: a switch
+    for a flag, a word from its choices, or a positive number (ranged by the class); a number's help gives its
+    default, and the defaults of the games after ``info`` that share the flag."""
+    cls: Any = info.options
+    flag, default, text = "--" + name.replace("_", "-"), getattr(cls(), name), cls.help(name)
+    if isinstance(default, bool):
+        group.add_argument(flag, dest=name, action="store_true", help=text)
+    elif name in _choices(cls):
+        group.add_argument(flag, dest=name, choices=_choices(cls)[name], default=default,
+                           help=f"{text} (default {default})")
+    else:
+        games = list(GAMES.values())
+        later = [g for g in games[games.index(info) + 1:] if name in g.options.names()]
+        notes = [f"{g.name} {getattr(g.options, 'DEFAULT_NOTES', {}).get(name) or getattr(g.options(), name)}"
+                 for g in later]
+        group.add_argument(flag, dest=name, type=positive_int, default=None, metavar="N",
+                           help=f"{text} (default {default}" + (f"; {', '.join(notes)}" if notes else "") + ")")
+
+
 def add_option_flags(parser: argparse.ArgumentParser) -> None:
-    """Add one flag per rule option of the three games (RULES.md, RULES-XERI.md, RULES-KONTSINA.md).
+    """Add one flag per rule option of every registered game, from its options class (names, help, ranges,
+    defaults): the default game's in one group (its valued options first, then its switches), every other
+    game's that are not there yet in a second group.
 
     A game takes only its own options: :func:`options_from_args` refuses another game's flag.
     """
-    group = parser.add_argument_group("rule options (RULES.md; all off by default)")
-    default = Options()
-    group.add_argument("--target", type=positive_int, default=None, metavar="N",
-                       help=f"{Options.help('target')} (default {default.target}; xeri 101 with --game-by-points, "
-                            f"kontsina {KontsinaOptions().target})")
-    group.add_argument("--face-card-redeal", choices=FACE_REDEAL_CHOICES, default=default.face_card_redeal,
-                       help=f"{Options.help('face_card_redeal')} (default {default.face_card_redeal})")
-    for name in Options.flags():
-        group.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true", help=Options.help(name))
-    other = parser.add_argument_group("Xeri and Kontsina options (RULES-XERI.md, RULES-KONTSINA.md; with --game)")
-    for cls in (XeriOptions, KontsinaOptions):
-        for name in cls.names():
-            if any(a.dest == name for a in parser._actions):
-                continue
-            if name in cls.MAXIMUM:
-                other.add_argument("--" + name.replace("_", "-"), dest=name, type=positive_int, default=None,
-                                   metavar="N", help=f"{cls.help(name)} (default {getattr(cls(), name)})")
-            else:
-                other.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true", help=cls.help(name))
+    main = default_game()
+    cls: Any = main.options
+    note = getattr(cls, "HELP_NOTE", "")
+    group = parser.add_argument_group(f"rule options ({_page(main)}" + (f"; {note}" if note else "") + ")")
+    flags = cls.flags()
+    for name in [n for n in cls.names() if n not in flags] + flags:
+        _add_option(group, main, name)
+    others = other_games()
+    if others:
+        other = parser.add_argument_group(f"{join_words([g.title for g in others])} options "
+                                          f"({', '.join(_page(g) for g in others)}; with --game)")
+        for info in others:
+            for name in info.options.names():
+                if not any(a.dest == name for a in parser._actions):
+                    _add_option(other, info, name)
     parser.set_defaults(check_args=options_from_args)  # a game refuses another game's flags as an argument error
 
 
+def games_phrase() -> str:
+    """The other games as ``--game``'s help names them: by what they are to the default game, if the registry says.
+
+    >>> games_phrase()
+    'its parent games xeri and kontsina'
+    """
+    kin: dict[str, list[str]] = {}
+    for info in other_games():
+        kin.setdefault(info.relation, []).append(info.name)
+    parts = [(f"its {rel}{'s' if len(names) > 1 else ''} " if rel else "") + join_words(names)
+             for rel, names in kin.items()]
+    return ", or ".join(parts)
+
+
 def add_game_flag(parser: argparse.ArgumentParser) -> None:
-    """``--game``: which of the three games (default diloti)."""
-    parser.add_argument("--game", choices=GAME_NAMES, default="diloti",
-                        help="the game: diloti, or its parent games xeri and kontsina (default diloti)")
+    """``--game``: which of the registered games (default the default game)."""
+    main = default_game().name
+    others = games_phrase()
+    parser.add_argument("--game", choices=tuple(GAMES), default=main,
+                        help=f"the game: {main}" + (f", or {others}" if others else "") + f" (default {main})")
 
 
 def _option_names() -> set[str]:
@@ -93,20 +152,21 @@ def _option_names() -> set[str]:
 
 
 def options_from_args(args: argparse.Namespace) -> Any:
-    """The options the flags chose, of the game ``--game`` names (Diloti's :class:`Options` without it).
+    """The options the flags chose, of the game ``--game`` names (the default game's without it).
 
     A flag of another game's option is refused in one line; so is a number of players the game
     does not seat.
     """
-    game = getattr(args, "game", DEFAULT_GAME)
+    game = getattr(args, "game", default_game().name)
     cls: Any = find_game(game).options
     own = set(cls.names())
+    unset_words = {name: getattr(info.options(), name) for info in GAMES.values() for name in _choices(info.options)}
     data: dict[str, Any] = {}
     for name in sorted(_option_names()):
         if not hasattr(args, name):
             continue
         value = getattr(args, name)
-        unset = value is None or value is False or (name == "face_card_redeal" and value == "off")
+        unset = value is None or value is False or (name in unset_words and value == unset_words[name])
         if name in own:
             if value is not None:
                 data[name] = value
@@ -119,14 +179,22 @@ def options_from_args(args: argparse.Namespace) -> Any:
         seats = find_game(game).players
         if players not in seats:
             raise CliError(f"argument --players: invalid choice: {players} ({game} is played by "
-                           f"{', '.join(map(str, seats[:-1]))} or {seats[-1]} players)")
+                           f"{join_words([str(n) for n in seats], 'or')} players)")
         find_game(game).state.check_players(players, options)
     return options
 
 
 def add_players_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
-                        help="2 or 4 players (default 2); Kontsina also 3, and 4 each alone unless --partnerships")
+    """``--players``: any number of seats a registered game takes; the help says the default game's, and the
+    others' where they differ (in the game's own words, its registry entry's ``players_note``)."""
+    main = default_game()
+    seats = sorted({n for info in GAMES.values() for n in info.players})
+    notes = [f"; {g.title} {g.players_note}" if g.players_note else
+             f"; {g.title} {join_words([str(n) for n in g.players], 'or')} players"
+             for g in other_games() if g.players_note or not set(g.players) <= set(main.players)]
+    parser.add_argument("--players", type=int, choices=tuple(seats), default=main.players[0],
+                        help=f"{join_words([str(n) for n in main.players], 'or')} players "
+                             f"(default {main.players[0]}){''.join(notes)}")
     parser.set_defaults(check_args=options_from_args)  # the game's seats and options, checked as arguments
 
 
@@ -184,26 +252,20 @@ def read_text_file(path: str, what: str = "file") -> str:
 
 
 def load_any_position_arg(arg: str) -> Any:
-    """A position of any game (JSON that names its game, or Diloti's compact line): as :func:`load_position_arg`."""
-    from diloti.formats.games import load_any_position
-
-    return _load_arg(arg, load_any_position)
-
-
-def load_position_arg(arg: str) -> State:
-    """A position from the command line: ``-`` (standard input), JSON text, a compact line, or a file.
+    """A position of any game from the command line: ``-`` (standard input), JSON text (which names its game),
+    Diloti's compact line, or a file holding one.
 
     Text with a space in it or starting with ``{`` is read as the position
     itself; anything else names a file holding one (JSON or compact).
 
-    >>> load_position_arg("missing.json")
+    >>> load_any_position_arg("missing.json")
     Traceback (most recent call last):
     ...
     diloti.cli.CliError: position file 'missing.json': no such file
     """
-    from diloti.games.diloti.formats.position import load_position
+    from diloti.formats.games import load_any_position
 
-    return _load_arg(arg, load_position)
+    return _load_arg(arg, load_any_position)
 
 
 P = TypeVar("P")

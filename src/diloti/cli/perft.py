@@ -20,10 +20,10 @@ from diloti.cli.common import (
     read_text_file,
 )
 from diloti.core.errors import DilotiError
-from diloti.core.hand_state import HandState
+from diloti.core.interface import RoundRules
 from diloti.core.perft import divide, perft
 from diloti.formats.games import load_any_position, position_from_dict
-from diloti.games.diloti.state import State
+from diloti.games import find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 class Case:
     """A position to count, with the name and expected counts (by depth, from 1) of a test case."""
 
-    state: State | HandState
+    state: RoundRules
     name: str | None = None
     expected: list[int] | None = None
 
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     deal = re.fullmatch(r"deal:(\d+)", (args.position or "").strip())
     if deal is not None:
         seed = int(deal.group(1))
-        cases = [Case(State.new(args.players, options_from_args(args), 0, seed=seed, game=args.game),
+        cases = [Case(find_game(args.game).new_state(args.players, options_from_args(args), 0, seed=seed),
                       f"{args.game} deal {seed}")]
     elif args.position is not None:
         cases = [Case(load_any_position_arg(args.position))]

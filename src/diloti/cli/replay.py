@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from diloti.cli import CliError
-from diloti.cli.common import one_line_errors, positive_int
+from diloti.cli.common import default_game, join_words, one_line_errors, other_games, positive_int
 from diloti.core.cards import NAMES
-from diloti.formats.games import HandsRecord, format_hand_score, load_any_record
-from diloti.games.diloti.formats.notation import describe_move
-from diloti.games.diloti.formats.record import GameRecord, format_score
-from diloti.games.diloti.state import State
+from diloti.formats.games import formats_of, load_any_record
+from diloti.games import find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,28 +21,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "read is still replayed. Exit status 1 if the record has problems.",
     ))
     p.add_argument("record", metavar="RECORD",
-                   help="the record file (of any game: its Game header names Xeri or Kontsina; none: Diloti)")
+                   help=f"the record file (of any game: its Game header names "
+                        f"{join_words([g.title for g in other_games()], 'or')}; none: {default_game().title})")
     p.add_argument("--all", action="store_true", help="print the whole game without waiting for Enter")
     p.add_argument("--round", type=positive_int, metavar="N", help="only round N")
     p.add_argument("--positions", action="store_true", help="print the table and every hand before each move")
     p.set_defaults(func=run)
 
 
-def _show_state(state: State) -> None:
+def _show_state(state: Any) -> None:
     table = " ".join([NAMES[c] for c in state.table] + [str(p) for p in getattr(state, "declarations", ())]) or "-"
     hands = " | ".join(f"s{i}: " + (" ".join(NAMES[c] for c in h) or "-") for i, h in enumerate(state.hands))
     print(f"     table {table}; {hands}; stock {state.stock_size}")
 
 
-def _start(args: argparse.Namespace, rec: GameRecord | HandsRecord, what: str, game: str | None) -> range:
-    """Print the record's problems and its headline; the indices of the rounds (a parent game's hands) to replay."""
+def _start(args: argparse.Namespace, rec: Any, what: str, named: bool) -> range:
+    """Print the record's problems and its headline; the indices of the rounds (hands) to replay."""
     if not rec.rounds and not rec.errors:
         raise CliError(f"record {args.record!r}: no {what} in it (is it a game record?)")
     for line, msg in rec.errors:
         print(f"{args.record}:{line}: {msg}", file=sys.stderr)
     names = rec.names or [f"seat {s}" for s in range(rec.players)]
-    print(f"{rec.headers.get('Event', game or 'diloti')}, {rec.headers.get('Date', '?')}: "
-          f"{game + ', ' if game else ''}{rec.players} players ({', '.join(names)}), "
+    print(f"{rec.headers.get('Event', rec.game)}, {rec.headers.get('Date', '?')}: "
+          f"{rec.game + ', ' if named else ''}{rec.players} players ({', '.join(names)}), "
           f"options: {rec.options.changed() or 'standard'}, seed {rec.seed}")
     if args.round is None:
         return range(len(rec.rounds))
@@ -62,56 +62,26 @@ def _quit_asked() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    loaded = load_any_record(args.record)
-    if isinstance(loaded, HandsRecord):
-        return _run_variant(args, loaded)
-    rec: GameRecord = loaded
-    indices = _start(args, rec, "round", None)
+    rec = load_any_record(args.record)
+    info = find_game(rec.game)
+    look = formats_of(rec.game).TERMINAL  # the game's words for a move and a round's end
+    word = info.round_word
+    indices = _start(args, rec, word, info.named)
     interactive = not args.all and sys.stdin.isatty()
-    total = [0, 0]
+    totals = [0] * info.sides(rec.players, rec.options)
     for idx in indices:
         r = rec.rounds[idx]
-        print(f"=== round {r.number}, dealer seat {r.dealer} ===")
-        final = None
+        print(f"=== {word} {r.number}, dealer seat {r.dealer} ===")
+        moved = False
         for n, (state, seat, move) in enumerate(rec.replay(idx), 1):
             if args.positions:
                 _show_state(state)
-            print(f"{n:3}. s{seat} {move!s:<24} {describe_move(state, move)}")
-            final = state
+            print(f"{n:3}. s{seat} {move!s:<24} {look.describe(state.view(seat), move)}")
+            moved = True
             if interactive and _quit_asked():
                 return 1 if rec.errors else 0
-        if r.score is not None:
-            print("  " + format_score(r.score))
-            total[0] += r.points[0]
-            total[1] += r.points[1]
-            print(f"  total {total[0]}-{total[1]}")
-        elif final is not None:
-            print("  (round unfinished)")
-    if args.round is None:
-        print(f"result {rec.result}, score {rec.scores[0]}-{rec.scores[1]}"
-              + (f" ({rec.termination})" if rec.termination else ""))
-    if rec.errors:
-        print(f"{len(rec.errors)} problem(s) in {args.record}; replayed what could be read", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _run_variant(args: argparse.Namespace, rec: HandsRecord) -> int:
-    """Replay a record of Xeri or Kontsina (the same output as Diloti's, in hands)."""
-    from diloti.cli.variant_play import describe
-
-    indices = _start(args, rec, "hand", rec.game)
-    interactive = not args.all and sys.stdin.isatty()
-    for idx in indices:
-        r = rec.rounds[idx]
-        print(f"=== hand {r.number}, dealer seat {r.dealer} ===")
-        for n, (state, seat, move) in enumerate(rec.replay(idx), 1):
-            if args.positions:
-                _show_state(state)  # type: ignore[arg-type]
-            print(f"{n:3}. s{seat} {move!s:<24} {describe(state.view(seat), move)}")
-            if interactive and _quit_asked():
-                return 1 if rec.errors else 0
-        print("  " + (format_hand_score(r.score) if r.score is not None else "(hand unfinished)"))
+        for line in look.replay_end(r, totals, moved):
+            print("  " + line)
     if args.round is None:
         print(f"result {rec.result}, score {'-'.join(map(str, rec.scores))}"
               + (f" ({rec.termination})" if rec.termination else ""))

@@ -21,8 +21,9 @@ from diloti.ai.review import (
     summarise,
 )
 from diloti.cli import CliError
-from diloti.cli.common import non_negative_int, one_line_errors, progress_bar, read_text_file
+from diloti.cli.common import join_words, non_negative_int, one_line_errors, progress_bar, read_text_file
 from diloti.formats.games import read_any_record
+from diloti.games import GAMES
 
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -45,7 +46,8 @@ def budget_arg(text: str) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = one_line_errors(sub.add_parser(
         "review", help="the master's review of a game record: points lost, marks, accuracy",
-        description="Review every decision of a game record (of Diloti, Xeri or Kontsina) with the master's "
+        description=f"Review every decision of a game record (of {join_words([g.title for g in GAMES.values()], 'or')})"
+                    " with the master's "
                     "search, each from the mover's own view (never the hidden cards): the move played, the best "
                     "move, the expected points lost, a mark (inaccuracy from "
                     f"{INACCURACY:g} points lost, mistake from {MISTAKE:g}, blunder from {BLUNDER:g}; "

@@ -3,20 +3,22 @@
 :class:`TerminalSession` reads the human's moves line by line (a number from the list, notation,
 or a command: ``moves``, ``table``, ``history``, ``score``, ``hint``, ``help``, ``quit``), lets the
 computer players move, shows each move and each round's end, and saves the record. Each game's
-session (:mod:`diloti.cli.play`, :mod:`diloti.cli.variant_play`) says how its table, moves, score
-and rounds look and how a typed move is read. The human seat only ever sees ``game.view(seat)``.
+formats part says how its table, moves, score and rounds look and how a typed move is read
+(:mod:`diloti.formats.terminal`), so every registered game plays here. The human seat only ever
+sees ``game.view(seat)``.
 """
 
 from __future__ import annotations
 
 import argparse
-from abc import ABC, abstractmethod
 from typing import Any, TextIO
 
 from diloti.cli import CliError
 from diloti.cli.common import make_computer, save_record
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
+from diloti.formats.games import formats_of
+from diloti.formats.terminal import Terminal
 
 
 def short_error(exc: Exception) -> str:
@@ -30,8 +32,12 @@ def short_error(exc: Exception) -> str:
     return msg[:cut] if cut > 0 else msg
 
 
-class TerminalSession(ABC):
-    """One terminal game: the game, the computer players, input and output."""
+class TerminalSession:
+    """One terminal game of any registered game: the game, the computer players, input and output.
+
+    What the game looks like (its table, moves, score sheet, round ends, help and hint) is the game's
+    own: its formats part's ``TERMINAL`` (:class:`~diloti.formats.terminal.Terminal`).
+    """
 
     def __init__(self, game: Any, seat: int, bots: dict[int, Any], names: list[str], out: TextIO,
                  inp: TextIO, record: str | None, quiet: bool = False) -> None:
@@ -44,51 +50,60 @@ class TerminalSession(ABC):
         self.record = record
         self.quiet = quiet
         self.echo = not (hasattr(inp, "isatty") and inp.isatty())
+        self.formats = formats_of(game.state.game)
+        self.look: Terminal = self.formats.TERMINAL
 
-    # ------------------------------------------------------------------ what each game says
-    @abstractmethod
+    # ------------------------------------------------------------------ what the game says
     def show_table(self, view: Any) -> None:
-        """The position as the human's seat sees it."""
+        self.look.show_table(self, view)
 
-    @abstractmethod
     def show_moves(self, view: Any) -> None:
-        """The legal moves, numbered from 1."""
+        self.look.show_moves(self, view)
 
-    @abstractmethod
     def show_history(self) -> None:
-        """This round's moves."""
+        self.look.show_history(self)
 
-    @abstractmethod
     def show_scores(self) -> None:
-        """The score sheet."""
+        self.look.show_scores(self)
 
-    @abstractmethod
     def help_text(self, view: Any) -> str:
-        """How to enter a move, and the commands."""
+        return self.look.help_text(self, view)
 
-    @abstractmethod
-    def hint(self, view: Any, arg: str) -> str:
-        """The computer's advice for ``view`` (``arg``: how many moves to show)."""
-
-    @abstractmethod
     def read_move(self, view: Any, text: str) -> Move:
         """The legal move ``text`` names (raises :class:`DilotiError` if none)."""
+        return self.look.read_move(self, view, text)
 
-    @abstractmethod
     def describe(self, view: Any, move: Move) -> str:
-        """A move in words, for the table as ``view`` shows it."""
+        return self.look.describe(view, move)
 
-    @abstractmethod
     def round_summary(self, rec: Any) -> None:
-        """A round's (a hand's) end: its score and the sheet."""
+        self.look.round_summary(self, rec)
 
-    @abstractmethod
     def game_over_line(self) -> str:
-        """The last line of a finished game."""
+        return self.look.game_over_line(self)
 
-    @abstractmethod
     def make_record(self) -> Any:
         """The game's record (something with ``save`` and ``dumps``)."""
+        return self.formats.record_from_game(self.game, names=self.names, site="diloti play")
+
+    def hint(self, view: Any, arg: str) -> str:
+        """The computer's advice for ``view``: its best few moves (``arg``: how many, default 3)."""
+        if not view.legal:
+            return "hint: you have no move to make now"
+        count = int(arg) if arg.isdigit() and int(arg) > 0 else 3
+        try:
+            from diloti.ai.analysis import rank_moves
+            from diloti.ai.winchance import win_chances
+        except ImportError:
+            return "hint: not available (the computer analysis module is not installed)"
+        master = any(getattr(b, "name", "") == "master" for b in self.bots.values())
+        search = self.look.hint_search(master)
+        try:
+            ranked = rank_moves(view, seed=view.plays, **search)
+        except DilotiError as exc:
+            return f"hint: {exc}"
+        shown = ranked[:count]
+        return self.look.hint_text(view, shown, win_chances(view, shown), search)
 
     # ------------------------------------------------------------------ shared
     def say(self, text: str = "") -> None:

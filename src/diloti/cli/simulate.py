@@ -17,7 +17,6 @@ from diloti.cli.common import (
     progress_bar,
 )
 from diloti.games import DEFAULT_GAME, find_game, new_game
-from diloti.games.diloti.options import Options
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,11 +56,12 @@ class Summary:
         }
 
 
-def simulate(games: int, players: int, options: Options | Any, seed: int,
-             advance: Callable[[int], object] | None = None, game_name: str = "diloti") -> Summary:
-    """Play ``games`` random games of ``game_name``; deterministic for a seed. ``advance(1)`` is called after each game.
+def simulate(games: int, players: int, options: Any, seed: int,
+             advance: Callable[[int], object] | None = None, game_name: str = DEFAULT_GAME) -> Summary:
+    """Play ``games`` random games of ``game_name`` (its options, or None for its defaults); deterministic for a
+    seed. ``advance(1)`` is called after each game.
 
-    >>> s = simulate(2, 2, Options(target=20), seed=1)
+    >>> s = simulate(2, 2, find_game(DEFAULT_GAME).options.from_dict({"target": 20}), seed=1)
     >>> s.games, sum(s.wins), s.rounds >= 2
     (2, 2, True)
     """
@@ -93,33 +93,26 @@ def simulate(games: int, players: int, options: Options | Any, seed: int,
 
 def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
+    info = find_game(args.game)
     seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
     with progress_bar(args.games, "games", show=True if args.progress else None) as bar:
         summary = simulate(args.games, args.players, options, seed, bar.update, args.game)
     d = summary.to_dict()
     if args.json:
-        extra = {"game": args.game} if args.game != DEFAULT_GAME else {}
+        extra = {"game": args.game} if info.named else {}  # the default game's summary reads as it always has
         print(json.dumps({**d, "players": args.players, "seed": seed, "options": options.changed(), **extra}))
         return 0
-    if args.game != DEFAULT_GAME:
-        sides = ", ".join(f"side {i} {w}" for i, w in enumerate(summary.wins))
-        points = ", ".join(f"side {i} {p} ({d['points_per_game'][i]}/game)"  # type: ignore[index]
-                           for i, p in enumerate(summary.points))
-        print(f"{summary.games} {args.game} games, {args.players} players, seed {seed}"
-              + (f", options: {options.changed()}" if options.changed() else ""))
-        print(f"wins:            {sides}")
-        print(f"points:          {points}")
-        print(f"{find_game(args.game).round_word + 's:':<17}{summary.rounds} ({d['rounds_per_game']}/game)")
-        if summary.has_xeri:
-            print(f"xeri per hand:   side 0 {d['xeri_per_round'][0]}, side 1 {d['xeri_per_round'][1]}")  # type: ignore[index]
-        print(f"legal moves:     {d['legal_moves_per_turn']} per turn over {summary.turns} turns")
-        return 0
-    print(f"{summary.games} games, {args.players} players, seed {seed}"
+    sides = ", ".join(f"side {i} {w}" for i, w in enumerate(summary.wins))
+    points = ", ".join(f"side {i} {p} ({d['points_per_game'][i]}/game)"  # type: ignore[index]
+                       for i, p in enumerate(summary.points))
+    print(f"{summary.games} {args.game + ' ' if info.named else ''}games, {args.players} players, seed {seed}"
           + (f", options: {options.changed()}" if options.changed() else ""))
-    print(f"wins:            side 0 {summary.wins[0]}, side 1 {summary.wins[1]}")
-    print(f"points:          side 0 {summary.points[0]} ({d['points_per_game'][0]}/game), "  # type: ignore[index]
-          f"side 1 {summary.points[1]} ({d['points_per_game'][1]}/game)")  # type: ignore[index]
-    print(f"rounds:          {summary.rounds} ({d['rounds_per_game']}/game)")
-    print(f"xeri per round:  side 0 {d['xeri_per_round'][0]}, side 1 {d['xeri_per_round'][1]}")  # type: ignore[index]
+    print(f"wins:            {sides}")
+    print(f"points:          {points}")
+    print(f"{info.round_word + 's:':<17}{summary.rounds} ({d['rounds_per_game']}/game)")
+    if summary.has_xeri:
+        per_round: list[float] = d["xeri_per_round"]  # type: ignore[assignment]
+        xeri = ", ".join(f"side {i} {x}" for i, x in enumerate(per_round))
+        print(f"{'xeri per ' + info.round_word + ':':<17}{xeri}")
     print(f"legal moves:     {d['legal_moves_per_turn']} per turn over {summary.turns} turns")
     return 0

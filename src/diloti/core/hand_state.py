@@ -123,6 +123,11 @@ class HandState(HandChance, RoundState, ABC):
     POSITION_COUNTS: ClassVar[tuple[str, ...]] = ()
     # A record writes a move as its card alone when the game's rules say what the card does (Xeri).
     RECORD_CARD_ONLY: ClassVar[bool] = False
+    # The table is a pile whose top card a capture matches, and a lone card taken is a xeri (Xeri): said so
+    # wherever the table and moves are shown in words.
+    PILE: ClassVar[bool] = False
+    # How a move is typed, for a terminal game's help.
+    MOVE_HELP: ClassVar[str] = "Play a card by its number in the list, or in notation: 7S (lay), 7S x 7D (capture)."
 
     __slots__ = (
         "_legal", "_stack", "batch", "captured", "deal_no", "dealer", "deck", "explicit", "first_table", "hands",

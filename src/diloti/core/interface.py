@@ -172,6 +172,9 @@ class WholeGame(Protocol):
     winner: int | None
 
     @property
+    def sides(self) -> int: ...  # how many sides score apart
+
+    @property
     def is_over(self) -> bool: ...
 
     def push(self, move: Move) -> None: ...

@@ -32,6 +32,7 @@ from diloti.core.interface import RoundRules
 from diloti.core.moves import Move
 from diloti.formats.hands import HandsRecord, format_hand_score, move_text, result_text
 from diloti.formats.reader import _HEADER_RE, _unquote, load_record_file
+from diloti.formats.terminal import Terminal
 from diloti.formats.wire import TableFacts
 from diloti.games import DEFAULT_GAME, check_game, find_game
 
@@ -59,6 +60,9 @@ class GameFormats(Protocol):
         ...
 
     def read_played(self, state: Any, text: str) -> Move: ...
+
+    @property
+    def TERMINAL(self) -> Terminal: ...
 
 
 def formats_of(game: str) -> GameFormats:

@@ -66,6 +66,7 @@ from diloti.core.hands_game import HandRecord, HandsGame
 from diloti.core.moves import CAPTURE, Move
 from diloti.core.phase import Phase
 from diloti.formats.reader import RecordReader, _quote
+from diloti.formats.terminal import HandsTerminal
 from diloti.formats.wire import TableFacts, frame_dict, history, move_dict
 from diloti.games import find_game
 
@@ -368,6 +369,9 @@ def describe_move(state: HandState, move: Move) -> str:
     return f"{NAMES[card]} takes {'+'.join(NAMES[c] for c in taken)}"
 
 
+TERMINAL = HandsTerminal()  # how these games look in the terminal (``diloti play``)
+
+
 def read_record(text: str, game: str) -> HandsRecord:
     """Read a record of the one-card game ``game``, replaying it; problems go to ``errors``."""
     read: HandsRecord = _HandsReader(text.splitlines(), game).run()
@@ -440,6 +444,6 @@ def read_played(state: HandState, text: str) -> Move:
     return move if state.is_over or state.is_legal(move) else state.read_move(text)
 
 
-__all__ = ["HAND_FIELDS", "HandsRecord", "describe_move", "format_hand_score", "move_text", "position_from_dict",
-           "position_to_dict", "read_played", "read_record", "record_from_game", "replay_frame", "result_text",
-           "state_message"]
+__all__ = ["HAND_FIELDS", "TERMINAL", "HandsRecord", "describe_move", "format_hand_score", "move_text",
+           "position_from_dict", "position_to_dict", "read_played", "read_record", "record_from_game", "replay_frame",
+           "result_text", "state_message"]

@@ -53,6 +53,8 @@ class GameInfo:
     rules: str
     round_word: str = "round"  # what a round of this game is called in messages ("hand" in the parent games)
     parts: dict[str, str] = field(default_factory=dict)
+    relation: str = ""  # what the game is to the default game, in the command line's help ("parent game")
+    players_note: str = ""  # the --players help's note on its seats beside the default game's ("also 3, ...")
     # What the server asks of a game beyond its rules: whether its games may move players' ratings, the prefix of
     # its rating modes (None: the name's first letter), and which levels' searches may give its hints.
     rated: bool = False
@@ -62,8 +64,22 @@ class GameInfo:
 
     @property
     def title(self) -> str:
-        """The game's name as a sentence or a model's name writes it (``Xeri``)."""
+        """The game's name as a sentence writes it.
+
+        >>> find_game("kontsina").title
+        'Kontsina'
+        """
         return self.name.capitalize()
+
+    @property
+    def named(self) -> bool:
+        """Whether outputs name this game: every game but the default one (the game of a position or record
+        that names none), whose outputs read as they did before there were others.
+
+        >>> find_game("diloti").named, find_game("xeri").named
+        (False, True)
+        """
+        return is_named(self.name)
 
     def rating_mode(self, players: int) -> str:
         """The rating mode of a table of ``players``: its games' ratings and histories are kept apart by it.
@@ -134,12 +150,23 @@ GAMES: dict[str, GameInfo] = {
                        _parts("diloti", "diloti.games.diloti.formats"), rated=True, rating_prefix="",
                        hint_levels=("expert", "master"), side=Side),
     "xeri": GameInfo("xeri", XeriState, XeriGame, XeriOptions, (2, 4), "docs/RULES-XERI.md", "hand",
-                     _parts("xeri", HANDS_FORMATS), side=XeriSide),
+                     _parts("xeri", HANDS_FORMATS), relation="parent game", side=XeriSide),
     "kontsina": GameInfo("kontsina", KontsinaState, KontsinaGame, KontsinaOptions, (2, 3, 4),
-                         "docs/RULES-KONTSINA.md", "hand", _parts("kontsina", HANDS_FORMATS), side=KontsinaSide),
+                         "docs/RULES-KONTSINA.md", "hand", _parts("kontsina", HANDS_FORMATS), relation="parent game",
+                         players_note="also 3, and 4 each alone unless --partnerships", side=KontsinaSide),
 }
 BUILT_IN = tuple(GAMES)
-GAME_NAMES = BUILT_IN  # the names the command line offers (a registered game joins GAMES, not the flags' defaults)
+GAME_NAMES = BUILT_IN  # the built-in games' names (the command line offers every registered game: GAMES)
+
+
+def is_named(name: str) -> bool:
+    """Whether outputs name the game called ``name``: every game but the default one (:attr:`GameInfo.named`),
+    also one no longer registered (a result read back after its game left the registry).
+
+    >>> is_named("xeri"), is_named(DEFAULT_GAME)
+    (True, False)
+    """
+    return name != DEFAULT_GAME
 
 
 def check_game(name: object) -> str:
@@ -206,6 +233,7 @@ __all__ = [
     "GameInfo",
     "check_game",
     "find_game",
+    "is_named",
     "new_game",
     "register_game",
     "registered",

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from diloti.core.seeds import derive_seed
+from diloti.games import DEFAULT_GAME
 from diloti.match.sprt import Sprt, SprtStatus, pentanomial
 from diloti.match.tournament import GameResult, MatchResult, TournamentError, check_match, play_game, summarise
 from diloti.match.workers import pool_width
@@ -96,7 +97,7 @@ def play_sequential(a: str, b: str, games: int, *, test: Sprt | None = None, see
                     pool: Executor | None = None, done: Sequence[GameResult] = (),
                     on_game: Callable[[GameResult], None] | None = None,
                     on_pair: Callable[[SprtStatus | None, int], None] | None = None,
-                    game: str = "diloti") -> SequentialResult:
+                    game: str = DEFAULT_GAME) -> SequentialResult:
     """Play A against B pair by pair, at most ``games`` games (rounded up to even), stopping at ``test``'s verdict.
 
     ``done`` are games already played (from a results file): only the others are

@@ -42,10 +42,9 @@ from typing import Any
 from diloti.ai import game_players, make_player
 from diloti.core.errors import DilotiError
 from diloti.core.seeds import derive_seed
-from diloti.games import BUILT_IN, find_game
+from diloti.games import DEFAULT_GAME, find_game, is_named
 from diloti.match.workers import worker_pool
 
-DEFAULT_GAME = BUILT_IN[0]  # the registry's first game (Diloti): its results read as they always have
 
 class TournamentError(DilotiError):
     """A bad tournament setting, or a bot that broke the rules."""
@@ -177,14 +176,14 @@ class MatchResult:
         d = asdict(self)
         if not per_game:
             del d["results"]
-        if self.game == DEFAULT_GAME:
+        if not is_named(self.game):
             del d["game"]  # the default game's results read as they always have
         d["moves_per_second"] = sum(r.moves for r in self.results) / max(1e-9, sum(r.seconds for r in self.results))
         return d
 
     def summary(self) -> str:
         """A few lines for people."""
-        named = "" if self.game == DEFAULT_GAME else self.game + " "
+        named = self.game + " " if is_named(self.game) else ""
         return (
             f"{self.a} vs {self.b}: {self.games} {named}games "
             f"({self.players} players, {self.rounds} {find_game(self.game).round_word}s)\n"

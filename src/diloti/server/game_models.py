@@ -59,7 +59,7 @@ GAME_NAME: TypeAdapter[str] = TypeAdapter(GameName)
 
 
 def _model_name(info: GameInfo, suffix: str) -> str:
-    return suffix if info.name == DEFAULT_GAME else f"{info.title}{suffix}"
+    return f"{info.title}{suffix}" if info.named else suffix  # the default game's as before there were others
 
 
 def one_of(values: Sequence[Any]) -> Any:

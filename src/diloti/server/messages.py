@@ -147,7 +147,7 @@ class NewTable(Strict):
                                  "(false: a casual game)")] = True
 
 
-_others = [g for g in GAMES.values() if g.name != DEFAULT_GAME]  # their models: diloti.server.table_models
+_others = [g for g in GAMES.values() if g.named]  # the games read with their own models (table_model)
 NewTable.__doc__ = (f"{NewTable.__doc__}\n\nWith ``game`` {' or '.join(f'``{g.name}``' for g in _others)} the body is "
                     f"read as {' or '.join(f':class:`New{g.title}Table`' for g in _others)}\n"
                     "(their own options and players).\n")
@@ -161,7 +161,7 @@ def table_model(info: Game) -> type[NewTable]:
     >>> model.__name__, model.model_validate({"game": "kontsina", "name": "Ann", "players": 3}).players
     ('NewKontsinaTable', 3)
     """
-    if info.name == DEFAULT_GAME:
+    if not info.named:
         return NewTable
     made = _TABLE_MODELS.get(info.name)
     if made is None or made[0] is not info:  # a game registered again (a test's) gets a model of its own

@@ -50,10 +50,11 @@ def _option(default: Any, help: str) -> Any:
 class Options:
     """Every named option of RULES.md ("Named options"); all off by default."""
 
-    # The ranges and choices of the options that are not flags, as every game's options say them (the server's
-    # request models are made from them).
+    HELP_NOTE: ClassVar[str] = "all off by default"  # the command line's options group says so
+    # The ranges and choices of the options that are not flags, as every game's options say them (the command
+    # line's flags and the server's request models are made from them).
     MAXIMUM: ClassVar[dict[str, int]] = {"target": MAX_TARGET}
-    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"face_card_redeal": FACE_REDEAL_CHOICES}
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"face_card_redeal": FACE_REDEAL_CHOICES}  # options of a word
 
     target: int = _option(61, "points that win the game")
     dealer_sees_bottom: bool = _option(False, "the dealer sees the last stock card before dealing")

@@ -127,6 +127,9 @@ class KontsinaState(HandState):
     GAME: ClassVar[str] = "kontsina"
     HAND_SIZE: ClassVar[int] = 4
     OPTIONS: ClassVar[type[Any]] = KontsinaOptions
+    MOVE_HELP: ClassVar[str] = ("Play by number, or in notation: 7S (lay), 7S x 7D (match), 9D x 4H 5C (a sum of two "
+                                "or more numerals). One capture takes one thing; capturing is optional unless "
+                                "--forced-capture.")
     __slots__ = ()
     options: KontsinaOptions
 

@@ -57,6 +57,7 @@ class XeriOptions(RuleOptions):
 
     GAME: ClassVar[str] = "xeri"
     MAXIMUM: ClassVar[dict[str, int]] = {"target": MAX_TARGET, "hands": 1000}
+    DEFAULT_NOTES: ClassVar[dict[str, str]] = {"target": "101 with --game-by-points"}  # the target counts only then
 
     xeri_jack_double: bool = option(False, "a xeri made by a jack on a lone jack scores 20")
     game_by_points: bool = option(False, "the game is decided by points to the target, not by hands won")
@@ -152,6 +153,10 @@ class XeriState(HandState):
     OPTIONS: ClassVar[type[Any]] = XeriOptions
     POSITION_COUNTS: ClassVar[tuple[str, ...]] = ("xeri", "jack_xeri")
     RECORD_CARD_ONLY: ClassVar[bool] = True  # what a card does on the pile follows from the rules
+    PILE: ClassVar[bool] = True
+    MOVE_HELP: ClassVar[str] = ("Play a card by its number in the list or by name (7H, jd, T♦). A card of the top "
+                                "card's rank, or a jack, takes the whole pile; taking a lone card of its rank is a "
+                                "xeri (10 points).")
     __slots__ = ()
     options: XeriOptions
 

@@ -19,6 +19,7 @@ from diloti.core.moves import Move
 from diloti.games.diloti.formats import notation as _notation
 from diloti.games.diloti.formats import position as _position
 from diloti.games.diloti.formats import record as _record
+from diloti.games.diloti.formats.terminal import TERMINAL
 from diloti.games.diloti.formats.wire import read_played, replay_frame, state_message
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.state import State
@@ -55,5 +56,5 @@ def record_from_game(game: Game, names: list[str] | None = None, event: str | No
     return _record.GameRecord.from_game(game, names, event or "diloti", date, site, notes)
 
 
-__all__ = ["describe_move", "parse_compact", "position_from_dict", "position_to_dict", "read_played", "read_record",
-           "record_from_game", "replay_frame", "state_message"]
+__all__ = ["TERMINAL", "describe_move", "parse_compact", "position_from_dict", "position_to_dict", "read_played",
+           "read_record", "record_from_game", "replay_frame", "state_message"]

@@ -94,6 +94,11 @@ class GameRecord:
     notes: dict[int, str] = field(default_factory=dict)  # ply (over the game) -> a comment written after the move
 
     @property
+    def game(self) -> str:
+        """The record's game (a record of Diloti names none: its format came before the others)."""
+        return "diloti"
+
+    @property
     def scores(self) -> tuple[int, int]:
         """Points per side over the scored rounds."""
         a = sum(r.points[0] for r in self.rounds)

@@ -88,7 +88,7 @@ def rank_moves(view: View, seed: int | None, iterations: int, seconds: float | N
 def win_chances(view: View, ranked: Sequence[tuple[Move, float]]) -> list[float]:
     """The chance to win the game after each ranked move (:mod:`diloti.ai.winchance`'s model, measured on
     Diloti's rounds)."""
-    return round_chances(view, ranked, ROUND_CARDS)
+    return round_chances(view, ranked, ROUND_CARDS, __name__)
 
 
 def endless(options: Any) -> Any:

@@ -8,7 +8,7 @@ declaration outlives a deal: its owner must hold a card of its value, and at
 a deal's end every hand is empty.) :func:`features` measures those, each signed for side 0,
 and :func:`fitted_evaluate` is a linear model of the round's final points
 difference on them, fitted by least squares on whole rounds of self-play
-(``bench/fit_evaluation.py`` writes ``ai/data/evaluation.json``).
+(``bench/fit_evaluation.py`` writes ``games/diloti/players/data/evaluation.json``).
 
 >>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=4)
@@ -29,7 +29,7 @@ from diloti.games.diloti.players.knowledge import mask_points, rank_key
 from diloti.games.diloti.players.rollout import evaluate, sweepers
 from diloti.games.diloti.state import State
 
-DATA = Path(__file__).resolve().parents[3] / "ai" / "data" / "evaluation.json"  # with the package data
+DATA = Path(__file__).resolve().parent / "data" / "evaluation.json"  # with the package data
 NAMES = ("base", "lead_sweep", "lead", "left_points", "left_cards")
 KEY = tuple(rank_key(c) for c in range(52))
 
