@@ -176,7 +176,8 @@ ENV = HandEnv(NAME, HandEncoding(NAME, 104, head, describe_head, items=True),
 
 
 PAIRS = GameInfo(NAME, PairsState, PairsGame, PairsOptions, (2,), "tests/toy_game.py", "hand",
-                 {"formats": HANDS_FORMATS, "players": __name__, "envs": __name__})
+                 {"formats": HANDS_FORMATS, "players": __name__, "envs": __name__},
+                 side=PairsSide)  # its score of a hand, as the server's replies describe it
 
 
 @contextmanager

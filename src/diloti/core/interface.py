@@ -21,7 +21,7 @@ Moves of every game are :class:`~diloti.core.moves.Move` values and cards are
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 from diloti.core.cards import Card
 from diloti.core.moves import Move
@@ -31,7 +31,12 @@ from diloti.core.phase import Phase
 @runtime_checkable
 class GameOptions(Protocol):
     """A game's options: one frozen object with a text form (a record's ``Options`` header) and a dict form;
-    the class's defaults are ``cls()``."""
+    the class's defaults are ``cls()``. Its fields are flags (bool), numbers 1..``MAXIMUM[name]`` (int) and
+    words, one of ``CHOICES[name]`` (str); ``help(name)`` says what one means (the server's request models and
+    the command line's flags are made from these)."""
+
+    MAXIMUM: ClassVar[dict[str, int]]
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]]
 
     def to_dict(self) -> dict[str, Any]: ...
 
@@ -47,6 +52,9 @@ class GameOptions(Protocol):
 
     @classmethod
     def names(cls) -> list[str]: ...
+
+    @classmethod
+    def help(cls, name: str, /) -> str: ...
 
 
 class Score(Protocol):

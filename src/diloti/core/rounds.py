@@ -55,6 +55,16 @@ class MovesOn(ABC, Generic[Rec]):
             rec.swept = st.swept
             self._scored(rec)
 
+    @classmethod
+    def target_of(cls, options: Any) -> int | None:
+        """The points that win a game under ``options`` (None: a game decided otherwise, by hands won)."""
+        return int(options.target)
+
+    @classmethod
+    def hands_of(cls, options: Any) -> int | None:
+        """The hands a game under ``options`` is played over, in a game whose rules count them (else None)."""
+        return None
+
     @abstractmethod
     def _scored(self, rec: Rec) -> None:
         """Count the scored round ``rec``: name the winner, or deal the next round."""

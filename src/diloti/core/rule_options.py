@@ -48,6 +48,7 @@ class RuleOptions:
     __slots__ = ()
     GAME: ClassVar[str] = ""
     MAXIMUM: ClassVar[dict[str, int]] = {}
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {}  # options that take one of some words (none here: flags)
 
     def __post_init__(self) -> None:
         self.check_numbers()

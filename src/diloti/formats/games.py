@@ -33,6 +33,7 @@ from diloti.core.moves import Move
 from diloti.formats.hands import HandsRecord, format_hand_score, move_text, result_text
 from diloti.formats.reader import _HEADER_RE, _unquote, load_record_file
 from diloti.formats.terminal import Terminal
+from diloti.formats.wire import TableFacts
 from diloti.games import DEFAULT_GAME, check_game, find_game
 
 
@@ -48,7 +49,17 @@ class GameFormats(Protocol):
     def read_record(self, text: str, game: str) -> Any: ...
 
     def record_from_game(self, game: Any, names: list[str] | None = None, event: str | None = None,
-                         date: str | None = None, site: str | None = None) -> Any: ...
+                         date: str | None = None, site: str | None = None,
+                         notes: dict[int, str] | None = None) -> Any: ...
+
+    # What the server sends of a game (diloti.formats.wire): a seat's or a spectator's ``state`` message, a
+    # replay frame, and a move as a player or the store names it.
+    def state_message(self, game: Any, seat: int | None, facts: TableFacts) -> dict[str, Any]: ...
+
+    def replay_frame(self, state: Any, ply: int, seat: int | None, played: dict[str, Any] | None) -> dict[str, Any]:
+        ...
+
+    def read_played(self, state: Any, text: str) -> Move: ...
 
     @property
     def TERMINAL(self) -> Terminal: ...

@@ -64,8 +64,10 @@ from diloti.core.errors import DilotiError, InvalidCardError, InvalidPositionErr
 from diloti.core.hand_state import HandState
 from diloti.core.hands_game import HandRecord, HandsGame
 from diloti.core.moves import CAPTURE, Move
+from diloti.core.phase import Phase
 from diloti.formats.reader import RecordReader, _quote
 from diloti.formats.terminal import HandsTerminal
+from diloti.formats.wire import TableFacts, frame_dict, history, move_dict
 from diloti.games import find_game
 
 HAND_FIELDS = ("game", "players", "options", "dealer", "turn", "hands", "table", "stock", "captured", "xeri",
@@ -377,11 +379,71 @@ def read_record(text: str, game: str) -> HandsRecord:
 
 
 def record_from_game(game: HandsGame, names: list[str] | None = None, event: str | None = None,
-                     date: str | None = None, site: str | None = None) -> HandsRecord:
-    """The record of a game (finished or not)."""
+                     date: str | None = None, site: str | None = None,
+                     notes: dict[int, str] | None = None) -> HandsRecord:
+    """The record of a game (finished or not). These records carry no comments: ``notes`` are not written."""
     return HandsRecord.from_game(game, names, event, date, site)
 
 
+# ------------------------------------------------------------------ the server's messages
+def state_message(game: HandsGame, seat: int | None, facts: TableFacts) -> dict[str, Any]:
+    """The ``state`` message of a table of a one-card game: the shape of Diloti's, with ``game`` and ``sides``.
+
+    ``table`` is Xeri's pile (bottom first, the top card last) or the loose cards. A spectator's message
+    (``seat`` None) is built from the view of the seat after the one to move, with its hand and moves left out
+    (``seat`` null).
+    """
+    public = seat is None
+    view = game.view(seat if seat is not None else (game.state.turn + 1) % game.players)
+    return {
+        "type": "state",
+        "game": view.game,
+        "ply": facts.ply,
+        "round": facts.round_no,
+        "seat": None if public else view.seat,
+        "players": view.players,
+        "sides": view.sides,
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "phase": Phase(view.phase).label,
+        "your_turn": not public and view.to_move,
+        "hand": [] if public else [NAMES[c] for c in view.hand],
+        "table": [NAMES[c] for c in view.table],
+        "declarations": [],
+        "hand_sizes": list(view.hand_sizes),
+        "stock": view.stock_size,
+        "deal": view.deal_no,
+        "xeri": list(view.xeri),
+        "jack_xeri": list(view.jack_xeri),
+        "captured": [[NAMES[c] for c in side] for side in view.captured],
+        "captured_counts": [len(side) for side in view.captured],
+        "last_capturer": view.last_capturer,
+        "pending": [],
+        "bottom": None,
+        "scores": list(view.scores),
+        "target": facts.target,
+        "hands": facts.hands,
+        "hands_won": facts.hands_won,
+        "history": history(view),
+        "first_table": [],
+        "legal": [move_dict(m) for m in view.legal] if view.to_move and not public else [],
+        "last": facts.last,
+        "rounds": facts.rounds,
+    }
+
+
+def replay_frame(state: HandState, ply: int, seat: int | None, played: dict[str, Any] | None) -> dict[str, Any]:
+    """A replay frame: every hand shown (no declarations in these games)."""
+    return frame_dict(state, ply, seat, played, [])
+
+
+def read_played(state: HandState, text: str) -> Move:
+    """A move a player sent or the store holds: its notation, or (as in the records) a card alone naming its
+    one legal move."""
+    move = Move.parse(text)
+    return move if state.is_over or state.is_legal(move) else state.read_move(text)
+
+
 __all__ = ["HAND_FIELDS", "TERMINAL", "HandsRecord", "describe_move", "format_hand_score", "move_text",
-           "position_from_dict", "position_to_dict",
-           "read_record", "record_from_game", "result_text"]
+           "position_from_dict", "position_to_dict", "read_played", "read_record", "record_from_game", "replay_frame",
+           "result_text", "state_message"]

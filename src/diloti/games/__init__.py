@@ -30,9 +30,10 @@ from diloti.core.errors import UnknownGameError
 from diloti.core.interface import GameOptions, RoundRules, WholeGame
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.options import Options
+from diloti.games.diloti.scoring import Side
 from diloti.games.diloti.state import State
-from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions, KontsinaState
-from diloti.games.xeri.rules import XeriGame, XeriOptions, XeriState
+from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions, KontsinaSide, KontsinaState
+from diloti.games.xeri.rules import XeriGame, XeriOptions, XeriSide, XeriState
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,12 @@ class GameInfo:
     parts: dict[str, str] = field(default_factory=dict)
     relation: str = ""  # what the game is to the default game, in the command line's help ("parent game")
     players_note: str = ""  # the --players help's note on its seats beside the default game's ("also 3, ...")
+    # What the server asks of a game beyond its rules: whether its games may move players' ratings, the prefix of
+    # its rating modes (None: the name's first letter), and which levels' searches may give its hints.
+    rated: bool = False
+    rating_prefix: str | None = None
+    hint_levels: tuple[str, ...] = ("expert",)
+    side: type[Any] | None = None  # one side's score of a round (a dataclass with ``total``), as replies describe it
 
     @property
     def title(self) -> str:
@@ -73,6 +80,29 @@ class GameInfo:
         (False, True)
         """
         return is_named(self.name)
+
+    def rating_mode(self, players: int) -> str:
+        """The rating mode of a table of ``players``: its games' ratings and histories are kept apart by it.
+
+        >>> find_game("diloti").rating_mode(4), find_game("kontsina").rating_mode(3)
+        ('4p', 'k3p')
+        """
+        prefix = self.name[0] if self.rating_prefix is None else self.rating_prefix
+        return f"{prefix}{players}p"
+
+    def target(self, options: Any) -> int | None:
+        """The points that win under ``options`` (None: a game decided by hands won).
+
+        >>> find_game("xeri").target(find_game("xeri").options()), find_game("diloti").target(Options())
+        (None, 61)
+        """
+        target: int | None = self.game.target_of(options)
+        return target
+
+    def hands(self, options: Any) -> int | None:
+        """The hands a game lasts under ``options``, in a game whose rules count them (else None)."""
+        hands: int | None = self.game.hands_of(options)
+        return hands
 
     def read_options(self, text: str) -> GameOptions:
         """The game's options from their text form (a record's ``Options`` header)."""
@@ -117,12 +147,13 @@ HANDS_FORMATS = "diloti.formats.hands"  # the formats of every game on the core'
 
 GAMES: dict[str, GameInfo] = {
     "diloti": GameInfo("diloti", State, Game, Options, (2, 4), "docs/RULES.md", "round",
-                       _parts("diloti", "diloti.games.diloti.formats")),
+                       _parts("diloti", "diloti.games.diloti.formats"), rated=True, rating_prefix="",
+                       hint_levels=("expert", "master"), side=Side),
     "xeri": GameInfo("xeri", XeriState, XeriGame, XeriOptions, (2, 4), "docs/RULES-XERI.md", "hand",
-                     _parts("xeri", HANDS_FORMATS), relation="parent game"),
+                     _parts("xeri", HANDS_FORMATS), relation="parent game", side=XeriSide),
     "kontsina": GameInfo("kontsina", KontsinaState, KontsinaGame, KontsinaOptions, (2, 3, 4),
                          "docs/RULES-KONTSINA.md", "hand", _parts("kontsina", HANDS_FORMATS), relation="parent game",
-                         players_note="also 3, and 4 each alone unless --partnerships"),
+                         players_note="also 3, and 4 each alone unless --partnerships", side=KontsinaSide),
 }
 BUILT_IN = tuple(GAMES)
 GAME_NAMES = BUILT_IN  # the built-in games' names (the command line offers every registered game: GAMES)

@@ -50,6 +50,7 @@ from typing import Any, TypeVar
 from diloti.ai import make_player
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
+from diloti.games import GAMES, GameInfo, register_game
 
 T = TypeVar("T")
 
@@ -302,6 +303,22 @@ class _RayFuture(Future[T]):
                 self.set_exception(cause if isinstance(cause, BaseException) else exc)
         except InvalidStateError:  # cancelled meanwhile
             pass
+
+
+def in_game(game: GameInfo, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` with ``game`` in this process's registry first.
+
+    A game registered at run time (a plug-in's, a test's) is in the registry of the process that registered
+    it, not in a worker process's started afresh: the game's entry travels with the work (its classes and
+    parts by their modules' names), and the worker registers it once (a built-in game is there already).
+
+    >>> from diloti.games import find_game
+    >>> in_game(find_game("xeri"), len, "abc")
+    3
+    """
+    if GAMES.get(game.name) != game:
+        register_game(game)
+    return fn(*args)
 
 
 def choose_move(spec: str, seed: int, view: Any) -> Move:

@@ -40,8 +40,7 @@ from starlette.websockets import WebSocketState
 from diloti import __version__
 from diloti.ai import LEVELS
 from diloti.ai.review import DEFAULT_WORLDS
-from diloti.games import GAMES
-from diloti.games.diloti.options import FACE_REDEAL_CHOICES, Options
+from diloti.games import DEFAULT_GAME, GAMES, find_game
 from diloti.match.workers import PoolSpec
 from diloti.server.health import Errors, readiness
 from diloti.server.limits import Limiter, Limits
@@ -396,10 +395,11 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     @app.get("/api/info", **documented(Info))
     async def info() -> dict[str, Any]:
-        return {"version": __version__, "levels": list(LEVELS), "options": Options().to_dict(),
+        default = find_game(DEFAULT_GAME).options  # the form's first game: a request naming no game plays it
+        return {"version": __version__, "levels": list(LEVELS), "options": default().to_dict(),
                 "games": {g.name: {"players": list(g.players), "options": g.options().to_dict()}
                           for g in GAMES.values()},
-                "choices": {"face_card_redeal": list(FACE_REDEAL_CHOICES)},
+                "choices": {name: list(words) for name, words in default.CHOICES.items()},
                 "limits": {"name_max": NAME_MAX, "message_max": MAX_MESSAGE, "rate": rate, "burst": burst,
                            "connections": limiter.max_connections, "chat_max": CHAT_MAX,
                            "chat_lines": limiter.chat_lines, "chat_seconds": limiter.chat_seconds}}

@@ -13,12 +13,13 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from diloti.core.cards import cards_of
-from diloti.core.errors import DilotiError
+from diloti.core.errors import DilotiError, UnknownGameError
 from diloti.core.moves import Move
+from diloti.formats.games import GameFormats, formats_of
+from diloti.formats.wire import TableFacts
 from diloti.games import find_game, new_game
-from diloti.games.diloti.view import PublicView
 from diloti.server.clock import TurnClock
-from diloti.server.protocol import chat_dict, move_dict, side_dict, state_message, variant_state_message
+from diloti.server.protocol import chat_dict, move_dict, side_dict
 from diloti.store.db import CHAT_KEEP, ChatLine, StoreError, TableData
 
 AWAY_LEVEL = "heuristic"  # the computer that plays for absent players, unless the table chose another
@@ -69,8 +70,13 @@ class LiveTable:
     def __init__(self, data: TableData) -> None:
         self.id = data.id
         self.players = data.players
-        self.kind = data.game  # the game played: diloti, xeri or kontsina (diloti.games)
-        self.options: Any = find_game(data.game).options.from_dict(data.options)
+        self.kind = data.game  # the game played: a registered game's name (diloti.games)
+        try:
+            self.info = find_game(data.game)  # what the table asks of its game, through the games' interface
+        except UnknownGameError as exc:  # a plug-in's game this server does not register: the table waits for it
+            raise StoreError(f"table {self.id}: {exc}") from None
+        self.formats: GameFormats = formats_of(data.game)  # its messages' and replay frames' shapes, its notation
+        self.options: Any = self.info.options.from_dict(data.options)
         self.seed = data.seed
         self.private = data.private
         self.status = data.status
@@ -125,10 +131,11 @@ class LiveTable:
         self.arm()
 
     def read_stored(self, text: str) -> Move:
-        """A move as stored (its notation; an old Xeri card alone names its one move)."""
+        """A move as stored (its notation; the game's formats may read it otherwise: in an old Xeri record a card
+        alone names its one move)."""
         move = Move.parse(text)
-        if self.kind != "diloti" and not self.game.is_over and not self.game.state.is_legal(move):
-            move = self.game.state.read_move(text)
+        if not self.game.is_over and not self.game.state.is_legal(move):
+            move = self.formats.read_played(self.game.state, text)
         return move
 
     def side_of(self, seat: int) -> int:
@@ -204,10 +211,10 @@ class LiveTable:
 
     @property
     def hint_level(self) -> str:
-        """Whose search gives the hints: the master's where a computer seat is a master (Diloti), else the
-        expert's."""
+        """Whose search gives the hints: the master's where a computer seat is a master and the game's hints may
+        come from the master's search (Diloti's), else the expert's."""
         master = any(s.kind == "bot" and (s.level or "").partition(":")[0] == "master" for s in self.seats)
-        return "master" if master and self.kind == "diloti" else "expert"
+        return "master" if master and "master" in self.info.hint_levels else "expert"
 
     def seat_of(self, token_hash: str) -> Seat | None:
         """The seat this token hash holds (compared in constant time), if any."""
@@ -278,20 +285,18 @@ class LiveTable:
 
     @property
     def counts(self) -> bool:
-        """The game would move ratings: a rated Diloti table whose human seats are held by distinct players who
-        come back (a guest, or one player in two seats, makes a casual game)."""
+        """The game would move ratings: a rated table of a rated game (Diloti) whose human seats are held by
+        distinct players who come back (a guest, or one player in two seats, makes a casual game)."""
         humans = [s.player for s in self.seats if s.kind == "human"]
-        return self.kind == "diloti" and self.rated and all(humans) and len(set(humans)) == len(humans)
+        return self.info.rated and self.rated and all(humans) and len(set(humans)) == len(humans)
 
     @property
     def target(self) -> int | None:
-        """The points that win (None: Xeri's game of hands won, whose length is ``options.hands``)."""
-        if self.kind == "xeri" and not self.options.game_by_points:
-            return None
-        return int(self.options.target)
+        """The points that win (None: a game decided by hands won, as Xeri's by default)."""
+        return self.info.target(self.options)
 
     def hands_won(self) -> list[int] | None:
-        """Xeri decided by hands won: the hands each side has won so far (None in other games)."""
+        """A game decided by hands won: the hands each side has won so far, alone at the top (None in others)."""
         if self.target is not None:
             return None
         won = [0] * self.sides
@@ -324,17 +329,9 @@ class LiveTable:
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` message of a seat, or (``None``) the spectators' one: public facts only."""
-        if self.kind == "diloti":
-            scores = (self.game.scores[0], self.game.scores[1])
-            view = self.game.view(seat) if seat is not None else PublicView.of(self.game.state, scores)
-            msg = state_message(view, ply=self.ply, round_no=self.game.round_no,
-                                target=self.options.target, last=self.last, rounds=self.rounds())
-        else:
-            # A spectator sees a seat's view with that seat's hand and moves taken out (seat null).
-            seen = self.game.view(seat if seat is not None else (self.game.state.turn + 1) % self.players)
-            msg = variant_state_message(seen, public=seat is None, ply=self.ply, round_no=self.game.round_no,
-                                        target=self.target, last=self.last, rounds=self.rounds(),
-                                        hands_won=self.hands_won())
+        facts = TableFacts(self.ply, self.game.round_no, self.target, self.info.hands(self.options),
+                           self.hands_won(), self.last, self.rounds())
+        msg = self.formats.state_message(self.game, seat, facts)
         if self.end_reason is not None:  # resigned: nobody moves any more
             msg.update(phase="over", your_turn=False, legal=[])
         msg["clock"] = None if self.clock is None else self.clock.to_dict()

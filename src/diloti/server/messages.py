@@ -20,129 +20,79 @@ ClientMove(type='move', move='7H', ply=3)
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, TypeAdapter
+from pydantic import BeforeValidator, Field, TypeAdapter, create_model
 
+from diloti.games import DEFAULT_GAME, GAMES, find_game
+from diloti.games import GameInfo as Game
+from diloti.server.client_models import (  # the client's messages, named here with the server's
+    CLIENT_MESSAGE as CLIENT_MESSAGE,
+)
+from diloti.server.client_models import (
+    CLIENT_MODELS as CLIENT_MODELS,
+)
+from diloti.server.client_models import (
+    ClientBack as ClientBack,
+)
+from diloti.server.client_models import (
+    ClientChat as ClientChat,
+)
+from diloti.server.client_models import (
+    ClientClaim as ClientClaim,
+)
+from diloti.server.client_models import (
+    ClientHandOver as ClientHandOver,
+)
+from diloti.server.client_models import (
+    ClientHello as ClientHello,
+)
+from diloti.server.client_models import (
+    ClientHint as ClientHint,
+)
+from diloti.server.client_models import (
+    ClientLeave as ClientLeave,
+)
+from diloti.server.client_models import (
+    ClientMessage as ClientMessage,
+)
+from diloti.server.client_models import (
+    ClientMove as ClientMove,
+)
+from diloti.server.client_models import (
+    ClientPing as ClientPing,
+)
+from diloti.server.client_models import (
+    ClientRematch as ClientRematch,
+)
+from diloti.server.client_models import (
+    ClientResign as ClientResign,
+)
+from diloti.server.client_models import (
+    ClientSync as ClientSync,
+)
+from diloti.server.client_models import (
+    ClientWatch as ClientWatch,
+)
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.game_models import (
+    AnyOptionsBody,
     AnySideScore,
-    KontsinaOptionsBody,
+    GameName,
     OptionsBody,
-    XeriOptionsBody,
+    choices_text,
+    one_of,
+    options_body,
 )
 from diloti.server.model_base import (
-    CHAT_FIELD_MAX,
-    CHAT_MAX,
     FIELD_MAX,
     GRACE_MAX,
     NAME_MAX,
     SEED_MAX,
     Card,
     Strict,
-    Text,
     _int_only,
 )
-
-
-# ------------------------------------------------------------------ client -> server (websocket)
-class ClientHello(Strict):
-    """Claim a seat (the first message, and again on every reconnect)."""
-
-    type: Literal["hello"]
-    table: Text
-    token: Text
-
-
-class ClientWatch(Strict):
-    """Watch a table as a spectator (no token: anyone with the table's id may watch)."""
-
-    type: Literal["watch"]
-    table: Text
-
-
-class ClientMove(Strict):
-    """Play a move given in notation; ``ply`` (the ``ply`` of the last ``state`` seen) refuses a stale click."""
-
-    type: Literal["move"]
-    move: Text
-    ply: Annotated[int, Field(ge=0)] | None = None
-
-
-class ClientHint(Strict):
-    """Ask the expert for the best moves."""
-
-    type: Literal["hint"]
-
-
-class ClientSync(Strict):
-    """Ask for ``table`` and ``state`` again."""
-
-    type: Literal["sync"]
-
-
-class ClientPing(Strict):
-    """Keep-alive, answered by ``pong`` with the same ``id``."""
-
-    type: Literal["ping"]
-    id: int | None = None
-
-
-class ClientChat(Strict):
-    """Say something to the table (seated players only)."""
-
-    type: Literal["chat"]
-    text: Annotated[str, Field(max_length=CHAT_FIELD_MAX,
-                               description=f"1..{CHAT_MAX} characters after trimming, no control characters")]
-
-
-class ClientResign(Strict):
-    """Resign the game (seated players): it ends at once and the other side wins."""
-
-    type: Literal["resign"]
-
-
-class ClientLeave(Strict):
-    """Give up your seat: it is free for anyone with the invitation link (the computer plays it meanwhile)."""
-
-    type: Literal["leave"]
-
-
-class ClientHandOver(Strict):
-    """Hand an absent player's seat to the computer (after the table's grace period)."""
-
-    type: Literal["hand_over"]
-    seat: Annotated[int, Field(ge=0, le=3, description="the absent player's seat")]
-
-
-class ClientRematch(Strict):
-    """Play again with the same seats, once the game is over (seated players; made once, however often asked)."""
-
-    type: Literal["rematch"]
-
-
-class ClientClaim(Strict):
-    """Claim the game from an absent opponent (their seat away): their side loses, or, if they had not played yet,
-    the game is aborted (no result)."""
-
-    type: Literal["claim"]
-
-
-class ClientBack(Strict):
-    """Take your seat back from the computer (it plays for you since your clock ran out)."""
-
-    type: Literal["back"]
-
-
-ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientSync | ClientPing | ClientChat
-                          | ClientResign | ClientLeave | ClientHandOver | ClientRematch | ClientBack | ClientClaim,
-                          Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "watch": ClientWatch, "move": ClientMove,
-                                          "hint": ClientHint, "sync": ClientSync, "ping": ClientPing,
-                                          "chat": ClientChat, "resign": ClientResign, "leave": ClientLeave,
-                                          "hand_over": ClientHandOver, "rematch": ClientRematch, "back": ClientBack,
-                                          "claim": ClientClaim}
 
 
 # ------------------------------------------------------------------ HTTP request bodies
@@ -163,15 +113,19 @@ class ClockSettings(Strict):
                                                               description="each player's reserve, in seconds")] = 0
 
 
+_DEFAULT = find_game(DEFAULT_GAME)  # a body naming no game plays it (Diloti)
+if TYPE_CHECKING:
+    DefaultPlayers = int
+else:
+    DefaultPlayers = one_of(_DEFAULT.players)  # the seat counts of the default game
+
+
 class NewTable(Strict):
-    """``POST /api/tables``: a new table. ``null`` for an optional field is the same as leaving it out.
+    """``POST /api/tables``: a new table. ``null`` for an optional field is the same as leaving it out."""
 
-    With ``game`` ``xeri`` or ``kontsina`` the body is read as :class:`NewXeriTable` or :class:`NewKontsinaTable`
-    (their own options and players).
-    """
-
-    game: Annotated[Literal["diloti", "xeri", "kontsina"], Field(description="the game (default diloti)")] = "diloti"
-    players: Annotated[Literal[2, 4], BeforeValidator(_int_only), Field(description="2 or 4")] = 2
+    game: Annotated[GameName, Field(description=f"the game (default {DEFAULT_GAME})")] = DEFAULT_GAME
+    players: Annotated[DefaultPlayers, BeforeValidator(_int_only),
+                       Field(description=choices_text(list(_DEFAULT.players)))] = 2
     options: Annotated[OptionsBody | None, Field(description="any subset of the options")] = None
     seats: Annotated[list[SeatRequest] | None,
                      Field(max_length=4, description="one entry per seat (default: every seat human)")] = None
@@ -193,31 +147,55 @@ class NewTable(Strict):
                                  "(false: a casual game)")] = True
 
 
-class NewXeriTable(NewTable):
-    """``POST /api/tables`` with ``"game": "xeri"``: 2 players, or 4 with the option ``partnerships``."""
-
-    game: Literal["xeri"]
-    options: Annotated[XeriOptionsBody | None, Field(description="any subset of Xeri's options")] = None  # type: ignore[assignment]
-    rated: Annotated[bool, Field(description="false: games of the parent games are casual")] = False
+_others = [g for g in GAMES.values() if g.named]  # the games read with their own models (table_model)
+NewTable.__doc__ = (f"{NewTable.__doc__}\n\nWith ``game`` {' or '.join(f'``{g.name}``' for g in _others)} the body is "
+                    f"read as {' or '.join(f':class:`New{g.title}Table`' for g in _others)}\n"
+                    "(their own options and players).\n")
 
 
-class NewKontsinaTable(NewTable):
-    """``POST /api/tables`` with ``"game": "kontsina"``: 2, 3 or 4 players (4: each alone, or partners)."""
+def table_model(info: Game) -> type[NewTable]:
+    """The model of a new table of a game: :class:`NewTable` with the game's own players, options and rating
+    (``NewXeriTable``, ...; the default game's is :class:`NewTable` itself).
 
-    game: Literal["kontsina"]
-    players: Annotated[Literal[2, 3, 4], BeforeValidator(_int_only), Field(description="2, 3 or 4")] = 2  # type: ignore[assignment]
-    options: Annotated[KontsinaOptionsBody | None, Field(description="any subset of Kontsina's options")] = None  # type: ignore[assignment]
-    rated: Annotated[bool, Field(description="false: games of the parent games are casual")] = False
+    >>> model = table_model(find_game("kontsina"))
+    >>> model.__name__, model.model_validate({"game": "kontsina", "name": "Ann", "players": 3}).players
+    ('NewKontsinaTable', 3)
+    """
+    if not info.named:
+        return NewTable
+    made = _TABLE_MODELS.get(info.name)
+    if made is None or made[0] is not info:  # a game registered again (a test's) gets a model of its own
+        players: Any = Annotated[one_of(info.players), BeforeValidator(_int_only),
+                                 Field(description=choices_text(list(info.players)))]
+        body: Any = Annotated[options_body(info) | None, Field(description=f"any subset of {info.title}'s options")]
+        rated: Any = Annotated[bool, Field(description="the game counts for the ratings of its players who come back "
+                                      "(false: a casual game)" if info.rated else f"false: games of {info.title} "
+                                      "are casual")]
+        model = create_model(f"New{info.title}Table", __base__=NewTable, __module__=__name__,
+                             __doc__=f"``POST /api/tables`` with ``\"game\": \"{info.name}\"``: "
+                                     f"{choices_text(list(info.players))} players.",
+                             game=(one_of([info.name]), ...), players=(players, info.players[0]),
+                             options=(body, None), rated=(rated, info.rated))
+        made = _TABLE_MODELS[info.name] = (info, model)
+    return made[1]
 
 
-NEW_TABLE_MODELS: dict[str, type[NewTable]] = {"diloti": NewTable, "xeri": NewXeriTable,
-                                               "kontsina": NewKontsinaTable}
+_TABLE_MODELS: dict[str, tuple[Game, type[NewTable]]] = {}
+
+
+def __getattr__(name: str) -> type[NewTable]:
+    """A game's model of a new table by its name (``from diloti.server.messages import NewKontsinaTable``)."""
+    game = next((g for g in GAMES.values() if name == f"New{g.title}Table"), None)
+    if game is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return table_model(game)
 
 
 def new_table_model(body: Any) -> type[NewTable]:
-    """The model a ``POST /api/tables`` body is read with, by its ``game`` (Diloti's for anything else)."""
+    """The model a ``POST /api/tables`` body is read with, by its ``game`` (:class:`NewTable` for a game that is
+    not registered: its ``game`` field refuses it)."""
     game = body.get("game") if isinstance(body, dict) else None
-    return NEW_TABLE_MODELS.get(game, NewTable) if isinstance(game, str) else NewTable
+    return table_model(GAMES[game]) if isinstance(game, str) and game in GAMES else NewTable
 
 
 class JoinTable(Strict):
@@ -295,11 +273,11 @@ class TableSummary(Strict):
     """The public summary of a table (no cards); in the lobby ``options`` holds only the changed ones."""
 
     id: str
-    game: Annotated[Literal["diloti", "xeri", "kontsina"], Field(description="the game the table plays")]
+    game: Annotated[GameName, Field(description="the game the table plays")]
     players: int
     sides: Annotated[int, Field(description="sides that score apart: 2 in Diloti (partners share one); in the "
                                 "parent games each player alone unless partnerships")]
-    options: OptionsBody | XeriOptionsBody | KontsinaOptionsBody
+    options: AnyOptionsBody
     target: Annotated[int | None, Field(description="the points that win (null: Xeri decided by hands won)")]
     private: bool
     status: Literal["waiting", "playing", "over", "closed"]
@@ -365,7 +343,7 @@ class GameInfo(Strict):
     """One game a table may play: its seats and its options' defaults."""
 
     players: list[int]
-    options: OptionsBody | XeriOptionsBody | KontsinaOptionsBody
+    options: AnyOptionsBody
 
 
 class Info(Strict):
@@ -374,7 +352,7 @@ class Info(Strict):
     version: str
     levels: list[str]
     options: OptionsBody
-    games: Annotated[dict[str, GameInfo], Field(description="diloti, xeri, kontsina: players and default options")]
+    games: Annotated[dict[str, GameInfo], Field(description=f"{', '.join(GAMES)}: players and default options")]
     choices: InfoChoices
     limits: InfoLimits
 
@@ -413,10 +391,10 @@ class Replay(Strict):
     """``GET /api/tables/{id}/replay``: every round of a finished game, every hand shown."""
 
     id: str
-    game: Literal["diloti", "xeri", "kontsina"]
+    game: GameName
     players: int
     sides: int
-    options: OptionsBody | XeriOptionsBody | KontsinaOptionsBody
+    options: AnyOptionsBody
     seats: list[SeatInfo]
     names: list[str]
     winner: int | None
@@ -459,7 +437,7 @@ class StateMessage(Strict):
     """A seat's view (``seat`` null: a spectator's, with no hand and no legal moves)."""
 
     type: Literal["state"]
-    game: Literal["diloti", "xeri", "kontsina"]
+    game: GameName
     ply: int
     round: int
     seat: int | None

@@ -19,14 +19,13 @@ unknown_type unknown message type 'dance' (known: hello, watch, move, hint, sync
 ... except ProtocolError as exc:
 ...     print(exc.code, exc)
 too_large message of 4225 bytes is over the limit of 4096
+>>> from diloti.core.moves import Move
 >>> move_dict(Move.parse("9D x 4H 5C"))
 {'move': '9D x 4H 5C', 'card': '9D', 'kind': 'capture', 'value': 9, 'cards': ['4H', '5C']}
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import json
 import unicodedata
 from datetime import UTC
@@ -36,30 +35,22 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails
 
-from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
-from diloti.core.hand_state import HandView
-from diloti.core.moves import Move
-from diloti.core.phase import Phase
-from diloti.games.diloti.scoring import Side
-from diloti.games.diloti.view import PublicView, View
+from diloti.formats.wire import KIND_NAMES, move_dict, notation, side_dict
 from diloti.server.messages import (
     CLIENT_MESSAGE,
     CLIENT_MODELS,
     ClientMessage,
     JoinTable,
-    NewKontsinaTable,
     NewTable,
-    NewXeriTable,
 )
 from diloti.server.model_base import CHAT_MAX, NAME_MAX
 from diloti.server.player_models import Login, NewPlayer, QuickPlay, QuickPlayComputer, Recover, Rename, SetPassword
 from diloti.store.db import ChatLine
 
 MAX_MESSAGE = 4096
-KIND_NAMES = ("lay", "capture", "plain", "group", "keep", "redeal")
-__all__ = ["CHAT_MAX", "MAX_MESSAGE", "NAME_MAX", "ProtocolError", "chat_dict", "clean_chat", "clean_name", "error",
-           "parse_message", "read_body", "read_message", "variant_state_message"]
+__all__ = ["CHAT_MAX", "KIND_NAMES", "MAX_MESSAGE", "NAME_MAX", "ProtocolError", "chat_dict", "clean_chat",
+           "clean_name", "error", "move_dict", "notation", "parse_message", "read_body", "read_message", "side_dict"]
 
 
 class ProtocolError(DilotiError):
@@ -155,7 +146,7 @@ JOIN_CODES: dict[tuple[str, ...], str] = {("name",): "bad_name", ("seat",): "bad
 PLAYER_CODES: dict[tuple[str, ...], str] = {("name",): "bad_name", ("recovery",): "bad_recovery",
                                             ("password",): "bad_password", ("current",): "bad_password"}
 BODY_CODES: dict[type[BaseModel], dict[tuple[str, ...], str]] = {
-    NewTable: NEW_TABLE_CODES, NewXeriTable: NEW_TABLE_CODES, NewKontsinaTable: NEW_TABLE_CODES,
+    NewTable: NEW_TABLE_CODES,  # and every game's model of a new table (messages.table_model), a NewTable
     JoinTable: JOIN_CODES, NewPlayer: PLAYER_CODES, Rename: PLAYER_CODES,
     Recover: PLAYER_CODES, SetPassword: PLAYER_CODES, Login: PLAYER_CODES, QuickPlay: NEW_TABLE_CODES,
     QuickPlayComputer: {("level",): "bad_level"}}
@@ -194,7 +185,7 @@ def _body_error(exc: ValidationError, model: type[BaseModel]) -> ProtocolError:
     if not loc:
         return ProtocolError("bad_request", "the request body must be a JSON object")
     names = tuple(p for p in loc if isinstance(p, str))
-    codes = BODY_CODES.get(model, {})
+    codes = next((BODY_CODES[m] for m in model.__mro__ if m in BODY_CODES), {})
     code = next((codes[names[:n]] for n in range(len(names), 0, -1) if names[:n] in codes), "bad_request")
     path = _path(loc)
     if err["type"] == "extra_forbidden":
@@ -361,119 +352,3 @@ def chat_dict(line: ChatLine) -> dict[str, Any]:
     """The ``chat`` message of a stored line."""
     return {"type": "chat", "id": line.id, "seat": line.seat, "name": line.name, "text": line.text,
             "at": line.created.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
-
-
-# ------------------------------------------------------------------ server messages
-@functools.lru_cache(maxsize=65536)
-def notation(move: Move) -> str:
-    """``str(move)``, remembered: every state message repeats the round's history."""
-    return str(move)
-
-
-def move_dict(move: Move) -> dict[str, Any]:
-    """A move with its notation and parts (the page matches selections on ``card`` and ``cards``)."""
-    card = move.card
-    return {"move": notation(move), "card": None if card is None else NAMES[card], "kind": KIND_NAMES[move.kind],
-            "value": move.value, "cards": [NAMES[c] for c in move.cards]}
-
-
-def side_dict(side: Any) -> dict[str, int]:
-    """One side's round score with its breakdown (a parent game's sides have their own breakdown).
-
-    >>> from diloti.games.kontsina.rules import KontsinaSide
-    >>> side_dict(KontsinaSide(30, 2, 8, 1, 1, 0))
-    {'cards': 30, 'cards_points': 2, 'clubs': 8, 'clubs_points': 1, 'two_of_clubs': 1, 'ten_of_diamonds': 0, 'total': 4}
-    """
-    if isinstance(side, Side):
-        return {"cards": side.cards, "cards_points": side.cards_points, "aces": side.aces,
-                "ten_of_diamonds": side.ten_of_diamonds, "two_of_clubs": side.two_of_clubs,
-                "xeri": side.xeri, "total": side.total}
-    return {**dataclasses.asdict(side), "total": side.total}
-
-
-def state_message(view: View | PublicView, *, ply: int, round_no: int, target: int, last: dict[str, Any] | None,
-                  rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """The ``state`` message for the seat of ``view`` (built from the view alone; a spectator's from a
-    :class:`~diloti.core.view.PublicView`: no hand, no legal moves, ``seat`` null)."""
-    return {
-        "type": "state",
-        "game": "diloti",
-        "ply": ply,
-        "round": round_no,
-        "seat": view.seat,
-        "players": view.players,
-        "sides": 2,
-        "dealer": view.dealer,
-        "turn": view.turn,
-        "phase": Phase(view.phase).label,
-        "your_turn": view.to_move,
-        "hand": [NAMES[c] for c in view.hand],
-        "table": [NAMES[c] for c in view.table],
-        "declarations": [p.to_dict() for p in view.declarations],
-        "hand_sizes": list(view.hand_sizes),
-        "stock": view.stock_size,
-        "deal": view.deal_no,
-        "xeri": list(view.xeri),
-        "captured": [[NAMES[c] for c in side] for side in view.captured],
-        "captured_counts": [len(side) for side in view.captured],
-        "last_capturer": view.last_capturer,
-        "pending": list(view.pending),
-        "bottom": None if view.bottom is None else NAMES[view.bottom],
-        "scores": list(view.scores),
-        "target": target,
-        "jack_xeri": None,
-        "hands": None,
-        "hands_won": None,
-        "history": [[seat, notation(m)] for seat, m in view.history],
-        "first_table": [NAMES[c] for c in view.first_table],
-        "legal": [move_dict(m) for m in view.legal] if view.to_move else [],
-        "last": last,
-        "rounds": rounds,
-    }
-
-
-def variant_state_message(view: HandView, *, public: bool, ply: int, round_no: int, target: int | None,
-                          last: dict[str, Any] | None, rounds: list[dict[str, Any]],
-                          hands_won: list[int] | None) -> dict[str, Any]:
-    """The ``state`` message of a table of Xeri or Kontsina: the shape of Diloti's, with ``game`` and ``sides``.
-
-    ``table`` is Xeri's pile (bottom first, the top card last) or Kontsina's loose cards. ``public``: a
-    spectator's message, built from a seat's view with that seat's hand and moves left out (``seat`` null).
-    ``target`` is null in Xeri decided by hands won, where ``hands_won`` counts them and ``hands`` is the game's
-    length.
-    """
-    return {
-        "type": "state",
-        "game": view.game,
-        "ply": ply,
-        "round": round_no,
-        "seat": None if public else view.seat,
-        "players": view.players,
-        "sides": view.sides,
-        "dealer": view.dealer,
-        "turn": view.turn,
-        "phase": Phase(view.phase).label,
-        "your_turn": not public and view.to_move,
-        "hand": [] if public else [NAMES[c] for c in view.hand],
-        "table": [NAMES[c] for c in view.table],
-        "declarations": [],
-        "hand_sizes": list(view.hand_sizes),
-        "stock": view.stock_size,
-        "deal": view.deal_no,
-        "xeri": list(view.xeri),
-        "jack_xeri": list(view.jack_xeri),
-        "captured": [[NAMES[c] for c in side] for side in view.captured],
-        "captured_counts": [len(side) for side in view.captured],
-        "last_capturer": view.last_capturer,
-        "pending": [],
-        "bottom": None,
-        "scores": list(view.scores),
-        "target": target,
-        "hands": view.options.hands if view.game == "xeri" else None,
-        "hands_won": hands_won,
-        "history": [[seat, notation(m)] for seat, m in view.history],
-        "first_table": [],
-        "legal": [move_dict(m) for m in view.legal] if view.to_move and not public else [],
-        "last": last,
-        "rounds": rounds,
-    }

@@ -22,7 +22,7 @@ from fastapi import FastAPI, Request
 
 from diloti.ai import LEVELS
 from diloti.core.errors import DilotiError
-from diloti.games.diloti.options import Options
+from diloti.games import DEFAULT_GAME, find_game
 from diloti.server.limits import Limiter
 from diloti.server.live import AWAY_LEVEL, GRACE, token_hash
 from diloti.server.names import player_name
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from diloti.server.tables import TableManager
 
 OFFER_COMPUTER = 20.0  # seconds of waiting after which the computer is offered
+# Quick play's game: its requests name none, so it is the default game's (Diloti's: rated, its pool's ratings).
+POOL_GAME = find_game(DEFAULT_GAME)
 
 
 def width(waited: float) -> float:
@@ -80,14 +82,14 @@ class QuickPlayDesk:
         clock = settings.get("clock")
         return TableData(secrets.token_urlsafe(8), players, settings["options"], secrets.randbelow(2**63), 0,
                          True, "playing", seats=seats, away_level=AWAY_LEVEL, grace=GRACE,
-                         clock=None if clock is None else (clock[0], clock[1]))
+                         clock=None if clock is None else (clock[0], clock[1]), game=POOL_GAME.name)
 
     async def create(self, request: Request, req: dict[str, Any]) -> dict[str, Any]:
         self.limiter.check("create", request)
         player = await self.players.optional(request)
         players = req.get("players", 2)
         try:
-            options = Options.from_dict(req.get("options") or {})
+            options = POOL_GAME.options.from_dict(req.get("options") or {})
         except DilotiError as exc:
             raise ProtocolError("bad_options", str(exc)) from None
         clock = parse_clock(req.get("clock"))
@@ -95,7 +97,7 @@ class QuickPlayDesk:
             name = player.name or "?"
             rating = max((shown(r.mu, r.sigma)["rating"] for r in
                           await self.manager().db(self.players.store.ratings, player.id)
-                          if r.mode == ("2p" if players == 2 else "4p")), default=1500)
+                          if r.mode == POOL_GAME.rating_mode(players)), default=1500)
         else:
             # A guest waits under a name of their own: not a computer's, not a player's who comes back (as when
             # creating or joining a table).

@@ -118,7 +118,7 @@ def game_result(table: LiveTable, winner: int | None, end_reason: str | None) ->
     """
     game = table.game
     rounds = sum(1 for r in game.rounds if r.score is not None)
-    mode = f"{table.players}p" if table.kind == "diloti" else f"{table.kind[0]}{table.players}p"  # x2p, k3p ...
+    mode = table.info.rating_mode(table.players)  # 2p, 4p in Diloti; x2p, k3p ... in the others
     if end_reason is not None and end_reason.startswith("aborted:"):
         return GameResult(table.id, mode, None, end_reason, False, [])
     seats = []
@@ -129,6 +129,6 @@ def game_result(table: LiveTable, winner: int | None, end_reason: str | None) ->
                                 s.player if s.kind == "human" else None, side, game.scores[side], against, rounds,
                                 table.xeris[s.seat]))
     claimed = end_reason is not None and end_reason.startswith("abandoned:")
-    # Only Diloti is rated; a parent game's result goes to its players' histories under its own mode.
+    # Only a rated game (Diloti) is rated; another's result goes to its players' histories under its own mode.
     rated = table.counts and (claimed or not table.by)
     return GameResult(table.id, mode, winner, end_reason, rated, seats)

@@ -14,10 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from diloti.ai.review import AWAY_NOTE
-from diloti.core.phase import Phase
-from diloti.formats.games import HandsRecord
+from diloti.formats.games import formats_of
 from diloti.games import find_game
-from diloti.games.diloti.formats.record import GameRecord
 from diloti.server.protocol import move_dict, side_dict
 
 if TYPE_CHECKING:
@@ -41,48 +39,34 @@ def termination(end_reason: str | None) -> str | None:
 
 
 def record_text(table: LiveTable) -> str:
-    """The game record (``diloti.games.diloti.formats.record`` format) of a finished table.
+    """The game record (its game's record format, by its formats part) of a finished table.
 
     A resignation is its ``Termination`` header (and the ``Result`` says who won); each move the
-    computer made for an away player carries a comment naming the computer.
+    computer made for an away player carries a comment naming the computer, where the game's records carry
+    comments (Diloti's; the one-card games' do not).
     """
     date = table.created.strftime("%Y.%m.%d")
-    rec: GameRecord | HandsRecord
     notes = {ply: f"computer ({level}) {AWAY_NOTE}" for ply, level in table.by.items()}
-    if table.kind == "diloti":
-        rec = GameRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
-                                   site=f"table {table.id}", notes=notes)
-    else:  # the parent games' records carry no comments: a computer's move for an absent player is not marked
-        rec = HandsRecord.from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
-                                      site=f"table {table.id}")
+    rec = table.formats.record_from_game(table.game, names=seat_names(table), event="diloti serve", date=date,
+                                         site=f"table {table.id}", notes=notes)
     if table.end_reason is not None:
         rec.termination = termination(table.end_reason)
         rec.winner = table.winner
-    return rec.dumps()
-
-
-def _frame(st: Any, ply: int, seat: int | None, move: dict[str, Any] | None) -> dict[str, Any]:
-    return {
-        "ply": ply, "seat": seat, "move": None if move is None else move["move"], "played": move,
-        "hands": [[str(c) for c in h] for h in st.hands],
-        "table": [str(c) for c in st.table],
-        "declarations": [p.to_dict() for p in getattr(st, "declarations", ())],
-        "stock": st.stock_size,
-        "captured": [side.bit_count() for side in st.captured],
-        "xeri": list(st.xeri), "turn": st.turn, "phase": Phase(st.phase).label,
-    }
+    text: str = rec.dumps()
+    return text
 
 
 def round_frames(game: Any, index: int, first_ply: int = 0) -> list[dict[str, Any]]:
     """The position before round ``index`` and after each of its moves, every hand shown (any of the games)."""
     r = game.rounds[index]
     st = find_game(game.game).state.new(game.players, game.options, r.dealer, seed=r.seed, deck=r.deck)
-    frames = [_frame(st, first_ply, None, None)]
+    frame = formats_of(game.game).replay_frame
+    frames = [frame(st, first_ply, None, None)]
     for i, (seat, move) in enumerate(r.moves):
         side = seat % game.sides
         before = st.xeri[side]
         st.push(move)
-        frames.append(_frame(st, first_ply + i + 1, seat, {**move_dict(move), "xeri": st.xeri[side] > before}))
+        frames.append(frame(st, first_ply + i + 1, seat, {**move_dict(move), "xeri": st.xeri[side] > before}))
     return frames
 
 

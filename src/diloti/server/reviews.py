@@ -32,6 +32,7 @@ from diloti.ai.review import (
     summarise,
 )
 from diloti.formats.games import read_any_record
+from diloti.games import GameInfo
 from diloti.server.limits import address_of
 from diloti.server.protocol import ProtocolError, read_body
 from diloti.server.replay import record_text
@@ -165,10 +166,10 @@ class ReviewDesk:
             raise ProtocolError("busy", f"the reviewer is busy: {waiting} reviews are waiting; try again in a few "
                                 "minutes", 503, retry_after=RETRY_SECONDS)
         job = self.jobs[key] = Job(table_id, seat, owner)
-        job.task = asyncio.create_task(self._run(job, record_text(table)))
+        job.task = asyncio.create_task(self._run(job, record_text(table), table.info))
         return 202, self._status(table_id, seat, job)
 
-    async def _run(self, job: Job, text: str) -> None:
+    async def _run(self, job: Job, text: str, game: GameInfo) -> None:
         mgr = self.manager()
         try:
             async with self.gate():
@@ -178,7 +179,7 @@ class ReviewDesk:
                 job.total = len(points)
                 decisions: list[Decision] = []
                 for point in points:  # one at a time: the computer players' moves get the pool in between
-                    decisions.append(await mgr.compute(review_decision, point, self.worlds, REVIEW_SEED))
+                    decisions.append(await mgr.compute(game, review_decision, point, self.worlds, REVIEW_SEED))
                     job.done += 1
                 data = summarise(decisions, [job.seat], self.worlds, REVIEW_SEED).to_dict()
                 await mgr.db(ReviewStore(mgr.store).put, job.table, job.seat, VERSION, self.worlds, data)

@@ -15,7 +15,7 @@ from typing import Any
 
 from diloti.ai import LEVELS, UnknownLevelError, parse_spec
 from diloti.core.errors import DilotiError
-from diloti.games import GAMES
+from diloti.games import DEFAULT_GAME, GAMES, GameInfo
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.health import is_outage
 from diloti.server.life import TableLife
@@ -96,6 +96,7 @@ class Seating(TableLife):
             if k not in known:
                 raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: {', '.join(sorted(known))})")
         game, players, options = read_game(req)
+        info = GAMES[game]
         seats = self._parse_seats(req.get("seats"), players)
         humans = [s.seat for s in seats if s.kind == "human"]
         seat = req.get("seat", humans[0])
@@ -122,11 +123,12 @@ class Seating(TableLife):
         # quick play uses), so that nobody joins a rated game on conditions set against them; other conditions
         # make the table casual by default.
         pool = grace == GRACE and away_level == AWAY_LEVEL
-        rated = req.get("rated", game == "diloti" and pool)
+        rated = req.get("rated", info.rated and pool)
         if not isinstance(rated, bool):
             raise ProtocolError("bad_request", f"invalid rated {rated!r:.40}: expected true or false")
-        if rated and game != "diloti":
-            raise ProtocolError("bad_request", f"a game of {game} is casual: the ratings are Diloti's (rated: false)")
+        if rated and not info.rated:
+            raise ProtocolError("bad_request", f"a game of {game} is casual: the ratings are {rated_games()} "
+                                "(rated: false)")
         if rated and not pool:
             raise ProtocolError("bad_request", f"a rated table plays by the rated pool's conditions: grace {GRACE} "
                                 f"and away_level {AWAY_LEVEL} (or send rated: false)")
@@ -282,7 +284,7 @@ def read_game(req: dict[str, Any]) -> tuple[str, int, Any]:
     bad_options unknown xeri option 'soy' (known: xeri_jack_double, game_by_points, target, hands, ...)
     bad_options options that do not fit 3 players: invalid number of players for kontsina partnerships: expected 4
     """
-    game = req.get("game", "diloti")
+    game = req.get("game", DEFAULT_GAME)
     if not isinstance(game, str) or game not in GAMES:
         raise ProtocolError("bad_game", f"unknown game {game!r:.40} (known: {', '.join(GAMES)})")
     info = GAMES[game]
@@ -295,12 +297,20 @@ def read_game(req: dict[str, Any]) -> tuple[str, int, Any]:
         options = info.options.from_dict(raw)
     except DilotiError as exc:
         raise ProtocolError("bad_options", str(exc)) from None
-    if game != "diloti":
-        try:
-            info.state.check_players(players, options)
-        except DilotiError as exc:
-            raise ProtocolError("bad_options", f"options that do not fit {players} players: {exc}") from None
+    try:
+        info.sides(players, options)  # the game's own rule on its seats under these options
+    except DilotiError as exc:
+        raise ProtocolError("bad_options", f"options that do not fit {players} players: {exc}") from None
     return game, players, options
+
+
+def rated_games(games: dict[str, GameInfo] = GAMES) -> str:
+    """Whose ratings there are, for a message: the rated games' names.
+
+    >>> rated_games()
+    "Diloti's"
+    """
+    return " and ".join(f"{g.title}'s" for g in games.values() if g.rated)
 
 
 def parse_clock(raw: Any) -> tuple[int, int] | None:

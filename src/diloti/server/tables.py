@@ -34,7 +34,8 @@ from typing import Any, TypeVar
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.seeds import derive_seed
-from diloti.match.workers import PoolSpec, choose_move, rank_hint, worker_pool
+from diloti.games import GameInfo
+from diloti.match.workers import PoolSpec, choose_move, in_game, rank_hint, worker_pool
 from diloti.server.cluster import Cluster
 from diloti.server.live import Connection, LiveTable, Seat, computer_plays, token_hash
 from diloti.server.metrics import Metrics
@@ -104,9 +105,10 @@ class TableManager(Seating):
         # delays the moves waiting for that commit, never the event loop and the other messages.
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
-    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the worker pool (CPU-heavy work such as a review's decisions: never on the loop)."""
-        return await asyncio.get_running_loop().run_in_executor(self._cpu, fn, *args)
+    async def compute(self, game: GameInfo, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the worker pool (CPU-heavy work such as a review's decisions: never on the loop), with
+        ``game`` (the game it is about) known to the worker (:func:`~diloti.match.workers.in_game`)."""
+        return await asyncio.get_running_loop().run_in_executor(self._cpu, in_game, game, fn, *args)
 
     async def _checkpoint_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -335,10 +337,10 @@ class TableManager(Seating):
             async with table.lock:
                 self._check_turn(table, seat, ply)  # out-of-turn is the better error, when it applies
             raise ProtocolError("invalid_move", str(exc)) from None
-        if table.kind != "diloti" and not table.over and not table.game.state.is_legal(move):
-            # In Xeri a card alone names its one move (the capture it makes, if any), as in the records.
+        if not table.over and not table.game.state.is_legal(move):
+            # The game's formats may read it otherwise: in Xeri a card alone names its one move, as in the records.
             with contextlib.suppress(DilotiError):
-                move = table.game.state.read_move(text)
+                move = table.formats.read_played(table.game.state, text)
         await self.apply(table, seat, move, ply)
 
     async def apply(self, table: LiveTable, seat: int, move: Move, ply: int | None, by: str | None = None) -> None:
@@ -417,7 +419,8 @@ class TableManager(Seating):
             self.cpu_queue += 1
             try:
                 async with self._slot(table):
-                    move = await loop.run_in_executor(self._cpu, choose_move, level, seed, view)
+                    move = await loop.run_in_executor(self._cpu, in_game, table.info, choose_move, level, seed,
+                                                      view)
                 self.metrics.computer_seconds.observe(time.perf_counter() - t0)
             except Exception:
                 self.bot_errors += 1
@@ -468,8 +471,8 @@ class TableManager(Seating):
         # One search per position, shared by every request for it: hint floods cost nothing more.
         if table.hint is None or table.hint[0] != ply:
             view = table.game.view(seat)
-            fut = asyncio.get_running_loop().run_in_executor(self._cpu, rank_hint, view, table.seed, ply,
-                                                             table.hint_level)
+            fut = asyncio.get_running_loop().run_in_executor(self._cpu, in_game, table.info, rank_hint, view,
+                                                             table.seed, ply, table.hint_level)
             table.hint = (ply, fut)
             self.cpu_queue += 1
             fut.add_done_callback(self._answered)

@@ -51,6 +51,9 @@ class Options:
     """Every named option of RULES.md ("Named options"); all off by default."""
 
     HELP_NOTE: ClassVar[str] = "all off by default"  # the command line's options group says so
+    # The ranges and choices of the options that are not flags, as every game's options say them (the command
+    # line's flags and the server's request models are made from them).
+    MAXIMUM: ClassVar[dict[str, int]] = {"target": MAX_TARGET}
     CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"face_card_redeal": FACE_REDEAL_CHOICES}  # options of a word
 
     target: int = _option(61, "points that win the game")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Side:
-    """One side's round score, with its breakdown."""
+    """One side's round score with its breakdown (RULES.md); ``total`` includes 10 a xeri."""
 
     cards: int
     cards_points: int

@@ -55,7 +55,7 @@ class KontsinaOptions(RuleOptions):
 
 @dataclass(frozen=True)
 class KontsinaSide:
-    """One side's hand score (RULES-KONTSINA.md section 7), with its breakdown."""
+    """One side's hand score in Kontsina (RULES-KONTSINA.md section 7)."""
 
     cards: int
     cards_points: int  # 2 for strictly the most cards

@@ -71,7 +71,7 @@ class XeriOptions(RuleOptions):
 
 @dataclass(frozen=True)
 class XeriSide:
-    """One side's hand score (RULES-XERI.md section 8), with its breakdown."""
+    """One side's hand score in Xeri (RULES-XERI.md section 8)."""
 
     cards: int
     cards_points: int  # 3 for strictly more cards
@@ -247,6 +247,19 @@ class XeriGame(HandsGame):
     @classmethod
     def hands_header(cls, options: Any) -> bool:
         return not options.game_by_points  # a game won by hands shows them
+
+    @classmethod
+    def target_of(cls, options: Any) -> int | None:
+        """No target in a game won by hands (section 9), ``target`` with ``game_by_points``.
+
+        >>> XeriGame.target_of(XeriOptions()), XeriGame.target_of(XeriOptions(game_by_points=True))
+        (None, 101)
+        """
+        return int(options.target) if options.game_by_points else None
+
+    @classmethod
+    def hands_of(cls, options: Any) -> int | None:
+        return int(options.hands)  # the game's length in hands (the option stands even when points decide)
 
     @staticmethod
     def decide(options: Any, hands: Sequence[Sequence[int]]) -> int | None:

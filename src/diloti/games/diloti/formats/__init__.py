@@ -20,6 +20,7 @@ from diloti.games.diloti.formats import notation as _notation
 from diloti.games.diloti.formats import position as _position
 from diloti.games.diloti.formats import record as _record
 from diloti.games.diloti.formats.terminal import TERMINAL
+from diloti.games.diloti.formats.wire import read_played, replay_frame, state_message
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.state import State
 
@@ -50,10 +51,10 @@ def read_record(text: str, game: str = "diloti") -> _record.GameRecord:
 
 
 def record_from_game(game: Game, names: list[str] | None = None, event: str | None = None, date: str | None = None,
-                     site: str | None = None) -> _record.GameRecord:
-    """The record of a game of Diloti (finished or not)."""
-    return _record.GameRecord.from_game(game, names, event or "diloti", date, site)
+                     site: str | None = None, notes: dict[int, str] | None = None) -> _record.GameRecord:
+    """The record of a game of Diloti (finished or not); ``notes``: comments on moves, by ply over the game."""
+    return _record.GameRecord.from_game(game, names, event or "diloti", date, site, notes)
 
 
-__all__ = ["TERMINAL", "describe_move", "parse_compact", "position_from_dict", "position_to_dict", "read_record",
-           "record_from_game"]
+__all__ = ["TERMINAL", "describe_move", "parse_compact", "position_from_dict", "position_to_dict", "read_played",
+           "read_record", "record_from_game", "replay_frame", "state_message"]
