@@ -33,8 +33,12 @@ COMPILED = [
     "diloti/games/diloti/table.py",
     "diloti/games/diloti/bigtable.py",
     "diloti/games/diloti/movegen.py",
+    "diloti/core/cards.py",
+    "diloti/core/shuffling.py",
     "diloti/games/diloti/players/knowledge.py",
     "diloti/games/diloti/players/sampler.py",
+    "diloti/games/diloti/players/rollout.py",
+    "diloti/games/diloti/players/scoring.py",
 ]
 
 HERE = Path(__file__).resolve().parent

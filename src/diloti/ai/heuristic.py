@@ -28,7 +28,8 @@ def expected_best(gains: Sequence[float], probs: Sequence[float]) -> float:
     >>> expected_best([0, 5, 1], [0, 0.5, 1.0])
     3.0
     """
-    order = sorted(range(len(gains)), key=lambda k: -gains[k])
+    # Highest gain first, ties in key order (a reversed sort stays stable), without a Python-level key.
+    order = sorted(range(len(gains)), key=gains.__getitem__, reverse=True)
     total = 0.0
     none_better = 1.0
     for k in order:

@@ -27,6 +27,7 @@ from diloti.core.errors import IllegalMoveError, InvalidPositionError
 from diloti.core.moves import CAPTURE, KEEP, LAY, REDEAL, Declaration, Move
 from diloti.core.phase import Phase
 from diloti.core.round_state import RoundState
+from diloti.core.shuffling import shuffle
 from diloti.core.view import cards_of_set
 from diloti.games.diloti.bigtable import generate_lazy, is_legal_lazy
 from diloti.games.diloti.chance import ExplicitChance
@@ -194,10 +195,10 @@ class State(ExplicitChance, RoundState):
         self.shuffles += 1
         if keep_bottom and cards:
             head = cards[:-1]
-            rng.shuffle(head)
+            shuffle(rng, head)
             cards[:-1] = head
         else:
-            rng.shuffle(cards)
+            shuffle(rng, cards)
 
     def _start_round(self, deck: list[Card]) -> None:
         opts = self.options
