@@ -26,7 +26,7 @@ from diloti.core.chance import HANDS
 from diloti.core.errors import IllegalMoveError, InvalidPositionError
 from diloti.core.moves import CAPTURE, KEEP, LAY, REDEAL, Declaration, Move
 from diloti.core.phase import Phase
-from diloti.core.round_state import RoundState
+from diloti.core.round_state import slot_names
 from diloti.core.shuffling import shuffle
 from diloti.core.view import cards_of_set
 from diloti.games.diloti.bigtable import generate_lazy, is_legal_lazy
@@ -46,7 +46,7 @@ def _rng(seed: int, n: int) -> random.Random:
     return random.Random(f"diloti/{seed}/{n}")
 
 
-class State(ExplicitChance, RoundState):
+class State(ExplicitChance):
     """One round in play: hands, table, stock, captures, whose turn.
 
     Use :meth:`new` to deal a round, :meth:`legal_moves` to list moves,
@@ -55,35 +55,10 @@ class State(ExplicitChance, RoundState):
     cheap independent copy.
     """
 
-    __slots__ = (
-        "_legal",
-        "_stack",
-        "batch",
-        "bottom",
-        "captured",
-        "deal_no",
-        "dealer",
-        "deck",
-        "declarations",
-        "explicit",
-        "first_table",
-        "hands",
-        "history",
-        "last_capturer",
-        "options",
-        "pending",
-        "phase",
-        "players",
-        "plays",
-        "seed",
-        "shuffles",
-        "stock",
-        "stock_pos",
-        "swept",
-        "table",
-        "turn",
-        "xeri",
-    )
+    # Its fields besides its bases' (slots; a native class's own fields, compiled).
+    FIELDS: ClassVar[tuple[str, ...]] = ("_stack", "captured", "deck", "explicit", "last_capturer", "pending", "plays",
+                                         "shuffles", "swept", "xeri")
+    __slots__ = FIELDS
 
     def __init__(self, players: int = 2, options: Options | None = None, dealer: int = 0) -> None:
         if players not in (2, 4):
@@ -445,7 +420,7 @@ class State(ExplicitChance, RoundState):
         With ``stack`` the move history is kept so the copy can ``pop``.
         """
         s = State.__new__(State)
-        for name in State.__slots__:
+        for name in slot_names(State):
             setattr(s, name, getattr(self, name))
         s.hands = [h.copy() for h in self.hands]
         s.table = self.table.copy()
