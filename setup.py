@@ -43,6 +43,7 @@ COMPILED = [
     "diloti/games/diloti/players/sampler.py",
     "diloti/games/diloti/players/rollout.py",
     "diloti/games/diloti/players/scoring.py",
+    "diloti/ai/heuristic.py",
 ]
 
 HERE = Path(__file__).resolve().parent

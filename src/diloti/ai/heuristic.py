@@ -19,6 +19,7 @@ from typing import Any
 
 from diloti.ai.base import ScoringPlayer
 from diloti.ai.part import players_part
+from diloti.core._mypyc import mypyc_attr
 from diloti.core.moves import Move
 
 
@@ -40,6 +41,8 @@ def expected_best(gains: Sequence[float], probs: Sequence[float]) -> float:
     return total
 
 
+# A plain Python class when compiled (its base is one): expected_best is what runs compiled here.
+@mypyc_attr(native_class=False)
 class HeuristicPlayer(ScoringPlayer):
     """Card counting, a probabilistic look at the reply, declarations on purpose."""
 

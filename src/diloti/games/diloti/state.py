@@ -41,6 +41,10 @@ from diloti.games.diloti.view import View, new_view
 PLAY, DECIDE, OVER, CHANCE = Phase.PLAY, Phase.DECIDE, Phase.OVER, Phase.CHANCE
 
 
+# Options are frozen: one default serves every state (a copy builds its state through __init__ when compiled).
+_DEFAULT_OPTIONS = Options()
+
+
 def _rng(seed: int, n: int) -> random.Random:
     # A str seed is hashed with SHA-512, so the stream is the same in every process.
     return random.Random(f"diloti/{seed}/{n}")
@@ -64,7 +68,7 @@ class State(ExplicitChance):
         if players not in (2, 4):
             raise InvalidPositionError(f"invalid number of players {players!r}: expected 2 or 4")
         self.players = players
-        self.options = options or Options()
+        self.options = options or _DEFAULT_OPTIONS
         self.dealer = dealer % players
         self.turn = (dealer + 1) % players
         self.hands: list[list[Card]] = [[] for _ in range(players)]
