@@ -33,8 +33,17 @@ COMPILED = [
     "diloti/games/diloti/table.py",
     "diloti/games/diloti/bigtable.py",
     "diloti/games/diloti/movegen.py",
+    "diloti/core/cards.py",
+    "diloti/core/round_state.py",
+    "diloti/core/chance.py",
+    "diloti/games/diloti/chance.py",
+    "diloti/games/diloti/state.py",
+    "diloti/core/shuffling.py",
     "diloti/games/diloti/players/knowledge.py",
     "diloti/games/diloti/players/sampler.py",
+    "diloti/games/diloti/players/rollout.py",
+    "diloti/games/diloti/players/scoring.py",
+    "diloti/ai/heuristic.py",
 ]
 
 HERE = Path(__file__).resolve().parent

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import importlib.machinery
 import json
 import os
+import random
 import subprocess
 import sys
 import warnings
@@ -152,3 +154,52 @@ def test_the_compiled_and_the_pure_core_give_the_same_answers() -> None:
     compiled.pop("core")
     assert compiled == pure
     assert compiled["random_rounds"] and compiled["players"]
+
+
+def test_every_listed_module_runs_compiled_when_the_core_is() -> None:
+    """With the compiled core running, each module of setup.py's COMPILED is loaded from its extension (a module
+    added to the list is compiled and checked for staleness like the others)."""
+    if diloti.CORE != "compiled":
+        pytest.skip("the pure core runs here")
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    listed = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets))
+    for path in ast.literal_eval(listed):
+        module = importlib.import_module(path[:-3].replace("/", "."))
+        assert str(module.__file__).endswith(SUFFIX), module.__file__
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_compiled_shuffle_and_choice_draw_as_random_does(seed: int) -> None:
+    """diloti.core.shuffling (compiled with the core) against random.Random on random lengths and seeds: the
+    same permutation, the same choice, and the generator left in the same state."""
+    from diloti.core.shuffling import choice, shuffle
+
+    sizes = random.Random(seed)
+    for _ in range(20):
+        n = sizes.randrange(0, 60)
+        a, b = list(range(n)), list(range(n))
+        ours, theirs = random.Random(seed * 1000 + n), random.Random(seed * 1000 + n)
+        shuffle(ours, a)
+        theirs.shuffle(b)
+        assert a == b
+        if n:
+            assert choice(ours, a) == theirs.choice(b)
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_the_compiled_shuffle_leaves_other_generators_to_their_own_methods() -> None:
+    from diloti.core.shuffling import choice, shuffle
+
+    class Reversing(random.Random):
+        def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+            x.reverse()
+
+        def choice(self, seq: object) -> object:  # type: ignore[override]
+            return "mine"
+
+    a = [1, 2, 3]
+    shuffle(Reversing(1), a)
+    assert a == [3, 2, 1] and choice(Reversing(1), a) == "mine"
+    with pytest.raises(IndexError):
+        choice(random.Random(1), [])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from diloti.core._mypyc import mypyc_attr
 from diloti.core.errors import InvalidCardError
 
 SUITS = "CDHS"
@@ -31,6 +32,8 @@ _RANK_ALIASES = {name: i + 1 for i, name in enumerate(RANK_NAMES)}
 _RANK_ALIASES.update({"T": 10, "1": 1, "11": 11, "12": 12, "13": 13})
 
 
+# mypyc compiles a subclass of int only as a plain Python class; the module's functions run compiled.
+@mypyc_attr(native_class=False)
 class Card(int):
     """One of the 52 cards.
 

@@ -24,12 +24,13 @@ seeded game replays exactly as it always has.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple
 
+from diloti.core._mypyc import mypyc_attr
 from diloti.core.cards import NAMES, Card, parse_card
 from diloti.core.errors import NoSuchOutcomeError
 from diloti.core.phase import Phase
+from diloti.core.round_state import RoundState
 
 HAND_SIZE = 6
 
@@ -57,7 +58,8 @@ class Chance(NamedTuple):
         return 1.0 / len(self.outcomes)
 
 
-class ChanceEvents:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class ChanceEvents(RoundState):
     """What explicit chance is in every game, and what :class:`ExplicitChance` (Diloti) and
     :class:`~diloti.core.hand_chance.HandChance` (Xeri, Kontsina) inherit: the event
     (:attr:`chance`), its outcomes, and dealing a card into the batch being dealt.
@@ -67,20 +69,17 @@ class ChanceEvents:
     and where its undealt cards end (``_undealt_end``).
     """
 
-    if not TYPE_CHECKING:
-        __slots__ = ()
-    else:  # the state's fields and steps that these methods use
-        HAND_SIZE: ClassVar[int]
-        players: int
-        dealer: int
-        phase: Phase
-        stock: list[Card]
-        stock_pos: int
-        batch: tuple[str, int, int, bool] | None
-        _legal: object
+    # Its fields besides the round's (slots of the game's state; a native class's own fields, compiled).
+    FIELDS: ClassVar[tuple[str, ...]] = ("players", "dealer", "batch")
+    __slots__ = FIELDS
+    HAND_SIZE: ClassVar[int] = HAND_SIZE  # each game's own
+    players: int
+    dealer: int
+    batch: tuple[str, int, int, bool] | None
 
-        def _batch_dealt(self, kind: str, card: Card, end: int, table_next: bool) -> None: ...
-        describe: Callable[[], str]
+    def _batch_dealt(self, kind: str, card: Card, end: int, table_next: bool) -> None:
+        """What a whole batch dealt leads to (each game's own)."""
+        raise NotImplementedError(f"{type(self).__name__} deals no batch")
 
     def _undealt_end(self, nxt: int) -> int:
         """Where the cards that place ``nxt`` may take end in the stock (all of it unless a game keeps one)."""

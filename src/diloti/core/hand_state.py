@@ -37,7 +37,7 @@ from diloti.core.errors import DilotiError, IllegalMoveError, InvalidCardError, 
 from diloti.core.hand_chance import HandChance
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
-from diloti.core.round_state import RoundState
+from diloti.core.round_state import slot_names
 from diloti.core.rule_options import RuleOptions, option
 from diloti.core.view import SeatView, cards_of_set, view_maker
 
@@ -108,7 +108,7 @@ class HandView(SeatView):
 _new_view = view_maker(HandView)
 
 
-class HandState(HandChance, RoundState, ABC):
+class HandState(HandChance, ABC):
     """One hand of a variant game in play: hands, table, stock, captures per side, whose turn.
 
     Subclasses set the game's name, hand size and seat counts, and write its rules:
@@ -129,10 +129,11 @@ class HandState(HandChance, RoundState, ABC):
     # How a move is typed, for a terminal game's help.
     MOVE_HELP: ClassVar[str] = "Play a card by its number in the list, or in notation: 7S (lay), 7S x 7D (capture)."
 
+    # Its fields besides those of RoundState and ChanceEvents (which may be native classes: a slot of the same
+    # name here would hide theirs).
     __slots__ = (
-        "_legal", "_stack", "batch", "captured", "deal_no", "dealer", "deck", "explicit", "first_table", "hands",
-        "history", "jack_xeri", "last_capturer", "options", "phase", "players", "plays", "seed", "shuffles",
-        "sides", "stock", "stock_pos", "swept", "table", "turn", "xeri",
+        "_stack", "captured", "deal_no", "deck", "explicit", "first_table", "jack_xeri", "last_capturer", "options",
+        "plays", "shuffles", "sides", "swept", "table", "turn", "xeri",
     )
 
     def __init__(self, players: int = 2, options: Any = None, dealer: int = 0) -> None:
@@ -327,7 +328,7 @@ class HandState(HandChance, RoundState, ABC):
     def copy(self: S, stack: bool = False) -> S:
         """An independent copy; with ``stack`` the history is kept so the copy can ``pop``."""
         s = type(self).__new__(type(self))
-        for name in HandState.__slots__:
+        for name in slot_names(HandState):
             setattr(s, name, getattr(self, name))
         s.hands = [h.copy() for h in self.hands]
         s.table = self.table.copy()

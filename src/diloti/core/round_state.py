@@ -15,8 +15,9 @@ over the state's slots, a copy with other hidden cards (for samplers), and equal
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
+from diloti.core._mypyc import mypyc_attr
 from diloti.core.cards import Card
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
@@ -26,25 +27,29 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def slot_names(cls: type) -> tuple[str, ...]:
-    """Every slot of ``cls`` and its bases, each once (a state's fields)."""
+    """Every field of ``cls`` and its bases, each once: their ``__slots__``, or where a class compiled as a
+    native class has none left at run time, its ``FIELDS`` (the same names)."""
     names = _FIELDS.get(cls)
     if names is None:
         seen: dict[str, None] = {}
         for klass in reversed(cls.__mro__):
-            slots = klass.__dict__.get("__slots__", ())
+            slots = klass.__dict__.get("__slots__", klass.__dict__.get("FIELDS", ()))
             for name in (slots,) if isinstance(slots, str) else slots:
                 seen[name] = None
         names = _FIELDS[cls] = tuple(seen)
     return names
 
 
+# Compiled, the chain RoundState -> ChanceEvents -> ExplicitChance -> State is one of native classes (single
+# inheritance); the one-card games' states subclass it in Python, which the marker allows.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RoundState:
     """The object side of a round of any game (see the module). Not an ``ABC``: Diloti's state keeps the
     plain class's fast ``isinstance``. ``_moves``, ``copy``, ``key`` and ``describe`` are each game's own."""
 
-    __slots__ = ()
-
-    # The fields these methods read (every game's state has them as slots).
+    # The fields these methods read, slots of every game's state (a native class's own fields, compiled).
+    FIELDS: ClassVar[tuple[str, ...]] = ("phase", "stock", "stock_pos", "hands", "history", "seed", "_legal")
+    __slots__ = FIELDS
     phase: Phase
     stock: list[Card]
     stock_pos: int
@@ -53,11 +58,18 @@ class RoundState:
     seed: int
     _legal: list[Move] | None
 
-    if TYPE_CHECKING:  # each game's state writes these; declared here for the methods below
-        def _moves(self) -> list[Move]: ...
-        def copy(self: R, stack: bool = False) -> R: ...
-        def key(self) -> tuple[Any, ...]: ...
-        def describe(self) -> str: ...
+    # Each game's state writes these four (a game that does not cannot be played).
+    def _moves(self) -> list[Move]:
+        raise NotImplementedError(f"{type(self).__name__} lists no moves")
+
+    def copy(self: R, stack: bool = False) -> R:
+        raise NotImplementedError(f"{type(self).__name__} cannot be copied")
+
+    def key(self) -> tuple[Any, ...]:
+        raise NotImplementedError(f"{type(self).__name__} has no key")
+
+    def describe(self) -> str:
+        raise NotImplementedError(f"{type(self).__name__} cannot describe itself")
 
     # ---------------------------------------------------------------- queries
     @property

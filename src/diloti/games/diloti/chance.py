@@ -10,7 +10,6 @@ holds the events' machinery every game shares).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from diloti.core.cards import CARDS, Card
@@ -26,22 +25,30 @@ class ExplicitChance(ChanceEvents):
     """The explicit-chance half of :class:`~diloti.games.diloti.state.State` (which inherits it): the deals as
     events, :attr:`chance`, :meth:`deal`, :meth:`deal_random` and :meth:`chance_outcomes`."""
 
-    if not TYPE_CHECKING:
-        __slots__ = ()
-    else:  # the state's fields and dealing steps that these methods use
-        options: Options
-        turn: int
-        hands: list[list[Card]]
-        table: list[Card]
-        declarations: list[Declaration]
-        deal_no: int
-        bottom: Card | None
-        first_table: tuple[Card, ...]
+    # Its fields besides the round's and the events' (slots of the state; a native class's own fields, compiled).
+    FIELDS: ClassVar[tuple[str, ...]] = ("options", "turn", "table", "declarations", "deal_no", "bottom",
+                                         "first_table")
+    __slots__ = FIELDS
+    options: Options
+    turn: int
+    table: list[Card]
+    declarations: list[Declaration]
+    deal_no: int
+    bottom: Card | None
+    first_table: tuple[Card, ...]
 
-        def _deal_hands(self) -> None: ...
-        def _ask_redeal(self) -> None: ...
-        _table_must_be_redealt: Callable[[list[Card]], bool]
-        def _lay_first_table(self, table: list[Card]) -> None: ...
+    # The dealing steps these methods take, the state's own.
+    def _deal_hands(self) -> None:
+        raise NotImplementedError
+
+    def _ask_redeal(self) -> None:
+        raise NotImplementedError
+
+    def _table_must_be_redealt(self, table: list[Card]) -> bool:
+        raise NotImplementedError
+
+    def _lay_first_table(self, table: list[Card]) -> None:
+        raise NotImplementedError
 
     HAND_SIZE: ClassVar[int] = HAND_SIZE
 

@@ -26,7 +26,8 @@ from diloti.core.chance import HANDS
 from diloti.core.errors import IllegalMoveError, InvalidPositionError
 from diloti.core.moves import CAPTURE, KEEP, LAY, REDEAL, Declaration, Move
 from diloti.core.phase import Phase
-from diloti.core.round_state import RoundState
+from diloti.core.round_state import slot_names
+from diloti.core.shuffling import shuffle
 from diloti.core.view import cards_of_set
 from diloti.games.diloti.bigtable import generate_lazy, is_legal_lazy
 from diloti.games.diloti.chance import ExplicitChance
@@ -40,12 +41,16 @@ from diloti.games.diloti.view import View, new_view
 PLAY, DECIDE, OVER, CHANCE = Phase.PLAY, Phase.DECIDE, Phase.OVER, Phase.CHANCE
 
 
+# Options are frozen: one default serves every state (a copy builds its state through __init__ when compiled).
+_DEFAULT_OPTIONS = Options()
+
+
 def _rng(seed: int, n: int) -> random.Random:
     # A str seed is hashed with SHA-512, so the stream is the same in every process.
     return random.Random(f"diloti/{seed}/{n}")
 
 
-class State(ExplicitChance, RoundState):
+class State(ExplicitChance):
     """One round in play: hands, table, stock, captures, whose turn.
 
     Use :meth:`new` to deal a round, :meth:`legal_moves` to list moves,
@@ -54,41 +59,16 @@ class State(ExplicitChance, RoundState):
     cheap independent copy.
     """
 
-    __slots__ = (
-        "_legal",
-        "_stack",
-        "batch",
-        "bottom",
-        "captured",
-        "deal_no",
-        "dealer",
-        "deck",
-        "declarations",
-        "explicit",
-        "first_table",
-        "hands",
-        "history",
-        "last_capturer",
-        "options",
-        "pending",
-        "phase",
-        "players",
-        "plays",
-        "seed",
-        "shuffles",
-        "stock",
-        "stock_pos",
-        "swept",
-        "table",
-        "turn",
-        "xeri",
-    )
+    # Its fields besides its bases' (slots; a native class's own fields, compiled).
+    FIELDS: ClassVar[tuple[str, ...]] = ("_stack", "captured", "deck", "explicit", "last_capturer", "pending", "plays",
+                                         "shuffles", "swept", "xeri")
+    __slots__ = FIELDS
 
     def __init__(self, players: int = 2, options: Options | None = None, dealer: int = 0) -> None:
         if players not in (2, 4):
             raise InvalidPositionError(f"invalid number of players {players!r}: expected 2 or 4")
         self.players = players
-        self.options = options or Options()
+        self.options = options or _DEFAULT_OPTIONS
         self.dealer = dealer % players
         self.turn = (dealer + 1) % players
         self.hands: list[list[Card]] = [[] for _ in range(players)]
@@ -194,10 +174,10 @@ class State(ExplicitChance, RoundState):
         self.shuffles += 1
         if keep_bottom and cards:
             head = cards[:-1]
-            rng.shuffle(head)
+            shuffle(rng, head)
             cards[:-1] = head
         else:
-            rng.shuffle(cards)
+            shuffle(rng, cards)
 
     def _start_round(self, deck: list[Card]) -> None:
         opts = self.options
@@ -444,7 +424,7 @@ class State(ExplicitChance, RoundState):
         With ``stack`` the move history is kept so the copy can ``pop``.
         """
         s = State.__new__(State)
-        for name in State.__slots__:
+        for name in slot_names(State):
             setattr(s, name, getattr(self, name))
         s.hands = [h.copy() for h in self.hands]
         s.table = self.table.copy()

@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 
 from diloti.core.cards import VALUE, Card, mask_of
+from diloti.core.shuffling import shuffle
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
 
@@ -96,7 +97,7 @@ class Worlds:
                 hands[s] = []
             if attempt == _TRIES:
                 pool = _force(pool, need, faces, hands, rng)
-            rng.shuffle(pool)
+            shuffle(rng, pool)  # rng.shuffle(pool), compiled
             pos = 0
             for s in others:
                 k = sizes[s] - len(hands[s])
