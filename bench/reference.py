@@ -12,9 +12,10 @@ evaluator) at a number of simulations a decision step, and the MaskablePPO basel
 Each pair plays a match of 2 players, games to 61, on duplicate deals (games 2k and 2k+1 deal the same
 cards, seats swapped) with seed :data:`SEED`, one results file a pair under ``--dir``
 (``A_vs_B.jsonl``, one game a line, as ``diloti tournament --results`` writes them). ``--run`` plays
-a duplicate pair at a time, always for the pair furthest from its games (:func:`games_for`, ``--games``
-for all), so that a run stopped early leaves every pair with about the same share of its games; run
-again, it goes on where the files end. The games of pair (A, B) are exactly those of::
+the pairs of quick players whole first, then a duplicate pair at a time for the pair furthest from its
+games (:func:`games_for`, ``--games`` for all), so that a run stopped early leaves every pair with about
+the same share of its games; run again, it goes on where the files end (runs at once must play
+different pairs: ``--only``, ``--involving``). The games of pair (A, B) are exactly those of::
 
     .venv/bin/diloti tournament A B --games N --seed 1 --workers 1 --results DIR/A_vs_B.jsonl
 
@@ -30,7 +31,7 @@ import time
 from pathlib import Path
 
 from diloti.games.diloti.options import Options
-from diloti.match.sequential import append_result, read_results
+from diloti.match.sequential import append_result, check_results, read_results
 from diloti.match.tournament import MatchResult, play_match, summarise
 
 SEED = 1
@@ -79,27 +80,28 @@ def run(folder: Path, games: int | None, only: set[str] | None, involving: str |
     folder.mkdir(parents=True, exist_ok=True)
     want = {(a, b): games if games is not None else games_for(a, b) for a, b in pairs()
             if (only is None or {a, b} <= only) and (involving is None or involving in (a, b))}
-    done = {p: len(read_results(str(path_of(folder, *p)))) for p in want}
     while True:
-        # The pair furthest from its games goes next (the cheaper first on a tie): a run stopped at any
-        # time leaves every pair with about the same share of its games.
+        done = {p: len(read_results(str(path_of(folder, *p)))) for p in want}
+        # The pairs of quick players first, whole (they take a minute together); then the pair furthest from
+        # its games (the cheaper first on a tie): a run stopped at any time leaves every pair with about the
+        # same share of its games.
         left = [p for p in want if done[p] < want[p]]
         if not left:
             return
-        a, b = min(left, key=lambda p: (done[p] / want[p], COST[p[0]] + COST[p[1]]))
+        a, b = min(left, key=lambda p: (COST[p[0]] + COST[p[1]] >= 1, done[p] / want[p], COST[p[0]] + COST[p[1]]))
         start = time.perf_counter()
         first = done[a, b] - done[a, b] % 2
         r = play_match(PLAYERS[a], PLAYERS[b], games=2, seed=SEED, first=first)
         for g in r.results:
             if g.index >= done[a, b]:  # a pair cut in half by a stopped run: its second game only
                 append_result(str(path_of(folder, a, b)), g)
-        done[a, b] = first + 2
         print(f"{a} vs {b}: games {first + 1}-{first + 2} of {want[a, b]} "
               f"[{time.perf_counter() - start:.0f} s]", flush=True)
 
 
 def result(folder: Path, a: str, b: str) -> MatchResult | None:
-    res = read_results(str(path_of(folder, a, b)))
+    # check_results refuses a game recorded twice or of other deals (a file from another seed).
+    res = list(check_results(read_results(str(path_of(folder, a, b))), SEED).values())
     res = [r for r in res if r.index < len(res) - len(res) % 2]  # whole duplicate pairs only
     if not res:
         return None
@@ -107,13 +109,15 @@ def result(folder: Path, a: str, b: str) -> MatchResult | None:
 
 
 def cell(r: MatchResult | None, flip: bool) -> str:
+    """The row player's win rate (interval); points a round (interval) [games]; ``flip``: ``r`` is the column's."""
     if r is None:
         return "—"
     w, p = r.win_rate, r.points_per_round
-    if flip:  # the column player's match, read from the row player's side
-        return (f"{1 - w.mean:.0%} ({1 - w.high:.0%}–{1 - w.low:.0%}); {-p.mean:+.2f} "
-                f"({-p.high:+.2f}..{-p.low:+.2f}) [{r.games}]")
-    return f"{w.mean:.0%} ({w.low:.0%}–{w.high:.0%}); {p.mean:+.2f} ({p.low:+.2f}..{p.high:+.2f}) [{r.games}]"
+    mean, low, high = (1 - w.mean, 1 - w.high, 1 - w.low) if flip else (w.mean, w.low, w.high)
+    ppr, plow, phigh = (-p.mean, -p.high, -p.low) if flip else (p.mean, p.low, p.high)
+    # One duplicate pair shows no spread: its points a round have no interval.
+    spread = f" ({plow:+.2f}..{phigh:+.2f})" if r.games >= 4 else " (one pair)"
+    return f"{mean:.0%} ({low:.0%}–{high:.0%}); {ppr:+.2f}{spread} [{r.games}]"
 
 
 def table(folder: Path) -> str:
