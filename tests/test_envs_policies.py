@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+import re
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -82,3 +84,56 @@ def test_ismcts_runs_in_evaluate_bots_with_restart_at() -> None:
                                   random_state=np.random.RandomState(0))
     returns = pyspiel.evaluate_bots(game.new_initial_state(), [ismcts, LevelBot(1, "random", seed=0)], 3)
     assert sum(returns) == 0
+
+
+def test_an_openspiel_bot_plays_a_round_from_its_view_alone() -> None:
+    from diloti.envs.policies import ISMCTSPlayer
+    from diloti.games.diloti.players.sampler import sample_state
+
+    s = State.new(seed=5)
+    player, twin = ISMCTSPlayer(seed=3, simulations=8), ISMCTSPlayer(seed=3, simulations=8)
+    while not s.is_over:
+        view = s.view(s.turn)
+        if s.turn == 0:
+            # Another truth behind the same view (other hidden cards) must give the same move: the bot sees
+            # only the view, and the twin's seeded search is the same.
+            other = sample_state(view, random.Random(len(s.history)))
+            assert other.view(0) == view
+            move = player.choose(view)
+            assert twin.choose(other.view(0)) == move
+        else:
+            move = random.Random(len(s.history)).choice(s.legal_moves())
+        assert move in s.legal_moves()
+        s.push(move)
+
+
+def test_ismcts_plays_in_tournament_by_import_path() -> None:
+    r = play_match("diloti.envs.policies:ISMCTSPlayer:simulations=4", "random", games=2, seed=1, rounds=1)
+    assert r.games == 2 and r.results[0].moves > 0
+
+
+def test_the_reference_cross_table_reads_a_match_from_both_sides(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    try:
+        import reference
+    finally:
+        sys.path.pop(0)
+    from diloti.match.sequential import append_result
+    from diloti.match.tournament import GameResult
+
+    # Two duplicate pairs: greedy wins 3 of 4 games, by 10 points a round in the first pair, 2 in the second.
+    for index, (a, b, winner) in enumerate([(61, 1, "a"), (61, 1, "a"), (61, 49, "a"), (49, 61, "b")]):
+        append_result(str(reference.path_of(tmp_path, "greedy", "random")),
+                      GameResult(index, index % 2, a, b, 6, winner, 0.1, 100, 0))
+    rows = {line.split(" | ")[0].strip("|* "): line.split(" | ")[1:] for line in
+            reference.table(tmp_path).splitlines()[2:]}
+    number = r"([+-]?\d+(?:\.\d+)?)"
+    pattern = re.compile(rf"{number}% \({number}%–{number}%\); {number} \({number}\.\.{number}\) \[4\]")
+    names = list(reference.PLAYERS)
+    greedy = pattern.fullmatch(rows["greedy"][names.index("random")].strip())
+    random_ = pattern.fullmatch(rows["random"][names.index("greedy")].strip())
+    assert greedy and random_
+    g, r = [float(x) for x in greedy.groups()], [float(x) for x in random_.groups()]
+    assert g[0] == 75 and r[0] == 25 and g[1] + r[2] == 100 and g[2] + r[1] == 100
+    assert g[3] == -r[3] > 0 and g[4] == -r[5] and g[5] == -r[4]
+    assert rows["greedy"][names.index("expert")].strip() == "—"

@@ -37,6 +37,7 @@ A module that names a policy for matches (``diloti tournament mybots:Lowest expe
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -174,6 +175,9 @@ if pyspiel is not None:
 
     from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
+    from diloti.envs.openspiel_game import register_openspiel
+    from diloti.games.diloti.players.sampler import Worlds
+
     class RestartableISMCTSBot(ISMCTSBot):  # type: ignore[misc]
         """OpenSpiel's Python ``ISMCTSBot`` with ``restart_at``, which ``pyspiel.evaluate_bots`` calls at
         every game's start and the bot does not implement (``RestartAt(state) not implemented``)."""
@@ -181,5 +185,83 @@ if pyspiel is not None:
         def restart_at(self, state: Any) -> None:
             self.restart()
 
+    class SpielBotPlayer:
+        """An OpenSpiel bot as a computer player of Diloti: it plays from its seat's view alone.
 
-__all__ = ["LevelBot", "LevelPolicy", "Policy", "PolicyPlayer", "RestartableISMCTSBot"]
+        ``make_bot(game, seat)`` builds the bot for a one-round ``python_diloti`` game of the view's players,
+        options and dealer. At each move the player deals the cards its seat cannot see at random, consistently
+        with the view (:class:`~diloti.games.diloti.players.sampler.Worlds`, as the built-in searches do), makes
+        that world an OpenSpiel state and asks the bot for each step of the move. The dealt world is only a
+        starting point: a bot that searches over information sets (ISMCTS) deals its worlds again itself
+        with ``resample_from_infostate``; a bot that read the starting world's hidden cards would be cheating
+        on a random guess, not on the truth.
+
+        >>> from diloti.games.diloti.state import State
+        >>> s = State.new(seed=3)
+        >>> player = ISMCTSPlayer(seed=1, simulations=10)
+        >>> player.choose(s.view(s.turn)) in s.legal_moves()
+        True
+        """
+
+        name = "openspiel-bot"
+
+        def __init__(self, make_bot: Callable[[Any, int], Any], seed: int | None = None) -> None:
+            self.make_bot = make_bot
+            self.rng = random.Random(seed)
+            self.bots: dict[tuple[Any, ...], Any] = {}
+
+        def _bot(self, view: Any) -> tuple[Any, Any]:
+            # One game and bot for each table the player sits at (a match keeps its seat, dealers rotate).
+            key = (view.players, view.options.to_text(), view.dealer, view.seat)
+            if key not in self.bots:
+                params = {"players": view.players, "options": view.options.to_text().replace("=", ":"),
+                          "dealer": view.dealer}
+                game = pyspiel.load_game(register_openspiel("diloti"), params)
+                self.bots[key] = (game, self.make_bot(game, view.seat))
+            game, bot = self.bots[key]
+            return game, bot
+
+        def choose(self, view: Any) -> Move:
+            if getattr(view, "game", "diloti") != "diloti":
+                raise EnvArgumentError(f"invalid view of {view.game!r}: an OpenSpiel bot player plays Diloti")
+            decision = find_env_game("diloti").decision(view)
+            if decision.done:
+                raise InvalidActionError(f"no legal move for seat {view.seat}: it is not to move")
+            game, bot = self._bot(view)
+            state = game.new_initial_state()
+            state.round = Worlds(view).sample(self.rng)  # deals to come follow from its stock, unseen as ever
+            state.decision = None
+            state.taken = ()
+            while True:
+                action = int(bot.step(state))
+                state.apply_action(action)
+                move = decision.apply(action)
+                if move is not None:
+                    return move
+
+    def ISMCTSPlayer(seed: int | None = None, simulations: int = 100, uct_c: float = 2.0,
+                     rollouts: int = 1) -> SpielBotPlayer:
+        """OpenSpiel's Python ``ISMCTSBot`` (random-rollout evaluator) as a player for ``diloti tournament``:
+        ``diloti.envs.policies:ISMCTSPlayer:simulations=100``. ``simulations`` a decision step (a move is
+        several steps: its card, then each item it takes), ``uct_c`` its exploration constant, ``rollouts``
+        random rollouts a leaf; seeded, so a match is reproducible."""
+        from open_spiel.python.algorithms import mcts
+
+        if simulations < 1 or rollouts < 1:
+            raise ValueError(f"invalid simulations={simulations!r}, rollouts={rollouts!r}: expected at least 1")
+        state = np.random.RandomState((seed or 0) % 2**32)
+
+        def make_bot(game: Any, seat: int) -> Any:
+            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=int(rollouts), random_state=state)
+            bot = ISMCTSBot(game=game, evaluator=evaluator, uct_c=float(uct_c),
+                            max_simulations=int(simulations), random_state=state)
+            # The bot deals its worlds with a pyspiel.UniformProbabilitySampler of its own, seeded from the
+            # clock: searches would differ run to run. Its hook makes them draw from the seeded generator.
+            bot.set_resampler(lambda s, player: s.resample_from_infostate(player, state.uniform))
+            return bot
+
+        return SpielBotPlayer(make_bot, seed)
+
+
+__all__ = ["ISMCTSPlayer", "LevelBot", "LevelPolicy", "Policy", "PolicyPlayer", "RestartableISMCTSBot",
+           "SpielBotPlayer"]
