@@ -107,6 +107,20 @@ def test_an_openspiel_bot_plays_a_round_from_its_view_alone() -> None:
         s.push(move)
 
 
+@pytest.mark.parametrize("game", ["xeri", "kontsina"])
+def test_an_openspiel_bot_plays_any_registered_game(game: str) -> None:
+    from diloti.envs.policies import ISMCTSPlayer
+    from diloti.games import find_game
+
+    s = find_game(game).new_state(seed=5)
+    player = ISMCTSPlayer(seed=3, simulations=4)
+    rng = random.Random(1)
+    while not s.is_over:
+        move = player.choose(s.view(s.turn)) if s.turn == 0 else rng.choice(s.legal_moves())
+        assert move in s.legal_moves()
+        s.push(move)
+
+
 def test_ismcts_plays_in_tournament_by_import_path() -> None:
     r = play_match("diloti.envs.policies:ISMCTSPlayer:simulations=4", "random", games=2, seed=1, rounds=1)
     assert r.games == 2 and r.results[0].moves > 0

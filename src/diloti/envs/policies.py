@@ -46,6 +46,7 @@ import numpy.typing as npt
 
 from diloti.ai import make_player
 from diloti.ai.base import Player
+from diloti.ai.part import SearchSettings, players_part
 from diloti.core.moves import Move
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import EnvArgumentError
@@ -176,7 +177,6 @@ if pyspiel is not None:
     from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
     from diloti.envs.openspiel_game import register_openspiel
-    from diloti.games.diloti.players.sampler import Worlds
 
     class RestartableISMCTSBot(ISMCTSBot):  # type: ignore[misc]
         """OpenSpiel's Python ``ISMCTSBot`` with ``restart_at``, which ``pyspiel.evaluate_bots`` calls at
@@ -186,11 +186,11 @@ if pyspiel is not None:
             self.restart()
 
     class SpielBotPlayer:
-        """An OpenSpiel bot as a computer player of Diloti: it plays from its seat's view alone.
+        """An OpenSpiel bot as a computer player of any registered game: it plays from its seat's view alone.
 
-        ``make_bot(game, seat)`` builds the bot for a one-round ``python_diloti`` game of the view's players,
-        options and dealer. At each move the player deals the cards its seat cannot see at random, consistently
-        with the view (:class:`~diloti.games.diloti.players.sampler.Worlds`, as the built-in searches do), makes
+        ``make_bot(game, seat)`` builds the bot for a one-round OpenSpiel game (``python_<game>``) of the view's
+        players, options and dealer. At each move the player deals the cards its seat cannot see at random,
+        consistently with the view (the game's players part's ``worlds``, as the built-in searches do), makes
         that world an OpenSpiel state and asks the bot for each step of the move. The dealt world is only a
         starting point: a bot that searches over information sets (ISMCTS) deals its worlds again itself
         with ``resample_from_infostate``; a bot that read the starting world's hidden cards would be cheating
@@ -212,24 +212,23 @@ if pyspiel is not None:
 
         def _bot(self, view: Any) -> tuple[Any, Any]:
             # One game and bot for each table the player sits at (a match keeps its seat, dealers rotate).
-            key = (view.players, view.options.to_text(), view.dealer, view.seat)
+            key = (view.game, view.players, view.options.to_text(), view.dealer, view.seat)
             if key not in self.bots:
                 params = {"players": view.players, "options": view.options.to_text().replace("=", ":"),
                           "dealer": view.dealer}
-                game = pyspiel.load_game(register_openspiel("diloti"), params)
+                game = pyspiel.load_game(register_openspiel(view.game), params)
                 self.bots[key] = (game, self.make_bot(game, view.seat))
             game, bot = self.bots[key]
             return game, bot
 
         def choose(self, view: Any) -> Move:
-            if getattr(view, "game", "diloti") != "diloti":
-                raise EnvArgumentError(f"invalid view of {view.game!r}: an OpenSpiel bot player plays Diloti")
-            decision = find_env_game("diloti").decision(view)
+            decision = find_env_game(view.game).decision(view)
             if decision.done:
                 raise InvalidActionError(f"no legal move for seat {view.seat}: it is not to move")
             game, bot = self._bot(view)
             state = game.new_initial_state()
-            state.round = Worlds(view).sample(self.rng)  # deals to come follow from its stock, unseen as ever
+            # A uniform world (no inference): deals to come follow from its stock, unseen as ever.
+            state.round = players_part(view).worlds(view, SearchSettings()).sample(self.rng)[0]
             state.decision = None
             state.taken = ()
             while True:
