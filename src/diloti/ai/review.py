@@ -55,12 +55,11 @@ from typing import Any, Protocol
 
 from diloti.ai.analysis import rank_moves
 from diloti.ai.errors import PlayerError
-from diloti.ai.winchance import view_chances
-from diloti.core.hand_state import HandView
+from diloti.ai.winchance import win_chances
+from diloti.core.interface import SeatViewLike
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.seeds import derive_seed
-from diloti.games.diloti.view import View
 
 DEFAULT_WORLDS = 24  # sampled worlds a decision (each plays every legal move): about 0.2 s of CPU a decision
 MAX_WORLDS = 1000
@@ -146,7 +145,7 @@ class Point:
     round: int
     ply: int
     number: int
-    view: View | HandView
+    view: SeatViewLike
     move: Move
 
 
@@ -229,22 +228,25 @@ def review_decision(point: Point, worlds: int = DEFAULT_WORLDS, seed: int = 0) -
         raise ReviewError(f"invalid budget {worlds!r}: expected 1..{MAX_WORLDS} worlds a decision", worlds)
     if point.move not in view.legal:
         raise ReviewError(f"move {point.move} is not legal for seat {view.seat} at ply {point.ply}", point.move)
+    seat = view.seat
+    if seat is None:
+        raise ReviewError(f"the view at ply {point.ply} is a spectator's: a review judges a seat's moves", point.ply)
     judged = len(view.legal) > 1 and view.phase != Phase.DECIDE
     ranked = rank_view(view, decision_seed(seed, point.ply), worlds)
-    chances = view_chances(view, ranked) if isinstance(view, View) else None
+    chances = win_chances(view, ranked)  # None: the game has no model of the chance to win
     values = dict(ranked)
     best, best_points = ranked[0]
     played_points = values[point.move]
     lost = round(max(0.0, best_points - played_points), 3) if judged else 0.0
     at = next(i for i, (m, _) in enumerate(ranked) if m == point.move)
-    return Decision(point.round, point.ply, point.number, view.seat, str(point.move), str(best), played_points,
+    return Decision(point.round, point.ply, point.number, seat, str(point.move), str(best), played_points,
                     best_points, lost, mark_of(lost) if judged else None, judged, len(view.legal),
                     None if chances is None else round(chances[0], 4),
                     None if chances is None else round(chances[at], 4),
                     [(str(m), v) for m, v in ranked[:3]])
 
 
-def rank_view(view: View | HandView, seed: int, worlds: int) -> list[tuple[Move, float]]:
+def rank_view(view: SeatViewLike, seed: int, worlds: int) -> list[tuple[Move, float]]:
     """Every legal move with the master's estimate, best first (the parent games: their expert's search, which
     is what the master plays there), ``worlds`` sampled worlds for each move."""
     iterations = worlds * len(view.legal)
