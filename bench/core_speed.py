@@ -88,33 +88,10 @@ def import_time(pure: str, runs: int = 5) -> float:
     return statistics.median(times) * 1000
 
 
-def _mid_round_states(n: int, seed: int) -> list[object]:
-    import pyspiel
-
-    import diloti.envs.openspiel_game  # noqa: F401 - registers python_diloti
-
-    game = pyspiel.load_game("python_diloti")
-    rng = random.Random(seed)
-    states = []
-    while len(states) < n:
-        state = game.new_initial_state()
-        stop = rng.randrange(5, 40)
-        for _ in range(stop):
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-        if not state.is_terminal():
-            states.append(state)
-    return states
-
-
 def _clones(seconds: float) -> float:
-    states = _mid_round_states(20, 5)
+    import envs  # bench/envs.py
+
+    states = envs.mid_round_states(20, 5)
 
     def work() -> int:
         for s in states:
@@ -124,8 +101,8 @@ def _clones(seconds: float) -> float:
 
 
 def _views(n: int, seed: int) -> list[object]:
-    from diloti.games.diloti.players.sampler import Worlds
     from diloti.games.diloti.players.rollout import rollout_move
+    from diloti.games.diloti.players.sampler import Worlds
     from diloti.games.diloti.state import State
 
     rng = random.Random(seed)

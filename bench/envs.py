@@ -201,14 +201,39 @@ def _mid_move_states(n: int, seed: int) -> list[object]:
     return states
 
 
-def openspiel_clone(players: int, name: str, mid_move: bool) -> Run:
-    from core_speed import _mid_round_states  # bench/core_speed.py: the same states
+def mid_round_states(n: int, seed: int) -> list[object]:
+    """``n`` OpenSpiel states of Diloti part-way through a round (random play from ``seed``): what
+    ``openspiel-clone`` here and ``bench/core_speed.py`` clone."""
+    import pyspiel
 
+    import diloti.envs.openspiel_game  # noqa: F401 - registers python_diloti
+
+    game = pyspiel.load_game("python_diloti")
+    rng = random.Random(seed)
+    states = []
+    while len(states) < n:
+        state = game.new_initial_state()
+        stop = rng.randrange(5, 40)
+        for _ in range(stop):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        if not state.is_terminal():
+            states.append(state)
+    return states
+
+
+def openspiel_clone(players: int, name: str, mid_move: bool) -> Run:
     if players != 2 or name != "diloti":
         raise SystemExit("openspiel-clone: Diloti with 2 players only")
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        states = _mid_move_states(20, 5) if mid_move else _mid_round_states(20, 5)
+        states = _mid_move_states(20, 5) if mid_move else mid_round_states(20, 5)
         clones, start = 0, clock()
         while clock() < start + seconds:
             for s in states:
