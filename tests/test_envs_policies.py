@@ -129,7 +129,7 @@ def test_ismcts_plays_in_tournament_by_import_path() -> None:
 def test_the_reference_cross_table_reads_a_match_from_both_sides(tmp_path: Path) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     try:
-        import reference
+        import reference_table as reference  # bench/reference_table.py (tests/reference.py is another module)
     finally:
         sys.path.pop(0)
     from diloti.match.sequential import append_result

@@ -87,6 +87,16 @@ def play_out(client: TestClient, claimed: dict[str, Any]) -> dict[str, Any]:
         return m
 
 
+def stored_games(client: TestClient, p: dict[str, Any], games: int, timeout: float = 30.0) -> dict[str, Any]:
+    """The player's profile once it counts ``games`` finished games (ends are stored after game_over is sent)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        prof: dict[str, Any] = client.get(f"/api/players/{p['player']}").json()
+        if prof["games"]["total"] >= games or time.monotonic() > deadline:
+            return prof
+        time.sleep(0.05)
+
+
 def ratings(client: TestClient, p: dict[str, Any]) -> dict[str, dict[str, Any]]:
     r = client.get(f"/api/players/{p['player']}")
     assert r.status_code == 200, r.text
@@ -242,7 +252,8 @@ def test_everything_survives_a_restart_and_a_lost_end_is_stored_on_load(tmp_path
         play_out(client, t)
         t2 = table(client, ann, seats=VS_RANDOM, options={"target": 10}, seed=6)
         play_out(client, t2)
-        prof = client.get(f"/api/players/{ann['player']}").json()
+        # The game_over message goes out before the end is stored (the writer commits it): wait for it.
+        prof = stored_games(client, ann, 2)
         board = client.get("/api/leaderboard").json()
     # As if the process had stopped between the last move of t2 and storing its end.
     eng = create_engine(url)

@@ -1,7 +1,7 @@
 """The research reference table: every pair of seven players in duplicate-deal matches, resumable.
 
-    .venv/bin/python bench/reference.py --run            # play (resumes from the files)
-    .venv/bin/python bench/reference.py --table          # the cross table, from the files
+    .venv/bin/python bench/reference_table.py --run            # play (resumes from the files)
+    .venv/bin/python bench/reference_table.py --table          # the cross table, from the files
 
 The players (:data:`PLAYERS`) at load-independent budgets, so that the numbers reproduce on any machine:
 ``random``, ``greedy``, ``heuristic``, ``expert`` and ``master`` at the playout budgets docs/STRENGTH.md
