@@ -24,6 +24,7 @@ seeded game replays exactly as it always has.
 from __future__ import annotations
 
 import random
+from abc import abstractmethod
 from typing import ClassVar, NamedTuple
 
 from diloti.core._mypyc import mypyc_attr
@@ -77,9 +78,9 @@ class ChanceEvents(RoundState):
     dealer: int
     batch: tuple[str, int, int, bool] | None
 
+    @abstractmethod
     def _batch_dealt(self, kind: str, card: Card, end: int, table_next: bool) -> None:
         """What a whole batch dealt leads to (each game's own)."""
-        raise NotImplementedError(f"{type(self).__name__} deals no batch")
 
     def _undealt_end(self, nxt: int) -> int:
         """Where the cards that place ``nxt`` may take end in the stock (all of it unless a game keeps one)."""

@@ -15,6 +15,7 @@ over the state's slots, a copy with other hidden cards (for samplers), and equal
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from typing import Any, ClassVar, TypeVar
 
 from diloti.core._mypyc import mypyc_attr
@@ -43,7 +44,7 @@ def slot_names(cls: type) -> tuple[str, ...]:
 # Compiled, the chain RoundState -> ChanceEvents -> ExplicitChance -> State is one of native classes (single
 # inheritance); the one-card games' states subclass it in Python, which the marker allows.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class RoundState:
+class RoundState(metaclass=ABCMeta):
     """The object side of a round of any game (see the module). Not an ``ABC``: Diloti's state keeps the
     plain class's fast ``isinstance``. ``_moves``, ``copy``, ``key`` and ``describe`` are each game's own."""
 
@@ -58,18 +59,23 @@ class RoundState:
     seed: int
     _legal: list[Move] | None
 
-    # Each game's state writes these four (a game that does not cannot be played).
+    # Each game's state writes these four (abstract: mypy refuses a game's state without them, and a pure
+    # Python state cannot be made without them).
+    @abstractmethod
     def _moves(self) -> list[Move]:
-        raise NotImplementedError(f"{type(self).__name__} lists no moves")
+        """The legal moves of the position, computed (``legal_moves`` caches them)."""
 
+    @abstractmethod
     def copy(self: R, stack: bool = False) -> R:
-        raise NotImplementedError(f"{type(self).__name__} cannot be copied")
+        """A copy of the position (with its undo stack when ``stack``)."""
 
+    @abstractmethod
     def key(self) -> tuple[Any, ...]:
-        raise NotImplementedError(f"{type(self).__name__} has no key")
+        """What makes two positions equal (equality and hashing use it)."""
 
+    @abstractmethod
     def describe(self) -> str:
-        raise NotImplementedError(f"{type(self).__name__} cannot describe itself")
+        """The position in a few lines of text."""
 
     # ---------------------------------------------------------------- queries
     @property

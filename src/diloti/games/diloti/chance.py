@@ -10,6 +10,7 @@ holds the events' machinery every game shares).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import TYPE_CHECKING, ClassVar
 
 from diloti.core.cards import CARDS, Card
@@ -37,18 +38,22 @@ class ExplicitChance(ChanceEvents):
     bottom: Card | None
     first_table: tuple[Card, ...]
 
-    # The dealing steps these methods take, the state's own.
+    # The dealing steps these methods take, the state's own (abstract: the state writes them).
+    @abstractmethod
     def _deal_hands(self) -> None:
-        raise NotImplementedError
+        """Deal each seat its hand from the stock."""
 
+    @abstractmethod
     def _ask_redeal(self) -> None:
-        raise NotImplementedError
+        """Put the face-card redeal question to the seat it concerns."""
 
+    @abstractmethod
     def _table_must_be_redealt(self, table: list[Card]) -> bool:
-        raise NotImplementedError
+        """Whether the first table laid must be dealt again (RULES.md's redeal rules)."""
 
+    @abstractmethod
     def _lay_first_table(self, table: list[Card]) -> None:
-        raise NotImplementedError
+        """Lay the round's first table cards."""
 
     HAND_SIZE: ClassVar[int] = HAND_SIZE
 
