@@ -20,6 +20,14 @@ computer seat runs on the process its human does not use.
     .venv/bin/python bench/load.py --postgres --processes 2 --tables 200 --bots --bot-level expert --workers 1
     .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --kill-after 30  # SIGKILL server 0
     .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --flood 1000     # one address floods
+    .venv/bin/python bench/load.py --tables 20 --bots --bot-level expert --workers 1 --core both --pairs 2
+
+With computer seats it also reports the computer moves played and the CPU seconds of the servers' worker
+processes (the ones that run computer moves, read from /proc), and their ratio: computer moves per worker
+CPU-second. ``--core pure|compiled`` starts the servers with ``DILOTI_PURE=1`` or ``0`` (their workers
+inherit it); which core each worker really ran is read from its memory map (mypyc's shared library loaded
+or not) and a mismatch fails the run. ``--core both`` runs compiled and pure alternately (``--pairs`` of
+each, the same seed and tables) and ends with the two side by side and their ratio.
 """
 
 from __future__ import annotations
@@ -36,12 +44,13 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 from load_check import Check, check_database, pct, sustained_rate
 from load_flood import FLOOD_ADDRESS
 from load_players import Sample, Stats, one_table
-from load_servers import PROBE, Server, end_orphans, fresh_postgres, postgres_cpu, start_servers, stop_all
+from load_servers import PROBE, Server, core_of, end_orphans, fresh_postgres, postgres_cpu, start_servers, stop_all
 
 
 @dataclass
@@ -53,6 +62,17 @@ class Flood:
     cpu: float  # CPU seconds of the flooding process
     server_cpu: float  # CPU seconds of the servers (with their workers) from the flood's start to its end
     server_cpu_after: float = float("nan")  # the same over as long a time right after the flood (the control)
+
+
+@dataclass
+class Workers:
+    """The servers' worker processes over a run: what they cost and which core they ran."""
+
+    cpu: float  # CPU seconds of all of them since the start
+    processes: int
+    cores: list[str]  # the distinct cores the workers ran (from their memory maps), and the servers' own
+    server_cores: list[str]
+    computed: int | None  # computer moves the workers computed (the servers' metrics)
 
 
 @dataclass
@@ -107,7 +127,7 @@ async def run(args: argparse.Namespace, bases: list[str], servers: list[Server],
     if args.kill_after is not None:
         side.append(asyncio.create_task(kill_later()))
     flood_task = asyncio.create_task(flood_later()) if args.flood else None
-    progress = asyncio.create_task(report_progress(stats, args.tables, out.loads))
+    progress = asyncio.create_task(report_progress(stats, args.tables, out.loads, servers))
     lag = asyncio.create_task(loop_lag(out.lags, out.stalls, stats.t0))
     results = await asyncio.gather(*(delayed(i) for i in range(args.tables)), return_exceptions=True)
     out.wall = time.perf_counter() - stats.t0
@@ -125,10 +145,12 @@ async def run(args: argparse.Namespace, bases: list[str], servers: list[Server],
     return out
 
 
-async def report_progress(stats: Stats, tables: int, loads: list[float]) -> None:
+async def report_progress(stats: Stats, tables: int, loads: list[float], servers: list[Server]) -> None:
     while True:
         await asyncio.sleep(5)
         loads.append(os.getloadavg()[0])
+        for s in servers:
+            s.sample_workers()  # a worker's CPU is read while it lives
         recent = [lat for _, lat in (stats.cross or stats.own)[-2000:]]
         print(f"  ... {stats.moves} moves, {stats.finished}/{tables} games finished, "
               f"p99 (recent) {pct(recent, 99):.1f} ms", file=sys.stderr, flush=True)
@@ -186,13 +208,25 @@ def parse_args() -> argparse.Namespace:
                          "round robin over the servers")
     ap.add_argument("--flood-at", type=float, default=None, metavar="SECONDS",
                     help="when the flood starts (default: 5 s after the ramp)")
+    ap.add_argument("--core", choices=("pure", "compiled", "both"), default=None,
+                    help="the servers' core: DILOTI_PURE=1 or 0 in their environment (their workers inherit "
+                         "it); both: compiled and pure runs alternately, side by side at the end "
+                         "(default: whatever this environment gives)")
+    ap.add_argument("--fixed-deals", action="store_true",
+                    help="table i's deal seeded from --seed and i (the servers run with --allow-seed): with the "
+                         "players' own seeds, every run of one seed plays the same games (implied by --core both)")
+    ap.add_argument("--pairs", type=int, default=1, help="with --core both: how many runs of each (default 1)")
     ap.add_argument("--json", default=None, metavar="FILE", help="append the figures to FILE as one JSON line")
     ap.add_argument("--samples", default=None, metavar="FILE",
                     help="write every latency sample to FILE (CSV: kind, seconds since the start, latency ms; "
                          "also this client's own stalls over 100 ms)")
     args = ap.parse_args()
-    if args.url and (args.db or args.postgres or args.processes != 1 or args.kill_after is not None):
-        ap.error("--url uses a running server: --db, --postgres, --processes and --kill-after start servers")
+    if args.url and (args.db or args.postgres or args.processes != 1 or args.kill_after is not None or args.core):
+        ap.error("--url uses a running server: --db, --postgres, --processes, --kill-after and --core start servers")
+    if args.pairs < 1 or (args.pairs > 1 and args.core != "both"):
+        ap.error("--pairs N needs --core both (and N >= 1)")
+    if args.core == "both":
+        args.fixed_deals = True
     if args.processes < 1 or (args.processes > 1 and not (args.postgres or (args.db or "").startswith("postgres"))):
         ap.error("--processes N > 1 needs PostgreSQL: --postgres or --db postgresql://...")
     if args.kill_after is not None and args.processes < 2:
@@ -202,6 +236,21 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> int:
     args = parse_args()
+    cores: list[str | None] = ["compiled", "pure"] * args.pairs if args.core == "both" else [args.core]
+    ok, figures = True, []
+    for k, core in enumerate(cores):
+        if len(cores) > 1:
+            print(f"=== run {k + 1}/{len(cores)}: {core} core ===", flush=True)
+        run_ok, fig = one_run(args, core)
+        ok = ok and run_ok
+        figures.append(fig)
+    if len(cores) > 1:
+        print_side_by_side(figures)
+    return 0 if ok else 1
+
+
+def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str, object]]:
+    """One run of the load on fresh servers running ``core`` (None: as this environment says)."""
     load_start = os.getloadavg()
     servers: list[Server] = []
     db = None
@@ -216,7 +265,7 @@ def main() -> int:
             db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='diloti-load-')) / 'load.sqlite3'}"
         if args.nice:
             os.nice(args.nice)  # the servers inherit it
-        servers = start_servers(db, args.processes, args.workers)
+        servers = start_servers(db, args.processes, args.workers, core, allow_seed=args.fixed_deals)
         bases = [s.url for s in servers]
     spread = all(urlparse(b).hostname in ("127.0.0.1", "localhost") for b in bases)
     on_pg = db is not None and db.startswith("postgres")
@@ -224,15 +273,26 @@ def main() -> int:
     where = (f"{len(servers)} server process{'es' if len(servers) > 1 else ''} on "
              f"{'PostgreSQL' if on_pg else 'SQLite'}" if servers else f"server {args.url}")
     print(f"load: {args.tables} tables, {who}, target {args.target}, think {args.think_min}-{args.think_max} s, "
-          f"{where}, workers {args.workers or 'default'}; load average at start "
+          f"{where}, workers {args.workers or 'default'}, core {core or 'as the environment says'}; "
+          f"load average at start "
           f"{load_start[0]:.1f} {load_start[1]:.1f} {load_start[2]:.1f}", flush=True)
     pg0 = postgres_cpu() if on_pg else {}
     probe = subprocess.Popen([sys.executable, "-c", PROBE], stdout=subprocess.PIPE, text=True)
     probe_out = ["nan", "nan", "nan"]
+    workers: Workers | None = None
     try:
         out = asyncio.run(run(args, bases, servers, spread))
         server_cpu = [s.tree_cpu() - s.cpu0 for s in servers]
-        print_store_profile([s.url for s in servers if s.killed_at is None])
+        for s in servers:
+            s.sample_workers()
+        metrics = fetch_metrics([s.url for s in servers if s.killed_at is None])
+        print_store_profile(metrics)
+        if servers:
+            computed = [metric(text, "diloti_computer_move_seconds_count") for text in metrics]
+            workers = Workers(sum(s.workers_cpu() for s in servers), sum(len(s.worker_cpu) for s in servers),
+                              sorted({c for s in servers for c in s.worker_core.values()}),
+                              sorted({core_of(s.proc.pid) for s in servers if s.killed_at is None}),
+                              None if None in computed else int(sum(c or 0 for c in computed)))
         pg1 = postgres_cpu() if on_pg else {}
         probe.terminate()
         probe_out = (probe.communicate(timeout=10)[0] or "nan nan nan").split()
@@ -243,6 +303,9 @@ def main() -> int:
     check = check_database(db, out.ids, out.stats.acked, out.stats.seen) if db else None
     pg_cpu = sum(v - pg0.get(pid, 0.0) for pid, v in pg1.items())
     figures = report(args, out, check, servers, server_cpu, pg_cpu if on_pg else None, probe_out, load_start)
+    if workers is not None and (args.bots or workers.processes):
+        figures["core"] = core
+        figures["workers"] = report_workers(out.stats, workers, core)
     if args.samples:
         with open(args.samples, "w") as f:
             f.write("kind,sent_s,latency_ms\n")
@@ -257,28 +320,88 @@ def main() -> int:
     ok = (st.finished == args.tables and not st.errors and (check is None or (
         not check.lost and not check.unstored and not check.gaps and not check.duplicates
         and not check.bad_replays and check.over == args.tables)))
-    return 0 if ok else 1
+    wrong_core = core is not None and workers is not None and any(c != core for c in workers.cores
+                                                                   + workers.server_cores)
+    return ok and not wrong_core, figures
 
 
-def print_store_profile(urls: list[str]) -> None:
+def report_workers(st: Stats, w: Workers, core: str | None) -> dict[str, object]:
+    """Print the computer moves against the CPU of the workers that computed them; returns the figures."""
+    played = len(st.computer)
+    moves = w.computed if w.computed is not None else played
+    rate = moves / w.cpu if w.cpu > 0 else float("nan")
+    per_move = 1000 * w.cpu / moves if moves else float("nan")
+    print(f"computer moves: {played} played (announced to the players), "
+          f"{'?' if w.computed is None else w.computed} computed by the workers (servers' metrics); "
+          f"workers' CPU {w.cpu:.1f} s ({w.processes} process{'es' if w.processes != 1 else ''}, "
+          f"core {'/'.join(w.cores) or 'none seen'}; servers' own core {'/'.join(w.server_cores)}): "
+          f"{rate:.2f} computer moves per worker CPU-second ({per_move:.1f} ms a move)")
+    if core is not None and any(c != core for c in w.cores + w.server_cores):
+        print(f"  error: asked for the {core} core, but the servers or their workers ran "
+              f"{'/'.join(sorted(set(w.cores + w.server_cores)))}")
+    return {"played": played, "computed": w.computed, "cpu": round(w.cpu, 2), "processes": w.processes,
+            "cores": w.cores, "server_cores": w.server_cores, "moves_per_cpu_s": round(rate, 3),
+            "cpu_ms_per_move": round(per_move, 2)}
+
+
+def print_side_by_side(figures: list[dict[str, object]]) -> None:
+    """``--core both``: each pair's computer moves per worker CPU-second, compiled against pure."""
+    by_core: dict[str, list[dict[str, Any]]] = {"compiled": [], "pure": []}
+    for fig in figures:
+        w = fig.get("workers")
+        if isinstance(w, dict) and fig.get("core") in by_core:
+            by_core[str(fig["core"])].append(w)
+    pairs = list(zip(by_core["compiled"], by_core["pure"], strict=False))
+    if not pairs:
+        return
+    print("side by side: computer moves per worker CPU-second (worker CPU ms a move), compiled against pure")
+    ratios = []
+    for k, (c, p) in enumerate(pairs, 1):
+        ratio = c["moves_per_cpu_s"] / p["moves_per_cpu_s"] if p["moves_per_cpu_s"] else float("nan")
+        ratios.append(ratio)
+        print(f"  pair {k}: compiled {c['moves_per_cpu_s']:.2f} ({c['cpu_ms_per_move']:.1f} ms, {c['computed']} "
+              f"moves)  pure {p['moves_per_cpu_s']:.2f} ({p['cpu_ms_per_move']:.1f} ms, {p['computed']} moves)  "
+              f"compiled / pure {ratio:.2f}")
+    if len(pairs) > 1:
+        c_med = statistics.median(c["moves_per_cpu_s"] for c, _ in pairs)
+        p_med = statistics.median(p["moves_per_cpu_s"] for _, p in pairs)
+        print(f"  median: compiled {c_med:.2f}  pure {p_med:.2f}  compiled / pure {c_med / p_med:.2f} "
+              f"(the pairs' ratios {min(ratios):.2f} to {max(ratios):.2f})")
+
+
+def fetch_metrics(urls: list[str]) -> list[str]:
+    """Each server's /metrics text (Prometheus); a server that does not answer is left out, with a line."""
+    import urllib.request
+
+    texts = []
+    for url in urls:
+        try:
+            texts.append(urllib.request.urlopen(f"{url}/metrics", timeout=10).read().decode())
+        except OSError as exc:
+            print(f"metrics of {url}: {exc}")
+    return texts
+
+
+def metric(text: str, name: str) -> float | None:
+    """The value of an unlabelled sample ``name`` in a /metrics text (None when absent)."""
+    import re
+
+    m = re.search(rf"^{re.escape(name)} (\S+)$", text, flags=re.M)
+    return float(m.group(1)) if m else None
+
+
+def print_store_profile(texts: list[str]) -> None:
     """Where a move's time goes on the servers, from their own metrics (/metrics): the time from a move's
     arrival to its commit (the group commit's wait and the database), the rest being the engine, the
     messages and the event loop's queue."""
     import re
-    import urllib.request
 
     buckets: dict[float, float] = {}
     total = 0.0
-    for url in urls:
-        try:
-            text = urllib.request.urlopen(f"{url}/metrics", timeout=10).read().decode()
-        except OSError as exc:
-            print(f"metrics of {url}: {exc}")
-            continue
+    for text in texts:
         for le, n in re.findall(r'^diloti_move_store_seconds_bucket\{le="([^"]+)"\} (\S+)$', text, flags=re.M):
             buckets[float(le)] = buckets.get(float(le), 0.0) + float(n)
-        m = re.search(r"^diloti_move_store_seconds_sum (\S+)$", text, flags=re.M)
-        total += float(m.group(1)) if m else 0.0
+        total += metric(text, "diloti_move_store_seconds_sum") or 0.0
     count = buckets.get(float("inf"), 0.0)
     if not count:
         return

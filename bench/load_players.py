@@ -44,6 +44,7 @@ class Stats:
     first_seen: dict[tuple[str, int], float] = field(default_factory=dict)  # ... -> when first announced
     acked: set[tuple[str, int, str]] = field(default_factory=set)  # own moves whose `played` came back
     moves: int = 0  # moves sent by players
+    computer: set[tuple[str, int]] = field(default_factory=set)  # (table, stored ply) of the computer seats' moves
     finished: int = 0
     errors: list[str] = field(default_factory=list)
     stale: int = 0
@@ -155,9 +156,11 @@ class Player:
         elif self.run.humans == 2:
             if sent is not None:
                 st.cross.append((sent - st.t0, now - sent))
-        elif self.my_played_at is not None:
-            st.reply.append((self.my_played_at - st.t0, now - self.my_played_at))
-            self.my_played_at = None
+        else:
+            st.computer.add(key)
+            if self.my_played_at is not None:
+                st.reply.append((self.my_played_at - st.t0, now - self.my_played_at))
+                self.my_played_at = None
 
 
 async def _post(client: httpx.AsyncClient, bases: list[str], first: int, path: str, body: Any) -> dict[str, Any]:
@@ -187,8 +190,10 @@ async def one_table(i: int, bases: list[str], args: argparse.Namespace, stats: S
                                    else {"kind": "human"}]
     transport = httpx.AsyncHTTPTransport(local_address=addr, verify=False)  # plain HTTP: no TLS context (50 ms each)
     async with httpx.AsyncClient(timeout=60, transport=transport) as client:
-        t = await _post(client, bases, (i + 1) % n if args.bots else i % n, "/api/tables",
-                        {"name": f"p{i}a", "seats": seats, "options": {"target": args.target}, "private": True})
+        body: dict[str, Any] = {"name": f"p{i}a", "seats": seats, "options": {"target": args.target}, "private": True}
+        if args.fixed_deals:  # the same deals, and so (seeded players) the same games, in every run of one seed
+            body["seed"] = args.seed * 1_000_003 + i
+        t = await _post(client, bases, (i + 1) % n if args.bots else i % n, "/api/tables", body)
         homes, tokens = [i % n], [t["token"]]
         if not args.bots:
             j = await _post(client, bases, (i + 1) % n, f"/api/tables/{t['table']}/join", {"name": f"p{i}b"})

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import httpx
 
+from diloti._core import read_manifest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # A bystander process that only sleeps 5 ms at a time: how late the machine wakes it up
@@ -64,6 +66,39 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def workers_of(pid: int) -> list[int]:
+    """The worker processes (``multiprocessing`` spawned children: the computer moves) of server ``pid``.
+
+    Its resource tracker, also a child, is left out."""
+    out = []
+    for child in children(pid):
+        try:
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                out.append(child)
+        except OSError:
+            pass
+    return out
+
+
+def own_cpu(pid: int) -> float:
+    """CPU time (user + system) of one process alone (nan once it is gone)."""
+    fields = _stat(pid)
+    return float("nan") if fields is None else sum(int(x) for x in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+
+
+def core_of(pid: int) -> str:
+    """Which core process ``pid`` runs, from its memory map: "compiled" when the shared library the build
+    recorded (``library`` in ``diloti/_compiled.txt``: ``diloti_core__mypyc``) is loaded, otherwise "pure"
+    (or "gone"). Other packages ship mypyc libraries of their own (charset_normalizer's is loaded in every
+    server), so the name is matched whole."""
+    library = read_manifest()[1] or "diloti_core__mypyc"
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return "gone"
+    return "compiled" if f"/{library}." in maps else "pure"
+
+
 def postgres_cpu() -> dict[int, float]:
     """CPU seconds of every live process named ``postgres`` (the whole cluster, other users' work included)."""
     out = {}
@@ -100,7 +135,8 @@ def fresh_postgres(name: str = "diloti_load") -> str:
 class Server:
     """One ``diloti serve`` process on ``db``; its log goes to a file, summarised at the end."""
 
-    def __init__(self, db: str, index: int, workers: int | None, logdir: Path) -> None:
+    def __init__(self, db: str, index: int, workers: int | None, logdir: Path, core: str | None = None,
+                 allow_seed: bool = False) -> None:
         self.index = index
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -108,11 +144,19 @@ class Server:
         self.killed_at: float | None = None
         self.cpu_at_kill = float("nan")
         self.cpu0 = float("nan")
+        self.worker_cpu: dict[int, float] = {}  # worker pid -> its CPU seconds when last seen
+        self.worker_core: dict[int, str] = {}  # worker pid -> the core it ran when last seen
+        self.worker_cpu0: dict[int, float] = {}  # workers already there at the start (their CPU then)
         cmd = [sys.executable, "-m", "diloti", "serve", "--port", str(self.port), "--db", db, "--log-level", "warning"]
         if workers is not None:
             cmd += ["--workers", str(workers)]
+        if allow_seed:
+            cmd.append("--allow-seed")
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        if core is not None:  # the workers are spawned from the server and inherit its environment
+            env["DILOTI_PURE"] = "1" if core == "pure" else "0"
         self._log = self.log_path.open("w")
-        self.proc = subprocess.Popen(cmd, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=self._log,
+        self.proc = subprocess.Popen(cmd, env=env, stdout=self._log,
                                      stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout: float = 120.0) -> None:
@@ -133,9 +177,27 @@ class Server:
             return self.cpu_at_kill
         return cpu_seconds(self.proc.pid) + sum(cpu_seconds(c) for c in children(self.proc.pid))
 
+    def sample_workers(self) -> None:
+        """Note each live worker's CPU seconds and core (a worker's CPU is read while it lives: a worker the
+        pool replaced or that ended with its server keeps the last figure seen)."""
+        if self.killed_at is not None:
+            return
+        for pid in workers_of(self.proc.pid):
+            cpu = own_cpu(pid)
+            if cpu == cpu:  # not nan: still there
+                self.worker_cpu[pid] = max(cpu, self.worker_cpu.get(pid, 0.0))
+                core = core_of(pid)
+                if core != "gone":
+                    self.worker_core[pid] = core
+
+    def workers_cpu(self) -> float:
+        """CPU seconds the worker processes spent since the start (as last sampled)."""
+        return sum(c - self.worker_cpu0.get(pid, 0.0) for pid, c in self.worker_cpu.items())
+
     def kill(self) -> list[int]:
         """SIGKILL the server (its workers are orphaned: returned, to be ended by the caller)."""
         self.cpu_at_kill = self.tree_cpu()
+        self.sample_workers()
         workers = children(self.proc.pid)
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
@@ -161,17 +223,20 @@ class Server:
                 if ln.strip() and not any(s in ln for s in skip)]
 
 
-def start_servers(db: str, n: int, workers: int | None) -> list[Server]:
+def start_servers(db: str, n: int, workers: int | None, core: str | None = None,
+                  allow_seed: bool = False) -> list[Server]:
     logdir = Path(tempfile.mkdtemp(prefix="diloti-load-logs-"))
     servers: list[Server] = []
     try:
         # One after the other: two processes migrating a fresh database at once collide
         # (both create the tables: UniqueViolation on pg_type), so the first migrates alone.
         for i in range(n):
-            servers.append(Server(db, i, workers, logdir))
+            servers.append(Server(db, i, workers, logdir, core, allow_seed))
             servers[-1].wait_ready()
         for s in servers:
             s.cpu0 = s.tree_cpu()
+            s.sample_workers()
+            s.worker_cpu0 = dict(s.worker_cpu)
     except BaseException:
         stop_all(servers)
         raise
