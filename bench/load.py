@@ -73,6 +73,7 @@ class Workers:
     cores: list[str]  # the distinct cores the workers ran (from their memory maps), and the servers' own
     server_cores: list[str]
     computed: int | None  # computer moves the workers computed (the servers' metrics)
+    seconds: float | None  # their wall-clock time in all, waiting for a worker included (the servers' metrics)
 
 
 @dataclass
@@ -86,6 +87,7 @@ class Outcome:
     loads: list[float] = field(default_factory=list)  # the 1-minute load average every 5 s
     lags: list[float] = field(default_factory=list)  # how late this client's event loop wakes from 5 ms sleeps
     stalls: list[Sample] = field(default_factory=list)  # (when, lag) of the lags over 100 ms
+    client_cpu0: float = field(default_factory=time.process_time)  # this client's CPU before the run (--core both)
 
 
 async def run(args: argparse.Namespace, bases: list[str], servers: list[Server], spread: bool) -> Outcome:
@@ -289,10 +291,12 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
         print_store_profile(metrics)
         if servers:
             computed = [metric(text, "diloti_computer_move_seconds_count") for text in metrics]
+            seconds = [metric(text, "diloti_computer_move_seconds_sum") for text in metrics]
             workers = Workers(sum(s.workers_cpu() for s in servers), sum(len(s.worker_cpu) for s in servers),
                               sorted({c for s in servers for c in s.worker_core.values()}),
                               sorted({core_of(s.proc.pid) for s in servers if s.killed_at is None}),
-                              None if None in computed else int(sum(c or 0 for c in computed)))
+                              None if None in computed else int(sum(c or 0 for c in computed)),
+                              None if None in seconds else sum(c or 0.0 for c in seconds))
         pg1 = postgres_cpu() if on_pg else {}
         probe.terminate()
         probe_out = (probe.communicate(timeout=10)[0] or "nan nan nan").split()
@@ -303,6 +307,7 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
     check = check_database(db, out.ids, out.stats.acked, out.stats.seen) if db else None
     pg_cpu = sum(v - pg0.get(pid, 0.0) for pid, v in pg1.items())
     figures = report(args, out, check, servers, server_cpu, pg_cpu if on_pg else None, probe_out, load_start)
+    figures["games"] = games_digest(out.ids, out.stats.seen)
     if workers is not None and (args.bots or workers.processes):
         figures["core"] = core
         figures["workers"] = report_workers(out.stats, workers, core)
@@ -325,6 +330,18 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
     return ok and not wrong_core, figures
 
 
+def games_digest(ids: list[str], seen: dict[tuple[str, int], str]) -> str:
+    """A digest of every game's moves, table by table in the order they were opened (not their ids): two
+    runs with --fixed-deals and one seed played the same games when their digests are equal."""
+    import hashlib
+
+    plies: dict[str, list[tuple[int, str]]] = {}
+    for (tid, ply), move in seen.items():
+        plies.setdefault(tid, []).append((ply, move))
+    text = "\n".join(" ".join(m for _, m in sorted(plies.get(tid, []))) for tid in ids)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def report_workers(st: Stats, w: Workers, core: str | None) -> dict[str, object]:
     """Print the computer moves against the CPU of the workers that computed them; returns the figures."""
     played = len(st.computer)
@@ -335,13 +352,16 @@ def report_workers(st: Stats, w: Workers, core: str | None) -> dict[str, object]
           f"{'?' if w.computed is None else w.computed} computed by the workers (servers' metrics); "
           f"workers' CPU {w.cpu:.1f} s ({w.processes} process{'es' if w.processes != 1 else ''}, "
           f"core {'/'.join(w.cores) or 'none seen'}; servers' own core {'/'.join(w.server_cores)}): "
-          f"{rate:.2f} computer moves per worker CPU-second ({per_move:.1f} ms a move)")
+          f"{rate:.2f} computer moves per worker CPU-second ({per_move:.1f} ms a move)"
+          + (f"; a computer move took {1000 * w.seconds / moves:.0f} ms of wall-clock time on average, waiting "
+             "for the worker included (servers' metrics)" if w.seconds is not None and moves else ""))
     if core is not None and any(c != core for c in w.cores + w.server_cores):
         print(f"  error: asked for the {core} core, but the servers or their workers ran "
               f"{'/'.join(sorted(set(w.cores + w.server_cores)))}")
     return {"played": played, "computed": w.computed, "cpu": round(w.cpu, 2), "processes": w.processes,
             "cores": w.cores, "server_cores": w.server_cores, "moves_per_cpu_s": round(rate, 3),
-            "cpu_ms_per_move": round(per_move, 2)}
+            "cpu_ms_per_move": round(per_move, 2),
+            "wall_ms_per_move": round(1000 * w.seconds / moves, 1) if w.seconds is not None and moves else None}
 
 
 def print_side_by_side(figures: list[dict[str, object]]) -> None:
@@ -351,6 +371,9 @@ def print_side_by_side(figures: list[dict[str, object]]) -> None:
         w = fig.get("workers")
         if isinstance(w, dict) and fig.get("core") in by_core:
             by_core[str(fig["core"])].append(w)
+    digests = {str(fig.get("games")) for fig in figures}
+    print(f"games: {'the same in every run' if len(digests) == 1 else 'not the same in every run'} "
+          f"(digest{'s' if len(digests) > 1 else ''} {', '.join(sorted(digests))})")
     pairs = list(zip(by_core["compiled"], by_core["pure"], strict=False))
     if not pairs:
         return
@@ -474,7 +497,7 @@ def report(args: argparse.Namespace, out: Outcome, check: Check | None, servers:
         print(line("  latency of the players during the flood", fig["flood"]["during"]))  # type: ignore[index]
         print(line("  latency of the players in as long a time right after it", fig["flood"]["after"]))  # type: ignore[index]
         print(line("  latency of the players after the ramp, outside the flood", fig["flood"]["rest"]))  # type: ignore[index]
-    client_cpu = time.process_time()
+    client_cpu = time.process_time() - out.client_cpu0
     fig["cpu"] = {"servers": [round(c, 1) for c in server_cpu], "postgres": pg_cpu, "client": round(client_cpu, 1)}
     load_end = os.getloadavg()
     fig["load_end"] = load_end[0]
