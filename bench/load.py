@@ -307,7 +307,8 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
     check = check_database(db, out.ids, out.stats.acked, out.stats.seen) if db else None
     pg_cpu = sum(v - pg0.get(pid, 0.0) for pid, v in pg1.items())
     figures = report(args, out, check, servers, server_cpu, pg_cpu if on_pg else None, probe_out, load_start)
-    figures["games"] = games_digest(out.ids, out.stats.seen)
+    if check is not None:
+        figures["games"] = check.digest
     if workers is not None and (args.bots or workers.processes):
         figures["core"] = core
         figures["workers"] = report_workers(out.stats, workers, core)
@@ -328,18 +329,6 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
     wrong_core = core is not None and workers is not None and any(c != core for c in workers.cores
                                                                    + workers.server_cores)
     return ok and not wrong_core, figures
-
-
-def games_digest(ids: list[str], seen: dict[tuple[str, int], str]) -> str:
-    """A digest of every game's moves, table by table in the order they were opened (not their ids): two
-    runs with --fixed-deals and one seed played the same games when their digests are equal."""
-    import hashlib
-
-    plies: dict[str, list[tuple[int, str]]] = {}
-    for (tid, ply), move in seen.items():
-        plies.setdefault(tid, []).append((ply, move))
-    text = "\n".join(" ".join(m for _, m in sorted(plies.get(tid, []))) for tid in ids)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def report_workers(st: Stats, w: Workers, core: str | None) -> dict[str, object]:
@@ -371,9 +360,9 @@ def print_side_by_side(figures: list[dict[str, object]]) -> None:
         w = fig.get("workers")
         if isinstance(w, dict) and fig.get("core") in by_core:
             by_core[str(fig["core"])].append(w)
-    digests = {str(fig.get("games")) for fig in figures}
-    print(f"games: {'the same in every run' if len(digests) == 1 else 'not the same in every run'} "
-          f"(digest{'s' if len(digests) > 1 else ''} {', '.join(sorted(digests))})")
+    digests = [str(fig.get("games")) for fig in figures]
+    print(f"games stored: {'the same in every run' if len(set(digests)) == 1 else 'not the same in every run'} "
+          f"(digests of the stored moves, run by run: {', '.join(digests)})")
     pairs = list(zip(by_core["compiled"], by_core["pure"], strict=False))
     if not pairs:
         return

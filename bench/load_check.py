@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,6 +23,17 @@ class Check:
     gaps: int = 0  # plies missing below a table's last stored ply
     duplicates: int = 0  # (table, ply) stored more than once
     bad_replays: list[str] = field(default_factory=list)
+    digest: str = ""  # of every stored game's moves, table by table in the order the run opened them
+
+
+def games_digest(ids: list[str], rows: dict[tuple[str, int], list[str]]) -> str:
+    """A digest of the stored moves, table by table in the order ``ids`` gives (not the tables' ids, which
+    differ from run to run): two runs with --fixed-deals and one seed played the same games when they agree."""
+    plies: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for (tid, ply), moves in rows.items():
+        plies[tid].extend((ply, m) for m in moves)
+    text = "\n".join(" ".join(m for _, m in sorted(plies[tid])) for tid in ids)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def check_database(url: str, ids: list[str], acked: Iterable[tuple[str, int, str]],
@@ -40,6 +52,7 @@ def check_database(url: str, ids: list[str], acked: Iterable[tuple[str, int, str
                     rows[(tid, ply)].append(move)
                 status.update(s.execute(select(TableRow.id, TableRow.status).where(TableRow.id.in_(chunk))).all())
         out.stored = sum(len(v) for v in rows.values())
+        out.digest = games_digest(ids, rows)
         out.duplicates = sum(len(v) - 1 for v in rows.values())
         last: dict[str, int] = defaultdict(lambda: -1)
         for tid, ply in rows:

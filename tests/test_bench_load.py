@@ -41,4 +41,4 @@ def test_the_load_benchmark_counts_computer_moves_per_worker_cpu_second_on_the_c
     assert len({r["games"] for r in runs}) == 1
     assert "computer moves per worker CPU-second" in run.stdout
     if core == "both":
-        assert "side by side" in run.stdout and "games: the same in every run" in run.stdout
+        assert "side by side" in run.stdout and "games stored: the same in every run" in run.stdout
