@@ -21,19 +21,20 @@ import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from math import comb
+from typing import Final
 
 from diloti.core.cards import BIT, VALUE, cards_of
 from diloti.core.moves import CAPTURE, LAY, REDEAL, Declaration, Move
 from diloti.games.diloti.view import View
 
 # Round points a card carries for its side: aces, the 10 of diamonds, the 2 of clubs.
-POINTS: tuple[int, ...] = tuple(1 if c < 4 else 2 if c == 37 else 1 if c == 4 else 0 for c in range(52))
+POINTS: Final[tuple[int, ...]] = tuple(1 if c < 4 else 2 if c == 37 else 1 if c == 4 else 0 for c in range(52))
 POINT_MASK = sum(BIT[c] for c in range(52) if POINTS[c])
 # What one more captured card is worth while the 4-point card majority is open:
 # about the slope of P(majority) in the card difference, times the 4 points.
-CARD_WORTH = 0.3
-XERI = 10
-MAJORITY = 27  # cards that settle the majority (of 52)
+CARD_WORTH: Final = 0.3
+XERI: Final = 10
+MAJORITY: Final = 27  # cards that settle the majority (of 52)
 
 
 def mask_points(mask: int) -> int:
@@ -67,12 +68,13 @@ def rank_key(card: int) -> int:
     return VALUE[card] or (card >> 2) + 1
 
 
-KEY: tuple[int, ...] = tuple(rank_key(c) for c in range(52))  # rank_key of each card
-KEY_MASK: tuple[int, ...] = tuple(sum(BIT[c] for c in range(52) if KEY[c] == k) for k in range(14))  # cards by key
+# Final: compiled, mypyc keeps these in C variables instead of looking them up in the module's namespace.
+KEY: Final[tuple[int, ...]] = tuple(rank_key(c) for c in range(52))  # rank_key of each card
+KEY_MASK: Final[tuple[int, ...]] = tuple(sum(BIT[c] for c in range(52) if KEY[c] == k) for k in range(14))
 
 # p_holds(k, unseen, hand) for every k <= 4 (a key's cards), unseen <= 52 and hand <= 6, at (k * 53 + unseen) * 7
 # + hand: the same floats, read instead of worked out (the master's rollouts ask 14 of them at every move).
-_P_HOLDS: tuple[float, ...] = tuple(p_holds(k, u, h) for k in range(5) for u in range(53) for h in range(7))
+_P_HOLDS: Final[tuple[float, ...]] = tuple(p_holds(k, u, h) for k in range(5) for u in range(53) for h in range(7))
 
 
 def unseen_by_key(view: View) -> list[int]:

@@ -75,7 +75,7 @@ def reply_value(table: Sequence[int], declarations: Sequence[Declaration], probs
                 worth: float) -> float:
     """What the next player can expect to take from this table: :func:`~diloti.ai.heuristic.expected_best` of
     each key's :func:`~diloti.games.diloti.players.knowledge.capture_gains`, the same sum in the same order."""
-    return _expected(best_replies(tuple(table), tuple(declarations), worth), probs)
+    return _expected(best_replies(tuple(table), tuple(declarations), worth), list(probs))
 
 
 @lru_cache(maxsize=32_768)
@@ -101,7 +101,7 @@ def best_replies(table: tuple[int, ...], declarations: tuple[Declaration, ...],
     return tuple(out)
 
 
-def _expected(replies: tuple[tuple[int, float], ...], probs: Sequence[float]) -> float:
+def _expected(replies: tuple[tuple[int, float], ...], probs: list[float]) -> float:
     # expected_best's loop over the gains it would not skip: the same products, summed in the same order.
     total = 0.0
     none_better = 1.0
@@ -140,11 +140,12 @@ def counted_scores(st: State) -> list[float]:
     captured = st.captured
     table = st.table
     declarations = st.declarations
+    bit = BIT
     seen = captured[0] | captured[1]  # the view's seen_mask: hand, table, declarations, captures
     for c in hands[seat]:
-        seen |= BIT[c]
+        seen |= bit[c]
     for c in table:
-        seen |= BIT[c]
+        seen |= bit[c]
     for p in declarations:
         seen |= p.mask
     in_hands = 0
@@ -163,13 +164,15 @@ def move_scores(legal: Sequence[Move], table: tuple[int, ...], declarations: tup
     that seat sees: the table and declarations, each side's captured cards (masks), whether a sweep counts as
     a xeri, the cards it has not seen (a mask), the next player's hand size, the cards in all hands, the
     stock's size. :func:`heuristic_scores` reads them from a view, :func:`counted_scores` from the state."""
+    # Compiled, a local is a C variable; a module's global, a look-up at every use.
+    bit, capture, lay = BIT, CAPTURE, LAY
     worth = card_worth((captured0, captured1))
     probs = holder_odds(unseen, next_hand, stock_size, declarations, nxt)
     last_card = not stock_size and in_hands == 1
     reply = not last_card and in_hands > 1
     whole = 0  # every card on the table: a capture of them all is a xeri
     for c in table:
-        whole |= BIT[c]
+        whole |= bit[c]
     for p in declarations:
         whole |= p.mask
     out = []
@@ -178,27 +181,27 @@ def move_scores(legal: Sequence[Move], table: tuple[int, ...], declarations: tup
         assert card is not None
         # move_gain, with the table's cards worked out once.
         score = 0.0
-        if kind == CAPTURE:
-            score = mask_points(mask | BIT[card]) + worth * (mask.bit_count() + 1)
+        if kind == capture:
+            score = mask_points(mask | bit[card]) + worth * (mask.bit_count() + 1)
             if xeri_ok and mask == whole:
                 score += XERI
-        if kind == LAY:
+        if kind == lay:
             # Point cards kept in hand can still be used; laid, they are offered.
             score -= 0.01 + 0.2 * POINTS[card]
-        elif kind != CAPTURE:
-            pile = mask | BIT[card]
+        elif kind != capture:
+            pile = mask | bit[card]
             take = mask_points(pile) + worth * (pile.bit_count() + 1)
             score += (1.0 - probs[value]) * take
         if reply:
             # The table and declarations the move leaves (table_after's, as tuples).
-            if kind == LAY:
+            if kind == lay:
                 after = tuple(sorted([*table, card]))
                 piles = declarations
             else:
-                after = tuple([c for c in table if not BIT[c] & mask])
+                after = tuple([c for c in table if not bit[c] & mask])
                 kept = [p for p in declarations if not p.mask & mask]
-                if kind != CAPTURE:
-                    kept.append(Declaration(mask | BIT[card], value, kind, seat))
+                if kind != capture:
+                    kept.append(Declaration(mask | bit[card], value, kind, seat))
                 piles = tuple(kept)
             score -= _expected(best_replies(after, piles, worth), probs)
         out.append(score)
