@@ -15,6 +15,8 @@ the wall clock). The figures are the medians over the rounds; the ratio is compi
   states in mid-round;
 - ``expert``: the expert's playouts per second (bench/playouts.py's loop: sampled worlds, rollouts);
 - ``master``: the master's playouts per second (moves with a playout budget, no clock);
+- ``counted``: the master's counted rollout moves per second (``counted_move`` with no random moves, on
+  mid-round positions whose legal moves are known: the heuristic's scores of the mover's moves);
 - ``import_ms``: ``import diloti`` in a fresh process, CPU milliseconds (median of 5); ``peak_rss_mb``: the
   child's peak memory after its figures (the same work for both cores), MiB. For these two, lower is better.
 
@@ -38,7 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-NAMES = ["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel", "openspiel-clone", "expert", "master"]
+NAMES = ["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel", "openspiel-clone", "expert", "master",
+         "counted"]
 
 
 def _rate(work: Callable[[], int], seconds: float) -> float:
@@ -78,6 +81,8 @@ def child(names: list[str], seconds: float) -> dict[str, float | str]:
             out[name] = _expert(seconds)
         elif name == "master":
             out[name] = _master(seconds)
+        elif name == "counted":
+            out[name] = _counted(seconds)
     import resource
 
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -158,6 +163,28 @@ def _master(seconds: float) -> float:
         player.choose(views[i % len(views)])
         i += 1
         return 50
+    return _rate(work, seconds)
+
+
+def _counted(seconds: float) -> float:
+    from diloti.games.diloti.players.rollout import counted_move
+    from diloti.games.diloti.state import State
+
+    rng = random.Random(5)
+    states = []
+    while len(states) < 200:
+        s = State.new(rng.choice([2, 4]), seed=rng.randrange(10**9))
+        for _ in range(rng.randrange(40)):
+            if s.is_over:
+                break
+            s.push(rng.choice(s.legal_moves()))
+        if not s.is_over and len(s.legal_moves()) > 1 and s.legal_moves()[0][0] is not None:
+            states.append(s)  # its legal moves are worked out now and kept: the figure is the policy's
+
+    def work() -> int:
+        for s in states:
+            counted_move(s, rng, 0.0)
+        return len(states)
     return _rate(work, seconds)
 
 
