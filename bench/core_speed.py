@@ -1,6 +1,6 @@
 """Benchmark: the compiled core against the pure-Python core, side by side in one run.
 
-Usage: .venv/bin/python bench/core_speed.py [--seconds S] [--rounds N] [--only NAME ...] [--json]
+Usage: .venv/bin/python bench/core_speed.py [--seconds S] [--rounds N] [--only NAME ...] [--against SRC] [--json]
 
 Each round runs one child process per core (``DILOTI_PURE=1``, then ``DILOTI_PURE=0``, alternately, so both
 see the same load) that measures every figure for ``--seconds`` each on the CPU-time clock
@@ -15,8 +15,15 @@ the wall clock). The figures are the medians over the rounds; the ratio is compi
   states in mid-round;
 - ``expert``: the expert's playouts per second (bench/playouts.py's loop: sampled worlds, rollouts);
 - ``master``: the master's playouts per second (moves with a playout budget, no clock);
+- ``counted``: the master's counted rollout moves per second (``counted_move`` with no random moves, on
+  mid-round positions whose legal moves are known: the heuristic's scores of the mover's moves);
 - ``import_ms``: ``import diloti`` in a fresh process, CPU milliseconds (median of 5); ``peak_rss_mb``: the
   child's peak memory after its figures (the same work for both cores), MiB. For these two, lower is better.
+
+``--against SRC`` measures two sources side by side as well: each round runs both cores of ``SRC`` (another
+checkout's ``src``, its core built in place, e.g. a worktree of main: ``PYTHONPATH=SRC``) and of the sources
+this process imports, alternately, and prints the four columns with the ratios compiled / pure of each, after /
+before (compiled against compiled) and after compiled / before pure (the issue's measure against the pure core).
 """
 
 from __future__ import annotations
@@ -33,7 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-NAMES = ["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel", "openspiel-clone", "expert", "master"]
+NAMES = ["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel", "openspiel-clone", "expert", "master",
+         "counted"]
 
 
 def _rate(work: Callable[[], int], seconds: float) -> float:
@@ -73,15 +81,17 @@ def child(names: list[str], seconds: float) -> dict[str, float | str]:
             out[name] = _expert(seconds)
         elif name == "master":
             out[name] = _master(seconds)
+        elif name == "counted":
+            out[name] = _counted(seconds)
     import resource
 
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
 
 
-def import_time(pure: str, runs: int = 5) -> float:
+def import_time(pure: str, runs: int = 5, extra: dict[str, str] | None = None) -> float:
     """Milliseconds of CPU time to import diloti in a fresh process (the median of ``runs``)."""
-    env = {**os.environ, "DILOTI_PURE": pure}
+    env = {**os.environ, **(extra or {}), "DILOTI_PURE": pure}
     code = "import time; t = time.process_time(); import diloti; print(time.process_time() - t)"
     times = [float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                   check=True).stdout) for _ in range(runs)]
@@ -156,27 +166,90 @@ def _master(seconds: float) -> float:
     return _rate(work, seconds)
 
 
+def _counted(seconds: float) -> float:
+    from diloti.games.diloti.players.rollout import counted_move
+    from diloti.games.diloti.state import State
+
+    rng = random.Random(5)
+    states = []
+    while len(states) < 200:
+        s = State.new(rng.choice([2, 4]), seed=rng.randrange(10**9))
+        for _ in range(rng.randrange(40)):
+            if s.is_over:
+                break
+            s.push(rng.choice(s.legal_moves()))
+        if not s.is_over and len(s.legal_moves()) > 1 and s.legal_moves()[0][0] is not None:
+            states.append(s)  # its legal moves are worked out now and kept: the figure is the policy's
+
+    def work() -> int:
+        for s in states:
+            counted_move(s, rng, 0.0)
+        return len(states)
+    return _rate(work, seconds)
+
+
+Runs = dict[str, list[dict[str, float | str]]]
+
+
+def _measure(names: list[str], seconds: float, rounds: int, sides: dict[str, dict[str, str]]) -> dict[str, Runs]:
+    """Each side's runs of each core (``sides``: a name and the environment it adds), alternating."""
+    runs: dict[str, Runs] = {side: {"pure": [], "compiled": []} for side in sides}
+    for _ in range(rounds):
+        for pure in ("1", "0"):
+            for side, extra in sides.items():
+                env = {**os.environ, **extra, "DILOTI_PURE": pure}
+                command = [sys.executable, __file__, "--child", "--seconds", str(seconds), "--only", *names]
+                out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+                result = json.loads(out)
+                result["import_ms"] = import_time(pure, extra=extra)
+                runs[side][str(result["core"])].append(result)
+    return runs
+
+
+def against(src: str, names: list[str], seconds: float, rounds: int, as_json: bool) -> int:
+    """Both cores of ``src`` (before) and of these sources (after), side by side in one run."""
+    runs = _measure(names, seconds, rounds, {"before": {"PYTHONPATH": src}, "after": {}})
+    if not (runs["before"]["compiled"] and runs["after"]["compiled"]):
+        print("bench/core_speed.py: a side has no compiled core built (bash scripts/build-core)", file=sys.stderr)
+        return 1
+    table = {}
+    for name in [*names, "import_ms", "peak_rss_mb"]:
+        row = {f"{side} {core}": statistics.median(float(r[name]) for r in runs[side][core])
+               for side in ("before", "after") for core in ("pure", "compiled")}
+        table[name] = {**{k: round(v, 1) for k, v in row.items()},
+                       "before compiled/pure": round(row["before compiled"] / row["before pure"], 2),
+                       "after compiled/pure": round(row["after compiled"] / row["after pure"], 2),
+                       "after/before compiled": round(row["after compiled"] / row["before compiled"], 2),
+                       "after compiled/before pure": round(row["after compiled"] / row["before pure"], 2)}
+    if as_json:
+        print(json.dumps(table))
+        return 0
+    head = ["before pure", "before compiled", "after pure", "after compiled", "before compiled/pure",
+            "after compiled/pure", "after/before compiled", "after compiled/before pure"]
+    print(f"CPU time, median of {rounds}; before: {src}")
+    print(f"{'figure':<16} " + " ".join(f"{h:>{max(len(h), 10)}}" for h in head))
+    for name, cells in table.items():
+        print(f"{name:<16} " + " ".join(f"{cells[h]:>{max(len(h), 10)},.{0 if i < 4 else 2}f}"
+                                         for i, h in enumerate(head)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per figure per run (default 2)")
     p.add_argument("--rounds", type=int, default=3, help="runs of each core, alternating (default 3)")
     p.add_argument("--only", nargs="*", choices=NAMES, help="these figures only")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--against", metavar="SRC", help="side by side with PYTHONPATH=SRC too (see the description)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     names = args.only or NAMES
     if args.child:
         print(json.dumps(child(names, args.seconds)))
         return 0
-    runs: dict[str, list[dict[str, float | str]]] = {"pure": [], "compiled": []}
-    for _ in range(args.rounds):
-        for pure in ("1", "0"):
-            env = {**os.environ, "DILOTI_PURE": pure}
-            command = [sys.executable, __file__, "--child", "--seconds", str(args.seconds), "--only", *names]
-            out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
-            result = json.loads(out)
-            result["import_ms"] = import_time(pure)
-            runs[str(result["core"])].append(result)
+    if args.against:
+        return against(args.against, names, args.seconds, args.rounds, args.json)
+    runs = _measure(names, args.seconds, args.rounds, {"": {}})[""]
     if not runs["compiled"]:
         print("bench/core_speed.py: no compiled core is built (bash scripts/build-core)", file=sys.stderr)
         return 1

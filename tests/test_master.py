@@ -1,4 +1,4 @@
-"""The master level and its inference from play: legal, reproducible, view-only, sane weights."""
+"""The master level and its inference from play: legal, reproducible, view-only, sane weights; counted rollouts."""
 
 from __future__ import annotations
 
@@ -10,13 +10,30 @@ import pytest
 
 from diloti import ai
 from diloti.ai import LEVELS, MEASUREMENT_LEVELS, UnknownLevelError
+from diloti.ai.heuristic import expected_best
 from diloti.ai.master import MasterPlayer
-from diloti.core.cards import VALUE, parse_cards
-from diloti.core.moves import Move
+from diloti.core.cards import ALL_MASK, BIT, VALUE, mask_of, parse_cards
+from diloti.core.moves import Move, MoveKind
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.players.inference import Evidence, WeightedWorlds, deal_start, move_score
+from diloti.games.diloti.players.knowledge import (
+    POINTS,
+    capture_gains,
+    card_worth,
+    holder_odds,
+    holder_probabilities,
+    keys_of,
+    mask_points,
+    move_gain,
+    p_holds,
+    table_after,
+    xeri_possible,
+)
+from diloti.games.diloti.players.rollout import counted_move
 from diloti.games.diloti.players.sampler import sample_state
+from diloti.games.diloti.players.scoring import counted_scores, heuristic_scores
 from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 
 
 def make_player(spec: str, seed: int) -> ai.Player:
@@ -244,3 +261,70 @@ def test_search_setting_errors(bad: str) -> None:
     with pytest.raises(UnknownLevelError) as info:
         make_player(bad, 1)
     assert bad.split(":")[1].split("=")[0] in str(info.value)
+
+
+def _positions_under_options(count: int, seed: int) -> list[State]:
+    """Mid-round positions of random play under random options, 2 and 4 players, each with a choice to make."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    while len(out) < count:
+        opts = Options(**{n: rng.random() < 0.4 for n in Options.names() if n not in ("target", "face_card_redeal")})
+        s = State.new(rng.choice([2, 4]), opts, seed=rng.randrange(10**9), dealer=rng.randrange(2))
+        for _ in range(rng.randrange(48)):
+            if s.is_over:
+                break
+            s.push(rng.choice(s.legal_moves()))
+        if not s.is_over and s.legal_moves()[0].card is not None and len(s.legal_moves()) > 1:
+            out.append(s)
+    return out
+
+
+def _reference_scores(view: View) -> list[float]:
+    """The heuristic's scores as first written: the knowledge helpers composed move by move, the reply by
+    expected_best over capture_gains (what the memo of best_replies and the odds table must reproduce)."""
+    worth = card_worth((mask_of(view.captured[0]), mask_of(view.captured[1])))
+    xeri_ok = xeri_possible(view)
+    probs = holder_probabilities(view, (view.seat + 1) % view.players)
+    last_card = not view.stock_size and sum(view.hand_sizes) == 1
+    out = []
+    for m in view.legal:
+        card, kind, value, mask = m
+        assert card is not None
+        score = move_gain(m, view.table, view.declarations, worth, xeri_ok)
+        table, declarations = table_after(view.table, view.declarations, m, view.seat)
+        if kind == MoveKind.LAY:
+            score -= 0.01 + 0.2 * POINTS[card]
+        elif kind != MoveKind.CAPTURE:
+            pile = mask | BIT[card]
+            score += (1.0 - probs[value]) * (mask_points(pile) + worth * (pile.bit_count() + 1))
+        if not last_card and sum(view.hand_sizes) > 1:
+            score -= expected_best(capture_gains(tuple(table), tuple(declarations), worth), probs)
+        out.append(score)
+    return out
+
+
+def test_counted_rollouts_score_as_the_heuristic_does_from_the_view() -> None:
+    """The counted rollouts' scores, read from the state, are the heuristic's of the mover's view, to the bit."""
+    for s in _positions_under_options(150, seed=12):
+        view = s.view(s.turn)
+        expected = _reference_scores(view)
+        assert counted_scores(s) == expected, s.describe()
+        assert [score for _, score in heuristic_scores(view)] == expected
+    # A hand larger than a deal's (a position built by hand) is counted without the odds table.
+    assert holder_odds(ALL_MASK >> 12, 8, 0, (), 1) == [p_holds(k, 40, 8) for k in keys_of(ALL_MASK >> 12)]
+
+
+def test_counted_rollouts_see_only_the_movers_view() -> None:
+    """Worlds that differ only in what the mover cannot see (the other hands, the stock) get the same counted
+    scores and the same counted rollout moves."""
+    rng = random.Random(13)
+    hidden_differs = 0
+    for i, s in enumerate(_positions_under_options(120, seed=14)):
+        view = s.view(s.turn)
+        other = sample_state(view, rng)
+        assert other.view(s.turn) == view
+        hidden_differs += other.hands != s.hands or other.stock[other.stock_pos:] != s.stock[s.stock_pos:]
+        assert counted_scores(other) == counted_scores(s), s.describe()
+        for eps in (0.0, 0.1):
+            assert counted_move(other, random.Random(i), eps) == counted_move(s, random.Random(i), eps)
+    assert hidden_differs > 100  # the worlds compared do hide different cards

@@ -21,19 +21,20 @@ import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from math import comb
+from typing import Final
 
 from diloti.core.cards import BIT, VALUE, cards_of
 from diloti.core.moves import CAPTURE, LAY, REDEAL, Declaration, Move
 from diloti.games.diloti.view import View
 
 # Round points a card carries for its side: aces, the 10 of diamonds, the 2 of clubs.
-POINTS: tuple[int, ...] = tuple(1 if c < 4 else 2 if c == 37 else 1 if c == 4 else 0 for c in range(52))
+POINTS: Final[tuple[int, ...]] = tuple(1 if c < 4 else 2 if c == 37 else 1 if c == 4 else 0 for c in range(52))
 POINT_MASK = sum(BIT[c] for c in range(52) if POINTS[c])
 # What one more captured card is worth while the 4-point card majority is open:
 # about the slope of P(majority) in the card difference, times the 4 points.
-CARD_WORTH = 0.3
-XERI = 10
-MAJORITY = 27  # cards that settle the majority (of 52)
+CARD_WORTH: Final = 0.3
+XERI: Final = 10
+MAJORITY: Final = 27  # cards that settle the majority (of 52)
 
 
 def mask_points(mask: int) -> int:
@@ -67,12 +68,27 @@ def rank_key(card: int) -> int:
     return VALUE[card] or (card >> 2) + 1
 
 
+# Final: compiled, mypyc keeps these in C variables instead of looking them up in the module's namespace.
+KEY: Final[tuple[int, ...]] = tuple(rank_key(c) for c in range(52))  # rank_key of each card
+KEY_MASK: Final[tuple[int, ...]] = tuple(sum(BIT[c] for c in range(52) if KEY[c] == k) for k in range(14))
+
+# p_holds(k, unseen, hand) for every k <= 4 (a key's cards), unseen <= 52 and hand <= 6, at (k * 53 + unseen) * 7
+# + hand: the same floats, read instead of worked out (the master's rollouts ask 14 of them at every move).
+_P_HOLDS: Final[tuple[float, ...]] = tuple(p_holds(k, u, h) for k in range(5) for u in range(53) for h in range(7))
+
+
 def unseen_by_key(view: View) -> list[int]:
     """How many unseen cards there are of each value (1..10) and face rank (11..13)."""
-    counts = [0] * 14
-    for c in view.unseen:
-        counts[rank_key(c)] += 1
-    return counts
+    return keys_of(view.unseen_mask)
+
+
+def keys_of(cards: int) -> list[int]:
+    """How many cards of each key (index 0 unused, 1..10 values, 11..13 face ranks) a card mask holds.
+
+    >>> keys_of(BIT[0] | BIT[1] | BIT[51])[1], keys_of(BIT[0] | BIT[1] | BIT[51])[13]
+    (2, 1)
+    """
+    return [(cards & KEY_MASK[k]).bit_count() for k in range(14)]
 
 
 def holder_probabilities(view: View, seat: int) -> list[float]:
@@ -81,13 +97,24 @@ def holder_probabilities(view: View, seat: int) -> list[float]:
     A seat that owns a declaration certainly holds its value (the declarer's
     obligation). A seat with an empty hand while stock remains will be dealt 6.
     """
-    counts = unseen_by_key(view)
-    unseen = sum(counts)
-    hand = view.hand_sizes[seat]
-    if hand == 0 and view.stock_size:
+    return holder_odds(view.unseen_mask, view.hand_sizes[seat], view.stock_size, view.declarations, seat)
+
+
+def holder_odds(unseen_mask: int, hand: int, stock_size: int, declarations: Sequence[Declaration],
+                seat: int) -> list[float]:
+    """:func:`holder_probabilities` from its parts: the cards the asking seat has not seen (a mask), the
+    hand size of ``seat``, the stock's size and the declarations (what a view shows; the master's rollouts
+    read them from the state without building one)."""
+    counts = keys_of(unseen_mask)
+    unseen = unseen_mask.bit_count()
+    if hand == 0 and stock_size:
         hand = 6
-    out = [p_holds(counts[k], unseen, hand) for k in range(14)]
-    for p in view.declarations:
+    if hand <= 6:  # a key has 4 cards, so counts[k] <= 4
+        base = unseen * 7 + hand
+        out = [_P_HOLDS[counts[k] * 371 + base] for k in range(14)]
+    else:  # more than a deal's cards in hand: a position built by hand
+        out = [p_holds(counts[k], unseen, hand) for k in range(14)]
+    for p in declarations:
         if p.owner == seat and counts[p.value]:
             out[p.value] = 1.0
     return out
@@ -128,12 +155,12 @@ def best_capture(table: Sequence[int], declarations: Sequence[Declaration], key:
     return _best_capture(tuple(table), tuple(declarations), key, worth, xeri_ok)
 
 
-@lru_cache(maxsize=32_768)
 def capture_gains(table: tuple[int, ...], declarations: tuple[Declaration, ...], worth: float) -> tuple[float, ...]:
     """:func:`best_capture` for every key (index 0 unused, 1..10 values, 11..13 face ranks).
 
-    Memoized: the heuristic weighs the reply to every move this way, and a
-    search's rollouts meet the same tables again and again.
+    The heuristic weighs the reply to every move this way, through the memo of
+    :func:`~diloti.games.diloti.players.scoring.best_replies` (a search's
+    rollouts meet the same tables again and again).
     """
     return (0.0, *(_best_capture(table, declarations, k, worth, True) for k in range(1, 14)))
 
@@ -239,9 +266,9 @@ def xeri_possible(view: View) -> bool:
 
 
 __all__ = [
-    "CARD_WORTH", "POINTS", "POINT_MASK", "XERI", "best_capture", "capture_gains", "card_worth", "cards_of",
-    "decide_redeal", "holder_probabilities", "mask_points", "move_gain", "move_rng", "p_holds", "rank_key",
-    "sweep_values", "table_after", "unseen_by_key", "xeri_possible",
+    "CARD_WORTH", "KEY", "KEY_MASK", "POINTS", "POINT_MASK", "XERI", "best_capture", "capture_gains", "card_worth",
+    "cards_of", "decide_redeal", "holder_odds", "holder_probabilities", "keys_of", "mask_points", "move_gain",
+    "move_rng", "p_holds", "rank_key", "sweep_values", "table_after", "unseen_by_key", "xeri_possible",
 ]
 
 

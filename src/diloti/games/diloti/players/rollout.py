@@ -25,8 +25,8 @@ from diloti.ai.part import EPSILON
 from diloti.core.cards import BIT
 from diloti.core.chance import HAND_SIZE
 from diloti.core.moves import CAPTURE, KEEP, LAY, Move
-from diloti.games.diloti.players.knowledge import POINTS, XERI, mask_points, p_holds, partitions, rank_key
-from diloti.games.diloti.players.scoring import heuristic_scores
+from diloti.games.diloti.players.knowledge import KEY, KEY_MASK, POINTS, XERI, mask_points, p_holds, partitions
+from diloti.games.diloti.players.scoring import counted_scores
 from diloti.games.diloti.state import State
 
 SQRT2 = sqrt(2.0)
@@ -56,8 +56,6 @@ def sweepers(keys: tuple[int, ...], pile_values: tuple[int, ...]) -> int:
     return out
 
 
-KEY = tuple(rank_key(c) for c in range(52))
-KEY_MASK = tuple(sum(BIT[c] for c in range(52) if KEY[c] == k) for k in range(14))
 ALL_CARDS = (1 << 52) - 1
 _p_holds = lru_cache(maxsize=None)(p_holds)  # few distinct arguments, asked in every rollout move
 
@@ -175,7 +173,8 @@ def counted_policy(eps: float, st: State, rng: random.Random) -> Move:
         return moves[int(rng.random() * len(moves))]
     best = moves[0]
     top = -1e9
-    for m, score in heuristic_scores(st.view(st.turn)):
+    # heuristic_scores(st.view(st.turn))'s scores, without building the view (a pure-Python object).
+    for m, score in zip(moves, counted_scores(st), strict=True):
         score += rng.random() * 0.05
         if score > top:
             top = score
