@@ -49,6 +49,8 @@ _REDEAL: Final[int] = int(REDEAL)
 _LAY: Final[int] = int(LAY)
 _CAPTURE: Final[int] = int(CAPTURE)
 _BITS: Final[tuple[int, ...]] = BIT
+_INSORT: Final = insort
+_DECLARATION: Final = Declaration
 
 
 def _rng(seed: int, n: int) -> random.Random:
@@ -325,13 +327,13 @@ class State(ExplicitChance):
         self.plays = plays_before + 1
         if k == _LAY:
             table = self.table = self.table.copy()
-            insort(table, card)
+            _INSORT(table, card)
         else:
             table = self.table
             declarations = self.declarations
             lmask = mask & ~self._pile_mask() if declarations else mask
             if lmask:
-                table = self.table = [c for c in table if not BIT[c] & lmask]
+                table = self.table = [t for t in table if not _BITS[t] & lmask]
             if mask != lmask:
                 declarations = [p for p in declarations if not p.mask & mask]
             if k == _CAPTURE:
@@ -347,7 +349,7 @@ class State(ExplicitChance):
                         xeri = self.xeri = self.xeri.copy()
                         xeri[side] += 1
             else:
-                self.declarations = [*declarations, Declaration(mask | _BITS[c], value, kind, turn)]
+                self.declarations = [*declarations, _DECLARATION(mask | _BITS[c], value, kind, turn)]
         if not hand and turn == self.dealer:
             self._end_of_deal()
         else:

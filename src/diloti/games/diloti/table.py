@@ -224,16 +224,24 @@ def analyse_standard(sig: tuple[object, ...]) -> Analysis:
     assert isinstance(values, tuple) and isinstance(declarations, tuple)
     # Every set of loose numerals summing to at most 10, as (mask, sum), grown an item at a time (as
     # _subsets does, inline: this runs once per new shape).
-    sub: list[tuple[int, int]] = []
+    # Two lists of ints rather than one of (mask, sum) pairs: compiled, their items stay C integers.
+    vals: tuple[int, ...] = values
+    masks: list[int] = []
+    totals: list[int] = []
     bit = 1
-    for v in values:
+    for v in vals:
         room = 10 - v
-        sub += [(m | bit, t + v) for m, t in sub if t <= room]
-        sub.append((bit, v))
+        for i in range(len(masks)):  # the sets so far (the range is fixed before the loop appends)
+            t = totals[i]
+            if t <= room:
+                masks.append(masks[i] | bit)
+                totals.append(t + v)
+        masks.append(bit)
+        totals.append(v)
         bit <<= 1
     bysum: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
-    for m, t in sub:
-        bysum[t].append(m)
+    for i in range(len(masks)):
+        bysum[totals[i]].append(masks[i])
     share = _SHARED.setdefault
     sums = 0
     for t, ms in enumerate(bysum):
