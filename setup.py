@@ -39,6 +39,7 @@ COMPILED = [
     "diloti/games/diloti/chance.py",
     "diloti/games/diloti/state.py",
     "diloti/core/shuffling.py",
+    "diloti/core/playouts.py",
     "diloti/games/diloti/players/knowledge.py",
     "diloti/games/diloti/players/sampler.py",
     "diloti/games/diloti/players/rollout.py",

@@ -1,6 +1,7 @@
 """``diloti bench``: random playouts with full move generation; actions per second.
 
-Each step is ``moves = state.legal_moves(); state.push(rng.choice(moves))``,
+Each step is ``moves = state.legal_moves(); state.push(rng.choice(moves))``
+(:func:`diloti.core.playouts.random_playout`, compiled with the core),
 over fresh seeded deals, so the figure covers move generation and play.
 
 Move generation caches what each table shape allows, so a fresh process is
@@ -27,6 +28,7 @@ from diloti.cli.common import (
     positive_float,
     positive_int,
 )
+from diloti.core.playouts import random_playout
 from diloti.games import DEFAULT_GAME, find_game
 
 
@@ -55,10 +57,7 @@ def playout_rate(players: int, options: Any, seconds: float, seed: int,
     end = start + seconds
     while True:
         state = new(players, options, rng.randrange(players), seed=rng.randrange(2**63))
-        push, legal, choice = state.push, state.legal_moves, rng.choice
-        while not state.is_over:
-            push(choice(legal()))
-            actions += 1
+        actions += random_playout(state, rng)
         rounds += 1
         now = clock()
         if now >= end:

@@ -16,7 +16,7 @@ over the state's slots, a copy with other hidden cards (for samplers), and equal
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from diloti.core._mypyc import mypyc_attr
 from diloti.core.cards import Card
@@ -24,6 +24,7 @@ from diloti.core.moves import Move
 from diloti.core.phase import Phase
 
 R = TypeVar("R", bound="RoundState")
+_OVER: Final = Phase.OVER  # a C variable when compiled (a name looked up otherwise)
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -59,7 +60,7 @@ class RoundState(metaclass=ABCMeta):
     seed: int
     _legal: list[Move] | None
 
-    # Each game's state writes these four (abstract: mypy refuses a game's state without them, and a pure
+    # Each game's state writes these (abstract: mypy refuses a game's state without them, and a pure
     # Python state cannot be made without them).
     @abstractmethod
     def _moves(self) -> list[Move]:
@@ -77,6 +78,15 @@ class RoundState(metaclass=ABCMeta):
     def describe(self) -> str:
         """The position in a few lines of text."""
 
+    # Declared here so that compiled code holding any game's state (core/playouts.py) calls them natively.
+    @abstractmethod
+    def push(self, move: Move) -> None:
+        """Play a legal move without checking it."""
+
+    @abstractmethod
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+
     # ---------------------------------------------------------------- queries
     @property
     def stock_size(self) -> int:
@@ -89,7 +99,7 @@ class RoundState(metaclass=ABCMeta):
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase is _OVER  # the phases are enum members: identity is equality
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, each exactly once (a new list each call)."""

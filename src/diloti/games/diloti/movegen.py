@@ -12,9 +12,9 @@ by sum, the captures of each value), looking only at the values its hand holds.
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any
+from typing import Any, Final
 
-from diloti.core.cards import BIT, VALUE, Card, mask_of
+from diloti.core.cards import BIT, CARDS, VALUE, Card, mask_of
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
 from diloti.core.phase import Phase
 from diloti.games.diloti.bigtable import LAZY_ITEMS, generate_lazy
@@ -26,6 +26,41 @@ KINDS = tuple(MoveKind)
 _new_move = tuple.__new__
 _BIT_OF = BIT.__getitem__
 _VALUE_OF = VALUE.__getitem__
+
+# Compiled, a Final module constant is a C variable: the loops below read these instead of the imported
+# names (each a dictionary lookup by name).
+_VALUES: Final[tuple[int, ...]] = VALUE
+_CARDS: Final[tuple[Card, ...]] = CARDS
+_BITS: Final[tuple[int, ...]] = BIT
+_COUNT_UNIT: Final[tuple[int, ...]] = tuple(1 << 3 * (VALUE[i] - 1) if VALUE[i] else 0 for i in range(52))
+_MOVE: Final = Move
+_NEW_MOVE: Final = tuple.__new__
+_PLAY_PHASE: Final = Phase.PLAY
+_DECIDE_PHASE: Final = Phase.DECIDE
+_LAY: Final = LAY
+_CAPTURE: Final = CAPTURE
+_PLAIN: Final = PLAIN
+_GROUP: Final = GROUP
+_KINDS: Final[tuple[MoveKind, ...]] = KINDS
+
+# Moves are immutable values, so the most frequent ones are made once and shared: a card laid (four moves
+# in ten, which the card alone decides) and a move that takes or builds on one table card (three in ten),
+# by (kind, card, table card), checked against the value on reading. Fixed size: no growth with play.
+_LAYS: Final[tuple[Move, ...]] = tuple(tuple.__new__(Move, (CARDS[i], LAY, VALUE[i], 0)) for i in range(52))
+_ONE: Final[list[Move | None]] = [None] * (4 * 52 * 52)
+
+
+def _move(c: int, k: int, value: int, r: int) -> Move:
+    """The move ``(CARDS[c], KINDS[k], value, r)`` for k in CAPTURE, PLAIN, GROUP; a shared one when ``r`` is
+    one card."""
+    if r & (r - 1) or not r:
+        return _NEW_MOVE(_MOVE, (_CARDS[c], _KINDS[k], value, r))
+    i = (k * 52 + c) * 52 + r.bit_length() - 1
+    m = _ONE[i]
+    if m is None or m[2] != value:
+        m = _NEW_MOVE(_MOVE, (_CARDS[c], _KINDS[k], value, r))
+        _ONE[i] = m
+    return m
 
 
 def _filter_uses(raw: tuple[Use, ...], own_bit: int, raisable: int, w: int) -> list[Use]:
@@ -70,8 +105,8 @@ def generate(phase: Phase, turn: int, hand: list[Card], table: list[Card], decla
     >>> [str(m) for m in generate(Phase.PLAY, 0, parse_cards("8H KC"), parse_cards("3D 5S KD"), [], Options())]
     ['8H x 3D 5S', '8H', 'KC x KD']
     """
-    if phase != PLAY:
-        if phase == DECIDE:
+    if phase is not _PLAY_PHASE:  # enum members: identity is equality
+        if phase is _DECIDE_PHASE:
             return [Move(None, KEEP, 0, 0), Move(None, REDEAL, 0, 0)]
         return []
     if len(table) + len(declarations) > LAZY_ITEMS:  # see is_large
@@ -90,9 +125,15 @@ def _generate(turn: int, hand: list[Card], table: list[Card], declarations: list
     """:func:`generate` in the play phase through the shape cache ``shapes``."""
     n = bisect_left(table, 40)
     numerals = table[:n]
-    items = list(map(_BIT_OF, numerals))
+    items: list[int] = []
+    counts = 0  # the numerals' values as counts, 3 bits a value: the loose table's shape as one int
+    for i in range(n):
+        c: int = table[i]
+        items.append(_BITS[c])
+        counts += _COUNT_UNIT[c]
     own_bit = 0
     raisable = 0
+    key: object = counts
     if declarations:
         psig = []
         soy_opt = options.soy
@@ -105,21 +146,23 @@ def _generate(turn: int, hand: list[Card], table: list[Card], declarations: list
                     raisable |= own_bit
             elif kind == PLAIN and (owner - turn) & 1:
                 raisable |= 1 << (n + j)
-        sig: tuple[object, ...] = (tuple(map(_VALUE_OF, numerals)), tuple(psig))
+        sig: tuple[object, ...] | None = (tuple(map(_VALUE_OF, numerals)), tuple(psig))
+        key = sig
     else:
-        sig = (tuple(map(_VALUE_OF, numerals)), ())
-    entry = shapes.young.get(sig)
+        sig = None  # built only when the shape is not in the cache (the numerals are sorted, so their
+        # values are the counts in order: the int stands for the tuple)
+    entry = shapes.young.get(key)
     held = 1 << 11  # "need 11": no condition
     twice = 0  # values the hand holds twice or more
     for c in hand:
-        b = 1 << VALUE[c]
+        b = 1 << _VALUES[c]
         if held & b:
             twice |= b
         held |= b
     faces = table[n:]
     if shapes.standard:
         if entry is None:
-            entry = shapes.analysis(sig)
+            entry = shapes.analysis(sig or (tuple(map(_VALUE_OF, numerals)), ()), key)
         if own_bit:
             w = declarations[own_bit.bit_length() - 1 - n].value
             return _standard_declarer(hand, faces, items, entry[22], held, twice, own_bit, w, raisable,
@@ -127,11 +170,11 @@ def _generate(turn: int, hand: list[Card], table: list[Card], declarations: list
         return _standard(hand, faces, items, entry[22], held, twice, raisable, options.three_faces_stay)
     memo: dict[int, int] = {0: 0}
     out: list[Move] = []
-    append = out.append
     done: dict[int, list[Move]] = {}  # a value's moves, when the hand holds it twice or more
     w = declarations[own_bit.bit_length() - 1 - n].value if own_bit else 0
     for card in hand:
-        v = VALUE[card]
+        ci: int = card  # unboxed once: Card is an int subclass, a Python class to mypyc
+        v = _VALUES[ci]
         if not v:
             _face_moves(card, faces, not own_bit, options.three_faces_stay, out)
             continue
@@ -139,7 +182,7 @@ def _generate(turn: int, hand: list[Card], table: list[Card], declarations: list
         if dup:
             twin = done.get(v)
             if twin is not None:
-                out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
+                out += [_again(card, m) for m in twin]
                 continue
             h = held
         else:
@@ -147,7 +190,9 @@ def _generate(turn: int, hand: list[Card], table: list[Card], declarations: list
         slot = v if own_bit or raisable else 11 + v
         uses: Any = entry[slot] if entry is not None else None
         if uses is None:
-            entry = shapes.fill(sig, held, entry)  # every value of the hand at once
+            if sig is None:
+                sig = (tuple(map(_VALUE_OF, numerals)), ())
+            entry = shapes.fill(sig, held, entry, key)  # every value of the hand at once
             uses = entry[slot]
         if slot == v:
             uses = _filter_uses(uses, own_bit, raisable, w)
@@ -163,10 +208,16 @@ def _generate(turn: int, hand: list[Card], table: list[Card], declarations: list
                         r |= items[low.bit_length() - 1]
                         x ^= low
                     memo[im] = r
-                append(_new_move(Move, (card, KINDS[k], val, r)))
+                out.append(_move(ci, k, val, r) if k else _LAYS[ci])
         if dup:
             done[v] = out[start:]
     return out
+
+
+def _again(card: Card, m: Move) -> Move:
+    """The move ``m`` made with ``card`` instead (a card of the same value)."""
+    kind = m[1]
+    return _LAYS[card] if kind == _LAY else _move(card, int(kind), m[2], m[3])
 
 
 def _face_moves(card: Card, faces: list[Card], may_lay: bool, three_stay: bool, out: list[Move]) -> None:
@@ -178,12 +229,12 @@ def _face_moves(card: Card, faces: list[Card], may_lay: bool, three_stay: bool, 
         last = bisect_left(faces, (card | 3) + 1, first)
     if first == last:
         if may_lay:
-            out.append(_new_move(Move, (card, LAY, 0, 0)))
+            out.append(_LAYS[card])
     elif last - first == 3 and three_stay:
-        out.append(_new_move(Move, (card, CAPTURE, 0, mask_of(faces[first:last]))))
+        out.append(_new_move(Move, (card, _CAPTURE, 0, mask_of(faces[first:last]))))
     else:
         for c in faces[first:last]:
-            out.append(_new_move(Move, (card, CAPTURE, 0, BIT[c])))
+            out.append(_move(card, 1, 0, BIT[c]))
 
 
 def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analysis, held: int, twice: int,
@@ -198,7 +249,6 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
     bysum, clos, rais, sums = ana
     memo: dict[int, int] = {0: 0}
     out: list[Move] = []
-    append = out.append
     done: dict[int, list[Move]] = {}
     if rais and raisable:
         rais = tuple([(bit, pv) for bit, pv in rais if bit & raisable])
@@ -208,23 +258,24 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
         rais = ()
     held &= 0x7FE  # the values 1..10 held
     for card in hand:
-        v = VALUE[card]
+        ci: int = card  # unboxed once: Card is an int subclass, a Python class to mypyc
+        v = _VALUES[ci]
         if not v:
             if faces:
-                rank = card >> 2
+                rank = ci >> 2
                 for c in faces:
                     if c >> 2 == rank:
                         _face_moves(card, faces, True, three_stay, out)
                         break
                 else:  # no face card of its rank on the table (the usual case)
-                    append(_new_move(Move, (card, LAY, 0, 0)))
+                    out.append(_LAYS[ci])
             else:
-                append(_new_move(Move, (card, LAY, 0, 0)))
+                out.append(_LAYS[ci])
             continue
         if twice >> v & 1:
             twin = done.get(v)
             if twin is not None:
-                out += [_new_move(Move, (card, m[1], m[2], m[3])) for m in twin]
+                out += [_again(card, m) for m in twin]
                 continue
             needs = held
             start = len(out)
@@ -234,10 +285,13 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
         caps = clos[v]
         if caps:
             for im in caps:
-                r = memo.get(im)
-                if r is None:
-                    r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
-                append(_new_move(Move, (card, CAPTURE, v, r)))
+                if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
+                    r = memo.get(im)
+                    if r is None:
+                        r = memo[im] = _cards(im, items)
+                else:
+                    r = items[im.bit_length() - 1]
+                out.append(_move(ci, 1, v, r))
             needs &= sums << v | 1 << v  # a card of g > v is needed only if something sums to g - v
         else:
             needs &= sums << v
@@ -247,21 +301,22 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
             g = low.bit_length() - 1
             if g == v:
                 for im in caps:  # a group of v's: the card and what it could capture
-                    append(_new_move(Move, (card, GROUP, v, memo[im])))
+                    out.append(_move(ci, 3, v, memo[im] if im & (im - 1) or not im else items[im.bit_length() - 1]))
                 continue
             need = g - v
             pcs = bysum[need]
             for im in pcs:  # a plain declaration of g
-                r = memo.get(im)
-                if r is None:
-                    r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
-                append(_new_move(Move, (card, PLAIN, g, r)))
+                if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
+                    r = memo.get(im)
+                    if r is None:
+                        r = memo[im] = _cards(im, items)
+                else:
+                    r = items[im.bit_length() - 1]
+                out.append(_move(ci, 2, g, r))
             for bit, pv in rais:  # a raise to g
                 if pv == need:
-                    r = memo.get(bit)
-                    if r is None:
-                        r = memo[bit] = items[bit.bit_length() - 1]  # one item
-                    append(_new_move(Move, (card, PLAIN, g, r)))
+                    r = items[bit.bit_length() - 1]  # one item
+                    out.append(_move(ci, 2, g, r))
             others = clos[g]  # a group of g: the card with cards summing to g - v, or raising a pile to g
             if not others:
                 continue
@@ -270,10 +325,13 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
                 pc = pcs[0]
                 if not u & pc:
                     im = u | pc
-                    r = memo.get(im)
-                    if r is None:
-                        r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
-                    append(_new_move(Move, (card, GROUP, g, r)))
+                    if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
+                        r = memo.get(im)
+                        if r is None:
+                            r = memo[im] = _cards(im, items)
+                    else:
+                        r = items[im.bit_length() - 1]
+                    out.append(_move(ci, 3, g, r))
                 continue
             found = {u | pc: 0 for pc in pcs for u in others if not u & pc}
             for bit, pv in rais:
@@ -282,11 +340,14 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
                         if not u & bit:
                             found[u | bit] = 0
             for im in found:
-                r = memo.get(im)
-                if r is None:
-                    r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
-                append(_new_move(Move, (card, GROUP, g, r)))
-        append(_new_move(Move, (card, LAY, v, 0)))
+                if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
+                    r = memo.get(im)
+                    if r is None:
+                        r = memo[im] = _cards(im, items)
+                else:
+                    r = items[im.bit_length() - 1]
+                out.append(_move(ci, 3, g, r))
+        out.append(_LAYS[ci])
         if start >= 0:
             done[v] = out[start:]
     return out
@@ -304,10 +365,10 @@ def _standard_declarer(hand: list[Card], faces: list[Card], items: list[int], an
     rais = tuple([(bit, pv) for bit, pv in rais if bit & raisable]) if raisable else ()
     memo: dict[int, int] = {0: 0}
     out: list[Move] = []
-    append = out.append
     own_raisable = own_bit & raisable
     for card in hand:
-        v = VALUE[card]
+        ci: int = card  # unboxed once: Card is an int subclass, a Python class to mypyc
+        v = _VALUES[ci]
         if not v:
             if faces:
                 _face_moves(card, faces, False, three_stay, out)
@@ -317,15 +378,16 @@ def _standard_declarer(hand: list[Card], faces: list[Card], items: list[int], an
         keeps = h >> w & 1
         for im in clos[v]:
             if keeps or im & own_bit:
-                r = memo.get(im)
-                if r is None:
-                    r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
-                append(_new_move(Move, (card, CAPTURE, v, r)))
+                if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
+                    r = memo.get(im)
+                    if r is None:
+                        r = memo[im] = _cards(im, items)
+                else:
+                    r = items[im.bit_length() - 1]
+                out.append(_move(ci, 1, v, r))
         if own_raisable and v + w <= 10 and h >> (v + w) & 1:
-            r = memo.get(own_bit)
-            if r is None:
-                r = memo[own_bit] = items[own_bit.bit_length() - 1]
-            append(_new_move(Move, (card, PLAIN, v + w, r)))
+            r = items[own_bit.bit_length() - 1]
+            out.append(_move(ci, 2, v + w, r))
         if not keeps or v > w:
             continue
         # A group of w that takes the own pile in.
@@ -344,10 +406,13 @@ def _standard_declarer(hand: list[Card], faces: list[Card], items: list[int], an
                                 found.append(m)
             found = [m for m in found if m & own_bit]
         for im in found:
-            r = memo.get(im)
-            if r is None:
-                r = memo[im] = _cards(im, items) if im & (im - 1) else items[im.bit_length() - 1]
-            append(_new_move(Move, (card, GROUP, w, r)))
+            if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
+                r = memo.get(im)
+                if r is None:
+                    r = memo[im] = _cards(im, items)
+            else:
+                r = items[im.bit_length() - 1]
+            out.append(_move(ci, 3, w, r))
     return out
 
 
@@ -401,7 +466,7 @@ def in_lazy_order(moves: list[Move], hand: list[Card], numerals: int, declaratio
         ms = by_card.get(card)
         if not ms:
             continue
-        if VALUE[card]:
+        if _VALUES[card]:
             ms.sort(key=lambda m: _lazy_key(m, numerals, piles))
         out += ms
     return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Literal, overload
+from typing import Any, ClassVar, Final, Literal, overload
 
 from diloti.core.cards import BIT, CARDS, NAMES, Card, mask_of
 from diloti.core.chance import HAND_SIZE as HAND_SIZE  # re-exported: readers of positions count hands
@@ -43,6 +43,14 @@ PLAY, DECIDE, OVER, CHANCE = Phase.PLAY, Phase.DECIDE, Phase.OVER, Phase.CHANCE
 
 # Options are frozen: one default serves every state (a copy builds its state through __init__ when compiled).
 _DEFAULT_OPTIONS = Options()
+# push reads these as C variables when compiled (module names are looked up by name otherwise).
+_KEEP: Final[int] = int(KEEP)
+_REDEAL: Final[int] = int(REDEAL)
+_LAY: Final[int] = int(LAY)
+_CAPTURE: Final[int] = int(CAPTURE)
+_BITS: Final[tuple[int, ...]] = BIT
+_INSORT: Final = insort
+_DECLARATION: Final = Declaration
 
 
 def _rng(seed: int, n: int) -> random.Random:
@@ -296,6 +304,7 @@ class State(ExplicitChance):
     def push(self, move: Move) -> None:
         """Play a legal move without checking it (fast; for search)."""
         card, kind, value, mask = move
+        k: int = kind  # unboxed once (compiled, the kinds are then compared as C integers)
         turn = self.turn
         # captured, xeri, hands, loose and piles are copied before any change, so the frame can keep
         # the objects themselves.
@@ -305,32 +314,33 @@ class State(ExplicitChance):
         ))
         self.history.append((turn, move))
         self._legal = None
-        if kind >= KEEP:
-            self._decide(kind == REDEAL)
+        if k >= _KEEP:
+            self._decide(k == _REDEAL)
             return
         assert card is not None
+        c: int = card
         hands = self.hands = self.hands.copy()
         hand = hands[turn] = hands[turn].copy()
         hand.remove(card)
         n_players = self.players
         plays_before = self.plays
         self.plays = plays_before + 1
-        if kind == LAY:
+        if k == _LAY:
             table = self.table = self.table.copy()
-            insort(table, card)
+            _INSORT(table, card)
         else:
             table = self.table
             declarations = self.declarations
             lmask = mask & ~self._pile_mask() if declarations else mask
             if lmask:
-                table = self.table = [c for c in table if not BIT[c] & lmask]
+                table = self.table = [t for t in table if not _BITS[t] & lmask]
             if mask != lmask:
                 declarations = [p for p in declarations if not p.mask & mask]
-            if kind == CAPTURE:
+            if k == _CAPTURE:
                 self.declarations = declarations
                 side = turn & 1
                 cap = self.captured = self.captured.copy()
-                cap[side] |= mask | BIT[card]
+                cap[side] |= mask | _BITS[c]
                 self.last_capturer = turn
                 if not table and not declarations:
                     last = not hand and turn == self.dealer and self.stock_pos == len(self.stock)
@@ -339,7 +349,7 @@ class State(ExplicitChance):
                         xeri = self.xeri = self.xeri.copy()
                         xeri[side] += 1
             else:
-                self.declarations = [*declarations, Declaration(mask | BIT[card], value, kind, turn)]
+                self.declarations = [*declarations, _DECLARATION(mask | _BITS[c], value, kind, turn)]
         if not hand and turn == self.dealer:
             self._end_of_deal()
         else:

@@ -67,35 +67,42 @@ class ShapeCache:
     __slots__ = ("old", "options", "standard", "young")
 
     def __init__(self, options: Options) -> None:
-        self.young: dict[tuple[object, ...], Entry] = {}
-        self.old: dict[tuple[object, ...], Entry] = {}
+        # Keyed by the shape (sig) or, for a table without declarations, by the move generator's int for it.
+        self.young: dict[object, Entry] = {}
+        self.old: dict[object, Entry] = {}
         self.options = options
         # The standard rules (no liberal option, no forced capture, no soy) have a direct path.
         self.standard = not (options.liberal_groups or options.liberal_capture or options.liberal_raise
                              or options.forced_capture or options.soy)
 
-    def analysis(self, sig: tuple[object, ...]) -> Entry:
+    def analysis(self, sig: tuple[object, ...], key: object = None) -> Entry:
         """The entry of a shape missing from ``young``, with its standard analysis in slot 22 (the
-        standard rules' generator reads nothing else when the mover owns no declaration)."""
-        entry = self.old.pop(sig, None)
+        standard rules' generator reads nothing else when the mover owns no declaration); kept under
+        ``key`` (default: ``sig``)."""
+        if key is None:
+            key = sig
+        entry = self.old.pop(key, None)
         if entry is None or entry[22] is None:
             entry = (*(entry or _NO_ENTRY)[:22], analyse_standard(sig))
         young = self.young
         if len(young) >= _CACHE_LIMIT:
             self.old = young
             young = self.young = {}
-        young[sig] = entry
+        young[key] = entry
         return entry
 
-    def fill(self, sig: tuple[object, ...], values: int, entry: Entry | None) -> Entry:
+    def fill(self, sig: tuple[object, ...], values: int, entry: Entry | None, key: object = None) -> Entry:
         """Work out the slots (raw and basic) of every numeral in ``values`` (a set of bits: bit v for
         value v) that a shape's entry lacks; the new entry.
 
-        ``entry`` is what ``young.get(sig)`` gave the caller (passed on to save hashing the shape again).
+        ``entry`` is what ``young.get(key)`` gave the caller (passed on to save hashing the shape again);
+        ``key`` is where the shape is kept (default: ``sig``).
         """
+        if key is None:
+            key = sig
         young = self.young
         if entry is None:
-            entry = self.old.pop(sig, None)
+            entry = self.old.pop(key, None)
             if len(young) >= _CACHE_LIMIT:
                 self.old = young
                 young = self.young = {}
@@ -117,7 +124,7 @@ class ShapeCache:
             uses = raw_standard(v, ana) if self.standard else table_info(sig, self.options).raw(v)
             e[v] = raw = tuple([share(u, u) for u in uses])
             e[11 + v] = raw if all_basic else tuple([u for u in raw if u[4] <= 0])
-        entry = young[sig] = tuple(e)
+        entry = young[key] = tuple(e)
         return entry
 
 
@@ -217,16 +224,24 @@ def analyse_standard(sig: tuple[object, ...]) -> Analysis:
     assert isinstance(values, tuple) and isinstance(declarations, tuple)
     # Every set of loose numerals summing to at most 10, as (mask, sum), grown an item at a time (as
     # _subsets does, inline: this runs once per new shape).
-    sub: list[tuple[int, int]] = []
+    # Two lists of ints rather than one of (mask, sum) pairs: compiled, their items stay C integers.
+    vals: tuple[int, ...] = values
+    masks: list[int] = []
+    totals: list[int] = []
     bit = 1
-    for v in values:
+    for v in vals:
         room = 10 - v
-        sub += [(m | bit, t + v) for m, t in sub if t <= room]
-        sub.append((bit, v))
+        for i in range(len(masks)):  # the sets so far (the range is fixed before the loop appends)
+            t = totals[i]
+            if t <= room:
+                masks.append(masks[i] | bit)
+                totals.append(t + v)
+        masks.append(bit)
+        totals.append(v)
         bit <<= 1
     bysum: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
-    for m, t in sub:
-        bysum[t].append(m)
+    for i in range(len(masks)):
+        bysum[totals[i]].append(masks[i])
     share = _SHARED.setdefault
     sums = 0
     for t, ms in enumerate(bysum):

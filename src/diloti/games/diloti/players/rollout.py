@@ -17,9 +17,9 @@ True
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from functools import lru_cache
 from math import erf, sqrt
+from typing import Final
 
 from diloti.ai.part import EPSILON
 from diloti.core.cards import BIT
@@ -56,7 +56,36 @@ def sweepers(keys: tuple[int, ...], pile_values: tuple[int, ...]) -> int:
     return out
 
 
-ALL_CARDS = (1 << 52) - 1
+ALL_CARDS: Final = (1 << 52) - 1
+# The rollouts' loop reads these as C variables when compiled (an imported name is looked up by name).
+_BIT: Final[tuple[int, ...]] = BIT
+_POINTS: Final[tuple[int, ...]] = POINTS
+_XERI: Final[int] = XERI
+_HAND_SIZE: Final[int] = HAND_SIZE
+_CAPTURE: Final[int] = int(CAPTURE)
+_LAY: Final[int] = int(LAY)
+_KEEP: Final = KEEP
+# A table's loose cards and piles as counts, 3 bits a key (1..13) and a pile value (1..10): the key of
+# _sweepers_of, which stands for sweepers' sorted tuples (a multiset is its counts).
+_KEY_UNIT: Final[tuple[int, ...]] = tuple(1 << 3 * KEY[c] for c in range(52))
+_PILE_UNIT: Final[tuple[int, ...]] = tuple(1 << 3 * (v - 1) if v else 0 for v in range(11))
+_SWEEPS: dict[int, int] = {}
+_SWEEPS_LIMIT: Final = 200_000
+
+
+def _sweepers_of(keys: int, piles: int) -> int:
+    """:func:`sweepers` of the table whose loose cards' keys and piles' values have these counts."""
+    code = keys | piles << 42
+    out = _SWEEPS.get(code)
+    if out is None:
+        if len(_SWEEPS) >= _SWEEPS_LIMIT:
+            _SWEEPS.clear()
+        ks = tuple([k for k in range(1, 14) for _ in range(keys >> 3 * k & 7)])
+        ps = tuple([v for v in range(1, 11) for _ in range(piles >> 3 * (v - 1) & 7)])
+        out = _SWEEPS[code] = sweepers(ks, ps)
+    return out
+
+
 _p_holds = lru_cache(maxsize=None)(p_holds)  # few distinct arguments, asked in every rollout move
 
 
@@ -87,65 +116,81 @@ def fast_policy(eps: float, seam: bool, fair: bool, st: State, rng: random.Rando
     if moves[0][0] is None:
         # A face-card redeal decision. Keep: a redeal in a world built by
         # State.from_parts would reshuffle a stock it does not hold.
-        return moves[0] if moves[0][1] == KEEP else moves[-1]
+        return moves[0] if moves[0][1] == _KEEP else moves[-1]
     if rng.random() < eps:
         return moves[int(rng.random() * len(moves))]
     table = st.table
     declarations = st.declarations
     whole = 0
     for c in table:
-        whole |= BIT[c]
+        whole |= _BIT[c]
     for p in declarations:
         whole |= p.mask
     xeri_ok = st.plays > 0 or st.options.xeri_first_card
     nxt = st.hands[(st.turn + 1) % st.players]
     if seam and not nxt and st.stock_pos < len(st.stock):
         # The dealer's last card: the next player leads the next deal, and is dealt first.
-        nxt = st.stock[st.stock_pos:st.stock_pos + HAND_SIZE]
+        nxt = st.stock[st.stock_pos:st.stock_pos + _HAND_SIZE]
     danger = 0
     for c in nxt:
         danger |= 1 << KEY[c]
     if fair:
         mine = 0
         for c in st.hands[st.turn]:
-            mine |= BIT[c]
+            mine |= _BIT[c]
         unseen = ALL_CARDS & ~(st.captured[0] | st.captured[1] | whole | mine)
         n_unseen = unseen.bit_count()
-        size = len(nxt) or (HAND_SIZE if st.stock_pos < len(st.stock) else 0)
+        size = len(nxt) or (_HAND_SIZE if st.stock_pos < len(st.stock) else 0)
         danger = 0
-    keys = [KEY[c] for c in table]
-    pvals = tuple(sorted(p.value for p in declarations))
+    # What is left on the table after a move, as the counts of its keys and pile values (see _sweepers_of).
+    tkeys = 0
+    for c in table:
+        tkeys += _KEY_UNIT[c]
+    pkeys = 0
+    for p in declarations:
+        pkeys += _PILE_UNIT[p.value]
     best = moves[0]
     top = -1e9
     for m in moves:
         card, kind, value, mask = m
         assert card is not None
-        if kind == CAPTURE:
-            s = mask_points(mask | BIT[card]) + 0.3 * (mask.bit_count() + 1)
+        ci: int = card  # unboxed once: compiled, the tables below are then read by a C index
+        k_: int = kind
+        if k_ == _CAPTURE:
+            s = mask_points(mask | _BIT[ci]) + 0.3 * (mask.bit_count() + 1)
             if mask == whole and xeri_ok:
-                s += XERI
+                s += _XERI
         else:
-            # The loose cards are sorted by card, so their keys are sorted already.
-            if kind == LAY:
-                s = -POINTS[card] - 0.05 * KEY[card]
-                k = KEY[card]
-                i = bisect_right(keys, k)
-                after = (*keys[:i], k, *keys[i:])
-                after_p = pvals
+            if k_ == _LAY:
+                s = -_POINTS[ci] - 0.05 * KEY[ci]
             else:
-                s = 0.3 * mask_points(mask | BIT[card]) + 0.1 * mask.bit_count()
-                after = tuple([KEY[c] for c in table if not BIT[c] & mask])
-                after_p = tuple(sorted([*(p.value for p in declarations if not p.mask & mask), value]))
-            if danger and sweepers(after, after_p) & danger:
-                s -= XERI
-            elif fair and size:
-                sweep = sweepers(after, after_p)
-                if sweep:
-                    held = 0
-                    for k in range(1, 14):
-                        if sweep >> k & 1:
-                            held += (unseen & KEY_MASK[k]).bit_count()
-                    s -= XERI * _p_holds(held, n_unseen, size)
+                s = 0.3 * mask_points(mask | _BIT[ci]) + 0.1 * mask.bit_count()
+            # (With ``fair``, danger is 0: only one of the two risks below is counted.)
+            if danger or (fair and size):
+                if k_ == _LAY:
+                    tk = tkeys + _KEY_UNIT[ci]
+                    pk = pkeys
+                else:
+                    tk = tkeys
+                    for c in table:
+                        if _BIT[c] & mask:
+                            tk -= _KEY_UNIT[c]
+                    pk = pkeys + _PILE_UNIT[value]
+                    for p in declarations:
+                        if p.mask & mask:
+                            pk -= _PILE_UNIT[p.value]
+                sweep = _sweepers_of(tk, pk)
+            else:
+                sweep = 0
+            if danger:
+                if sweep & danger:
+                    s -= _XERI
+            elif fair and size and sweep:
+                held = 0
+                for k in range(1, 14):
+                    if sweep >> k & 1:
+                        held += (unseen & KEY_MASK[k]).bit_count()
+                s -= _XERI * _p_holds(held, n_unseen, size)
         s += rng.random() * 0.05
         if s > top:
             top = s
