@@ -243,3 +243,39 @@ def test_player_errors_pickle_as_they_are() -> None:
                 UnknownLevelError("unknown level 'x'", "x")):
         back = pickle.loads(pickle.dumps(err))
         assert type(back) is type(err) and str(back) == str(err) and back.__dict__.keys() == err.__dict__.keys()
+
+
+# ------------------------------------------------------------------ budgets on the CPU clock
+@pytest.mark.parametrize("level", ["expert", "master"])
+def test_a_cpu_budget_is_counted_on_the_search_threads_cpu_time(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The wall clock stands still and the thread's CPU clock moves 10 ms a reading: with cpu=1 the second is
+    # spent after about 100 readings, so the search stops long before its 100,000 playouts.
+    import itertools
+    import time
+
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "thread_time", lambda: next(ticks) * 0.01)
+    monkeypatch.setattr(time, "perf_counter", lambda: 0.0)
+    s = State.new(seed=3)
+    bot: Any = make_player(f"{level}:iterations=100000,seconds=1,cpu=1", seed=1)
+    estimates = bot.estimates(s.view(s.turn))
+    assert 0 < sum(e.visits for e in estimates) < 2_000
+
+
+@pytest.mark.parametrize("level", ["expert", "master"])
+def test_a_wall_clock_budget_ignores_the_cpu_clock(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import itertools
+    import time
+
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) * 0.01)
+    monkeypatch.setattr(time, "thread_time", lambda: 0.0)
+    s = State.new(seed=3)
+    bot: Any = make_player(f"{level}:iterations=100000,seconds=1", seed=1)
+    assert 0 < sum(e.visits for e in bot.estimates(s.view(s.turn))) < 2_000
+
+
+def test_the_cpu_setting_is_0_or_1() -> None:
+    with pytest.raises(UnknownLevelError, match="cpu"):
+        make_player("master:cpu=2")
+    assert make_player("expert:cpu=1").cpu is True  # type: ignore[attr-defined]

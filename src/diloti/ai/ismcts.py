@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import log, sqrt
 
 from diloti.ai.errors import InvalidSettingError
@@ -69,12 +69,13 @@ class Node:
 
 def tree_search(worlds: Sampler, moves: Sequence[Move], side: int, rng: random.Random,
                 iterations: int | None, seconds: float | None, rollouts: Rollouts, deals: int = 1,
-                explore: float = DEFAULT_EXPLORE) -> list[TreeEstimate]:
+                explore: float = DEFAULT_EXPLORE,
+                clock: Callable[[], float] = time.perf_counter) -> list[TreeEstimate]:
     """Grow one tree over the information set; the root's moves with their statistics, most visited first.
 
     ``iterations`` caps the iterations (one world, one walk, one rollout each),
     ``seconds`` the time; at least one must be given. ``rollouts`` are the game's
-    (its ``expand`` policy is needed), ``deals`` their horizon.
+    (its ``expand`` policy is needed), ``deals`` their horizon; ``clock`` counts the seconds.
     """
     if iterations is None and seconds is None:
         raise InvalidSettingError("seconds", None, "a number when iterations is none")
@@ -85,12 +86,12 @@ def tree_search(worlds: Sampler, moves: Sequence[Move], side: int, rng: random.R
     roots = list(moves)
     if len(roots) <= 1:
         return [TreeEstimate(m) for m in roots]
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    deadline = None if seconds is None else clock() + seconds
     cap = MAX_ITERATIONS if iterations is None else iterations
     n = 0
     while n < cap:
         n += 1
-        if deadline is not None and n % CHECK_EVERY == 0 and time.perf_counter() > deadline:
+        if deadline is not None and n % CHECK_EVERY == 0 and clock() > deadline:
             break
         w, weight = worlds.sample(rng)
         seed = rng.getrandbits(64)

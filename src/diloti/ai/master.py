@@ -49,7 +49,7 @@ from typing import Any
 from diloti.ai.errors import InvalidSettingError, NoMoveError
 from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
 from diloti.ai.part import EPSILON, PlayersPart, Sampler, SearchSettings, players_part
-from diloti.ai.search import Estimate, candidates, weighted_search
+from diloti.ai.search import Estimate, candidates, search_clock, weighted_search
 from diloti.core.moves import Move
 
 DEFAULT_SECONDS = 1.0
@@ -78,7 +78,8 @@ class MasterPlayer:
     (Diloti's) instead of the captured cards alone;
     ``counted``: how many moves of each rollout the heuristic's card counting
     plays (Diloti's ``counted_move``) before the fast policy (default 99: all; 0: the
-    expert's rollouts).
+    expert's rollouts); ``cpu``: 1 counts ``seconds`` in the search's CPU time instead of
+    the wall clock's (for measurements on a busy machine: the master gets its second of an idle core).
     """
 
     name = "master"
@@ -88,8 +89,11 @@ class MasterPlayer:
                  deals: int = 1, infer: float = DEFAULT_INFER, temperature: float = DEFAULT_TEMPERATURE,
                  mix: float = DEFAULT_MIX, ahead: int = DEFAULT_AHEAD, seam: int = DEFAULT_SEAM,
                  fair: int = DEFAULT_FAIR, tree: int = DEFAULT_TREE, explore: float = DEFAULT_EXPLORE,
-                 fitted: int = DEFAULT_FITTED, counted: int = DEFAULT_COUNTED) -> None:
+                 fitted: int = DEFAULT_FITTED, counted: int = DEFAULT_COUNTED, cpu: int = 0) -> None:
         self.seed = seed
+        if cpu not in (0, 1, True, False):
+            raise InvalidSettingError("cpu", cpu, "0 or 1")
+        self.cpu = bool(cpu)
         self.iterations = None if iterations is None else int(iterations)
         self.seconds = None if seconds is None else float(seconds)
         self.width = int(width)
@@ -162,9 +166,9 @@ class MasterPlayer:
             # The tree's rollouts are the fast policy's, scored by the captured cards alone.
             fast = part.rollouts(replace(settings, counted=0, fitted=False))
             return tree_search(worlds, moves, view.side, rng, iterations, self.seconds, fast, self.deals,
-                               self.explore)
+                               self.explore, search_clock(self.cpu))
         return weighted_search(worlds.sample, moves, view.side, rng, iterations, self.seconds, rollouts, halving,
-                               self.deals)
+                               self.deals, self.cpu)
 
     def choose(self, view: Any) -> Move:
         if not view.legal:

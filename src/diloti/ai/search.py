@@ -108,9 +108,20 @@ class Estimate:
         return self.total / self.weight if self.weight > 0 else 0.0
 
 
+def search_clock(cpu: bool) -> Callable[[], float]:
+    """The clock a search's ``seconds`` are counted on: the wall clock, or with ``cpu`` the CPU time of the
+    searching thread, so that a budget buys the same search however busy the machine is (strength
+    measurements on shared cores: a player's second is then what it gets on an idle core).
+
+    >>> search_clock(False) is time.perf_counter, search_clock(True) is time.thread_time
+    (True, True)
+    """
+    return time.thread_time if cpu else time.perf_counter
+
+
 def weighted_search(sample: Callable[[random.Random], tuple[Any, float]], moves: Sequence[Move], side: int,
                     rng: random.Random, iterations: int | None, seconds: float | None, rollouts: Rollouts,
-                    halving: bool = True, deals: int = DEFAULT_DEALS) -> list[Estimate]:
+                    halving: bool = True, deals: int = DEFAULT_DEALS, cpu: bool = False) -> list[Estimate]:
     """Estimate ``moves`` over worlds drawn with their weights by ``sample``, best first.
 
     Every surviving candidate is played in each world with the same rollout
@@ -123,14 +134,16 @@ def weighted_search(sample: Callable[[random.Random], tuple[Any, float]], moves:
     planned for the time left, and the last runs to the deadline. With
     ``halving`` the worse half of the candidates is dropped after each stage;
     without it every move gets the same worlds (comparable, for analysis).
-    ``rollouts`` and ``deals`` are :func:`playout`'s.
+    ``rollouts`` and ``deals`` are :func:`playout`'s. With ``cpu`` the seconds are this thread's CPU time
+    (:func:`search_clock`) instead of the wall clock's.
     """
     stats = [Estimate(m) for m in moves]
     if len(stats) <= 1:
         return stats
     if iterations is None and seconds is None:
         raise InvalidSettingError("seconds", None, "a number when iterations is none")
-    start = time.perf_counter()
+    clock = search_clock(cpu)
+    start = clock()
     deadline = start + seconds if seconds is not None else None
     cap = MAX_ITERATIONS if iterations is None else iterations
     alive = stats
@@ -162,7 +175,7 @@ def weighted_search(sample: Callable[[random.Random], tuple[Any, float]], moves:
                 for _ in range(PILOT_WORLDS):  # the pilot: every candidate, timed, to plan the budget
                     one_world()
             # Plan (again) for the time left at the rate seen so far: a cold start is not held against the rest.
-            used = time.perf_counter() - start
+            used = clock() - start
             budget = min(cap, spent + int(spent / max(used, 1e-6) * max(seconds - used, 0.0) * 0.95))
         per_move = max(0 if timed else 1, (budget - spent) // (len(alive) * left_stages))
         last = stage == stages - 1
@@ -171,11 +184,11 @@ def weighted_search(sample: Callable[[random.Random], tuple[Any, float]], moves:
         while n < per_move or (timed and last and spent < cap):
             one_world()
             n += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and clock() > deadline:
                 break
         for est in alive:
             est.stage = stage + 1
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and clock() > deadline:
             break
         if halving and len(alive) > 1 and stage < stages - 1:
             alive = sorted(alive, key=lambda e: -e.mean)[: (len(alive) + 1) // 2]
@@ -191,7 +204,8 @@ class ExpertPlayer:
     ``width``: how many of the heuristic's best moves to search (0: all);
     ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends a
     rollout plays to before it is evaluated (default 1; 0: to the end of the round,
-    in Xeri and Kontsina the hand).
+    in Xeri and Kontsina the hand); ``cpu``: 1 counts ``seconds`` in the search's
+    CPU time instead of the wall clock's (for measurements on a busy machine).
 
     Any game: its worlds, rollouts and candidates come from the game's players part
     (:mod:`diloti.ai.part`).
@@ -201,10 +215,13 @@ class ExpertPlayer:
 
     def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
                  seconds: float | None = DEFAULT_SECONDS, eps: float = EPSILON, width: int = DEFAULT_WIDTH,
-                 deals: int = DEFAULT_DEALS) -> None:
+                 deals: int = DEFAULT_DEALS, cpu: int = 0) -> None:
         self.seed = seed
         self.width = int(width)
         self.deals = int(deals)
+        if cpu not in (0, 1, True, False):
+            raise InvalidSettingError("cpu", cpu, "0 or 1")
+        self.cpu = bool(cpu)
         self.iterations = int(iterations)
         self.seconds = None if seconds is None else float(seconds)
         self.eps = float(eps)
@@ -226,7 +243,7 @@ class ExpertPlayer:
         moves = self.candidates(view, part) if prune else list(view.legal)
         settings = SearchSettings(eps=self.eps)
         return weighted_search(part.worlds(view, settings).sample, moves, view.side, rng, self.iterations,
-                               self.seconds, part.rollouts(settings), halving, self.deals)
+                               self.seconds, part.rollouts(settings), halving, self.deals, self.cpu)
 
     def choose(self, view: Any) -> Move:
         if not view.legal:
@@ -268,7 +285,7 @@ class OraclePlayer(ExpertPlayer):
         truth = state.copy()
         rollouts = part.rollouts(SearchSettings(eps=self.eps))
         return weighted_search(lambda r: (truth, 1.0), self.candidates(view, part), view.side, rng,
-                               self.iterations, self.seconds, rollouts, True, self.deals)[0].move
+                               self.iterations, self.seconds, rollouts, True, self.deals, self.cpu)[0].move
 
 
 def candidates(view: Any, width: int, part: PlayersPart | None = None) -> list[Move]:
@@ -293,5 +310,6 @@ __all__ = [
     "OraclePlayer",
     "candidates",
     "playout",
+    "search_clock",
     "weighted_search",
 ]
