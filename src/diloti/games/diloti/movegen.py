@@ -285,12 +285,7 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
         caps = clos[v]
         if caps:
             for im in caps:
-                if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
-                    r = memo.get(im)
-                    if r is None:
-                        r = memo[im] = _cards(im, items)
-                else:
-                    r = items[im.bit_length() - 1]
+                r = _taken(im, items, memo)
                 out.append(_move(ci, 1, v, r))
             needs &= sums << v | 1 << v  # a card of g > v is needed only if something sums to g - v
         else:
@@ -301,17 +296,12 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
             g = low.bit_length() - 1
             if g == v:
                 for im in caps:  # a group of v's: the card and what it could capture
-                    out.append(_move(ci, 3, v, memo[im] if im & (im - 1) or not im else items[im.bit_length() - 1]))
+                    out.append(_move(ci, 3, v, _taken(im, items, memo)))
                 continue
             need = g - v
             pcs = bysum[need]
             for im in pcs:  # a plain declaration of g
-                if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
-                    r = memo.get(im)
-                    if r is None:
-                        r = memo[im] = _cards(im, items)
-                else:
-                    r = items[im.bit_length() - 1]
+                r = _taken(im, items, memo)
                 out.append(_move(ci, 2, g, r))
             for bit, pv in rais:  # a raise to g
                 if pv == need:
@@ -325,12 +315,7 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
                 pc = pcs[0]
                 if not u & pc:
                     im = u | pc
-                    if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
-                        r = memo.get(im)
-                        if r is None:
-                            r = memo[im] = _cards(im, items)
-                    else:
-                        r = items[im.bit_length() - 1]
+                    r = _taken(im, items, memo)
                     out.append(_move(ci, 3, g, r))
                 continue
             found = {u | pc: 0 for pc in pcs for u in others if not u & pc}
@@ -340,12 +325,7 @@ def _standard(hand: list[Card], faces: list[Card], items: list[int], ana: Analys
                         if not u & bit:
                             found[u | bit] = 0
             for im in found:
-                if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
-                    r = memo.get(im)
-                    if r is None:
-                        r = memo[im] = _cards(im, items)
-                else:
-                    r = items[im.bit_length() - 1]
+                r = _taken(im, items, memo)
                 out.append(_move(ci, 3, g, r))
         out.append(_LAYS[ci])
         if start >= 0:
@@ -378,12 +358,7 @@ def _standard_declarer(hand: list[Card], faces: list[Card], items: list[int], an
         keeps = h >> w & 1
         for im in clos[v]:
             if keeps or im & own_bit:
-                if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
-                    r = memo.get(im)
-                    if r is None:
-                        r = memo[im] = _cards(im, items)
-                else:
-                    r = items[im.bit_length() - 1]
+                r = _taken(im, items, memo)
                 out.append(_move(ci, 1, v, r))
         if own_raisable and v + w <= 10 and h >> (v + w) & 1:
             r = items[own_bit.bit_length() - 1]
@@ -406,14 +381,20 @@ def _standard_declarer(hand: list[Card], faces: list[Card], items: list[int], an
                                 found.append(m)
             found = [m for m in found if m & own_bit]
         for im in found:
-            if im & (im - 1) or not im:  # several items (memo holds 0): their cards, worked out once a call
-                r = memo.get(im)
-                if r is None:
-                    r = memo[im] = _cards(im, items)
-            else:
-                r = items[im.bit_length() - 1]
+            r = _taken(im, items, memo)
             out.append(_move(ci, 3, w, r))
     return out
+
+
+def _taken(im: int, items: list[int], memo: dict[int, int]) -> int:
+    """The table cards of the item mask ``im``: one item's read from ``items``, several worked out once a
+    call (``memo``, which holds 0 for no item)."""
+    if im and not im & (im - 1):
+        return items[im.bit_length() - 1]
+    r = memo.get(im)
+    if r is None:
+        r = memo[im] = _cards(im, items)
+    return r
 
 
 def _cards(im: int, items: list[int]) -> int:
