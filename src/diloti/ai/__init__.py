@@ -137,7 +137,7 @@ def settings_of(factory: Callable[..., Player]) -> list[str]:
     """The settings a level takes (its factory's keyword parameters after the seed).
 
     >>> settings_of(LEVELS["expert"])
-    ['iterations', 'seconds', 'eps', 'width', 'deals']
+    ['iterations', 'seconds', 'eps', 'width', 'deals', 'cpu']
     """
     params = list(inspect.signature(factory).parameters.values())[1:]
     if any(p.kind == p.VAR_KEYWORD for p in params):
