@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,10 +24,19 @@ def test_the_load_benchmark_counts_computer_moves_per_worker_cpu_second_on_the_c
     figures = tmp_path / "load.jsonl"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     env.pop("DILOTI_PURE", None)  # --core alone decides
-    run = subprocess.run([sys.executable, str(ROOT / "bench" / "load.py"), "--tables", "2", "--bots",
-                          "--bot-level", "greedy", "--workers", "1", "--core", core, "--ramp", "0.2",
-                          "--think-min", "0.01", "--think-max", "0.02", "--json", str(figures)],
-                         capture_output=True, text=True, env=env, timeout=240, check=False)
+    # Its own process group: if it hangs, its servers and their workers die with it (none is left behind).
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "load.py"), "--tables", "2", "--bots",
+                             "--bot-level", "greedy", "--workers", "1", "--core", core, "--ramp", "0.2",
+                             "--think-min", "0.01", "--think-max", "0.02", "--json", str(figures)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        stdout, stderr = proc.communicate()
+        pytest.fail("bench/load.py did not finish in 240 s:\n" + stdout[-3000:] + stderr[-3000:])
+    run = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     runs = [json.loads(line) for line in figures.read_text().splitlines()]
     assert [r["core"] for r in runs] == (["compiled", "pure"] if core == "both" else ["pure"])
