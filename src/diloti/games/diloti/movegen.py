@@ -23,8 +23,6 @@ from diloti.games.diloti.table import Analysis, ShapeCache, Use, shapes_of
 
 PLAY, DECIDE = Phase.PLAY, Phase.DECIDE
 KINDS = tuple(MoveKind)
-_new_move = tuple.__new__
-_BIT_OF = BIT.__getitem__
 _VALUE_OF = VALUE.__getitem__
 
 # Compiled, a Final module constant is a C variable: the loops below read these instead of the imported
@@ -39,8 +37,6 @@ _PLAY_PHASE: Final = Phase.PLAY
 _DECIDE_PHASE: Final = Phase.DECIDE
 _LAY: Final = LAY
 _CAPTURE: Final = CAPTURE
-_PLAIN: Final = PLAIN
-_GROUP: Final = GROUP
 _KINDS: Final[tuple[MoveKind, ...]] = KINDS
 
 # Moves are immutable values, so the most frequent ones are made once and shared: a card laid (four moves
@@ -231,7 +227,7 @@ def _face_moves(card: Card, faces: list[Card], may_lay: bool, three_stay: bool, 
         if may_lay:
             out.append(_LAYS[card])
     elif last - first == 3 and three_stay:
-        out.append(_new_move(Move, (card, _CAPTURE, 0, mask_of(faces[first:last]))))
+        out.append(_NEW_MOVE(_MOVE, (card, _CAPTURE, 0, mask_of(faces[first:last]))))
     else:
         for c in faces[first:last]:
             out.append(_move(card, 1, 0, BIT[c]))
