@@ -434,10 +434,12 @@ def report(args: argparse.Namespace, out: Outcome, check: Check | None, servers:
     stored = check.stored if check else None
     sustained = sustained_rate(list(st.first_seen.values()))
     fig: dict[str, object] = {"tables": args.tables, "finished": st.finished, "errors": len(st.errors),
-                              "stale": st.stale, "moves_by_players": st.moves, "stored": stored,
+                              "stale": st.stale, "rate_limited": st.limited, "moves_by_players": st.moves,
+                              "stored": stored,
                               "wall": round(wall, 1), "sustained_moves_per_s": round(sustained, 1),
                               "own": summary(st.own), "load_start": load_start[0]}
-    print(f"games finished: {st.finished}/{args.tables}   errors: {len(st.errors)}   stale moves refused: {st.stale}")
+    print(f"games finished: {st.finished}/{args.tables}   errors: {len(st.errors)}   stale moves refused: {st.stale}   "
+          f"moves over the message rate, sent again: {st.limited}")
     print(f"moves by players: {st.moves}   stored moves (incl. bots): {stored}   wall: {wall:.1f} s")
     rate = f"   stored moves/s: {stored / wall:.1f}" if stored else ""
     print(f"moves/s (players): {st.moves / wall:.1f}{rate}   sustained (10-90 % of the moves): {sustained:.1f}")

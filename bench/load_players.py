@@ -7,7 +7,9 @@ comes from ``127.0.0.1``, which no player uses.
 
 A player answers its turn after a random think time with a random legal move. With
 ``reconnect`` it survives the loss of its server: it opens a websocket to the next server in
-the list, says ``hello`` with its token again, and goes on from the ``state`` it gets.
+the list, says ``hello`` with its token again, and goes on from the ``state`` it gets. A move the
+server drops for its per-connection message rate (``rate_limited``: think times of a few ms reach
+it) is sent again 0.1 s later and counted, never left unanswered.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class Stats:
     finished: int = 0
     errors: list[str] = field(default_factory=list)
     stale: int = 0
+    limited: int = 0  # moves the server dropped for its per-connection message rate, sent again
     drops: int = 0  # connections lost
     reconnects: list[float] = field(default_factory=list)  # connection lost -> `state` from another server
 
@@ -70,6 +73,7 @@ class Player:
         self.moved_ply: int | None = None  # the ply of the state we last answered
         self.my_played_at: float | None = None
         self.lost_at: float | None = None
+        self.pending: tuple[int, str] | None = None  # the last move sent (its ply, its text) until it is played
 
     async def _connect(self, first: int) -> tuple[ClientConnection, int]:
         """A websocket to the first server in the list, from ``first`` on, that accepts it."""
@@ -104,7 +108,7 @@ class Player:
                 raise RuntimeError(f"table {self.run.id}: connection closed before the end of the game")
             self.lost_at = time.perf_counter()
             self.stats.drops += 1
-            self.moved_ply = self.my_played_at = None
+            self.moved_ply = self.my_played_at = self.pending = None
             at = (at + 1) % len(self.bases)
 
     async def _session(self, ws: ClientConnection) -> bool:
@@ -130,11 +134,19 @@ class Player:
                     await asyncio.sleep(self.rng.uniform(self.args.think_min, self.args.think_max))
                     choice = self.rng.choice(msg["legal"])["move"]
                     self.run.sent[ply + 1] = time.perf_counter()
-                    await ws.send(json.dumps({"type": "move", "move": choice, "ply": ply}))
+                    self.pending = (ply, json.dumps({"type": "move", "move": choice, "ply": ply}))
+                    await ws.send(self.pending[1])
                     st.moves += 1
             elif kind == "error":
                 if msg["code"] == "stale":
                     st.stale += 1
+                elif msg["code"] == "rate_limited" and self.pending is not None:
+                    # Over the server's messages a second per connection (a short think time does it): the
+                    # move was dropped unread, so it is sent again once the bucket has refilled a little.
+                    st.limited += 1
+                    await asyncio.sleep(0.1)
+                    self.run.sent[self.pending[0] + 1] = time.perf_counter()  # its latency from this send
+                    await ws.send(self.pending[1])
                 else:
                     st.errors.append(f"{self.run.id}: {msg['code']}: {msg['message']}")
             elif kind == "game_over":
@@ -149,6 +161,7 @@ class Player:
         st.first_seen.setdefault(key, now - st.t0)
         sent = self.run.sent.get(msg["ply"])
         if msg["seat"] == self.seat:
+            self.pending = None
             st.acked.add((*key, msg["move"]))
             if sent is not None:
                 st.own.append((sent - st.t0, now - sent))
