@@ -51,7 +51,17 @@ from urllib.parse import urlparse
 from load_check import Check, check_database, pct, sustained_rate
 from load_flood import FLOOD_ADDRESS
 from load_players import Sample, Stats, one_table
-from load_servers import PROBE, Server, core_of, end_orphans, fresh_postgres, postgres_cpu, start_servers, stop_all
+from load_servers import (
+    PROBE,
+    Server,
+    core_of,
+    dies_with_parent,
+    end_orphans,
+    fresh_postgres,
+    postgres_cpu,
+    start_servers,
+    stop_all,
+)
 
 
 @dataclass
@@ -280,7 +290,8 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
           f"load average at start "
           f"{load_start[0]:.1f} {load_start[1]:.1f} {load_start[2]:.1f}", flush=True)
     pg0 = postgres_cpu() if on_pg else {}
-    probe = subprocess.Popen([sys.executable, "-c", PROBE], stdout=subprocess.PIPE, text=True)
+    probe = subprocess.Popen([sys.executable, "-c", PROBE], stdout=subprocess.PIPE, text=True,
+                             preexec_fn=dies_with_parent)
     probe_out = ["nan", "nan", "nan"]
     workers: Workers | None = None
     try:

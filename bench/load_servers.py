@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import socket
@@ -33,6 +34,20 @@ while True:
     time.sleep(0.005)
     lags.append(time.perf_counter() - t - 0.005)
 """
+
+
+def dies_with_parent() -> None:
+    """A child's ``preexec_fn``: Linux sends it SIGTERM when this script ends, however it ends.
+
+    A run killed from outside (a test's timeout, Ctrl-C twice, ``kill -9``) would otherwise leave its
+    servers (and so their workers) and the probe running. The children are started from the main
+    thread, so the signal's tie to the starting thread is the script's own life. Elsewhere it is a no-op.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def free_port() -> int:
@@ -156,8 +171,8 @@ class Server:
         if core is not None:  # the workers are spawned from the server and inherit its environment
             env["DILOTI_PURE"] = "1" if core == "pure" else "0"
         self._log = self.log_path.open("w")
-        self.proc = subprocess.Popen(cmd, env=env, stdout=self._log,
-                                     stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+                                     preexec_fn=dies_with_parent)
 
     def wait_ready(self, timeout: float = 120.0) -> None:
         deadline = time.monotonic() + timeout
