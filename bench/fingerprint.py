@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from diloti._core import CORE
-from diloti.games.diloti.options import Options
 from diloti.core.perft import perft
+from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
 
 OPTION_MIXES: list[dict[str, Any]] = [

@@ -9,8 +9,8 @@ expert's rollouts stop and are evaluated) records
 with the round's final points difference for side 0. The linear model is fitted by least squares (no
 intercept: the sides are symmetric once the features are signed) on the first 80% of the rounds and scored on
 the other 20% against the hand-written evaluation (``base`` alone, weight 1): mean squared error and R².
-Writes the weights fitted on all the rounds to ``src/diloti/games/diloti/players/data/evaluation.json``, one set per number of
-players.
+Writes the weights fitted on all the rounds to
+``src/diloti/games/diloti/players/data/evaluation.json``, one set per number of players.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from diloti.core.phase import Phase
 from diloti.games.diloti.players.evaluation import NAMES, features
 from diloti.games.diloti.state import State
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "diloti" / "games" / "diloti" / "players" / "data" / "evaluation.json"
+OUT = Path(__file__).resolve().parent.parent / "src/diloti/games/diloti/players/data/evaluation.json"
 Row = tuple[tuple[float, ...], float]
 
 

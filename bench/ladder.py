@@ -1,7 +1,7 @@
 """Benchmark: the strength ladder, in resumable chunks.
 
-Usage: .venv/bin/python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--workers SPEC] [--players 2|4] [--game G]
-                              [--out FILE.jsonl] [--first K]
+Usage: .venv/bin/python bench/ladder.py A B [--games N] [--chunk C] [--seed S] [--workers SPEC]
+                              [--players 2|4] [--game G] [--out FILE.jsonl] [--first K]
 
 Plays A against B on duplicate deals (games to 61), ``--chunk`` games at a
 time, appending every game's result to a JSON-lines file, and prints the

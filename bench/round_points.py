@@ -20,7 +20,7 @@ from pathlib import Path
 from diloti.ai import make_player
 from diloti.games.diloti.state import State
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "diloti" / "games" / "diloti" / "players" / "data" / "round_points.json"
+OUT = Path(__file__).resolve().parent.parent / "src/diloti/games/diloti/players/data/round_points.json"
 
 
 def splits(players: int, rounds: int, level: str, seed: int) -> Counter[tuple[int, int]]:
