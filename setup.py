@@ -45,6 +45,9 @@ COMPILED = [
     "diloti/games/diloti/players/rollout.py",
     "diloti/games/diloti/players/scoring.py",
     "diloti/ai/heuristic.py",
+    "diloti/envs/actions.py",
+    "diloti/envs/hand_actions.py",
+    "diloti/games/diloti/envs/actions.py",
 ]
 
 HERE = Path(__file__).resolve().parent
