@@ -18,8 +18,7 @@ Every legal move has exactly one action sequence and every action the mask
 allows leads to a legal move (tests/test_envs_hand_actions.py shows both on
 random positions of every game, player count and option).
 
->>> from diloti.core._mypyc import mypyc_attr
-from diloti.core.cards import Card, parse_cards
+>>> from diloti.core.cards import Card, parse_cards
 >>> from diloti.games.kontsina.envs import ENCODING, ITEM
 >>> from diloti.games.kontsina.rules import KontsinaState
 >>> hands = [parse_cards("7S KH 10C 2D"), parse_cards("4D KC AH 9S")]

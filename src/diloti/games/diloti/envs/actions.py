@@ -21,8 +21,7 @@ sees, depends on the hand. Every legal move has exactly one action sequence and
 every action the mask allows leads to at least one legal move
 (tests/test_envs_actions.py shows both on random positions of every option mix).
 
->>> from diloti.core._mypyc import mypyc_attr
-from diloti.core.cards import cards_of, parse_cards
+>>> from diloti.core.cards import cards_of, parse_cards
 >>> from diloti.games.diloti.state import State
 >>> s = State.from_parts(hands=[parse_cards("9D KC"), parse_cards("2H")], table=parse_cards("4H 5C 9S"), turn=0,
 ...                      stock=[], check=False)
