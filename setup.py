@@ -48,6 +48,7 @@ COMPILED = [
     "diloti/envs/actions.py",
     "diloti/envs/hand_actions.py",
     "diloti/games/diloti/envs/actions.py",
+    "diloti/games/diloti/envs/planes.py",
 ]
 
 HERE = Path(__file__).resolve().parent
