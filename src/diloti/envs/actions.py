@@ -91,6 +91,13 @@ class StepDecision:
         """The actions allowed at this step, ascending (a new list)."""
         return list(self.actions)
 
+    def mask_bytes(self) -> bytearray:
+        """The action mask: one byte an action id, 1 for the actions allowed at this step (a new buffer)."""
+        b = bytearray(self.num_actions)
+        for a in self.actions:
+            b[a] = 1
+        return b
+
     def _begin(self, groups: dict[int, list[tuple[int, Move]]]) -> None:
         """Start at the first step, with the legal moves grouped by head."""
         self._groups = groups

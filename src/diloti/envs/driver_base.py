@@ -120,11 +120,7 @@ class DriverBase(Generic[S, D, V]):
         """The action mask of the seat to act (all zeros once the round or hand is over), read-only."""
         m = self._mask
         if m is None:
-            d = self.decision
-            b = bytearray(d.num_actions)
-            for a in d.actions:
-                b[a] = 1
-            m = np.frombuffer(b, dtype=np.int8)
+            m = np.frombuffer(self.decision.mask_bytes(), dtype=np.int8)
             m.flags.writeable = False  # shared by every reader of this step: nobody may change it
             self._mask = m
         return m
