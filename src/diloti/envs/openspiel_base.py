@@ -127,7 +127,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if move is not None:
             self.round.push(move)
             self.decision = None
-            self.taken = ()
+            if self.taken:  # back to the class's (): OpenSpiel's clone() deep-copies what a state holds itself
+                del self.taken
         else:
             self.taken = (*self.taken, int(action))
 
