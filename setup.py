@@ -1,9 +1,10 @@
 """Build diloti, with its rules core and the searches' hot loops compiled by mypyc when it can be.
 
 Everything else (the project's metadata, dependencies, packages) is in pyproject.toml. This file adds the
-compiled core: mypyc compiles :data:`COMPILED` from the same typed source to C extensions that sit
-beside the ``.py`` files. Without a C compiler, or if mypyc fails, the build says so on one line and
-installs the pure-Python package: every module then runs from its source, with the same answers.
+compiled core: mypyc compiles :data:`COMPILED` (and, with the research extras, :data:`RESEARCH_COMPILED`)
+from the same typed source to C extensions that sit beside the ``.py`` files. Without a C compiler, or if
+mypyc fails, the build says so on one line and installs the pure-Python package: every module then runs
+from its source, with the same answers.
 
 After a successful build, :class:`BuildExt` records the SHA-256 of each compiled source in
 ``diloti/_compiled.txt``; at import, :mod:`diloti._core` compares them with the sources beside it and
@@ -18,6 +19,7 @@ For a working tree (``pip install -e .``), build the extensions in place::
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -47,6 +49,24 @@ COMPILED = [
     "diloti/ai/heuristic.py",
 ]
 
+# The research environments' numpy-free parts that every step runs (the action tree, Diloti's observation
+# kernel), compiled with the core. They import only the standard library and the core, but their packages
+# import numpy and gymnasium, which mypy (and so mypyc) reads: they are compiled only where those are
+# installed. Elsewhere they stay Python (the environments cannot run without numpy) and the core is compiled.
+RESEARCH_COMPILED = [
+    "diloti/envs/actions.py",
+    "diloti/envs/hand_actions.py",
+    "diloti/games/diloti/envs/actions.py",
+    "diloti/games/diloti/envs/planes.py",
+]
+
+
+def compiled_modules() -> list[str]:
+    """What this build compiles: :data:`COMPILED`, and :data:`RESEARCH_COMPILED` where numpy and gymnasium are
+    installed."""
+    research = all(importlib.util.find_spec(name) is not None for name in ("numpy", "gymnasium"))
+    return COMPILED + RESEARCH_COMPILED if research else list(COMPILED)
+
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
 GROUP = "diloti_core"  # the shared library of the compiled modules: diloti_core__mypyc
@@ -63,7 +83,8 @@ def _notice(reason: str) -> None:
 
 def source_hashes() -> dict[str, str]:
     """module name -> SHA-256 of its source, for every compiled module."""
-    return {path[:-3].replace("/", "."): hashlib.sha256((SRC / path).read_bytes()).hexdigest() for path in COMPILED}
+    return {path[:-3].replace("/", "."): hashlib.sha256((SRC / path).read_bytes()).hexdigest()
+            for path in compiled_modules()}
 
 
 def _extensions() -> list[Any]:
@@ -82,7 +103,7 @@ def _extensions() -> list[Any]:
     try:
         os.chdir(SRC)  # mypyc names the modules after the paths it is given
         # group_name: the shared library is diloti_core__mypyc (a stable name, as the list changes).
-        return list(mypycify(COMPILED, opt_level="3", group_name=GROUP,
+        return list(mypycify(compiled_modules(), opt_level="3", group_name=GROUP,
                              target_dir=str(HERE / "build" / "mypyc")))
     except (Exception, SystemExit) as exc:  # mypyc exits on a type error
         _notice(f"mypyc failed: {exc}")

@@ -6,6 +6,7 @@ import ast
 import hashlib
 import importlib
 import importlib.machinery
+import importlib.util
 import json
 import os
 import random
@@ -124,12 +125,18 @@ def test_the_version_and_the_bench_say_which_core_runs() -> None:
     assert diloti.CORE == _core.CORE
 
 
-def test_setup_lists_existing_typed_modules_of_the_package() -> None:
-    """setup.py's COMPILED list names files that exist (a moved module must move in the list too)."""
+def _listed(name: str) -> list[str]:
+    """A list of module paths that setup.py assigns to ``name``."""
     tree = ast.parse((ROOT / "setup.py").read_text())
     listed = next(node.value for node in tree.body if isinstance(node, ast.Assign)
-                  and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets))
-    paths = ast.literal_eval(listed)
+                  and any(isinstance(t, ast.Name) and t.id == name for t in node.targets))
+    paths: list[str] = ast.literal_eval(listed)
+    return paths
+
+
+def test_setup_lists_existing_typed_modules_of_the_package() -> None:
+    """setup.py's COMPILED list names files that exist (a moved module must move in the list too)."""
+    paths = _listed("COMPILED") + _listed("RESEARCH_COMPILED")
     assert paths and len(set(paths)) == len(paths)
     for path in paths:
         assert path.startswith("diloti/") and (ROOT / "src" / path).is_file(), path
@@ -161,10 +168,10 @@ def test_every_listed_module_runs_compiled_when_the_core_is() -> None:
     added to the list is compiled and checked for staleness like the others)."""
     if diloti.CORE != "compiled":
         pytest.skip("the pure core runs here")
-    tree = ast.parse((ROOT / "setup.py").read_text())
-    listed = next(node.value for node in tree.body if isinstance(node, ast.Assign)
-                  and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets))
-    for path in ast.literal_eval(listed):
+    paths = _listed("COMPILED")
+    if all(importlib.util.find_spec(name) is not None for name in ("numpy", "gymnasium")):
+        paths += _listed("RESEARCH_COMPILED")  # compiled where the research extras are installed (setup.py)
+    for path in paths:
         module = importlib.import_module(path[:-3].replace("/", "."))
         assert str(module.__file__).endswith(SUFFIX), module.__file__
 

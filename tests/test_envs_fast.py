@@ -158,3 +158,88 @@ def test_an_openspiel_clone_mid_move_is_independent_of_its_original() -> None:
                         state.information_state_string()) == before
             state.apply_action(rng.choice(legal))
     assert found > 20
+
+
+GYM_CASES = [("diloti", 2, None, "round"), ("diloti", 4, {"face_card_redeal": "any_deal"}, "round"),
+             ("diloti", 2, {"target": 21}, "game"), ("xeri", 2, None, "round"), ("xeri", 4, None, "round"),
+             ("kontsina", 3, None, "round"), ("kontsina", 4, {"partnerships": True}, "round")]
+
+
+def gym_trajectory(game: str, players: int, options: Any, episode: str, seed: int) -> list[Any]:
+    from diloti.envs.gym_env import DilotiEnv
+
+    env = DilotiEnv(opponent="random", players=players, options=options, game=game, episode=episode)
+    rng = random.Random(seed)
+    out: list[Any] = []
+    for episode_no in range(3):
+        obs, info = env.reset(seed=seed * 10 + episode_no)
+        done = False
+        while not done:
+            assert env.driver is not None
+            out.append((obs["observation"].tobytes(), obs["action_mask"].tobytes(), info["seat"], env.driver.steps))
+            obs, reward, done, _, info = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            out.append(reward)
+    return out
+
+
+@pytest.mark.parametrize(("game", "players", "options", "episode"), GYM_CASES)
+def test_the_random_opponent_plays_as_it_does_from_its_view(game: str, players: int, options: Any, episode: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gymnasium plays a random opponent's move from the state's legal moves, without its view or decision:
+    the same trajectory (observations, masks, rewards, the driver's step count) as choosing from its view."""
+    import diloti.envs.gym_env as gym_env
+
+    fast = gym_trajectory(game, players, options, episode, 5)
+    monkeypatch.setattr(gym_env, "RandomPlayer", type("NotRandom", (), {}))  # every opponent through its view
+    assert gym_trajectory(game, players, options, episode, 5) == fast
+    assert len(fast) > 60
+
+
+@pytest.mark.parametrize(("game", "players", "options", "episode"), CASES)
+def test_a_moves_actions_counted_without_the_decision_equal_its_encoding(game: str, players: int, options: Any,
+                                                                         episode: str) -> None:
+    g = find_env_game(game)
+    rng = random.Random(11)
+    moves = 0
+    for r in range(3):
+        d = g.driver(players, g.check_options(options, players), r % players, rng.randrange(2**32), episode)
+        while not d.over:
+            for m in d.state.legal_moves():
+                assert d._steps_of(m) == len(d.decision.encode(m))
+                moves += 1
+            fresh = g.driver(players, g.check_options(options, players), 0, 0, episode)
+            fresh.state, fresh.match, fresh.steps = d.state.copy(), copy.deepcopy(d.match), d.steps
+            if fresh.match is not None:
+                fresh.state = fresh.match.state
+            m = rng.choice(d.state.legal_moves())
+            d.play(m)
+            fresh.play_legal(m)  # without the decision: the same state and the same count
+            assert fresh.steps == d.steps and fresh.state == d.state and fresh.over == d.over
+    assert moves > 200
+
+
+@pytest.mark.parametrize("game", ["python_diloti", "python_xeri", "python_kontsina"])
+def test_openspiel_chance_outcomes_and_legal_actions_equal_the_engines(game: str) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import diloti.envs.openspiel_game  # noqa: F401 - registers the games
+
+    g = pyspiel.load_game(game)
+    rng = random.Random(6)
+    nodes = 0
+    for _ in range(3):
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                want = [(int(c), p) for c, p in state.round.chance_outcomes()]
+                assert outcomes == want and all(type(a) is int for a, _ in outcomes)
+                assert state.legal_actions() == [a for a, _ in want]
+                state.apply_action(rng.choice(want)[0])
+            else:
+                legal = state.legal_actions()
+                assert legal == state.decision.legal_actions()
+                assert state.legal_actions(state.current_player()) == legal
+                assert all(state.legal_actions(p) == [] for p in range(g.num_players()) if p != state.current_player())
+                state.apply_action(rng.choice(legal))
+            nodes += 1
+    assert nodes > 100

@@ -19,8 +19,9 @@ not allow raises :class:`InvalidActionError`, naming the step.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, TypeVar
+from typing import ClassVar, SupportsIndex, TypeVar
 
+from diloti.core._mypyc import mypyc_attr
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.round_state import slot_names
@@ -33,6 +34,9 @@ class InvalidActionError(DilotiError, ValueError):
 D = TypeVar("D", bound="StepDecision")
 
 
+# Compiled (setup.py's list), a native class. The marker keeps ``cls.__new__(cls)`` from calling ``__init__``
+# (copy and pickle make decisions that way), as in Python; each game's decision carries it too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StepDecision:
     """A move being chosen in steps, in any game: what each game's decision (Diloti's
     :class:`~diloti.games.diloti.envs.actions.Decision`, the one-card games'
@@ -44,7 +48,9 @@ class StepDecision:
     ``apply``, ``encode``, :meth:`describe` and :attr:`num_actions`.
     """
 
-    __slots__ = ("_actions", "_groups", "candidates", "chosen", "head", "steps")
+    # The fields, for :meth:`copy` (``slot_names``: a compiled class keeps no ``__slots__`` at run time).
+    FIELDS: ClassVar[tuple[str, ...]] = ("_actions", "_groups", "candidates", "chosen", "head", "steps")
+    __slots__ = FIELDS
 
     _actions: list[int] | None
     _groups: dict[int, list[tuple[int, Move]]]
@@ -53,14 +59,28 @@ class StepDecision:
     head: int
     steps: int
 
-    if TYPE_CHECKING:  # each game's decision writes these; declared here for the methods below
-        @property
-        def num_actions(self) -> int: ...
-        @property
-        def actions(self) -> list[int]: ...
-        def apply(self, action: int) -> Move | None: ...
-        def encode(self, move: Move) -> list[int]: ...
-        def describe(self, action: int) -> str: ...
+    # Each game's decision writes these (declared here for the methods below; compiled, they are the
+    # native methods the subclasses override).
+    @property
+    def num_actions(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def actions(self) -> list[int]:
+        """The actions allowed at this step, ascending (the decision's own list: do not change it)."""
+        raise NotImplementedError
+
+    def apply(self, action: SupportsIndex) -> Move | None:
+        """Take ``action`` (any integer, numpy's too); the move once it is chosen, else None."""
+        raise NotImplementedError
+
+    def encode(self, move: Move) -> list[int]:
+        """The action sequence that chooses ``move`` from the start (this decision is not changed)."""
+        raise NotImplementedError
+
+    def describe(self, action: SupportsIndex) -> str:
+        """What ``action`` means, in words."""
+        raise NotImplementedError
 
     @property
     def done(self) -> bool:
@@ -70,6 +90,13 @@ class StepDecision:
     def legal_actions(self) -> list[int]:
         """The actions allowed at this step, ascending (a new list)."""
         return list(self.actions)
+
+    def mask_bytes(self) -> bytearray:
+        """The action mask: one byte an action id, 1 for the actions allowed at this step (a new buffer)."""
+        b = bytearray(self.num_actions)
+        for a in self.actions:
+            b[a] = 1
+        return b
 
     def _begin(self, groups: dict[int, list[tuple[int, Move]]]) -> None:
         """Start at the first step, with the legal moves grouped by head."""
@@ -106,6 +133,17 @@ class StepDecision:
     # its decision among them: this keeps that at a slot copy instead of a walk over every legal move.
     def __deepcopy__(self: D, memo: dict[int, object]) -> D:
         return self.copy()
+
+    # Pickled by the fields' values (a compiled class has neither ``__dict__`` nor ``__slots__`` to pickle).
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in slot_names(type(self))}
+
+    def __setstate__(self, data: object) -> None:
+        if isinstance(data, tuple):  # (None, slots) from a pickle made before __getstate__ was written
+            data = data[1]
+        assert isinstance(data, dict)
+        for name, value in data.items():
+            setattr(self, name, value)
 
     def restart(self: D) -> D:
         """A copy back at the first step."""

@@ -120,11 +120,7 @@ class DriverBase(Generic[S, D, V]):
         """The action mask of the seat to act (all zeros once the round or hand is over), read-only."""
         m = self._mask
         if m is None:
-            d = self.decision
-            b = bytearray(d.num_actions)
-            for a in d.actions:
-                b[a] = 1
-            m = np.frombuffer(b, dtype=np.int8)
+            m = np.frombuffer(self.decision.mask_bytes(), dtype=np.int8)
             m.flags.writeable = False  # shared by every reader of this step: nobody may change it
             self._mask = m
         return m
@@ -196,6 +192,23 @@ class DriverBase(Generic[S, D, V]):
         self._decision = None
         self._views = {}
         self._base = {}
+
+    def play_legal(self, move: Move) -> None:
+        """:meth:`play` for a move taken from the state's legal moves now (not checked again)."""
+        if self._decision is not None:  # asked for already: its encoding is at hand
+            self.play(move)
+            return
+        self.steps += self._steps_of(move)
+        self._mask = None
+        self._obs = {}
+        self._push(move)
+        self._decision = None  # a game's _steps_of may have made it
+        self._views = {}
+        self._base = {}
+
+    def _steps_of(self, move: Move) -> int:
+        """The number of actions that choose the legal ``move`` now (a game may count them without the decision)."""
+        return len(self.decision.encode(move))
 
     def render(self) -> str:
         """The whole round or hand as text (every hand shown), for ``render_mode="ansi"``."""

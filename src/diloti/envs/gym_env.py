@@ -48,7 +48,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from diloti.ai import make_player
-from diloti.ai.base import Player
+from diloti.ai.base import Player, RandomPlayer
 from diloti.core.errors import DilotiError
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat
@@ -154,6 +154,14 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
         state = d.state
         while not d.over and state.turn != self.me:
             bot = self.bots[state.turn]
+            if type(bot) is RandomPlayer:
+                # Its choice without its view: the view's legal moves are the state's, in the same order, so
+                # the same draw of its generator picks the same move (and it is legal: no check needed).
+                legal = state.legal_moves()
+                if legal:
+                    d.play_legal(bot.rng.choice(legal))
+                    state = d.state
+                    continue
             move = bot.choose(d.view(state.turn))  # the game's scores too, in a whole-game episode
             d.play(move)  # its actions, at once
             state = d.state  # a whole game deals the next round in a new state

@@ -44,12 +44,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar, SupportsIndex, cast
 
+from diloti.core._mypyc import mypyc_attr
 from diloti.core.cards import BIT, NAMES
 from diloti.core.moves import Move
 from diloti.envs.actions import InvalidActionError, StepDecision
 
 
+@mypyc_attr(native_class=False)  # compiled too, a plain dataclass (its fields are the games' functions)
 @dataclass(frozen=True)
 class HandEncoding:
     """One game's action ids: ``heads`` head ids (``head(move)`` gives a move's, ``describe_head`` says one in
@@ -82,13 +85,17 @@ def _next_item(items: int, chosen: int) -> int:
     return rest & -rest
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # as StepDecision's (copy and pickle)
 class HandDecision(StepDecision):
     """One move of a one-card game being chosen in steps (see the module's description).
 
     :attr:`head` is -1 before the head is chosen; :attr:`chosen` the 52-bit set of item cards chosen since.
     """
 
-    __slots__ = ("encoding", "item")
+    FIELDS: ClassVar[tuple[str, ...]] = ("encoding", "item")
+    __slots__ = FIELDS
+    encoding: HandEncoding
+    item: int
 
     def __init__(self, encoding: HandEncoding, legal: Sequence[Move]) -> None:
         groups: dict[int, list[tuple[int, Move]]] = {}
@@ -104,23 +111,24 @@ class HandDecision(StepDecision):
         """The number of action ids of the decision's game."""
         return self.encoding.num_actions
 
-    def describe(self, action: int) -> str:
+    def describe(self, action: SupportsIndex) -> str:
         """What ``action`` means in the decision's game, in words."""
-        return self.encoding.describe(action)
+        return self.encoding.describe(cast(Any, action))  # as given: the encoding refuses a bool
 
     @property
     def actions(self) -> list[int]:
         """The actions allowed at this step, ascending (the decision's own list: do not change it)."""
         acts = self._actions
         if acts is None:
-            nxt = set()
+            nxt: set[int] = set()
             item = self.item
             for items, m in self.candidates:
                 bit = _next_item(items, self.chosen)
                 if not bit:  # never: no capture's cards are the start of another's (see the module)
                     raise InvalidActionError(f"move {m} cannot be told apart from the other moves with its head")
                 nxt.add(item + bit.bit_length() - 1)
-            acts = self._actions = sorted(nxt)
+            acts = sorted(nxt)
+            self._actions = acts
         return acts
 
     def _take(self, bit: int) -> None:
@@ -128,18 +136,18 @@ class HandDecision(StepDecision):
         self.chosen |= bit
         self._actions = None
 
-    def apply(self, action: int) -> Move | None:
+    def apply(self, action: SupportsIndex) -> Move | None:
         """Take ``action``; the move once it is the only one left, else None."""
-        action = int(action)
-        if action not in self.actions:
-            raise self._illegal(action)
+        a = int(action)  # any integer (numpy's too): compiled, an int parameter would refuse numpy's
+        if a not in self.actions:
+            raise self._illegal(a)
         self.steps += 1
         if self.head < 0:
-            self.head = action
-            self.candidates = self._groups[action]
+            self.head = a
+            self.candidates = self._groups[a]
             self._actions = None
         else:
-            self._take(BIT[action - self.item])
+            self._take(BIT[a - self.item])
         while len(self.candidates) > 1 and len(self.actions) == 1:
             self._take(BIT[self.actions[0] - self.item])  # the same next item in every move: no step
         return self.candidates[0][1] if len(self.candidates) == 1 else None

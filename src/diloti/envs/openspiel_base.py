@@ -36,6 +36,7 @@ class Seen(Protocol):
 
 
 _OVER, _CHANCE = Phase.OVER, Phase.CHANCE
+_INTS = tuple(range(52))  # a card as a plain int, by index (faster than int() of a Card)
 _TERMINAL, _CHANCE_PLAYER = int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE)
 
 T = TypeVar("T", bound="SpielState")
@@ -108,10 +109,15 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
-        return self._decision().legal_actions()
+        # The decision's own list: OpenSpiel copies it into a vector of its own (this is called from C++ only).
+        return self._decision().actions
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(int(c), p) for c, p in self.round.chance_outcomes()]
+        event = self.round.chance  # the engine's chance_outcomes() without its list of (Card, p) pairs
+        if event is None:
+            return []
+        p = event.probability
+        return [(_INTS[c], p) for c in event.outcomes]
 
     def _apply_action(self, action: int) -> None:
         if self.round.phase == _CHANCE:
@@ -121,7 +127,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if move is not None:
             self.round.push(move)
             self.decision = None
-            self.taken = ()
+            if self.taken:  # back to the class's (): OpenSpiel's clone() deep-copies what a state holds itself
+                del self.taken
         else:
             self.taken = (*self.taken, int(action))
 

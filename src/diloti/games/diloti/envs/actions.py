@@ -48,8 +48,10 @@ Move.parse('9D x 4H 5C')
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from operator import index
+from typing import TYPE_CHECKING, ClassVar, Final, SupportsIndex
 
+from diloti.core._mypyc import mypyc_attr
 from diloti.core.cards import BIT, NAMES, VALUE, Card
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move, MoveKind
 from diloti.envs.actions import InvalidActionError, StepDecision
@@ -75,21 +77,32 @@ def _build_heads() -> tuple[tuple[Card | None, MoveKind, int], ...]:
 
 #: Every head: ``(card, kind, value)`` by id. For each card in card order: lay, capture, then for a
 #: numeral of value v, plain v+1..10 and group v..10; then keep and redeal.
-HEADS: tuple[tuple[Card | None, MoveKind, int], ...] = _build_heads()
-NUM_HEADS = len(HEADS)
+HEADS: Final[tuple[tuple[Card | None, MoveKind, int], ...]] = _build_heads()
+NUM_HEADS: Final = 506
+assert len(HEADS) == NUM_HEADS
 #: ``ITEM + card``: the table item (a loose card, or the declaration whose lowest card it is).
-ITEM = NUM_HEADS
+ITEM: Final = NUM_HEADS
 #: Ends the list of items.
-STOP = ITEM + 52
-NUM_ACTIONS = STOP + 1
-KEEP_ACTION = NUM_HEADS - 2
-REDEAL_ACTION = NUM_HEADS - 1
+STOP: Final = ITEM + 52
+NUM_ACTIONS: Final = STOP + 1
+KEEP_ACTION: Final = NUM_HEADS - 2
+REDEAL_ACTION: Final = NUM_HEADS - 1
 
-# (card * 4 + kind) * 11 + value -> head id (-1: no such head)
-_HEAD_OF = [-1] * (52 * 4 * 11)
-for _i, (_card, _kind, _value) in enumerate(HEADS[:KEEP_ACTION]):
-    assert _card is not None
-    _HEAD_OF[(_card * 4 + _kind) * 11 + _value] = _i
+
+#: The heads whose move takes no table item: the head alone is the whole sequence.
+_NO_ITEMS: Final = frozenset((LAY, KEEP, REDEAL))
+
+
+def _build_head_of() -> list[int]:
+    """(card * 4 + kind) * 11 + value -> head id (-1: no such head)."""
+    head_of = [-1] * (52 * 4 * 11)
+    for i, (card, kind, value) in enumerate(HEADS[:KEEP_ACTION]):
+        assert card is not None
+        head_of[(card * 4 + kind) * 11 + value] = i
+    return head_of
+
+
+_HEAD_OF: Final = _build_head_of()
 
 
 def head_of(move: Move) -> int:
@@ -107,19 +120,20 @@ def head_of(move: Move) -> int:
     return h
 
 
-def describe(action: int) -> str:
+def describe(action: SupportsIndex) -> str:
     """What an action id means, in words (the same in every position).
 
     >>> describe(0), describe(ITEM + 37), describe(STOP), describe(KEEP_ACTION)
     ('AC lay', 'item 10D', 'stop', 'keep')
     """
-    if not 0 <= action < NUM_ACTIONS:
+    a = index(action)  # any integer (numpy's too), as before compiling
+    if not 0 <= a < NUM_ACTIONS:
         raise InvalidActionError(f"invalid action {action!r}: expected 0..{NUM_ACTIONS - 1}")
-    if action == STOP:
+    if a == STOP:
         return "stop"
-    if action >= ITEM:
-        return f"item {NAMES[action - ITEM]}"
-    card, kind, value = HEADS[action]
+    if a >= ITEM:
+        return f"item {NAMES[a - ITEM]}"
+    card, kind, value = HEADS[a]
     if card is None:
         return kind.name.lower()
     if kind in (LAY, CAPTURE):
@@ -137,6 +151,7 @@ def item_mask(table: Iterable[int], declarations: Iterable[Declaration]) -> int:
     return m
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # as StepDecision's (copy and pickle)
 class Decision(StepDecision):
     """One move being chosen in steps (see the module's description).
 
@@ -147,7 +162,9 @@ class Decision(StepDecision):
     cards) describe the prefix chosen so far.
     """
 
-    __slots__ = ("_low",)
+    FIELDS: ClassVar[tuple[str, ...]] = ("_low",)
+    __slots__ = FIELDS
+    _low: int
 
     def __init__(self, legal: Sequence[Move], table: Iterable[int], declarations: Iterable[Declaration]) -> None:
         low = item_mask(table, declarations)
@@ -156,7 +173,11 @@ class Decision(StepDecision):
         for m in legal:
             card, kind, value, mask = m
             # head_of(m), inline; head_of itself for a decision's move (no card) and to raise on a bad one
-            h = heads[(card * 4 + kind) * 11 + value] if card is not None and 0 <= value <= 10 else -1
+            h = -1
+            if card is not None and 0 <= value <= 10:
+                ci: int = card  # unboxed once: the index below is a C index when compiled
+                k: int = kind
+                h = heads[(ci * 4 + k) * 11 + value]
             if h < 0:
                 h = head_of(m)
             g = groups.get(h)
@@ -177,7 +198,7 @@ class Decision(StepDecision):
         """The number of action ids: :data:`NUM_ACTIONS`."""
         return NUM_ACTIONS
 
-    def describe(self, action: int) -> str:
+    def describe(self, action: SupportsIndex) -> str:
         """What ``action`` means, in words (:func:`describe`)."""
         return describe(action)
 
@@ -188,33 +209,40 @@ class Decision(StepDecision):
         if acts is None:
             # Each candidate names the item after the last one chosen, or STOP if it has no more.
             above = ~((1 << self.chosen.bit_length()) - 1)  # the items after the last one chosen
-            nxt = set()
+            nxt: set[int] = set()
             for items, _ in self.candidates:
                 rest = items & above
                 nxt.add(ITEM + (rest & -rest).bit_length() - 1 if rest else STOP)
-            acts = self._actions = sorted(nxt)
+            acts = sorted(nxt)
+            self._actions = acts
         return acts
 
-    def apply(self, action: int) -> Move | None:
+    def apply(self, action: SupportsIndex) -> Move | None:
         """Take ``action``; the move once the sequence is complete, else None."""
-        action = int(action)
-        if action not in self.actions:
-            raise self._illegal(action)
+        a = int(action)  # any integer (numpy's too): compiled, an int parameter would refuse numpy's
+        if a not in self.actions:
+            raise self._illegal(a)
         self.steps += 1
         if self.head < 0:
-            self.head = action
-            cands = self._groups[action]
-            if HEADS[action][1] in _NO_ITEMS:  # a lay, keep or redeal: one move, no items
+            self.head = a
+            cands = self._groups[a]
+            if HEADS[a][1] in _NO_ITEMS:  # a lay, keep or redeal: one move, no items
                 return cands[0][1]
         else:
-            above = ~((1 << self.chosen.bit_length()) - 1)
-            if action == STOP:
+            chosen = self.chosen
+            above = ~((1 << chosen.bit_length()) - 1)
+            if a == STOP:
                 return next(m for items, m in self.candidates if not items & above)
-            bit = BIT[action - ITEM]
-            cands = [c for c in self.candidates if (c[0] & above) & -(c[0] & above) == bit]
-            self.chosen |= bit
+            bit = BIT[a - ITEM]
+            cands = []
+            for c in self.candidates:
+                rest = c[0] & above
+                if rest & -rest == bit:
+                    cands.append(c)
+            chosen |= bit
+            self.chosen = chosen
             if not self._low & ~((bit << 1) - 1):  # no item on the table above it: the list is complete
-                return next(m for items, m in cands if items == self.chosen)
+                return next(m for items, m in cands if items == chosen)
         self.candidates = cands
         self._actions = None
         return None
@@ -224,10 +252,6 @@ class Decision(StepDecision):
         h = head_of(move)
         self._group(move, h)
         return sequence(h, move[3] & self._low, self._low)
-
-
-#: The heads whose move takes no table item: the head alone is the whole sequence.
-_NO_ITEMS = frozenset((LAY, KEEP, REDEAL))
 
 
 def sequence(head: int, items: int, low: int) -> list[int]:

@@ -26,9 +26,10 @@ import numpy.typing as npt
 
 from diloti.core.cards import NAMES
 from diloti.core.errors import DilotiError
+from diloti.core.moves import Move
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.driver_base import DriverBase
-from diloti.games.diloti.envs.actions import Decision
+from diloti.games.diloti.envs.actions import Decision, head_of, item_mask, sequence
 from diloti.games.diloti.envs.observation import observe, observe_state, with_prefix
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.options import Options
@@ -78,6 +79,12 @@ class Driver(DriverBase[State, Decision, View]):
 
     def _new_decision(self) -> Decision:
         return Decision.of(self.state)
+
+    def _steps_of(self, move: Move) -> int:
+        # Decision.encode's sequence, from the table alone: the decision (every legal move grouped) is not built.
+        s = self.state
+        low = item_mask(s.table, s.declarations)
+        return len(sequence(head_of(move), move[3] & low, low))
 
     def _observe(self, view: View, head: int, chosen: int) -> npt.NDArray[np.float32]:
         return observe(view, head, chosen)

@@ -123,14 +123,19 @@ class DilotiGame(pyspiel.Game):  # type: ignore[misc]
 class DilotiState(SpielState):
     """A round in play: the engine's explicit-chance state and the move being chosen."""
 
+    # OpenSpiel's clone() makes a new state and deep-copies each attribute of the old one (a tuple's deep copy
+    # alone takes microseconds): these are class defaults, written on a state only once they differ.
+    whole_game: bool = False
+    #: The game's scores before the round in play (side 0, side 1), and the winning side once it is over.
+    scores: tuple[int, int] = (0, 0)
+    winner: int | None = None
+
     def __init__(self, game: DilotiGame) -> None:
         super().__init__(game)
         self.round: State = State.new(game.players, game.options, game.dealer, seed=0, explicit_chance=True)
         self.decision: Decision | None = None
-        self.whole_game = game.episode == "game"
-        #: The game's scores before the round in play (side 0, side 1), and the winning side once it is over.
-        self.scores: tuple[int, int] = (0, 0)
-        self.winner: int | None = None
+        if game.episode == "game":
+            self.whole_game = True
 
     def _apply_action(self, action: int) -> None:
         super()._apply_action(action)
