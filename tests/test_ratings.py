@@ -88,11 +88,15 @@ def play_out(client: TestClient, claimed: dict[str, Any]) -> dict[str, Any]:
 
 
 def stored_games(client: TestClient, p: dict[str, Any], games: int, timeout: float = 30.0) -> dict[str, Any]:
-    """The player's profile once it counts ``games`` finished games (ends are stored after game_over is sent)."""
+    """The player's profile once it counts ``games`` finished games (ends are stored after game_over is sent).
+
+    Both in its list of games and in its totals: a profile is read in several queries, so one read while an
+    end is being stored may see it in one and not yet in the other."""
     deadline = time.monotonic() + timeout
     while True:
         prof: dict[str, Any] = client.get(f"/api/players/{p['player']}").json()
-        if prof["games"]["total"] >= games or time.monotonic() > deadline:
+        counted = next(row["games"] for row in prof["stats"] if row["mode"] == "all")
+        if (prof["games"]["total"] >= games and counted >= games) or time.monotonic() > deadline:
             return prof
         time.sleep(0.05)
 
