@@ -243,3 +243,20 @@ def test_openspiel_chance_outcomes_and_legal_actions_equal_the_engines(game: str
                 state.apply_action(rng.choice(legal))
             nodes += 1
     assert nodes > 100
+
+
+@pytest.mark.parametrize("game", ["diloti", "xeri", "kontsina"])
+def test_every_games_decision_defines_the_steps_interface(game: str) -> None:
+    # StepDecision declares num_actions, actions, apply, encode and describe natively (compiled, a subclass's
+    # override is found through its vtable), raising NotImplementedError; each game's decision defines them all.
+    from diloti.envs.actions import StepDecision
+
+    g = find_env_game(game)
+    d = g.driver(2, g.check_options(None, 2), 1, 5)
+    cls = type(d.decision)
+    assert issubclass(cls, StepDecision) and cls is not StepDecision
+    missing = [name for name in ("num_actions", "actions", "apply", "encode", "describe")
+               if not any(name in vars(k) for k in cls.__mro__[:cls.__mro__.index(StepDecision)])]
+    assert missing == [], f"{cls.__name__} leaves {missing} to StepDecision"
+    a = d.decision.actions[0]
+    assert d.decision.describe(a) and 0 <= a < d.decision.num_actions
