@@ -147,3 +147,24 @@ def test_play_now_pairs_two_browsers_and_offers_the_computer_to_one_alone(server
     alone.click("#quick-computer")
     alone.wait_for_selector("#game")
     assert alone.locator("#seats .seatbox").count() == 4
+
+
+def test_typing_a_name_while_the_lobby_loads_keeps_every_letter(server: str, new_page: Any) -> None:
+    """The lobby renders again when its lists arrive; a player typing then keeps the focus and the letters
+    (it once lost them, and "Keep my name" then asked for a name)."""
+    held: list[Any] = []
+    page = new_page()
+    page.route("**/api/tables?status=over", lambda route: held.append(route))  # held until the player has typed
+    with page.expect_request("**/api/tables?status=over"):
+        page.goto(server + "/?pace=0")
+    page.wait_for_selector("#player-panel #become-btn")
+    page.click("#name")
+    page.keyboard.type("Elef")
+    page.evaluate("document.querySelector('#name').dataset.before = '1'")
+    while not held:  # the route's handler runs as Playwright dispatches its events
+        page.wait_for_timeout(10)
+    held[0].continue_()
+    page.wait_for_selector("#name:not([data-before])")  # rendered again
+    assert page.evaluate("document.activeElement.id") == "name"
+    page.keyboard.type("theria")
+    assert page.input_value("#name") == "Eleftheria"

@@ -37,11 +37,26 @@ function append(el, children) {
   }
 }
 
-/** Replace all children of `el`. */
+/** Replace all children of `el`. The focus stays where it was: a screen that renders again while the
+ * player types (the lobby does as its lists arrive) would otherwise drop what comes next, and a keyboard
+ * user's place. The element with the focused one's id gets it back, with the caret. */
 export function fill(el, ...children) {
+  const was = document.activeElement;
+  const keep = was && was.id && el.contains(was) ? { id: was.id, start: caret(was, "selectionStart"), end: caret(was, "selectionEnd") } : null;
   el.replaceChildren();
   append(el, children);
+  if (keep) {
+    const now = el.querySelector("#" + CSS.escape(keep.id));
+    if (now && now !== document.activeElement) {
+      now.focus({ preventScroll: true });
+      if (keep.start !== null) { try { now.setSelectionRange(keep.start, keep.end); } catch (e) { /* not a text field */ } }
+    }
+  }
   return el;
+}
+
+function caret(el, which) {
+  try { return typeof el[which] === "number" ? el[which] : null; } catch (e) { return null; }
 }
 
 export function $(sel, root = document) { return root.querySelector(sel); }
