@@ -90,8 +90,7 @@ def play_out(client: TestClient, claimed: dict[str, Any]) -> dict[str, Any]:
 def stored_games(client: TestClient, p: dict[str, Any], games: int, timeout: float = 30.0) -> dict[str, Any]:
     """The player's profile once it counts ``games`` finished games (ends are stored after game_over is sent).
 
-    Both in its list of games and in its totals: a profile is read in several queries, so one read while an
-    end is being stored may see it in one and not yet in the other."""
+    Both in its list of games and in its totals (one snapshot, so they agree: the tests below check that)."""
     deadline = time.monotonic() + timeout
     while True:
         prof: dict[str, Any] = client.get(f"/api/players/{p['player']}").json()
@@ -425,3 +424,37 @@ def test_two_processes_share_players_and_score_a_game_once(players_pg: str) -> N
         for server in servers:
             server.stop()
         eng.dispose()
+
+
+def _finished_games_seen_in_one_snapshot(url: str) -> tuple[int, int, int]:
+    """Games counted in a snapshot before and after another connection commits a game's end, and then outside."""
+    stores = [Store(url), Store(url)]
+    try:
+        ps, other = PlayerStore(stores[0]), PlayerStore(stores[1])
+        ps.create_player("p1", "Ann", "ann", "k" * 64, "r" * 64)
+
+        def game(tid: str) -> GameResult:
+            stores[0].create_table(TableData(tid, 2, {}, 7, 0, False, "playing", seats=[
+                SeatData(0, "human", None, "Ann", "h" * 64, player_id="p1"), SeatData(1, "bot", "greedy")]))
+            return GameResult(tid, "2p", 0, None, True, [SeatResult(0, "human", None, "p1", 0, 61, 40, 5, 2),
+                                                        SeatResult(1, "bot", "greedy", None, 1, 40, 61, 5, 0)])
+
+        ps.finish(game("t1"), rate_seats)
+        second = game("t2")
+        with ps.snapshot() as s:
+            before = ps._totals(s, "p1")["2p"]["games"]
+            other.finish(second, rate_seats)  # committed by another connection meanwhile
+            after = ps._games(s, "p1", 0, 10)[0]
+        return before, after, ps.games("p1", 0, 10)[0]
+    finally:
+        for st in stores:
+            st.close()
+
+
+def test_a_profile_is_read_as_of_one_moment_on_sqlite(tmp_path: Path) -> None:
+    assert _finished_games_seen_in_one_snapshot(f"sqlite:///{tmp_path / 'p.sqlite3'}") == (1, 1, 2)
+
+
+def test_a_profile_is_read_as_of_one_moment_on_postgres(players_pg: str) -> None:
+    empty(players_pg).dispose()
+    assert _finished_games_seen_in_one_snapshot(players_pg) == (1, 1, 2)

@@ -107,6 +107,13 @@ def _pages(total: int, per_page: int) -> int:
     return max(1, math.ceil(total / per_page))
 
 
+def _game_page(games: tuple[int, list[GameLine]], page: int, limit: int) -> dict[str, Any]:
+    """A page of a player's games as the API gives it."""
+    total, lines = games
+    return {"total": total, "page": page, "per_page": limit, "pages": _pages(total, limit),
+            "games": [game_entry(line) for line in lines]}
+
+
 def game_entry(line: GameLine) -> dict[str, Any]:
     return {"table": line.table_id, "finished": stamp(line.finished), "mode": line.mode, "seat": line.seat,
             "side": line.side, "result": "draw" if line.won is None else ("won" if line.won else "lost"),
@@ -286,38 +293,32 @@ class Players:
         return await self._games(pid, page, offset, limit)
 
     async def _games(self, pid: str, page: int, offset: int, limit: int) -> dict[str, Any]:
-        total, lines = await self.db(self.store.games, pid, offset, limit)
-        return {"total": total, "page": page, "per_page": limit, "pages": _pages(total, limit),
-                "games": [game_entry(line) for line in lines]}
+        return _game_page(await self.db(self.store.games, pid, offset, limit), page, limit)
 
     async def profile(self, pid: str) -> dict[str, Any]:
         player = await self._known(pid)
-        ratings = await self.db(self.store.ratings, pid, True)
-        totals = await self.db(self.store.totals, pid)
+        # One snapshot: a game's end committed while the page is read is in every part of it or in none.
+        data = await self.db(self.store.profile_data, pid, MODES, GAMES_SHOWN)
+        totals = data.totals
         rows = [("all", {k: sum(t[k] for t in totals.values()) for k in ("games", "won", "lost", "xeris", "points",
                                                                          "rounds")})]
         rows += [(mode, totals.get(mode, dict.fromkeys(("games", "won", "lost", "xeris", "points", "rounds"), 0)))
                  for mode in ("2p", "4p")]
-        opponents = await self.db(self.store.opponents, pid)
-        history = []
-        for mode in MODES:
-            points = await self.db(self.store.history, pid, mode)
-            if points:
-                history.append({"mode": mode, "points": [{"at": stamp(at), "rating": shown(mu, sg)["rating"],
-                                                          "deviation": shown(mu, sg)["deviation"]}
-                                                         for at, mu, sg in points]})
+        history = [{"mode": mode, "points": [{"at": stamp(at), "rating": shown(mu, sg)["rating"],
+                                              "deviation": shown(mu, sg)["deviation"]} for at, mu, sg in points]}
+                   for mode in MODES if (points := data.history[mode])]
         return {
             "player": player.id, "name": player.name, "created": stamp(player.created),
             "ratings": [{"mode": r.mode, **shown(r.mu, r.sigma), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
                          "games": r.games, "wins": r.wins, "losses": r.losses, "rank": r.rank}
-                        for r in sorted(ratings, key=lambda r: MODES.index(r.mode))],
+                        for r in sorted(data.ratings, key=lambda r: MODES.index(r.mode))],
             "stats": [{"mode": mode, "games": t["games"], "won": t["won"], "lost": t["lost"], "xeris": t["xeris"],
                        "points_per_round": round(t["points"] / t["rounds"], 2) if t["rounds"] else 0.0}
                       for mode, t in rows],
             "opponents": [{"player": p, "name": name if p else level, "level": level, "games": n, "won": w,
-                           "lost": lo} for p, name, level, n, w, lo in opponents],
+                           "lost": lo} for p, name, level, n, w, lo in data.opponents],
             "history": history,
-            "games": await self._games(pid, 1, 0, GAMES_SHOWN),
+            "games": _game_page(data.games, 1, GAMES_SHOWN),
         }
 
     async def leaderboard(self, mode: str, page: int, per_page: int) -> dict[str, Any]:

@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, case, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy import Select, and_, bindparam, case, delete, func, insert, or_, select, text, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -158,6 +159,17 @@ class GameLine:
     mu: float | None
     sigma: float | None
     seats: list[tuple[int, str, str | None, str | None]]  # (seat, kind, player id, name or level) in seat order
+
+
+@dataclass(frozen=True)
+class ProfileData:
+    """What a profile shows, as of one moment (:meth:`PlayerStore.profile_data`)."""
+
+    ratings: list[RatingData]  # with ranks
+    totals: dict[str, dict[str, int]]  # as :meth:`PlayerStore.totals`
+    opponents: list[tuple[str | None, str | None, str | None, int, int, int]]  # as :meth:`PlayerStore.opponents`
+    history: dict[str, list[tuple[datetime, float, float]]]  # mode -> as :meth:`PlayerStore.history`
+    games: tuple[int, list[GameLine]]  # the first page, as :meth:`PlayerStore.games`
 
 
 RECENT = 1000  # the favourite opponents are counted over a player's last this many games
@@ -397,16 +409,39 @@ class PlayerStore:
         s.execute(insert(ResultRow), rows)
 
     # ------------------------------------------------------------ profiles
+    @contextmanager
+    def snapshot(self) -> Iterator[Session]:
+        """A session whose reads all see the database as of one moment, for a page made of several queries (a
+        profile): a game's end committed meanwhile is in all of them or in none. REPEATABLE READ on PostgreSQL;
+        on SQLite one read transaction (its driver begins one only before a write)."""
+        with self.session() as s:
+            if self.store.is_postgres:
+                s.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            else:
+                s.execute(text("BEGIN"))
+            yield s
+
+    def profile_data(self, pid: str, modes: Sequence[str], games: int) -> ProfileData:
+        """Everything a profile shows, read in one :meth:`snapshot`: the rating history of each of ``modes`` and
+        the newest ``games`` games."""
+        with self.snapshot() as s:
+            return ProfileData(self._ratings(s, pid, True), self._totals(s, pid), self._opponents(s, pid),
+                               {mode: self._history(s, pid, mode) for mode in modes},
+                               self._games(s, pid, 0, games))
+
     def ratings(self, pid: str, ranks: bool = False) -> list[RatingData]:
         """A player's ratings (modes with at least one rated game), with their leaderboard ranks if asked."""
         with self.session() as s:
-            out = []
-            for r in s.scalars(select(RatingRow).where(RatingRow.player_id == pid).order_by(RatingRow.mode)):
-                rank: int | None = 0
-                if ranks:
-                    rank = self._rank(s, r.mode, r.score, pid)
-                out.append(RatingData(r.mode, r.mu, r.sigma, r.games, r.wins, r.losses, rank))
-            return out
+            return self._ratings(s, pid, ranks)
+
+    def _ratings(self, s: Session, pid: str, ranks: bool) -> list[RatingData]:
+        out = []
+        for r in s.scalars(select(RatingRow).where(RatingRow.player_id == pid).order_by(RatingRow.mode)):
+            rank: int | None = 0
+            if ranks:
+                rank = self._rank(s, r.mode, r.score, pid)
+            out.append(RatingData(r.mode, r.mu, r.sigma, r.games, r.wins, r.losses, rank))
+        return out
 
     RANKED = 10_000  # ranks are counted this far (a player further down has no rank shown)
 
@@ -438,48 +473,65 @@ class PlayerStore:
         """Per mode (``2p``, ``4p``) over every finished game (rated or not): games, won, lost, xeris, points and
         rounds."""
         with self.session() as s:
-            return {r.mode: {"games": r.games, "won": r.won, "lost": r.lost, "xeris": r.xeris, "points": r.points,
-                             "rounds": r.rounds}
-                    for r in s.scalars(select(PlayerStatsRow).where(PlayerStatsRow.player_id == pid))}
+            return self._totals(s, pid)
+
+    @staticmethod
+    def _totals(s: Session, pid: str) -> dict[str, dict[str, int]]:
+        return {r.mode: {"games": r.games, "won": r.won, "lost": r.lost, "xeris": r.xeris, "points": r.points,
+                         "rounds": r.rounds}
+                for r in s.scalars(select(PlayerStatsRow).where(PlayerStatsRow.player_id == pid))}
 
     def opponents(self, pid: str, limit: int = 5) -> list[tuple[str | None, str | None, str | None, int, int, int]]:
         """The opponents a player met most in their last 1,000 games: ``(player id, name, level, games, won,
         lost)`` (a computer by its level; guests are left out), most games first."""
         with self.session() as s:
-            return [(p, name, lv, int(c), int(w or 0), int(lo or 0))
-                    for p, lv, c, w, lo, name in s.execute(_OPPONENTS, {"pid": pid, "n": limit})]
+            return self._opponents(s, pid, limit)
+
+    @staticmethod
+    def _opponents(s: Session, pid: str, limit: int = 5) -> list[tuple[str | None, str | None, str | None, int, int,
+                                                                         int]]:
+        return [(p, name, lv, int(c), int(w or 0), int(lo or 0))
+                for p, lv, c, w, lo, name in s.execute(_OPPONENTS, {"pid": pid, "n": limit})]
 
     def history(self, pid: str, mode: str, limit: int = 500) -> list[tuple[datetime, float, float]]:
         """A player's rating after each of their last ``limit`` rated games of a mode (``overall``: every
         mode), oldest first."""
+        with self.session() as s:
+            return self._history(s, pid, mode, limit)
+
+    @staticmethod
+    def _history(s: Session, pid: str, mode: str, limit: int = 500) -> list[tuple[datetime, float, float]]:
         mu, sigma = (ResultRow.omu, ResultRow.osigma) if mode == "overall" else (ResultRow.mu, ResultRow.sigma)
         q = select(ResultRow.finished, mu, sigma).where(ResultRow.player_id == pid, ResultRow.rated.is_(True),
                                                         mu.is_not(None))
         if mode != "overall":
             q = q.where(ResultRow.mode == mode)
-        with self.session() as s:
-            rows = list(s.execute(q.order_by(ResultRow.finished.desc()).limit(limit)))
+        rows = list(s.execute(q.order_by(ResultRow.finished.desc()).limit(limit)))
         return [(_aware(at), float(m or 0.0), float(sg or 0.0)) for at, m, sg in reversed(rows)]
 
     def games(self, pid: str, offset: int, limit: int) -> tuple[int, list[GameLine]]:
         """A player's finished games, newest first (a page of them) and how many there are."""
         with self.session() as s:
-            total = int(s.scalar(select(func.count()).select_from(ResultRow).where(ResultRow.player_id == pid))
-                        or 0)
-            mine = list(s.scalars(select(ResultRow).where(ResultRow.player_id == pid)
-                                  .order_by(ResultRow.finished.desc(), ResultRow.table_id).offset(offset)
-                                  .limit(limit)))
-            ids = [r.table_id for r in mine]
-            seats: dict[str, list[tuple[int, str, str | None, str | None]]] = {}
-            if ids:
-                q = (select(ResultRow.table_id, ResultRow.seat, ResultRow.kind, ResultRow.player_id, ResultRow.level,
-                            PlayerRow.name, SeatRow.name)
-                     .outerjoin(PlayerRow, PlayerRow.id == ResultRow.player_id)
-                     .outerjoin(SeatRow, and_(SeatRow.table_id == ResultRow.table_id, SeatRow.seat == ResultRow.seat))
-                     .where(ResultRow.table_id.in_(ids)).order_by(ResultRow.table_id, ResultRow.seat))
-                for tid, seat, kind, player, level, pname, sname in s.execute(q):
-                    shown = level if kind == "bot" else (pname if player else sname)
-                    seats.setdefault(tid, []).append((seat, kind, player, shown))
+            return self._games(s, pid, offset, limit)
+
+    @staticmethod
+    def _games(s: Session, pid: str, offset: int, limit: int) -> tuple[int, list[GameLine]]:
+        total = int(s.scalar(select(func.count()).select_from(ResultRow).where(ResultRow.player_id == pid))
+                    or 0)
+        mine = list(s.scalars(select(ResultRow).where(ResultRow.player_id == pid)
+                              .order_by(ResultRow.finished.desc(), ResultRow.table_id).offset(offset)
+                              .limit(limit)))
+        ids = [r.table_id for r in mine]
+        seats: dict[str, list[tuple[int, str, str | None, str | None]]] = {}
+        if ids:
+            q = (select(ResultRow.table_id, ResultRow.seat, ResultRow.kind, ResultRow.player_id, ResultRow.level,
+                        PlayerRow.name, SeatRow.name)
+                 .outerjoin(PlayerRow, PlayerRow.id == ResultRow.player_id)
+                 .outerjoin(SeatRow, and_(SeatRow.table_id == ResultRow.table_id, SeatRow.seat == ResultRow.seat))
+                 .where(ResultRow.table_id.in_(ids)).order_by(ResultRow.table_id, ResultRow.seat))
+            for tid, seat, kind, player, level, pname, sname in s.execute(q):
+                shown = level if kind == "bot" else (pname if player else sname)
+                seats.setdefault(tid, []).append((seat, kind, player, shown))
         return total, [GameLine(r.table_id, _aware(r.finished), r.mode, r.seat, r.side, r.won, r.points, r.against,
                                 r.rounds, r.xeris, r.rated, r.end_reason, r.mu, r.sigma, seats.get(r.table_id, []))
                        for r in mine]
