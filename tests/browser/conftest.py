@@ -238,20 +238,21 @@ class UI:
         return table
 
 
+    # Read in one evaluation: the table renders again as the computer plays, and an element looked up in one
+    # call and measured in the next may be gone by then (its box: None).
+    _BOXES = """sel => [...document.querySelectorAll(sel)].map(el => { const r = el.getBoundingClientRect();
+        return {seat: el.dataset.seat, place: el.dataset.place, x: r.x, y: r.y, width: r.width, height: r.height}; })"""
+
     @staticmethod
-    def seat_places(page: Any) -> dict[str, dict[str, float]]:
-        """Each seat box's place and box, by seat."""
-        out = {}
-        for i in range(page.locator("#seats .seatbox").count()):
-            box = page.locator("#seats .seatbox").nth(i)
-            out[box.get_attribute("data-seat")] = {"place": box.get_attribute("data-place"), **box.bounding_box()}
-        return out
+    def seat_places(page: Any) -> dict[str, dict[str, Any]]:
+        """Each seat box's place and box, by seat, as of one moment."""
+        return {b.pop("seat"): b for b in page.evaluate(UI._BOXES, "#seats .seatbox")}
 
     @staticmethod
     def check_sitting(page: Any, width: int) -> None:
         """Me at the bottom, the next player (seat 1) on the right, my partner opposite, seat 3 on the left."""
         places = UI.seat_places(page)
-        felt = page.locator("#felt").bounding_box()
+        felt = page.evaluate(UI._BOXES, "#felt")[0]
         assert {k: v["place"] for k, v in places.items()} == {"0": "bottom", "1": "right", "2": "top", "3": "left"}
         assert places["2"]["y"] + places["2"]["height"] <= felt["y"] + 1  # partner above the table
         assert places["0"]["y"] >= felt["y"] + felt["height"] - 1  # me below it
