@@ -82,6 +82,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     other.click("#password-btn")
     other.fill("#password-new", "correct horse battery")
     other.click("#password-submit")
+    other.wait_for_selector("#password-new", state="hidden")  # stored (the dialog closes): then sign in with it
     page.click("#login-btn")
     page.fill("#login-name", "Eleni K")
     page.fill("#login-password", "wrong password!")
