@@ -260,3 +260,43 @@ def test_every_games_decision_defines_the_steps_interface(game: str) -> None:
     assert missing == [], f"{cls.__name__} leaves {missing} to StepDecision"
     a = d.decision.actions[0]
     assert d.decision.describe(a) and 0 <= a < d.decision.num_actions
+
+
+@pytest.mark.parametrize(("game", "params"), [("python_diloti", {}), ("python_diloti", {"players": 4}),
+                                              ("python_diloti", {"episode": "game", "options": "target:21"}),
+                                              ("python_xeri", {}), ("python_kontsina", {"players": 3})])
+def test_openspiel_answers_from_python_equal_pyspiels_own(game: str, params: dict[str, Any]) -> None:
+    """A state answers ``is_chance_node`` and ``legal_actions`` from Python (without pyspiel's calls back into
+    it): the same as pyspiel's C++ methods, at every node of random rounds, for every player, on clones and on
+    deserialized states too."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import diloti.envs.openspiel_game  # noqa: F401 - registers the games
+
+    g = pyspiel.load_game(game, params)
+    base = pyspiel.State
+    rng = random.Random(8)
+    nodes = 0
+
+    def same(state: Any) -> None:
+        assert state.is_chance_node() is base.is_chance_node(state)
+        got = state.legal_actions()
+        assert got == base.legal_actions(state) and all(type(a) is int for a in got)
+        assert got is not state.legal_actions()  # a new list each time, as pyspiel's
+        for p in range(g.num_players()):
+            assert state.legal_actions(p) == base.legal_actions(state, p)
+
+    for _ in range(2):
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            same(state)
+            if rng.random() < 0.1:
+                same(state.clone())
+                same(g.deserialize_state(state.serialize()))
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            nodes += 1
+        same(state)
+    assert nodes > 100
+
