@@ -300,3 +300,57 @@ def test_openspiel_answers_from_python_equal_pyspiels_own(game: str, params: dic
         same(state)
     assert nodes > 100
 
+
+def pettingzoo_trajectory(env: Any, seed: int, rounds: int = 3) -> list[Any]:
+    """Random rounds through ``env``, with now and then an illegal action, an action out of range, a numpy
+    integer, or ``last(observe=False)``: what each step gives and what the environment holds after it."""
+    rng = random.Random(seed)
+    out: list[Any] = []
+    for r in range(rounds):
+        env.reset(seed=seed * 10 + r)
+        for agent in env.agent_iter(max_iter=400):
+            if rng.random() < 0.1:
+                out.append(env.last(observe=False))
+            obs, reward, termination, truncation, info = env.last()
+            out.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, termination,
+                        truncation, info, dict(env.rewards), dict(env._cumulative_rewards), env.agents[:]))
+            if termination or truncation:
+                action: Any = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"]).tolist()
+                draw = rng.random()
+                if draw < 0.004:
+                    action = rng.choice([a for a in range(len(obs["action_mask"])) if a not in legal])  # illegal
+                elif draw < 0.01:
+                    action = len(obs["action_mask"])  # out of range
+                else:
+                    action = rng.choice(legal)
+                    if draw < 0.1:
+                        action = np.int64(action)
+            try:
+                env.step(action)
+                out.append(("stepped", action))
+            except AssertionError as exc:  # out of range: refused, the same agent acts again
+                out.append(("refused", action, str(exc)))
+    return out
+
+
+@pytest.mark.parametrize(("game", "players", "options", "episode"), CASES)
+def test_pettingzoo_wrapper_short_paths_equal_pettingzoos_wrappers(game: str, players: int, options: Any,
+                                                                   episode: str) -> None:
+    """env()'s wrappers take short paths for the common step (a legal int action of a live agent): the same
+    trajectories, rewards and refusals as PettingZoo's own three wrappers around the same bare environment."""
+    from pettingzoo.utils import wrappers
+
+    from diloti.envs import pettingzoo_env
+
+    kwargs = {"game": game, "players": players, "options": options, "episode": episode}
+    ours = pettingzoo_env.env(**kwargs)
+    raw = pettingzoo_env.raw_env(**kwargs)
+    illegal = -float(find_env_game(game).max_points)
+    theirs = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal)))
+    for seed in (1, 2):
+        want = pettingzoo_trajectory(theirs, seed)
+        assert pettingzoo_trajectory(ours, seed) == want
+        assert len(want) > 50
