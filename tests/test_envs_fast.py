@@ -9,6 +9,7 @@ again from the seat's view gives.
 from __future__ import annotations
 
 import copy
+import functools
 import pickle
 import random
 from typing import Any
@@ -354,3 +355,39 @@ def test_pettingzoo_wrapper_short_paths_equal_pettingzoos_wrappers(game: str, pl
         want = pettingzoo_trajectory(theirs, seed)
         assert pettingzoo_trajectory(ours, seed) == want
         assert len(want) > 50
+
+
+def test_the_kernels_numbers_equal_each_parts_formula() -> None:
+    """The kernel packs each number's four bytes once and looks them up (planes._ratio): the numbers, computed
+    here from the view in float32, as the layout's table gives them, on random rounds with game scores."""
+    from diloti.games.diloti.envs.observation import LAYOUT
+    from diloti.games.diloti.options import Options
+
+    def numbers(o: Any, name: str) -> list[float]:
+        return o[LAYOUT[name]].tolist()  # type: ignore[no-any-return]
+
+    rng = random.Random(12)
+    checked = 0
+    for r in range(8):
+        players = 2 if r % 2 else 4
+        options = Options(target=rng.choice([21, 61, 151]), dealer_sees_bottom=bool(r % 3))
+        s = State.new(players, options, dealer=r % players, seed=rng.randrange(2**32))
+        while not s.is_over:
+            for seat in range(players):
+                scores = (rng.randrange(-10, 200), rng.randrange(-10, 200))
+                v = s.view(seat, scores)
+                o = observe(v)
+                own, other = seat % 2, 1 - seat % 2
+                part = functools.partial(numbers, o)
+                f32 = np.float32
+                assert part("hand_sizes")[:players] == [f32(v.hand_sizes[(seat + i) % players] / 6)
+                                                        for i in range(players)]
+                assert part("stock") == [f32(v.stock_size / 52)]
+                assert part("captured_counts") == [f32(len(v.captured[own]) / 52), f32(len(v.captured[other]) / 52)]
+                assert part("xeri") == [f32(min(v.xeri[own], 24) / 24), f32(min(v.xeri[other], 24) / 24)]
+                t = options.target
+                assert part("scores") == [f32(min(max(scores[own], 0), t) / t), f32(min(max(scores[other], 0), t) / t)]
+                assert part("plays") == [f32(min(v.plays, 48) / 48)]
+                checked += 1
+            s.push(rng.choice(s.legal_moves()))
+    assert checked > 300
