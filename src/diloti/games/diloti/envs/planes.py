@@ -111,9 +111,7 @@ _NAMES = ("declarations", "hand_sizes", "stock", "captured_counts", "xeri", "poi
 assert tuple(_AT[name] for name in _NAMES) == (_DECL, _SIZES, _STOCK, _COUNTS, _XERI, _POINTS, _SCORES, _TURN,
                                                _DEALER, _LAST, _PHASE, _FOUR, _DEAL, _PLAYS, _PENDING, _OPTIONS,
                                                _KIND, _VALUE, _STAGE)
-_F32: Final = struct.Struct("<f").pack
-_ZERO: Final = _F32(0.0)
-_ONE: Final = _F32(1.0)
+_PACK: Final = struct.Struct(f"<{TAIL}f").pack
 #: A byte's eight bits as eight little-endian ``float32`` (0.0 or 1.0), lowest bit first, by the byte's value.
 _FLOATS8: Final = tuple(b"".join(struct.pack("<f", float(x >> i & 1)) for i in range(8)) for x in range(256))
 _DECIDE: Final = int(Phase.DECIDE)
@@ -156,7 +154,7 @@ def encode(seat: int, n: int, hand: int, table: int, declarations: Sequence[Decl
     else:
         own_cap, other_cap = cap0, cap1
         x0, x1 = xeri[0], xeri[1]
-    tail = [_ZERO] * TAIL  # each number's four bytes
+    tail = [0.0] * TAIL
     decl = [0, 0, 0, 0]
     seen = hand | table | own_cap | other_cap
     for d in declarations:
@@ -165,12 +163,12 @@ def encode(seat: int, n: int, hand: int, table: int, declarations: Sequence[Decl
         decl[r] = dmask
         seen |= dmask
         k = _DECL + 12 * r
-        tail[k] = _ONE
+        tail[k] = 1.0
         if d.kind == GROUP:
-            tail[k + 1] = _ONE
+            tail[k + 1] = 1.0
         value: int = d.value
         if 1 <= value <= 10:
-            tail[k + 1 + value] = _ONE
+            tail[k + 1 + value] = 1.0
     unseen = _FULL & ~seen
     low = 0
     if bottom is not None:
@@ -178,35 +176,35 @@ def encode(seat: int, n: int, hand: int, table: int, declarations: Sequence[Decl
         if not seen >> b & 1:
             low = 1 << b
     for s, size in enumerate(hand_sizes):
-        tail[_SIZES + rel[s]] = _ratio(size, 6)
-    tail[_STOCK] = _ratio(stock_size, 52)
+        tail[_SIZES + rel[s]] = size / 6.0
+    tail[_STOCK] = stock_size / 52.0
     own_n, other_n = own_cap.bit_count(), other_cap.bit_count()
-    tail[_COUNTS] = _ratio(own_n, 52)
-    tail[_COUNTS + 1] = _ratio(other_n, 52)
+    tail[_COUNTS] = own_n / 52.0
+    tail[_COUNTS + 1] = other_n / 52.0
     if x0 or x1:
-        tail[_XERI] = _ratio(min(x0, 24), 24)
-        tail[_XERI + 1] = _ratio(min(x1, 24), 24)
-    tail[_POINTS] = _ratio(min(_points(own_cap, own_n > other_n, x0), MAX_ROUND_POINTS), MAX_ROUND_POINTS)
-    tail[_POINTS + 1] = _ratio(min(_points(other_cap, other_n > own_n, x1), MAX_ROUND_POINTS), MAX_ROUND_POINTS)
+        tail[_XERI] = min(x0, 24) / 24.0
+        tail[_XERI + 1] = min(x1, 24) / 24.0
+    tail[_POINTS] = min(_points(own_cap, own_n > other_n, x0), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
+    tail[_POINTS + 1] = min(_points(other_cap, other_n > own_n, x1), MAX_ROUND_POINTS) / MAX_ROUND_POINTS
     s0, s1 = scores[0], scores[1]
     if s0 or s1:
         if seat & 1:
             s0, s1 = s1, s0
         target: int = options.target
-        tail[_SCORES] = _ratio(min(max(s0, 0), target), target)
-        tail[_SCORES + 1] = _ratio(min(max(s1, 0), target), target)
+        tail[_SCORES] = min(max(s0, 0), target) / target
+        tail[_SCORES + 1] = min(max(s1, 0), target) / target
     ph: int = phase
     if ph <= _DECIDE:  # PLAY or DECIDE: a seat is to act
-        tail[_TURN + rel[turn]] = _ONE
-    tail[_DEALER + rel[dealer]] = _ONE
-    tail[_LAST + (4 if lc is None else rel[lc])] = _ONE
-    tail[_PHASE + ph] = _ONE
+        tail[_TURN + rel[turn]] = 1.0
+    tail[_DEALER + rel[dealer]] = 1.0
+    tail[_LAST + (4 if lc is None else rel[lc])] = 1.0
+    tail[_PHASE + ph] = 1.0
     if n == 4:
-        tail[_FOUR] = _ONE
-    tail[_DEAL + min(max(deal_no, 1), 4) - 1] = _ONE
-    tail[_PLAYS] = _ratio(min(plays, 48), 48)
+        tail[_FOUR] = 1.0
+    tail[_DEAL + min(max(deal_no, 1), 4) - 1] = 1.0
+    tail[_PLAYS] = min(plays, 48) / 48.0
     for p in pending:
-        tail[_PENDING + rel[p]] = _ONE
+        tail[_PENDING + rel[p]] = 1.0
     part = _options_part(options)
     for i in range(14):
         tail[_OPTIONS + i] = part[i]
@@ -215,15 +213,14 @@ def encode(seat: int, n: int, hand: int, table: int, declarations: Sequence[Decl
         card, kind, value = HEAD_PARTS[head]
         if card >= 0:
             card_plane = 1 << card
-        tail[_KIND + kind] = _ONE
-        tail[_VALUE + value] = _ONE
-        tail[_STAGE] = _ONE
+        tail[_KIND + kind] = 1.0
+        tail[_VALUE + value] = 1.0
+        tail[_STAGE] = 1.0
     whole = (hand | table << 52 | decl[0] << 104 | decl[1] << 156 | decl[2] << 208 | decl[3] << 260
              | own_cap << 312 | other_cap << 364 | unseen << 416 | low << 468 | card_plane << 520 | chosen << 572)
-    # Each byte of the planes is eight floats (a table of 256), then each number's four bytes: one buffer, read by
-    # numpy at once.
+    # Each byte of the planes is eight floats (a table of 256), then the numbers: one buffer, read by numpy at once.
     chunks = [_FLOATS8[x] for x in whole.to_bytes(_BYTES, "little")]
-    chunks.extend(tail)
+    chunks.append(_PACK(*tail))
     return bytearray(b"").join(chunks)
 
 
@@ -273,36 +270,20 @@ def _points(captured: int, more_cards: bool, xeri: int) -> int:
             + (1 if captured >> 4 & 1 else 0) + 10 * xeri)
 
 
-_OPTION_CACHE: Final[dict[Options, list[bytes]]] = {}
-_last_options: Final[list[tuple[Options, list[bytes]]]] = []
+_OPTION_CACHE: Final[dict[Options, list[float]]] = {}
+_last_options: Final[list[tuple[Options, list[float]]]] = []
 
 
-def _options_part(opts: Options) -> list[bytes]:
+def _options_part(opts: Options) -> list[float]:
     if _last_options and _last_options[0][0] is opts:
         return _last_options[0][1]
     part = _OPTION_CACHE.get(opts)
     if part is None:
-        part = [_ONE if getattr(opts, name) else _ZERO for name in OPTION_FLAGS] + [_ZERO, _ZERO, _ZERO]
-        part[11 + FACE_REDEAL_CHOICES.index(opts.face_card_redeal)] = _ONE
+        part = [1.0 if getattr(opts, name) else 0.0 for name in OPTION_FLAGS] + [0.0, 0.0, 0.0]
+        part[11 + FACE_REDEAL_CHOICES.index(opts.face_card_redeal)] = 1.0
         _OPTION_CACHE[opts] = part
     _last_options[:] = [(opts, part)]
     return part
-
-
-# The four bytes of a number n / d (a share of the cards, points, plays ...), by n << 20 | d: the same few hundred
-# come back every round, so each is packed once (the table bounded: a game's target can be any number).
-_RATIOS: Final[dict[int, bytes]] = {}
-
-
-def _ratio(n: int, d: int) -> bytes:
-    """``struct.pack("<f", n / d)`` (0 <= n < 2**40, 0 < d < 2**20)."""
-    key = n << 20 | d
-    b = _RATIOS.get(key)
-    if b is None:
-        if len(_RATIOS) >= 4096:
-            _RATIOS.clear()
-        b = _RATIOS[key] = _F32(n / d)
-    return b
 
 
 __all__ = ["HEAD_PARTS", "MAX_ROUND_POINTS", "OPTION_FLAGS", "PARTS", "PLANES", "SIZE", "TAIL", "encode",
