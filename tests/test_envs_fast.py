@@ -9,6 +9,7 @@ again from the seat's view gives.
 from __future__ import annotations
 
 import copy
+import functools
 import pickle
 import random
 from typing import Any
@@ -260,3 +261,133 @@ def test_every_games_decision_defines_the_steps_interface(game: str) -> None:
     assert missing == [], f"{cls.__name__} leaves {missing} to StepDecision"
     a = d.decision.actions[0]
     assert d.decision.describe(a) and 0 <= a < d.decision.num_actions
+
+
+@pytest.mark.parametrize(("game", "params"), [("python_diloti", {}), ("python_diloti", {"players": 4}),
+                                              ("python_diloti", {"episode": "game", "options": "target:21"}),
+                                              ("python_xeri", {}), ("python_kontsina", {"players": 3})])
+def test_openspiel_answers_from_python_equal_pyspiels_own(game: str, params: dict[str, Any]) -> None:
+    """A state answers ``is_chance_node`` and ``legal_actions`` from Python (without pyspiel's calls back into
+    it): the same as pyspiel's C++ methods, at every node of random rounds, for every player, on clones and on
+    deserialized states too."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import diloti.envs.openspiel_game  # noqa: F401 - registers the games
+
+    g = pyspiel.load_game(game, params)
+    base = pyspiel.State
+    rng = random.Random(8)
+    nodes = 0
+
+    def same(state: Any) -> None:
+        assert state.is_chance_node() is base.is_chance_node(state)
+        got = state.legal_actions()
+        assert got == base.legal_actions(state) and all(type(a) is int for a in got)
+        assert got is not state.legal_actions()  # a new list each time, as pyspiel's
+        for p in range(g.num_players()):
+            assert state.legal_actions(p) == base.legal_actions(state, p)
+
+    for _ in range(2):
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            same(state)
+            if rng.random() < 0.1:
+                same(state.clone())
+                same(g.deserialize_state(state.serialize()))
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            nodes += 1
+        same(state)
+    assert nodes > 100
+
+
+def pettingzoo_trajectory(env: Any, seed: int, rounds: int = 3) -> list[Any]:
+    """Random rounds through ``env``, with now and then an illegal action, an action out of range, a numpy
+    integer, or ``last(observe=False)``: what each step gives and what the environment holds after it."""
+    rng = random.Random(seed)
+    out: list[Any] = []
+    for r in range(rounds):
+        env.reset(seed=seed * 10 + r)
+        for agent in env.agent_iter(max_iter=400):
+            if rng.random() < 0.1:
+                out.append(env.last(observe=False))
+            obs, reward, termination, truncation, info = env.last()
+            out.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, termination,
+                        truncation, info, dict(env.rewards), dict(env._cumulative_rewards), env.agents[:]))
+            if termination or truncation:
+                action: Any = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"]).tolist()
+                draw = rng.random()
+                if draw < 0.004:
+                    action = rng.choice([a for a in range(len(obs["action_mask"])) if a not in legal])  # illegal
+                elif draw < 0.01:
+                    action = len(obs["action_mask"])  # out of range
+                else:
+                    action = rng.choice(legal)
+                    if draw < 0.1:
+                        action = np.int64(action)
+            try:
+                env.step(action)
+                out.append(("stepped", action))
+            except AssertionError as exc:  # out of range: refused, the same agent acts again
+                out.append(("refused", action, str(exc)))
+    return out
+
+
+@pytest.mark.parametrize(("game", "players", "options", "episode"), CASES)
+def test_pettingzoo_wrapper_short_paths_equal_pettingzoos_wrappers(game: str, players: int, options: Any,
+                                                                   episode: str) -> None:
+    """env()'s wrappers take short paths for the common step (a legal int action of a live agent): the same
+    trajectories, rewards and refusals as PettingZoo's own three wrappers around the same bare environment."""
+    from pettingzoo.utils import wrappers
+
+    from diloti.envs import pettingzoo_env
+
+    kwargs = {"game": game, "players": players, "options": options, "episode": episode}
+    ours = pettingzoo_env.env(**kwargs)
+    raw = pettingzoo_env.raw_env(**kwargs)
+    illegal = -float(find_env_game(game).max_points)
+    theirs = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal)))
+    for seed in (1, 2):
+        want = pettingzoo_trajectory(theirs, seed)
+        assert pettingzoo_trajectory(ours, seed) == want
+        assert len(want) > 50
+
+
+def test_the_kernels_numbers_equal_each_parts_formula() -> None:
+    """The kernel packs each number's four bytes once and looks them up (planes._ratio): the numbers, computed
+    here from the view in float32, as the layout's table gives them, on random rounds with game scores."""
+    from diloti.games.diloti.envs.observation import LAYOUT
+    from diloti.games.diloti.options import Options
+
+    def numbers(o: Any, name: str) -> list[float]:
+        return o[LAYOUT[name]].tolist()  # type: ignore[no-any-return]
+
+    rng = random.Random(12)
+    checked = 0
+    for r in range(8):
+        players = 2 if r % 2 else 4
+        options = Options(target=rng.choice([21, 61, 151]), dealer_sees_bottom=bool(r % 3))
+        s = State.new(players, options, dealer=r % players, seed=rng.randrange(2**32))
+        while not s.is_over:
+            for seat in range(players):
+                scores = (rng.randrange(-10, 200), rng.randrange(-10, 200))
+                v = s.view(seat, scores)
+                o = observe(v)
+                own, other = seat % 2, 1 - seat % 2
+                part = functools.partial(numbers, o)
+                f32 = np.float32
+                assert part("hand_sizes")[:players] == [f32(v.hand_sizes[(seat + i) % players] / 6)
+                                                        for i in range(players)]
+                assert part("stock") == [f32(v.stock_size / 52)]
+                assert part("captured_counts") == [f32(len(v.captured[own]) / 52), f32(len(v.captured[other]) / 52)]
+                assert part("xeri") == [f32(min(v.xeri[own], 24) / 24), f32(min(v.xeri[other], 24) / 24)]
+                t = options.target
+                assert part("scores") == [f32(min(max(scores[own], 0), t) / t), f32(min(max(scores[other], 0), t) / t)]
+                assert part("plays") == [f32(min(v.plays, 48) / 48)]
+                checked += 1
+            s.push(rng.choice(s.legal_moves()))
+    assert checked > 300

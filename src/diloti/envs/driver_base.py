@@ -61,7 +61,7 @@ class DriverBase(Generic[S, D, V]):
     _mask: npt.NDArray[np.int8] | None
     _obs: dict[int, npt.NDArray[np.float32]]
     _views: dict[int, V]
-    _base: dict[int, npt.NDArray[np.float32]]
+    _base: dict[int, Any]  # each seat's observation before the move's head, in the form its game keeps it
 
     if TYPE_CHECKING:  # each game's driver writes these; declared here for the methods below
         def _new_decision(self) -> D: ...
@@ -137,29 +137,26 @@ class DriverBase(Generic[S, D, V]):
         o = self._obs.get(seat)
         if o is None:
             d = self._decision
-            head, chosen = (d.head, d.chosen) if d is not None else (-1, 0)
-            base = self._base.get(seat)
-            if base is None:
-                # Built once a move and kept apart from what readers get (one may turn its array writable).
-                base = self._base[seat] = self._observe_seat(seat)
-            # The later steps of a move differ from its first only in the move being chosen: the game writes
-            # that into a copy of the first (or says it cannot, with None: then the whole is built again).
-            o = base.copy() if head < 0 else self._with_prefix(base, head, chosen)
-            if o is None:
-                o = self._observe(self.view(seat), head, chosen)
+            o = self._observe_step(seat, -1, 0) if d is None else self._observe_step(seat, d.head, d.chosen)
             o.flags.writeable = False  # shared by every reader of this step: nobody may change it
             self._obs[seat] = o
         return o
 
-    def _observe_seat(self, seat: int) -> npt.NDArray[np.float32]:
-        """The observation of ``seat`` before the move's head (a game may read it from the state without the view)."""
-        return self._observe(self.view(seat), -1, 0)
+    def _observe_step(self, seat: int, head: int, chosen: int) -> npt.NDArray[np.float32]:
+        """The observation of ``seat`` at this step of the move (``head`` and ``chosen``: its part chosen so far),
+        a new array whose buffer the driver keeps no reference to (a reader may turn it writable). By default a
+        copy of the seat's observation before the move's head, kept for the move's steps, or built whole from
+        the view at a later step; a game may build its later steps from what it keeps (Diloti's driver)."""
+        if head >= 0:
+            return self._observe(self.view(seat), head, chosen)
+        base = self._base.get(seat)
+        if base is None:
+            base = self._base[seat] = self._observe_seat(seat)
+        return base.copy()
 
-    def _with_prefix(self, base: npt.NDArray[np.float32], head: int,
-                     chosen: int) -> npt.NDArray[np.float32] | None:
-        """The observation ``base`` (a seat's, before the move's head) with the move being chosen written in:
-        a new array, or None if the game cannot (the default)."""
-        return None
+    def _observe_seat(self, seat: int) -> npt.NDArray[np.float32]:
+        """The observation of ``seat`` before the move's head."""
+        return self._observe(self.view(seat), -1, 0)
 
     def apply(self, action: int) -> Move | None:
         """Take ``action`` for the seat to act; the move, once it is chosen and played, else None."""

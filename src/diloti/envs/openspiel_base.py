@@ -100,6 +100,22 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         turn: int = r.turn
         return turn
 
+    # Asked from Python, pyspiel's is_chance_node and legal_actions are C++ that calls back into Python through
+    # pybind11 (about 0.7 us a call): current_player once for is_chance_node; current_player three times,
+    # is_terminal and _legal_actions for legal_actions. These answer the same from Python at once (the
+    # C++ side, OpenSpiel's own algorithms, still goes through pyspiel's, to the same methods).
+    def is_chance_node(self) -> bool:
+        return self.current_player() == _CHANCE_PLAYER
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of the player to act (or of ``player``): pyspiel's ``legal_actions``, answered
+        without its calls back into Python at a player's turn (a new list, as pyspiel's)."""
+        p = self.current_player()
+        if p >= 0 and (player is None or player == p):
+            return list(self._decision().actions)  # what pyspiel's asks _legal_actions for, copied
+        # Chance and terminal states, another player's turn, pseudo-players: pyspiel's own answers and errors.
+        return super().legal_actions() if player is None else super().legal_actions(player)  # type: ignore[no-any-return]
+
     def _decision(self) -> StepDecision:
         d = self.decision
         if d is None:

@@ -48,6 +48,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat, round_seed
 from diloti.envs.driver_base import DriverBase
@@ -170,9 +171,29 @@ class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):  # type: ignore[
     def __init__(self, env: AECEnv[str, ObsDict, int]) -> None:
         super().__init__(env)
         self._bare(env)
+        # env() puts the bounds wrapper inside this one and the illegal-action wrapper inside that: a plain int
+        # in range passes the bounds check, so step and last go to the illegal-action wrapper at once (two
+        # Python frames fewer each, as PettingZoo's base wrapper only passes them on).
+        inner = env.env if isinstance(env, _AssertOutOfBounds) else None
+        self._illegal: _TerminateIllegal | None = inner if isinstance(inner, _TerminateIllegal) else None
+        self._n = self._raw.num_actions
 
     def __str__(self) -> str:
         return str(self.env)  # as PettingZoo's prints itself
+
+    def step(self, action: int | None) -> None:
+        illegal = self._illegal
+        if (illegal is not None and self._has_reset and self._raw.agents and type(action) is int
+                and 0 <= action < self._n):
+            self._has_updated = True  # OrderEnforcingWrapper.step, then _AssertOutOfBounds.step's check passed
+            illegal.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable[str, ObsDict, int]:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # PettingZoo's error
+        return _AgentIterable(self, max_iter)
 
     def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
@@ -180,7 +201,13 @@ class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):  # type: ignore[
         raw = self._raw  # AECEnv.last, reading the bare environment's dicts at once
         agent = raw.agent_selection
         assert agent is not None
-        observation = self.observe(agent) if observe else None
+        illegal = self._illegal
+        if not observe:
+            observation = None
+        elif illegal is not None:
+            observation = illegal.observe(agent)  # what the two wrappers between only pass on
+        else:
+            observation = self.observe(agent)
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
                 raw.infos[agent])
 
@@ -219,6 +246,27 @@ class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):  # type: ignore[
         if not self._has_reset:
             raise AttributeError("infos")
         return self._raw.infos
+
+
+class _AgentIterable(AECOrderEnforcingIterable[str, ObsDict, int]):  # type: ignore[misc]
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator[str, ObsDict, int]):  # type: ignore[misc]
+    """PettingZoo's order-enforcing iterator, reading the bare environment's agents at once (its checks, in its
+    order)."""
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        agent: str = raw.agent_selection
+        return agent
 
 
 class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]

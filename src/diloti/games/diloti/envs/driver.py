@@ -30,7 +30,8 @@ from diloti.core.moves import Move
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.driver_base import DriverBase
 from diloti.games.diloti.envs.actions import Decision, head_of, item_mask, sequence
-from diloti.games.diloti.envs.observation import observe, observe_state, with_prefix
+from diloti.games.diloti.envs.observation import observe
+from diloti.games.diloti.envs.planes import encode_state, prefix
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
@@ -89,13 +90,22 @@ class Driver(DriverBase[State, Decision, View]):
     def _observe(self, view: View, head: int, chosen: int) -> npt.NDArray[np.float32]:
         return observe(view, head, chosen)
 
-    def _observe_seat(self, seat: int) -> npt.NDArray[np.float32]:
+    def _encode(self, seat: int) -> bytearray:
         # From the state: the view, a dozen tuples, is not built for the observation alone.
         m = self.match
-        return observe_state(self.state, seat, (0, 0) if m is None else (m.scores[0], m.scores[1]))
+        return encode_state(self.state, seat, (0, 0) if m is None else (m.scores[0], m.scores[1]))
 
-    def _with_prefix(self, base: npt.NDArray[np.float32], head: int, chosen: int) -> npt.NDArray[np.float32]:
-        return with_prefix(base, head, chosen)
+    def _observe_step(self, seat: int, head: int, chosen: int) -> npt.NDArray[np.float32]:
+        # The seat's bytes before the move's head are kept (immutable) for the move's later steps, which write the
+        # move being chosen into a copy of them (planes.prefix); the first step's array is over the kernel's own
+        # buffer, which the driver keeps no reference to: no copy of an array, one numpy call a step.
+        base: bytes | None = self._base.get(seat)
+        if base is None:
+            data = self._encode(seat)
+            base = self._base[seat] = bytes(data)
+            if head < 0:
+                return np.frombuffer(data, dtype=np.float32)
+        return np.frombuffer(prefix(base, head, chosen), dtype=np.float32)
 
     def returns(self) -> list[float]:
         """Each seat's reward: for a round, its side's points minus the other side's; for a whole game, 1 for

@@ -28,8 +28,8 @@ from diloti.core.errors import InvalidPositionError
 from diloti.core.moves import Declaration
 from diloti.core.phase import Phase
 from diloti.envs.games import layout_of
-from diloti.games.diloti.envs.actions import HEADS, describe
-from diloti.games.diloti.envs.planes import MAX_ROUND_POINTS, OPTION_FLAGS, PARTS, PLANES, encode, encode_state
+from diloti.games.diloti.envs.actions import describe
+from diloti.games.diloti.envs.planes import MAX_ROUND_POINTS, OPTION_FLAGS, PARTS, encode, encode_state, prefix
 from diloti.games.diloti.view import View
 
 if TYPE_CHECKING:
@@ -37,9 +37,6 @@ if TYPE_CHECKING:
 
 LAYOUT: dict[str, slice] = layout_of(PARTS)
 SIZE = sum(size for _, size, _ in PARTS)
-_BITS = PLANES * 52
-# The prefix parts' offsets among the numbers after the planes (with_prefix writes them).
-_KIND, _VALUE, _STAGE = (int(LAYOUT[name].start) - _BITS for name in ("prefix_kind", "prefix_value", "prefix_stage"))
 
 
 def observe(view: View, head: int = -1, chosen: int = 0,
@@ -93,23 +90,7 @@ def with_prefix(base: npt.NDArray[np.float32], head: int, chosen: int) -> npt.ND
     >>> bool((with_prefix(observe(v), 7, 1 << 9 | 1 << 20) == observe(v, 7, 1 << 9 | 1 << 20)).all())
     True
     """
-    o = base.copy()
-    if head >= 0:
-        card, kind, value = HEADS[head]
-        if card is not None:
-            o[_PREFIX_CARD + card] = 1.0
-        o[_BITS + _KIND + kind] = 1.0
-        o[_BITS + _VALUE + value] = 1.0
-        o[_BITS + _STAGE] = 1.0
-    while chosen:
-        low = chosen & -chosen
-        o[_PREFIX_ITEMS + low.bit_length() - 1] = 1.0
-        chosen ^= low
-    return o
-
-
-_PREFIX_CARD, _PREFIX_ITEMS = 10 * 52, 11 * 52
-assert LAYOUT["prefix_card"].start == _PREFIX_CARD and LAYOUT["prefix_items"].start == _PREFIX_ITEMS
+    return np.frombuffer(prefix(base.tobytes(), head, chosen), dtype=np.float32)
 
 
 # The card sets of a view's captured tuples by identity (State.view hands out the same tuple for the same
