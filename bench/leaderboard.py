@@ -159,12 +159,7 @@ def median_ms(fn: Callable[[], Any], repeat: int) -> float:
 
 
 def profile(ps: PlayerStore, pid: str) -> None:
-    ps.ratings(pid, True)
-    ps.totals(pid)
-    ps.opponents(pid)
-    for mode in ("overall", "2p", "4p"):
-        ps.history(pid, mode)
-    ps.games(pid, 0, 10)
+    ps.profile_data(pid, ("overall", "2p", "4p"), 10)  # what GET /api/players/{id} reads, in one snapshot
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -166,9 +166,10 @@ class ProfileData:
     """What a profile shows, as of one moment (:meth:`PlayerStore.profile_data`)."""
 
     ratings: list[RatingData]  # with ranks
-    totals: dict[str, dict[str, int]]  # as :meth:`PlayerStore.totals`
-    opponents: list[tuple[str | None, str | None, str | None, int, int, int]]  # as :meth:`PlayerStore.opponents`
-    history: dict[str, list[tuple[datetime, float, float]]]  # mode -> as :meth:`PlayerStore.history`
+    totals: dict[str, dict[str, int]]  # per mode: games, won, lost, xeris, points, rounds
+    # (player id, name, level, games, won, lost)
+    opponents: list[tuple[str | None, str | None, str | None, int, int, int]]
+    history: dict[str, list[tuple[datetime, float, float]]]  # mode -> (when, mu, sigma), oldest first
     games: tuple[int, list[GameLine]]  # the first page, as :meth:`PlayerStore.games`
 
 
@@ -469,38 +470,27 @@ class PlayerStore:
         self._cuts[mode] = (time.monotonic(), cut)
         return cut
 
-    def totals(self, pid: str) -> dict[str, dict[str, int]]:
-        """Per mode (``2p``, ``4p``) over every finished game (rated or not): games, won, lost, xeris, points and
-        rounds."""
-        with self.session() as s:
-            return self._totals(s, pid)
-
+    # The parts of a profile, read in the session given (profile_data's snapshot).
     @staticmethod
     def _totals(s: Session, pid: str) -> dict[str, dict[str, int]]:
+        """Per mode (``2p``, ``4p``) over every finished game (rated or not): games, won, lost, xeris, points and
+        rounds."""
         return {r.mode: {"games": r.games, "won": r.won, "lost": r.lost, "xeris": r.xeris, "points": r.points,
                          "rounds": r.rounds}
                 for r in s.scalars(select(PlayerStatsRow).where(PlayerStatsRow.player_id == pid))}
 
-    def opponents(self, pid: str, limit: int = 5) -> list[tuple[str | None, str | None, str | None, int, int, int]]:
-        """The opponents a player met most in their last 1,000 games: ``(player id, name, level, games, won,
-        lost)`` (a computer by its level; guests are left out), most games first."""
-        with self.session() as s:
-            return self._opponents(s, pid, limit)
-
     @staticmethod
     def _opponents(s: Session, pid: str, limit: int = 5) -> list[tuple[str | None, str | None, str | None, int, int,
                                                                          int]]:
+        """The opponents a player met most in their last 1,000 games: ``(player id, name, level, games, won,
+        lost)`` (a computer by its level; guests are left out), most games first."""
         return [(p, name, lv, int(c), int(w or 0), int(lo or 0))
                 for p, lv, c, w, lo, name in s.execute(_OPPONENTS, {"pid": pid, "n": limit})]
 
-    def history(self, pid: str, mode: str, limit: int = 500) -> list[tuple[datetime, float, float]]:
-        """A player's rating after each of their last ``limit`` rated games of a mode (``overall``: every
-        mode), oldest first."""
-        with self.session() as s:
-            return self._history(s, pid, mode, limit)
-
     @staticmethod
     def _history(s: Session, pid: str, mode: str, limit: int = 500) -> list[tuple[datetime, float, float]]:
+        """A player's rating after each of their last ``limit`` rated games of a mode (``overall``: every
+        mode), oldest first."""
         mu, sigma = (ResultRow.omu, ResultRow.osigma) if mode == "overall" else (ResultRow.mu, ResultRow.sigma)
         q = select(ResultRow.finished, mu, sigma).where(ResultRow.player_id == pid, ResultRow.rated.is_(True),
                                                         mu.is_not(None))
