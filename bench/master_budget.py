@@ -11,6 +11,9 @@ master's second did.
     .venv/bin/python bench/master_budget.py --seconds 1 --positions 30 --cpu
     DILOTI_PURE=1 PYTHONPATH=/tmp/before/src .venv/bin/python bench/master_budget.py --seconds 1 --positions 30
 
+It also runs on sources from before the games' packages and the compiled core (``git archive a454abd^ src``),
+the master of the day issue 25 was filed.
+
 ``--cpu`` counts the budget on the CPU clock (sources that have the ``cpu`` setting); without it the
 budget is wall-clock time, and the rate per CPU second is the figure to compare on a loaded machine.
 """
@@ -21,10 +24,16 @@ import argparse
 import statistics
 import time
 
-from diloti import CORE
+import diloti
 from diloti.ai import make_player
 from diloti.ai.master import MasterPlayer
-from diloti.games.diloti.state import State
+
+try:
+    from diloti.games.diloti.state import State
+except ImportError:  # sources from before the games' packages (the day before the compiled core, a454abd^)
+    from diloti.core.state import State  # type: ignore[import-not-found,no-redef]
+
+CORE = getattr(diloti, "CORE", "pure")  # sources from before the compiled core have only the pure one
 
 
 def main() -> None:
