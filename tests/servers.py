@@ -77,7 +77,7 @@ class Server:
             [sys.executable, "-m", "diloti", "serve", "--db", url, "--port", str(self.port), "--workers", "1",
              "--allow-seed", "--log-level", "warning", *args],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a slow host imports the server in tens of seconds
         while True:
             if self.proc.poll() is not None:
                 raise AssertionError(f"server exited: {self.proc.stderr.read() if self.proc.stderr else ''}")
