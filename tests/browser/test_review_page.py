@@ -89,7 +89,7 @@ def test_review_from_the_game_over_screen(server: str, new_page: Any) -> None:
     page = new_page()
     page.goto(f"{server}/?lang=en")
     page.evaluate("([id, token]) => localStorage.setItem('diloti.token.' + id, token)", [t["table"], t["token"]])
-    page.goto(f"{server}/?table={t['table']}&lang=en")
+    page.goto(f"{server}/?table={t['table']}&lang=en&pace=0")  # the other seat's moves at once
     page.wait_for_selector("#toolbar")
     play_out(server, t, seed=4)  # the same seat, played from another connection: this page follows
     page.wait_for_selector("#end-review", timeout=60_000)
