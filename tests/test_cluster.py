@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.slow,
 
 def in_lobby(server: Server, table: str) -> None:
     """Wait until a table created through another process is in this one's lobby."""
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30
     while table not in [x["id"] for x in server.get("/api/tables")["tables"]]:
         assert time.monotonic() < deadline, f"table {table} never reached the lobby of {server.base}"
         time.sleep(0.05)
@@ -329,7 +329,7 @@ def test_a_clock_runs_out_across_processes_and_a_rematch_asked_through_both_is_m
         assert played["seat"] == 0
         assert b.get(f"/api/tables/{t['table']}")["seats"][0]["away"]
         ann.send(json.dumps({"type": "back"}))
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while b.get(f"/api/tables/{t['table']}")["seats"][0]["away"]:
             assert time.monotonic() < deadline, "B never saw Ann come back"
             time.sleep(0.1)
@@ -390,7 +390,7 @@ def test_simultaneous_joins_through_two_processes_start_every_table(servers: lis
         assert {store.load(t).status for t in tables} == {"playing"}  # type: ignore[union-attr]
     finally:
         store.close()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     for server in servers:
         for t in tables:
             while (got := server.get(f"/api/tables/{t}"))["status"] != "playing":

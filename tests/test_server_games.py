@@ -206,7 +206,7 @@ def test_a_table_of_kontsina_survives_a_restart(tmp_path: Path) -> None:
                 st = until(ws, "state", your_turn=True)[-1]
                 ws.send_json({"type": "move", "move": st["legal"][-1]["move"], "ply": st["ply"]})
                 until(ws, "played", seat=0)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while table.game.state.turn != 0 and time.monotonic() < deadline:
             time.sleep(0.01)
         before, ply = table.game.state.key(), table.ply
