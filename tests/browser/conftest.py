@@ -123,7 +123,7 @@ def new_page(browser: Any) -> Iterator[Any]:
         # No animations: clicks need not wait for cards to settle.
         ctx.setdefault("reduced_motion", "reduce")
         context = browser.new_context(**ctx)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(30_000)  # a wait for what the page shows: a loaded host draws slowly
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
