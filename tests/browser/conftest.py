@@ -251,10 +251,28 @@ class UI:
         return {b.pop("seat"): b for b in page.evaluate(UI._BOXES, "#seats .seatbox")}
 
     @staticmethod
+    def settled_layout(page: Any) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+        """The seat boxes and the felt's box, read in one evaluation once two reads in a row agree.
+
+        The computer players move while the page is read, and the felt grows and shrinks with the cards on it;
+        seats read in one call and the felt in the next once disagreed (CI, 27 Nov 2026: my seat above the felt's
+        bottom edge by 68 px).
+        """
+        read = f"() => ({{seats: ({UI._BOXES})('#seats .seatbox'), felt: ({UI._BOXES})('#felt')[0]}})"
+        last = None
+        deadline = time.monotonic() + 30
+        while True:
+            now = page.evaluate(read)
+            if now == last or time.monotonic() > deadline:
+                break
+            last = now
+            page.wait_for_timeout(100)
+        return {b.pop("seat"): b for b in now["seats"]}, now["felt"]
+
+    @staticmethod
     def check_sitting(page: Any, width: int) -> None:
         """Me at the bottom, the next player (seat 1) on the right, my partner opposite, seat 3 on the left."""
-        places = UI.seat_places(page)
-        felt = page.evaluate(UI._BOXES, "#felt")[0]
+        places, felt = UI.settled_layout(page)
         assert {k: v["place"] for k, v in places.items()} == {"0": "bottom", "1": "right", "2": "top", "3": "left"}
         assert places["2"]["y"] + places["2"]["height"] <= felt["y"] + 1  # partner above the table
         assert places["0"]["y"] >= felt["y"] + felt["height"] - 1  # me below it
