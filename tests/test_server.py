@@ -7,6 +7,7 @@ import json
 import random
 import re
 import time
+from collections.abc import MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -630,8 +631,8 @@ def test_a_huge_body_is_refused_while_it_streams(tmp_path: Path) -> None:
         received += 1
         return {"type": "http.request", "body": b"x" * 65536, "more_body": received < 10_000}
 
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
 
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
              "scheme": "http", "path": "/api/tables", "raw_path": b"/api/tables", "query_string": b"",
