@@ -2,7 +2,7 @@
 
 Levels offered to people (:data:`LEVELS`): ``random``, ``greedy``,
 ``heuristic``, ``expert``, ``master`` (the expert's search with card-counting
-rollouts and a second a move: stronger than the expert in matches,
+rollouts and a quarter of a second a move: stronger than the expert in matches,
 docs/STRENGTH.md). :data:`MEASUREMENT_LEVELS` adds ``oracle``, which sees every
 hand and is only for measuring (tournaments give it the state).
 

@@ -55,8 +55,8 @@ def _anchors() -> dict[str, tuple[float, float]]:
     return {"random": (greedy - _gap(0.997), ANCHOR_SIGMA),  # greedy vs random: 2,000 of 2,000; the lower end
             "greedy": (greedy, ANCHOR_SIGMA), "heuristic": (heuristic, ANCHOR_SIGMA),
             "expert": (heuristic + _gap(0.847), ANCHOR_SIGMA),  # expert vs heuristic, 2,000 games
-            # master vs expert at equal playouts (docs/STRENGTH.md, "The master"); at its second a move it
-            # searches more than that, so this places it low rather than high
+            # master vs expert at equal playouts (docs/STRENGTH.md, "The master"); at its default budget (0.25 s,
+            # some 9,000 playouts a move on the compiled core) it searches far more, so this places it low
             "master": (heuristic + _gap(0.847) + _gap(MASTER_VS_EXPERT), ANCHOR_SIGMA)}
 
 
