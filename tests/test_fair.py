@@ -200,9 +200,13 @@ def test_a_game_the_computer_played_for_an_absent_player_is_casual(tmp_path: Pat
                     st = m
                     if m["your_turn"]:
                         wa.send_json({"type": "move", "move": m["legal"][0]["move"], "ply": m["ply"]})
-        assert ratings(client, bob) == {} and ratings(client, ann) == {}
-        games = client.get(f"/api/players/{bob['player']}/games").json()["games"]
+        # The end is stored just after the last state is sent (CI once asked before it was): wait for it.
+        deadline = time.monotonic() + 30
+        while not (games := client.get(f"/api/players/{bob['player']}/games").json()["games"]):
+            assert time.monotonic() < deadline, "the finished game never reached Bob's games"
+            time.sleep(0.05)
         assert len(games) == 1 and not games[0]["rated"]
+        assert ratings(client, bob) == {} and ratings(client, ann) == {}
 
 
 def test_a_four_player_table_without_a_clock_never_stalls_at_a_dropped_player(tmp_path: Path) -> None:

@@ -150,9 +150,9 @@ class TableManager(Seating):
         if self.store.is_sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop())
 
-    def _spawn(self, coro: Any) -> None:
-        # A task nobody awaits: kept here so it is not collected mid-flight, its failure logged.
-        task = asyncio.ensure_future(coro)
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        # A task nobody has to await: kept here so it is not collected mid-flight, its failure logged.
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._background.add(task)
 
         def done(t: asyncio.Task[Any]) -> None:
@@ -161,6 +161,7 @@ class TableManager(Seating):
                 log.error("background task failed: %r", t.exception())
 
         task.add_done_callback(done)
+        return task
 
     def _touch(self, table: LiveTable) -> None:
         """A player used the table: it is not idle (told to the other processes now and then)."""
@@ -374,8 +375,11 @@ class TableManager(Seating):
                 table.by[at] = by
             self._advance(table, seat, move, left)
             if table.game.is_over:
+                # A task of its own, awaited through a shield: the last mover's connection closing, or the
+                # computer's task stopping, right after the last move cancelled this await, and the game's end
+                # with its players' results waited for the table's next load (a test saw it in CI).
                 try:
-                    await self._store_end(table)
+                    await asyncio.shield(self._spawn(self._store_end(table)))
                 except Exception:  # the replay on load marks it over anyway, and stores its end then
                     log.exception("cannot store the end of %s", table.id)
         self._kick(table)
