@@ -22,6 +22,7 @@ import hashlib
 import importlib.util
 import os
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -81,11 +82,18 @@ HASHES: dict[str, str] = {}  # filled when mypyc reads the sources
 # machine), and far longer on a slow host. Nothing compiled uses their types, so mypyc does not follow them: the
 # same C, byte for byte (checked with and without). The `mypy` step (scripts/test, pyproject.toml) still checks
 # every module against them in full.
-# PettingZoo and OpenSpiel ship no type information (pyspiel is a bare extension module): as in pyproject.toml,
-# their imports are not errors. Without this a build from a clean tree fell back to the pure core.
-MYPYC_CONFIG = "[mypy]\n" + "".join(f"[mypy-{module}]\nfollow_imports = skip\n" for module in (
-    "numpy.*", "gymnasium.*")) + "".join(f"[mypy-{module}]\nfollow_imports = skip\nignore_missing_imports = True\n"
-                                       for module in ("pettingzoo.*", "pyspiel", "open_spiel.*"))
+SKIPPED = ("numpy.*", "gymnasium.*")
+
+
+def mypyc_config() -> str:
+    """mypyc's own mypy config: :data:`SKIPPED` not followed, and the modules pyproject.toml's mypy overrides
+    call untyped (``ignore_missing_imports``: PettingZoo, OpenSpiel...) not followed and not errors. Without
+    the latter, a build from a clean tree fell back to the pure core on ``import pyspiel``."""
+    with open(HERE / "pyproject.toml", "rb") as f:
+        overrides = tomllib.load(f)["tool"]["mypy"]["overrides"]
+    untyped = [m for o in overrides if o.get("ignore_missing_imports") for m in o["module"]]
+    return "[mypy]\n" + "".join(f"[mypy-{m}]\nfollow_imports = skip\n" for m in SKIPPED) + "".join(
+        f"[mypy-{m}]\nfollow_imports = skip\nignore_missing_imports = True\n" for m in untyped)
 
 
 def _notice(reason: str) -> None:
@@ -115,7 +123,7 @@ def _extensions() -> list[Any]:
     try:
         target.mkdir(parents=True, exist_ok=True)
         config = target / "mypyc.ini"
-        config.write_text(MYPYC_CONFIG)
+        config.write_text(mypyc_config())
         os.chdir(SRC)  # mypyc names the modules after the paths it is given
         # group_name: the shared library is diloti_core__mypyc (a stable name, as the list changes).
         return list(mypycify(["--config-file", str(config), *compiled_modules()], opt_level="3",

@@ -34,9 +34,15 @@ class TableLife(Replica):
     async def _store_end(self, table: LiveTable, end: tuple[int | None, str] | None = None) -> bool:
         """Store that the game is over (``end``: ended early, ``(winner, reason)``; else played out) with, once,
         its players' results and ratings (one transaction). False: an early end came too late (the game was
-        no longer under way)."""
+        no longer under way).
+
+        The store runs in a task of its own, awaited through a shield: the callers await it in a connection's
+        handler or the computer's task, and that connection closing (or that task stopping) right after the
+        last move cancelled the await, so the end and its results waited for the table's next load."""
         winner, reason = end if end is not None else (table.game.winner, None)
-        return await self.db(self.players.finish, game_result(table, winner, reason), rate_seats, end)
+        stored = self.db(self.players.finish, game_result(table, winner, reason), rate_seats, end)
+        ok: bool = await asyncio.shield(self._spawn(stored))
+        return ok
 
     async def _set_away(self, table: LiveTable, seat: Seat, away: bool) -> None:
         """Store and show that the computer plays this human seat (or no longer does); the caller holds the lock."""

@@ -375,11 +375,8 @@ class TableManager(Seating):
                 table.by[at] = by
             self._advance(table, seat, move, left)
             if table.game.is_over:
-                # A task of its own, awaited through a shield: the last mover's connection closing, or the
-                # computer's task stopping, right after the last move cancelled this await, and the game's end
-                # with its players' results waited for the table's next load (a test saw it in CI).
                 try:
-                    await asyncio.shield(self._spawn(self._store_end(table)))
+                    await self._store_end(table)
                 except Exception:  # the replay on load marks it over anyway, and stores its end then
                     log.exception("cannot store the end of %s", table.id)
         self._kick(table)
