@@ -220,6 +220,20 @@ class UI:
         raise AssertionError("could not complete a move by clicking")
 
     @staticmethod
+    def open_rule_options(page: Any) -> None:
+        """Open the new-table form's rule options and wait until they show.
+
+        A click on the summary landed once while the form was drawn again and left them closed (CI rehearsal,
+        28 Nov 2026): the summary is clicked again while they stay closed.
+        """
+        deadline = time.monotonic() + 30
+        while not page.evaluate("() => !!document.querySelector('#new-table details')?.open"):
+            assert time.monotonic() < deadline, "the rule options never opened"
+            page.click("#new-table details summary")
+            page.wait_for_timeout(100)
+        page.wait_for_selector("#new-table details input[type=checkbox]", state="visible")
+
+    @staticmethod
     def create_table(page: Any, base: str, name: str, seats: list[str], target: int | None = None,
                      players: int = 2) -> str:
         """Fill and send the new-table form; returns the table id from the address."""

@@ -111,7 +111,7 @@ def test_kontsina_for_three_two_people_and_the_computer(server: str, new_page: A
     host.select_option("#seat-1", "human")
     host.select_option("#seat-2", "greedy")
     host.fill("#target", "1")
-    host.click("#new-table details summary")
+    ui.open_rule_options(host)
     host.check("#opt-forced_capture")
     host.click("#create")
     host.wait_for_selector("#waiting")

@@ -65,13 +65,13 @@ def test_create_table_and_play_a_round_by_clicking(server: str, new_page: Any, u
     page.click("#dlg-foot button")
 
 
-def test_rule_options_and_target_reach_the_table(server: str, new_page: Any) -> None:
+def test_rule_options_and_target_reach_the_table(server: str, new_page: Any, ui: Any) -> None:
     page = new_page()
     page.goto(server + "/?pace=0")
     page.wait_for_selector("#new-table #seat-1")
     page.fill("#name", "Giorgos")
     page.fill("#target", "121")
-    page.click("#new-table details summary")
+    ui.open_rule_options(page)
     # Every option of RULES.md is offered.
     for name in ("dealer_sees_bottom", "three_faces_stay", "any_rank_redeal", "forced_capture", "liberal_groups",
                  "liberal_raise", "liberal_capture", "soy", "self_raise", "no_xeri_last_card", "xeri_first_card"):
