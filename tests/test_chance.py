@@ -45,6 +45,10 @@ def play_out(s: State, rng: random.Random, redeal_p: float = 0.5) -> list[str]:
         event = s.chance
         if event is not None:
             kinds.append(event.kind)
+            # OpenSpiel's outcomes: the same cards, as plain ints, with the same probabilities
+            ids = s.chance_outcome_ids()
+            assert ids == [(int(c), p) for c, p in s.chance_outcomes()]
+            assert all(type(c) is int for c, _ in ids)
             assert s.legal_moves() == []
             assert all(not s.view(seat).to_move and s.view(seat).legal == () for seat in range(s.players))
             s.deal_random(rng)
@@ -205,6 +209,12 @@ def test_a_card_that_cannot_be_dealt_is_refused_and_changes_nothing() -> None:
     with pytest.raises(InvalidCardError):
         s.deal("ZZ")
     assert s == before
+    # while the bottom card is chosen, any card of the deck; the undealt cards once it is seen
+    bottom = State.new(2, Options(dealer_sees_bottom=True), explicit_chance=True)
+    bottom.deal("KS")
+    with pytest.raises(NoSuchOutcomeError, match="cannot deal KS: not among the undealt cards"):
+        bottom.deal("KS")
+    assert Card("KS") not in bottom.chance.outcomes and len(bottom.chance.outcomes) == 51
     seeded = State.new(2, seed=1)
     with pytest.raises(NoSuchOutcomeError, match="not a chance point"):
         seeded.deal("AC")

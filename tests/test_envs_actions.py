@@ -33,6 +33,7 @@ from diloti.games.diloti.envs.actions import (
     head_of,
     item_mask,
     sequence,
+    steps_of,
 )
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
@@ -73,6 +74,7 @@ def check_position(s: State) -> int:
         assert d.encode(m) == seq
         assert d.decode(seq) == m
         assert seq == sequence(head_of(m), m.mask & low, low)
+        assert steps_of(m, s.table, s.declarations) == len(seq)  # the drivers' count of a whole move's steps
     # An action outside the mask is refused with its name and the step.
     illegal = next(a for a in range(NUM_ACTIONS) if a not in d.actions)
     with pytest.raises(InvalidActionError, match=f"illegal action {illegal} "):

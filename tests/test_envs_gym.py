@@ -63,6 +63,28 @@ def test_same_seed_same_episode() -> None:
     assert run(5) == run(5)
 
 
+def test_each_step_returns_arrays_of_the_callers_own() -> None:
+    """The observation, its mask and the info's mask are new writable arrays: changing them changes nothing else."""
+    env = DilotiEnv(opponent="random", players=2, seat=0)
+    obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        arrays = [obs["observation"], obs["action_mask"], info["action_mask"]]
+        assert all(a.flags.writeable for a in arrays)
+        assert not np.shares_memory(arrays[1], arrays[2]) and (arrays[1] == arrays[2]).all()
+        driver = env.driver
+        assert driver is not None
+        kept = [driver.observation(0).copy(), driver.mask().copy()] if not driver.over else None
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        for a in arrays:
+            a[...] = 0  # the caller's own: the environment must not see it
+        if kept is not None:
+            assert (driver.observation(0) == kept[0]).all() and (driver.mask() == kept[1]).all()
+        obs, _, terminated, _, info = env.step(action)
+        if terminated:
+            obs, info = env.reset(seed=5)
+
+
 def test_illegal_action_ends_the_episode() -> None:
     env = DilotiEnv()
     obs, _ = env.reset(seed=3)

@@ -139,10 +139,18 @@ def settings_of(factory: Callable[..., Player]) -> list[str]:
     >>> settings_of(LEVELS["expert"])
     ['iterations', 'seconds', 'eps', 'width', 'deals', 'cpu']
     """
-    params = list(inspect.signature(factory).parameters.values())[1:]
-    if any(p.kind == p.VAR_KEYWORD for p in params):
-        return [*(p.name for p in params if p.kind != p.VAR_KEYWORD), "..."]  # takes any: the factory checks
-    return [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    known = _SETTINGS.get(factory)
+    if known is None:  # inspect.signature costs more than making most players: read once a factory
+        params = list(inspect.signature(factory).parameters.values())[1:]
+        if any(p.kind == p.VAR_KEYWORD for p in params):
+            known = (*(p.name for p in params if p.kind != p.VAR_KEYWORD), "...")  # takes any: the factory checks
+        else:
+            known = tuple(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+        _SETTINGS[factory] = known
+    return list(known)
+
+
+_SETTINGS: dict[Callable[..., Player], tuple[str, ...]] = {}
 
 
 def _outside_player(spec: str, seed: int | None, settings: dict[str, Any]) -> Player:

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from diloti.core._mypyc import mypyc_attr
-from diloti.core.cards import NAMES, Card, parse_card
+from diloti.core.cards import CARDS, NAMES, Card, parse_card
 from diloti.core.errors import NoSuchOutcomeError
 from diloti.core.phase import Phase
 from diloti.core.round_state import RoundState
@@ -57,6 +57,20 @@ class Chance(NamedTuple):
     def probability(self) -> float:
         """The probability of each outcome (they are equally likely)."""
         return 1.0 / len(self.outcomes)
+
+
+# (card index, 1/n) for each card and each number n of outcomes, made when first asked: the pairs of
+# chance_outcome_ids are shared (immutable), not built for every outcome of every event. Typed Any, since
+# mypyc would unbox a tuple[int, float] read from the table and box a new one (and its float) for the list.
+_PAIRS: list[tuple[Any, ...] | None] = [None] * 53
+
+
+def _pairs(n: int) -> tuple[Any, ...]:
+    pairs = _PAIRS[n]
+    if pairs is None:
+        p = 1.0 / n
+        pairs = _PAIRS[n] = tuple([(c, p) for c in range(52)])
+    return pairs
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -118,6 +132,32 @@ class ChanceEvents(RoundState):
         p = event.probability
         return [(c, p) for c in event.outcomes]
 
+    def chance_outcome_ids(self) -> list[tuple[int, float]]:
+        """:meth:`chance_outcomes` with each card as its plain index (OpenSpiel's chance outcomes).
+
+        >>> from diloti.games.diloti.state import State
+        >>> s = State.new(seed=0, explicit_chance=True)
+        >>> s.chance_outcome_ids()[:2] == [(0, 1 / 52), (1, 1 / 52)], type(s.chance_outcome_ids()[0][0])
+        (True, <class 'int'>)
+        """
+        batch = self.batch
+        if self.phase != Phase.CHANCE or batch is None:
+            return []
+        kind, nxt, _, _ = batch
+        stock = self.stock
+        lo, hi = (0, len(stock)) if kind == BOTTOM else (nxt, self._undealt_end(nxt))
+        # In card order through a 52-bit set rather than sorted (Cards sort slower than plain ints).
+        undealt = 0
+        for i in range(lo, hi):
+            c: int = stock[i]
+            undealt |= 1 << c
+        pairs = _pairs(hi - lo)
+        out: list[Any] = []  # a list is a list: no element is unboxed on return
+        for c in range(52):
+            if undealt >> c & 1:
+                out.append(pairs[c])
+        return out
+
     def deal_random(self, rng: random.Random) -> Card:
         """Deal the next card at random from ``rng`` (uniform, as a shuffled deck); return it."""
         event = self.chance
@@ -129,25 +169,33 @@ class ChanceEvents(RoundState):
 
     def deal(self, card: Card | int | str) -> None:
         """Deal ``card`` as the outcome of the current chance event (see :attr:`chance`)."""
-        event = self.chance
-        card = parse_card(card) if isinstance(card, str) else Card(card)
-        if event is None:
-            raise NoSuchOutcomeError(f"cannot deal {card!r}: {self.describe()} is not a chance point")
-        if card not in event.outcomes:
-            raise NoSuchOutcomeError(f"cannot deal {NAMES[card]}: "
-                                     f"not among the undealt cards {' '.join(NAMES[c] for c in event.outcomes)}")
-        assert self.batch is not None
-        kind, nxt, end, table_next = self.batch
+        if isinstance(card, str):
+            c = parse_card(card)
+        elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
+            c = CARDS[card]
+        else:
+            c = Card(card)  # raises InvalidCardError, naming it
+        batch = self.batch
+        if self.phase != Phase.CHANCE or batch is None:
+            raise NoSuchOutcomeError(f"cannot deal {c!r}: {self.describe()} is not a chance point")
+        kind, nxt, end, table_next = batch
+        # The outcomes of :attr:`chance`, searched where they lie instead of sorted into a tuple first: the
+        # bottom card may be any card of the deck; every other card is one not yet dealt.
+        stock = self.stock
+        lo, hi = (0, len(stock)) if kind == BOTTOM else (nxt, self._undealt_end(nxt))
+        try:
+            i = stock.index(c, lo, hi)
+        except ValueError:
+            raise NoSuchOutcomeError(
+                f"cannot deal {NAMES[c]}: not among the undealt cards "
+                f"{' '.join(NAMES[o] for o in sorted(stock[lo:hi]))}") from None
         self._legal = None
-        stock = self.stock = self.stock.copy()  # a move's frame keeps the stock it saw (pop)
-        # The bottom card may be any card of the deck; every other card is one not yet dealt.
-        i = stock.index(card, 0 if kind == BOTTOM else nxt)
+        stock = self.stock = stock.copy()  # a move's frame keeps the stock it saw (pop)
         stock[i], stock[nxt] = stock[nxt], stock[i]
         if nxt + 1 < end:
             self.batch = (kind, nxt + 1, end, table_next)
             return
         self.batch = None
-        self._batch_dealt(kind, card, end, table_next)
-
+        self._batch_dealt(kind, c, end, table_next)
 
 __all__ = ["BOTTOM", "HANDS", "HAND_SIZE", "TABLE", "Chance", "ChanceEvents"]

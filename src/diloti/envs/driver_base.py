@@ -23,6 +23,7 @@ from diloti.core.phase import Phase
 from diloti.envs.actions import InvalidActionError, StepDecision
 
 V = TypeVar("V")
+_OVER = Phase.OVER  # read at every step: a module constant, not the enum class's attribute
 V_co = TypeVar("V_co", covariant=True)
 
 
@@ -91,7 +92,7 @@ class DriverBase(Generic[S, D, V]):
         """The episode is over: the round (or, in a whole-game episode, the game)."""
         if self.match is not None:
             return bool(self.match.is_over)
-        return self.state.phase == Phase.OVER
+        return self.state.phase == _OVER
 
     def _push(self, move: Move) -> None:
         if self.match is None:
@@ -125,6 +126,14 @@ class DriverBase(Generic[S, D, V]):
             self._mask = m
         return m
 
+    def mask_copy(self) -> npt.NDArray[np.int8]:
+        """The action mask as an array of the caller's own (writable): :meth:`mask` then ``copy()``, without
+        keeping the step's array."""
+        m = self._mask
+        if m is None:
+            return np.frombuffer(self.decision.mask_bytes(), dtype=np.int8)  # over a new bytearray: writable
+        return m.copy()
+
     def view(self, seat: int) -> V:
         """The view of ``seat`` now (the same object until a move is played). Do not change it."""
         v = self._views.get(seat)
@@ -141,6 +150,17 @@ class DriverBase(Generic[S, D, V]):
             o.flags.writeable = False  # shared by every reader of this step: nobody may change it
             self._obs[seat] = o
         return o
+
+    def observation_copy(self, seat: int) -> npt.NDArray[np.float32]:
+        """The observation of ``seat`` now as an array of the caller's own (writable, kept by nobody else): what
+        :meth:`observation` then ``copy()`` give, without keeping the step's array (Gymnasium's one reader)."""
+        o = self._obs.get(seat)
+        if o is None:
+            d = self._decision
+            o = self._observe_step(seat, -1, 0) if d is None else self._observe_step(seat, d.head, d.chosen)
+            if o.flags.writeable:
+                return o
+        return o.copy()
 
     def _observe_step(self, seat: int, head: int, chosen: int) -> npt.NDArray[np.float32]:
         """The observation of ``seat`` at this step of the move (``head`` and ``chosen``: its part chosen so far),
@@ -170,8 +190,7 @@ class DriverBase(Generic[S, D, V]):
         if move is not None:
             self._push(move)
             self._decision = None
-            self._views = {}
-            self._base = {}
+            self._moved()
         return move
 
     def play(self, move: Move) -> None:
@@ -184,11 +203,9 @@ class DriverBase(Generic[S, D, V]):
             raise InvalidActionError(f"illegal move {move}: a move is being chosen ({d.describe(d.head)})")
         self.steps += len(d.encode(move))
         self._mask = None
-        self._obs = {}
         self._push(move)
         self._decision = None
-        self._views = {}
-        self._base = {}
+        self._moved()
 
     def play_legal(self, move: Move) -> None:
         """:meth:`play` for a move taken from the state's legal moves now (not checked again)."""
@@ -197,11 +214,19 @@ class DriverBase(Generic[S, D, V]):
             return
         self.steps += self._steps_of(move)
         self._mask = None
-        self._obs = {}
         self._push(move)
         self._decision = None  # a game's _steps_of may have made it
-        self._views = {}
-        self._base = {}
+        self._moved()
+
+    def _moved(self) -> None:
+        """Forget the caches of the position before a move. A cache in use is replaced, not cleared: a copy of
+        this driver (``copy.copy``) may share it, and keeps what it read of the position they shared."""
+        if self._obs:
+            self._obs = {}
+        if self._views:
+            self._views = {}
+        if self._base:
+            self._base = {}
 
     def _steps_of(self, move: Move) -> int:
         """The number of actions that choose the legal ``move`` now (a game may count them without the decision)."""

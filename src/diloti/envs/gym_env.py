@@ -50,6 +50,7 @@ from gymnasium import spaces
 from diloti.ai import make_player
 from diloti.ai.base import Player, RandomPlayer
 from diloti.core.errors import DilotiError
+from diloti.core.shuffling import choice
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat
 from diloti.envs.driver_base import DriverBase
@@ -108,7 +109,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
         self._play_bots()
         if self.render_mode == "human":
             self.render()
-        return self._obs(), self._info()
+        return self._result()
 
     def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
         d = self.driver
@@ -120,18 +121,19 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
             move = d.apply(int(action))
         except InvalidActionError:
             self._done = True
-            info = self._info()
+            obs, info = self._result()
             info["illegal_action"] = True
-            return self._obs(), self.illegal_reward, True, False, info
+            return obs, self.illegal_reward, True, False, info
+        reward = 0.0
         if move is not None:
             self._play_bots()
-        reward = 0.0
-        if d.over:
-            self._done = True
-            reward = d.returns()[self.me]
+            if d.over:
+                self._done = True
+                reward = d.returns()[self.me]
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward, self._done, False, self._info()
+        obs, info = self._result()
+        return obs, reward, self._done, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions as booleans (the method maskable learners call)."""
@@ -159,7 +161,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
                 # the same draw of its generator picks the same move (and it is legal: no check needed).
                 legal = state.legal_moves()
                 if legal:
-                    d.play_legal(bot.rng.choice(legal))
+                    d.play_legal(choice(bot.rng, legal))  # rng.choice's draw, compiled
                     state = d.state
                     continue
             move = bot.choose(d.view(state.turn))  # the game's scores too, in a whole-game episode
@@ -172,14 +174,14 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
             return np.zeros(self.game.num_actions, dtype=np.int8)
         return d.mask()
 
-    def _obs(self) -> ObsDict:
-        assert self.driver is not None
-        # A copy: each call returns data of its own (the driver keeps its arrays for the step).
-        return {"observation": self.driver.observation(self.me).copy(), "action_mask": self._mask().copy()}
-
-    def _info(self) -> dict[str, Any]:
-        assert self.driver is not None
-        return {"seat": self.me, "action_mask": self._mask().copy()}
+    def _result(self) -> tuple[ObsDict, dict[str, Any]]:
+        """The observation and the info of this step, each array a new one of the caller's own (the driver keeps
+        its own for the step), the mask made once."""
+        d = self.driver
+        assert d is not None
+        mask = np.zeros(self.game.num_actions, dtype=np.int8) if self._done or d.over else d.mask_copy()
+        return ({"observation": d.observation_copy(self.me), "action_mask": mask},
+                {"seat": self.me, "action_mask": mask.copy()})
 
 
 def _check_level(name: str, spec: object) -> str:

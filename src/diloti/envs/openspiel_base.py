@@ -36,7 +36,6 @@ class Seen(Protocol):
 
 
 _OVER, _CHANCE = Phase.OVER, Phase.CHANCE
-_INTS = tuple(range(52))  # a card as a plain int, by index (faster than int() of a Card)
 _TERMINAL, _CHANCE_PLAYER = int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE)
 
 T = TypeVar("T", bound="SpielState")
@@ -110,9 +109,13 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal actions of the player to act (or of ``player``): pyspiel's ``legal_actions``, answered
         without its calls back into Python at a player's turn (a new list, as pyspiel's)."""
-        p = self.current_player()
-        if p >= 0 and (player is None or player == p):
-            return list(self._decision().actions)  # what pyspiel's asks _legal_actions for, copied
+        r = self.round
+        phase = r.phase
+        if phase != _OVER and phase != _CHANCE and (player is None or player == r.turn):
+            d = self.decision
+            if d is None:
+                d = self.decision = self._new_decision()
+            return list(d.actions)  # what pyspiel's asks _legal_actions for, copied
         # Chance and terminal states, another player's turn, pseudo-players: pyspiel's own answers and errors.
         return super().legal_actions() if player is None else super().legal_actions(player)  # type: ignore[no-any-return]
 
@@ -129,24 +132,31 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return self._decision().actions
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        event = self.round.chance  # the engine's chance_outcomes() without its list of (Card, p) pairs
-        if event is None:
-            return []
-        p = event.probability
-        return [(_INTS[c], p) for c in event.outcomes]
+        return self.round.chance_outcome_ids()  # type: ignore[no-any-return]  # plain ints, built compiled
 
+    # The state's own step, without a call to each game's override: what a round's end leads to is the only
+    # part that differs (:meth:`_round_over`).
     def _apply_action(self, action: int) -> None:
-        if self.round.phase == _CHANCE:
-            self.round.deal(int(action))
-            return
-        move = self._decision().apply(int(action))
-        if move is not None:
-            self.round.push(move)
+        r = self.round
+        if r.phase == _CHANCE:
+            r.deal(action)  # pybind11 passes a plain int
+        else:
+            d = self.decision
+            if d is None:
+                d = self.decision = self._new_decision()
+            move = d.apply(action)
+            if move is None:
+                self.taken = (*self.taken, action)
+                return
+            r.push(move)
             self.decision = None
             if self.taken:  # back to the class's (): OpenSpiel's clone() deep-copies what a state holds itself
                 del self.taken
-        else:
-            self.taken = (*self.taken, int(action))
+        if r.phase == _OVER:
+            self._round_over()
+
+    def _round_over(self) -> None:
+        """What the end of the round in play leads to (in a whole-game episode, the next round): nothing here."""
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

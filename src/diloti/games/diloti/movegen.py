@@ -29,7 +29,9 @@ _VALUE_OF = VALUE.__getitem__
 # names (each a dictionary lookup by name).
 _VALUES: Final[tuple[int, ...]] = VALUE
 _CARDS: Final[tuple[Card, ...]] = CARDS
-_BITS: Final[tuple[int, ...]] = BIT
+# Typed as objects: a compiled read of an int table unboxes it, and appending it to a list then boxes a new int
+# (most card bits are above CPython's cached small ints); read as objects, the list shares the table's.
+_BITS: Final[tuple[Any, ...]] = BIT
 _COUNT_UNIT: Final[tuple[int, ...]] = tuple(1 << 3 * (VALUE[i] - 1) if VALUE[i] else 0 for i in range(52))
 _MOVE: Final = Move
 _NEW_MOVE: Final = tuple.__new__
@@ -121,7 +123,7 @@ def _generate(turn: int, hand: list[Card], table: list[Card], declarations: list
     """:func:`generate` in the play phase through the shape cache ``shapes``."""
     n = bisect_left(table, 40)
     numerals = table[:n]
-    items: list[int] = []
+    items: list[Any] = []  # ints, appended as the objects read (see _BITS)
     counts = 0  # the numerals' values as counts, 3 bits a value: the loose table's shape as one int
     for i in range(n):
         c: int = table[i]

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import index
-from typing import TYPE_CHECKING, ClassVar, Final, SupportsIndex
+from typing import TYPE_CHECKING, Any, ClassVar, Final, SupportsIndex
 
 from diloti.core._mypyc import mypyc_attr
 from diloti.core.cards import BIT, NAMES, VALUE, Card
@@ -103,6 +103,9 @@ def _build_head_of() -> list[int]:
 
 
 _HEAD_OF: Final = _build_head_of()
+# The action ids as shared int objects: most are above CPython's cached small ints, and a compiled int key
+# is boxed anew for every dict operation.
+_IDS: Final[tuple[Any, ...]] = tuple(range(NUM_ACTIONS))
 
 
 def head_of(move: Move) -> int:
@@ -168,8 +171,9 @@ class Decision(StepDecision):
 
     def __init__(self, legal: Sequence[Move], table: Iterable[int], declarations: Iterable[Declaration]) -> None:
         low = item_mask(table, declarations)
-        groups: dict[int, list[tuple[int, Move]]] = {}
+        groups: dict[Any, list[tuple[int, Move]]] = {}
         heads = _HEAD_OF
+        ids = _IDS
         for m in legal:
             card, kind, value, mask = m
             # head_of(m), inline; head_of itself for a decision's move (no card) and to raise on a bad one
@@ -180,9 +184,10 @@ class Decision(StepDecision):
                 h = heads[(ci * 4 + k) * 11 + value]
             if h < 0:
                 h = head_of(m)
-            g = groups.get(h)
+            hid = ids[h]
+            g = groups.get(hid)
             if g is None:
-                groups[h] = [(mask & low, m)]
+                groups[hid] = [(mask & low, m)]
             else:
                 g.append((mask & low, m))
         self._low = low
@@ -225,7 +230,7 @@ class Decision(StepDecision):
         self.steps += 1
         if self.head < 0:
             self.head = a
-            cands = self._groups[a]
+            cands = self._groups[_IDS[a]]
             if HEADS[a][1] in _NO_ITEMS:  # a lay, keep or redeal: one move, no items
                 return cands[0][1]
         else:
@@ -235,8 +240,10 @@ class Decision(StepDecision):
                 return next(m for items, m in self.candidates if not items & above)
             bit = BIT[a - ITEM]
             cands = []
-            for c in self.candidates:
-                rest = c[0] & above
+            pairs: list[Any] = self.candidates  # as objects: a typed pair would be unboxed and boxed anew
+            for c in pairs:
+                items: int = c[0]
+                rest = items & above
                 if rest & -rest == bit:
                     cands.append(c)
             chosen |= bit
@@ -252,6 +259,25 @@ class Decision(StepDecision):
         h = head_of(move)
         self._group(move, h)
         return sequence(h, move[3] & self._low, self._low)
+
+
+def steps_of(move: Move, table: Iterable[int], declarations: Iterable[Declaration]) -> int:
+    """The number of actions that choose ``move`` on this table: ``len(sequence(...))`` without the list.
+
+    >>> from diloti.core.cards import parse_cards
+    >>> steps_of(Move.parse("9D x 4H 5C"), parse_cards("4H 5C 9S"), []), steps_of(Move.parse("9D"), [], [])
+    (4, 1)
+    """
+    head = head_of(move)
+    if HEADS[head][1] in _NO_ITEMS:
+        return 1
+    low = item_mask(table, declarations)
+    items: int = move[3] & low
+    n = 1 + items.bit_count()
+    top = 1 << (items.bit_length() - 1)
+    if low & ~((top << 1) - 1):  # the STOP that says where the list ends
+        n += 1
+    return n
 
 
 def sequence(head: int, items: int, low: int) -> list[int]:
@@ -280,5 +306,5 @@ def sequence(head: int, items: int, low: int) -> list[int]:
 
 __all__ = [
     "HEADS", "ITEM", "KEEP_ACTION", "NUM_ACTIONS", "NUM_HEADS", "REDEAL_ACTION", "STOP", "Decision",
-    "describe", "head_of", "item_mask", "sequence",
+    "describe", "head_of", "item_mask", "sequence", "steps_of",
 ]

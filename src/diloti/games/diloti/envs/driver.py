@@ -29,7 +29,7 @@ from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.driver_base import DriverBase
-from diloti.games.diloti.envs.actions import Decision, head_of, item_mask, sequence
+from diloti.games.diloti.envs.actions import Decision, steps_of
 from diloti.games.diloti.envs.observation import observe
 from diloti.games.diloti.envs.planes import encode_state, prefix
 from diloti.games.diloti.game import Game
@@ -84,8 +84,7 @@ class Driver(DriverBase[State, Decision, View]):
     def _steps_of(self, move: Move) -> int:
         # Decision.encode's sequence, from the table alone: the decision (every legal move grouped) is not built.
         s = self.state
-        low = item_mask(s.table, s.declarations)
-        return len(sequence(head_of(move), move[3] & low, low))
+        return steps_of(move, s.table, s.declarations)
 
     def _observe(self, view: View, head: int, chosen: int) -> npt.NDArray[np.float32]:
         return observe(view, head, chosen)

@@ -137,10 +137,9 @@ class DilotiState(SpielState):
         if game.episode == "game":
             self.whole_game = True
 
-    def _apply_action(self, action: int) -> None:
-        super()._apply_action(action)
+    def _round_over(self) -> None:
         s = self.round
-        if self.whole_game and s.phase == Phase.OVER:
+        if self.whole_game:
             a, b = s.points()
             self.scores = (self.scores[0] + a, self.scores[1] + b)
             if max(self.scores) >= s.options.target and self.scores[0] != self.scores[1]:
