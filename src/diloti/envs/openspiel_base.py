@@ -35,7 +35,7 @@ class Seen(Protocol):
     def history(self) -> tuple[tuple[int, Move], ...]: ...
 
 
-_OVER, _CHANCE = Phase.OVER, Phase.CHANCE
+_OVER, _CHANCE = Phase.OVER, Phase.CHANCE  # a round's phase is always a member: compared by identity
 _TERMINAL, _CHANCE_PLAYER = int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE)
 
 T = TypeVar("T", bound="SpielState")
@@ -92,9 +92,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         r = self.round
         phase = r.phase
-        if phase == _OVER:
+        if phase is _OVER:
             return _TERMINAL
-        if phase == _CHANCE:
+        if phase is _CHANCE:
             return _CHANCE_PLAYER
         turn: int = r.turn
         return turn
@@ -104,14 +104,14 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     # is_terminal and _legal_actions for legal_actions. These answer the same from Python at once (the
     # C++ side, OpenSpiel's own algorithms, still goes through pyspiel's, to the same methods).
     def is_chance_node(self) -> bool:
-        return self.current_player() == _CHANCE_PLAYER
+        return self.round.phase is _CHANCE
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal actions of the player to act (or of ``player``): pyspiel's ``legal_actions``, answered
         without its calls back into Python at a player's turn (a new list, as pyspiel's)."""
         r = self.round
         phase = r.phase
-        if phase != _OVER and phase != _CHANCE and (player is None or player == r.turn):
+        if phase is not _OVER and phase is not _CHANCE and (player is None or player == r.turn):
             d = self.decision
             if d is None:
                 d = self.decision = self._new_decision()
@@ -138,7 +138,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     # part that differs (:meth:`_round_over`).
     def _apply_action(self, action: int) -> None:
         r = self.round
-        if r.phase == _CHANCE:
+        if r.phase is _CHANCE:
             r.deal(action)  # pybind11 passes a plain int
         else:
             d = self.decision
@@ -152,7 +152,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             self.decision = None
             if self.taken:  # back to the class's (): OpenSpiel's clone() deep-copies what a state holds itself
                 del self.taken
-        if r.phase == _OVER:
+        if r.phase is _OVER:
             self._round_over()
 
     def _round_over(self) -> None:
@@ -166,7 +166,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return self._describe(action)
 
     def is_terminal(self) -> bool:
-        return bool(self.round.phase == _OVER)
+        return self.round.phase is _OVER
 
     def __str__(self) -> str:
         text: str = self.round.describe()

@@ -196,6 +196,8 @@ class Decision(StepDecision):
     @classmethod
     def of(cls, state: State) -> Decision:
         """The decision of the seat to move in ``state``."""
+        if cls is Decision:  # compiled, the native constructor: no call through the type and its argument parsing
+            return Decision(state.legal_moves(), state.table, state.declarations)
         return cls(state.legal_moves(), state.table, state.declarations)
 
     @property
@@ -214,11 +216,17 @@ class Decision(StepDecision):
         if acts is None:
             # Each candidate names the item after the last one chosen, or STOP if it has no more.
             above = ~((1 << self.chosen.bit_length()) - 1)  # the items after the last one chosen
-            nxt: set[int] = set()
-            for items, _ in self.candidates:
-                rest = items & above
-                nxt.add(ITEM + (rest & -rest).bit_length() - 1 if rest else STOP)
-            acts = sorted(nxt)
+            ids = _IDS  # shared int objects (see _IDS)
+            cands = self.candidates
+            if len(cands) == 1:  # the usual case: one move left, one action
+                rest = cands[0][0] & above
+                acts = [ids[ITEM + (rest & -rest).bit_length() - 1 if rest else STOP]]
+            else:
+                nxt: set[Any] = set()
+                for items, _ in cands:
+                    rest = items & above
+                    nxt.add(ids[ITEM + (rest & -rest).bit_length() - 1 if rest else STOP])
+                acts = sorted(nxt)
             self._actions = acts
         return acts
 
