@@ -169,17 +169,18 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
             state = d.state  # a whole game deals the next round in a new state
 
     def _mask(self) -> npt.NDArray[np.int8]:
+        """The agent's action mask now, an array of the caller's own (all zeros once the episode is over)."""
         d = self.driver
         if d is None or self._done or d.over:
             return np.zeros(self.game.num_actions, dtype=np.int8)
-        return d.mask()
+        return d.mask_copy()
 
     def _result(self) -> tuple[ObsDict, dict[str, Any]]:
         """The observation and the info of this step, each array a new one of the caller's own (the driver keeps
         its own for the step), the mask made once."""
         d = self.driver
         assert d is not None
-        mask = np.zeros(self.game.num_actions, dtype=np.int8) if self._done or d.over else d.mask_copy()
+        mask = self._mask()
         return ({"observation": d.observation_copy(self.me), "action_mask": mask},
                 {"seat": self.me, "action_mask": mask.copy()})
 
