@@ -4,7 +4,9 @@ one game at once, and two server processes sharing players and a game."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import os
 import subprocess
 import threading
@@ -245,6 +247,47 @@ def test_the_end_is_scored_once_and_the_players_of_a_rematch_stay(tmp_path: Path
         assert client.get(f"/api/tables/{msg['table']}").json()["rated"]
         seats = client.get(f"/api/tables/{msg['table']}").json()["seats"]
         assert [s["player"] for s in seats] == [ann["player"], bob["player"]]
+
+
+def test_a_failed_end_store_is_logged_once_awaited_or_not(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with make_client(sqlite(tmp_path)) as client:
+        ann = player(client, "Ann")
+        t = table(client, ann, seats=VS_RANDOM, options={"target": 10}, seed=5)
+        play_out(client, t)
+        stored_games(client, ann, 1)
+        m = manager(client)
+        live = m.tables[t["table"]]
+        gate = threading.Event()
+
+        def broken(*args: Any) -> bool:
+            gate.wait(10)
+            raise RuntimeError("disk gone")
+
+        m.players.finish = broken  # type: ignore[method-assign]
+
+        async def awaited() -> None:
+            gate.set()
+            with pytest.raises(RuntimeError):
+                await m._store_end(live)
+
+        async def abandoned() -> None:
+            # The awaiting handler is cancelled (its connection closed) while the store runs on.
+            gate.clear()
+            waiter = asyncio.ensure_future(m._store_end(live))
+            await asyncio.sleep(0)
+            waiter.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiter
+            gate.set()
+            await asyncio.gather(*m._background, return_exceptions=True)
+            await asyncio.sleep(0)  # the done callbacks run
+
+        caplog.set_level(logging.ERROR, logger="diloti.server")
+        client.portal.call(awaited)  # type: ignore[union-attr]
+        assert not [r for r in caplog.records if "disk gone" in r.getMessage()]  # the caller logs it, not the pool
+        client.portal.call(abandoned)  # type: ignore[union-attr]
+        assert [r.getMessage() for r in caplog.records if "disk gone" in r.getMessage()] == [
+            "background task failed: RuntimeError('disk gone')"]
 
 
 def test_everything_survives_a_restart_and_a_lost_end_is_stored_on_load(tmp_path: Path) -> None:

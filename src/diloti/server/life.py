@@ -16,7 +16,7 @@ from abc import abstractmethod
 from diloti.server.live import REMATCH_OFFER, LiveTable, Seat, computer_plays
 from diloti.server.protocol import ProtocolError
 from diloti.server.ratings import game_result, rate_seats
-from diloti.server.replica import Replica
+from diloti.server.replica import Replica, report_failure
 from diloti.store.db import SeatData, TableData
 from diloti.store.players import PlayerStore
 
@@ -40,8 +40,13 @@ class TableLife(Replica):
         handler or the computer's task, and that connection closing (or that task stopping) right after the
         last move cancelled the await, so the end and its results waited for the table's next load."""
         winner, reason = end if end is not None else (table.game.winner, None)
-        stored = self.db(self.players.finish, game_result(table, winner, reason), rate_seats, end)
-        ok: bool = await asyncio.shield(self._spawn(stored))
+        stored = self._spawn(self.db(self.players.finish, game_result(table, winner, reason), rate_seats, end),
+                             report=False)  # its failure reaches the caller, who logs it
+        try:
+            ok: bool = await asyncio.shield(stored)
+        except asyncio.CancelledError:
+            stored.add_done_callback(report_failure)  # nobody awaits the store now: log its failure here
+            raise
         return ok
 
     async def _set_away(self, table: LiveTable, seat: Seat, away: bool) -> None:

@@ -29,6 +29,12 @@ T = TypeVar("T")
 ACTIVE = ("waiting", "playing")
 
 
+def report_failure(task: asyncio.Future[Any]) -> None:
+    """Log the failure of a task nobody awaits (a done callback)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background task failed: %r", task.exception())
+
+
 class Replica(ABC):
     """The manager's side of the cluster: its copies of the tables follow the database."""
 
@@ -53,7 +59,7 @@ class Replica(ABC):
     def _advance(self, table: LiveTable, seat: int, move: Move, left: int | None = None) -> None: ...
 
     @abstractmethod
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]: ...
+    def _spawn(self, coro: Any, report: bool = True) -> asyncio.Task[Any]: ...
 
     @abstractmethod
     def _rematched(self, table: LiveTable, new_id: str) -> None: ...

@@ -40,6 +40,7 @@ from diloti.server.cluster import Cluster
 from diloti.server.live import Connection, LiveTable, Seat, computer_plays, token_hash
 from diloti.server.metrics import Metrics
 from diloti.server.protocol import ProtocolError, clean_chat, move_dict
+from diloti.server.replica import report_failure
 from diloti.server.seating import Seating
 from diloti.server.writer import GroupCommit
 from diloti.store.db import DuplicateMove, Store, StoreError
@@ -150,17 +151,14 @@ class TableManager(Seating):
         if self.store.is_sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop())
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
-        # A task nobody has to await: kept here so it is not collected mid-flight, its failure logged.
+    def _spawn(self, coro: Any, report: bool = True) -> asyncio.Task[Any]:
+        # A task nobody has to await: kept here so it is not collected mid-flight, its failure logged
+        # (``report=False``: a caller awaits it and logs its failure itself).
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._background.add(task)
-
-        def done(t: asyncio.Task[Any]) -> None:
-            self._background.discard(t)
-            if not t.cancelled() and t.exception() is not None:
-                log.error("background task failed: %r", t.exception())
-
-        task.add_done_callback(done)
+        task.add_done_callback(self._background.discard)
+        if report:
+            task.add_done_callback(report_failure)
         return task
 
     def _touch(self, table: LiveTable) -> None:
