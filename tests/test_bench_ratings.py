@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from diloti.server.ratings import MASTER_OVER_EXPERT
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -39,3 +41,11 @@ def test_a_bad_anchor_and_no_results_are_usage_errors(tmp_path: Path) -> None:
                        ([f, "--players", "4"], "no 4-player results")):
         out = run(*args)
         assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr
+
+
+def test_the_servers_master_anchor_is_the_fitted_ladders() -> None:
+    """The server places ``master`` by the ladder's fit of the recorded matches (a match that moves it shows here)."""
+    out = run(*sorted(str(p) for p in (ROOT / "bench" / "results").glob("*.jsonl")), "--anchor", "expert")
+    assert out.returncode == 0, out.stderr
+    row = next(line for line in out.stdout.splitlines() if line.startswith("| master-1s |"))
+    assert row.split("|")[2].strip() == f"+{MASTER_OVER_EXPERT}", row

@@ -12,11 +12,11 @@ measured ladder (docs/STRENGTH.md, 2,000 games a pair): under the model, side A 
 probability ``1 / (1 + exp(-(mu_A - mu_B) / c))``, ``c = sqrt(sigma_A^2 + sigma_B^2 + 2 beta^2)``; the gap
 between two levels is ``c * logit(win rate)``. ``heuristic`` is put at the newcomer's 25; ``expert`` is
 84.7% against it, ``greedy`` loses 91.2% to it, and ``random`` lost every game to ``greedy``, so its gap
-uses the interval's lower end, 99.7%; ``master`` wins :data:`MASTER_VS_EXPERT` against ``expert``. The
-2-player figures serve the 4-player games too.
+uses the interval's lower end, 99.7%; ``master`` is :data:`MASTER_OVER_EXPERT` Elo over ``expert`` (the ladder's
+maximum-likelihood fit). The 2-player figures serve the 4-player games too.
 
 >>> {level: round(mu, 1) for level, (mu, sigma) in ANCHORS.items()}
-{'random': -24.4, 'greedy': 10.8, 'heuristic': 25.0, 'expert': 35.4, 'master': 41.0}
+{'random': -24.4, 'greedy': 10.8, 'heuristic': 25.0, 'expert': 35.4, 'master': 42.2}
 >>> new = rate_seats([(0, None, None), (1, None, "greedy")], 0)
 >>> round(new[0][0], 2), new[1]  # a newcomer beat greedy: up; the computer's seat is not rated
 (26.36, None)
@@ -46,7 +46,13 @@ def _gap(win_rate: float) -> float:
     return c * math.log(win_rate / (1 - win_rate))
 
 
-MASTER_VS_EXPERT = 0.716  # 88 games at equal playouts (61.4% .. 80.0%)
+# The master at 1 s a move over the expert in docs/STRENGTH.md's fitted table (`bench/ratings.py --anchor expert`:
+# +196, +99 .. +293): a 75.5% win rate. The default 0.25 s on the compiled core was shown as strong (SPRT, H1).
+MASTER_OVER_EXPERT = 196
+
+
+def _elo_win(elo: float) -> float:
+    return 1 / (1 + 10 ** (-elo / 400))
 
 
 def _anchors() -> dict[str, tuple[float, float]]:
@@ -55,9 +61,7 @@ def _anchors() -> dict[str, tuple[float, float]]:
     return {"random": (greedy - _gap(0.997), ANCHOR_SIGMA),  # greedy vs random: 2,000 of 2,000; the lower end
             "greedy": (greedy, ANCHOR_SIGMA), "heuristic": (heuristic, ANCHOR_SIGMA),
             "expert": (heuristic + _gap(0.847), ANCHOR_SIGMA),  # expert vs heuristic, 2,000 games
-            # master vs expert at equal playouts (docs/STRENGTH.md, "The master"); at its default budget (0.25 s,
-            # some 9,000 playouts a move on the compiled core) it searches far more, so this places it low
-            "master": (heuristic + _gap(0.847) + _gap(MASTER_VS_EXPERT), ANCHOR_SIGMA)}
+            "master": (heuristic + _gap(0.847) + _gap(_elo_win(MASTER_OVER_EXPERT)), ANCHOR_SIGMA)}
 
 
 ANCHORS = _anchors()
