@@ -161,6 +161,9 @@ def test_a_review_is_reproducible_and_covers_every_decision_of_the_seats() -> No
     assert [d.played for d in a.decisions] == [str(m) for s, m in moves if s == 1]
     assert all(d.lost >= 0 and (d.best == d.played or d.best_points >= d.played_points) for d in a.decisions)
     assert all(not d.judged for d in a.decisions if d.moves == 1)
+    # A forced move is not searched: it has no chance to win to draw (a chance read from its 0.0 jumped about).
+    assert any(not d.judged for d in a.decisions) and any(d.judged for d in a.decisions)
+    assert all((d.win_before is None and d.win_after is None) != d.judged for d in a.decisions)
     both = review_record(rec, None, worlds=1, seed=3)
     assert both.seats == [0, 1] and len(both.decisions) == len(moves)
     assert [d for d in both.decisions if d.seat == 1] == a.decisions

@@ -25,8 +25,8 @@ A decision's **accuracy** is ``100 * exp(-lost / 2.5)`` (100 for the best
 move, 67 for an inaccuracy's 1 point, 37 at the mistake line, 14 at the
 blunder line); a player's accuracy (and a round's) is the mean over the
 decisions that were choices (a single legal move, or the face-card redeal
-question, is not judged). In Diloti each decision also carries the chance to
-win the game before the move (with the best move) and after it
+question, is not judged). In Diloti each judged decision also carries the chance
+to win the game before the move (with the best move) and after it
 (:mod:`diloti.ai.winchance`, from the game's score and the target).
 
 Everything is a function of the seat's view and the review's seed: the same
@@ -68,7 +68,7 @@ MISTAKE = 2.5
 BLUNDER = 5.0
 ACCURACY_SCALE = 2.5  # a decision's accuracy is 100 * exp(-lost / ACCURACY_SCALE)
 MARKS = ("inaccuracy", "mistake", "blunder")
-VERSION = 1  # of the review's method: a stored review of another version is made again
+VERSION = 2  # of the review's method: a stored review of another version is made again (2: forced moves have no chance)
 AWAY_NOTE = "for the absent player"  # the record's comment on a move the computer made for an away player
 _MOVE_LINE = re.compile(r"^s\d+\s+\S")
 
@@ -233,7 +233,9 @@ def review_decision(point: Point, worlds: int = DEFAULT_WORLDS, seed: int = 0) -
         raise ReviewError(f"the view at ply {point.ply} is a spectator's: a review judges a seat's moves", point.ply)
     judged = len(view.legal) > 1 and view.phase != Phase.DECIDE
     ranked = rank_view(view, decision_seed(seed, point.ply), worlds)
-    chances = win_chances(view, ranked)  # None: the game has no model of the chance to win
+    # None: the game has no model of the chance to win, or the move was forced (a lone move, the redeal question:
+    # not searched, its 0.0 is no estimate, and a chance read from it jumped about on the game's graph).
+    chances = win_chances(view, ranked) if judged else None
     values = dict(ranked)
     best, best_points = ranked[0]
     played_points = values[point.move]
