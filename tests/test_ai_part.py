@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from tests.toy_players import ToyGame, ToyState
 
 from diloti.ai import LEVELS, MEASUREMENT_LEVELS, make_player
 from diloti.ai.analysis import AnalysisError, rank_moves
@@ -18,6 +17,7 @@ from diloti.games import BUILT_IN, GameInfo, registered
 from diloti.games.kontsina.rules import KontsinaOptions
 from diloti.match.tournament import play_game, play_match
 from diloti.match.workers import choose_move, rank_hint
+from toy_players import ToyGame, ToyState
 
 CONTRACT = [name for name in PlayersPart.__dict__ if not name.startswith("_")]
 
@@ -34,14 +34,14 @@ def test_every_built_in_game_has_the_whole_players_part(game: str) -> None:
 @pytest.fixture
 def toy() -> Iterator[GameInfo]:
     info = GameInfo("toy", ToyState, ToyGame, KontsinaOptions, (2, 3, 4), "tests/test_ai_part.py", "hand",
-                    {"players": "tests.toy_players"})
+                    {"players": "toy_players"})
     with registered(info):
         yield info
 
 
 def test_a_registered_game_gets_every_level(toy: GameInfo) -> None:
     s = toy.new_state(2, seed=4)
-    from tests.toy_players import PART
+    from toy_players import PART
 
     assert players_part(s.view(0)) is PART
     bots = {name: make_player(name if name in ("random", "greedy", "heuristic") else f"{name}:iterations=20,"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.helpers import hand_of
 
 from diloti.ai import make_player
 from diloti.ai.part import SearchSettings, game_players
@@ -13,6 +12,7 @@ from diloti.core.cards import mask_of, parse_card
 from diloti.games import new_game
 from diloti.games.diloti.state import State
 from diloti.games.xeri import players as xeri_players
+from helpers import hand_of
 
 LEVELS = ["random", "greedy", "heuristic", "expert:iterations=12,seconds=none", "master:iterations=12,seconds=none"]
 

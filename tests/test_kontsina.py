@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers import hand_of
 
 from diloti.core.cards import CARDS, mask_of, parse_card, parse_cards
 from diloti.core.errors import IllegalMoveError, InvalidPositionError
 from diloti.games.diloti.state import State
 from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions, KontsinaState, score_kontsina
+from helpers import hand_of
 
 
 def moves(s: KontsinaState) -> list[str]:

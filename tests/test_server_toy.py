@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 from starlette.testclient import WebSocketTestSession
-from tests.toy_game import NAME, registered_pairs
 
 from diloti.formats.games import read_any_record
 from diloti.games import GAMES, GameInfo
 from diloti.server.messages import SERVER_MESSAGE
 from test_server import cards_in, hello, live, make_client, manager, new_table, until
+from toy_game import NAME, registered_pairs
 
 pytestmark = pytest.mark.timeout(120)
 

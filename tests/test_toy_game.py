@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.toy_game import NAME, PairsGame, PairsOptions, PairsState, registered_pairs
 
 from diloti.ai import make_player
 from diloti.ai.analysis import rank_moves
@@ -26,6 +25,7 @@ from diloti.formats.games import (
 )
 from diloti.games import GAMES, GameInfo, find_game
 from diloti.match.tournament import play_match
+from toy_game import NAME, PairsGame, PairsOptions, PairsState, registered_pairs
 
 
 @pytest.fixture
@@ -136,11 +136,11 @@ def test_the_three_research_environments_and_their_checks(pairs: GameInfo) -> No
     pyspiel = pytest.importorskip("pyspiel", reason="the research extra is not installed")
     from gymnasium.utils.env_checker import check_env
     from pettingzoo.test import api_test, seed_test
-    from tests.toy_game import ENV
 
     from diloti.envs import pettingzoo_env
     from diloti.envs.gym_env import DilotiEnv
     from diloti.envs.openspiel_game import register_openspiel
+    from toy_game import ENV
 
     env = pettingzoo_env.env(game=NAME)
     assert env.observation_space("player_0")["observation"].shape == (ENV.size,)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers import hand_of
 
 from diloti.core.cards import CARDS, parse_card, parse_cards
 from diloti.core.errors import IllegalMoveError, InvalidPositionError, OptionsError
 from diloti.core.moves import CAPTURE, LAY
 from diloti.games.diloti.state import State
 from diloti.games.xeri.rules import XeriGame, XeriOptions, XeriState, hands_won, pile_must_be_redealt, score_xeri
+from helpers import hand_of
 
 
 def play(s: XeriState, cards: str) -> None:
