@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
@@ -63,7 +64,7 @@ options_st = st.builds(
 
 def hand_of(game: str, hands: list[str], table: str = "", *, turn: int = 0, dealer: int | None = None,
             deals: int = 0, players: int | None = None, last_capturer: int | None = None,
-            captured: list[str] | None = None, **opts: object) -> Any:
+            captured: Sequence[str | Iterable[str]] | None = None, **opts: object) -> Any:
     """A hand of Xeri or Kontsina: ``deals`` whole deals in the stock; every other card not named goes to
     side 0's captures (Xeri's ``table`` is the pile, bottom first)."""
     from diloti.games import find_game

@@ -10,36 +10,38 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from typing import Literal, TypeGuard
 
-from diloti.core.cards import BIT, VALUE
-from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move
+from diloti.core.cards import BIT, VALUE, Card
+from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move
 from diloti.games.diloti.state import DECIDE, OVER, State
 
 # An item is ("card", card) for a loose card or ("pile", pile).
-Item = tuple[str, object]
+Loose = tuple[Literal["card"], Card]
+Pile = tuple[Literal["pile"], Declaration]
+Item = Loose | Pile
 
 
 def _value(item: Item) -> int:
-    kind, x = item
-    return VALUE[x] if kind == "card" else x.value  # type: ignore[attr-defined,index]
+    return VALUE[item[1]] if item[0] == "card" else item[1].value
 
 
 def _is_numeral(item: Item) -> bool:
-    return item[0] == "card" and VALUE[item[1]] > 0  # type: ignore[index]
+    return item[0] == "card" and VALUE[item[1]] > 0
 
 
-def _is_plain(item: Item) -> bool:
-    return item[0] == "pile" and item[1].kind == PLAIN  # type: ignore[attr-defined]
+def _is_plain(item: Item) -> TypeGuard[Pile]:
+    return item[0] == "pile" and item[1].kind == PLAIN
 
 
 def _is_group(item: Item) -> bool:
-    return item[0] == "pile" and item[1].kind == GROUP  # type: ignore[attr-defined]
+    return item[0] == "pile" and item[1].kind == GROUP
 
 
 def _mask(items: tuple[Item, ...]) -> int:
     m = 0
-    for kind, x in items:
-        m |= BIT[x] if kind == "card" else x.mask  # type: ignore[index,attr-defined]
+    for item in items:
+        m |= BIT[item[1]] if item[0] == "card" else item[1].mask
     return m
 
 
@@ -77,15 +79,15 @@ def _capture_part(block: tuple[Item, ...], v: int, state: State) -> bool:
 def _group_component(block: tuple[Item, ...], g: int, state: State) -> bool:
     if len(block) == 1 and block[0][0] == "pile":
         pile = block[0][1]
-        if pile.value != g:  # type: ignore[attr-defined]
+        if pile.value != g:
             return False
-        return not (state.options.soy and pile.is_soy)  # type: ignore[attr-defined]
+        return not (state.options.soy and pile.is_soy)
     return _sum_part(block, g, state.options.liberal_groups)
 
 
-def _can_raise(state: State, pile: object) -> bool:
+def _can_raise(state: State, pile: Declaration) -> bool:
     turn = state.turn
-    owner = pile.owner  # type: ignore[attr-defined]
+    owner = pile.owner
     if owner == turn:
         return state.options.self_raise
     return (owner - turn) % 2 == 1
@@ -113,7 +115,7 @@ def _is_capture(s: tuple[Item, ...], card: int, state: State) -> bool:
         return False
     v = VALUE[card]
     if v == 0:
-        if any(kind != "card" or x >> 2 != card >> 2 for kind, x in s):  # type: ignore[operator]
+        if any(x[0] != "card" or x[1] >> 2 != card >> 2 for x in s):
             return False
         same = [c for c in state.table if c >> 2 == card >> 2]
         if state.options.three_faces_stay and len(same) == 3:
@@ -124,7 +126,7 @@ def _is_capture(s: tuple[Item, ...], card: int, state: State) -> bool:
 
 def _group_values(s: tuple[Item, ...], card: int, state: State) -> set[int]:
     v = VALUE[card]
-    out = set()
+    out: set[int] = set()
     if v == 0 or not s:
         return out
     for g in range(v, 11):
@@ -154,7 +156,7 @@ def _raise_value(s: tuple[Item, ...], card: int, state: State) -> int | None:
         if all(_is_numeral(x) or _is_plain(x) for x in s) and any(_can_raise(state, x[1]) for x in plains):
             return total
         return None
-    if len(s) == 1 and _can_raise(state, s[0][1]):
+    if len(s) == 1 and _can_raise(state, plains[0][1]):  # s's one item, a plain pile
         return total
     return None
 

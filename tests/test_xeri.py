@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from diloti.core.cards import CARDS, parse_card, parse_cards
+from diloti.core.cards import CARDS, Card, parse_card, parse_cards
 from diloti.core.errors import IllegalMoveError, InvalidPositionError, OptionsError
 from diloti.core.moves import CAPTURE, LAY
 from diloti.games.diloti.state import State
@@ -33,7 +33,7 @@ def test_four_players_play_in_partnerships_only() -> None:
         State.new(players=3, seed=1, game="xeri")
 
 
-def _deck(hands: str, pile: str) -> list[int]:
+def _deck(hands: str, pile: str) -> list[Card]:
     front = parse_cards(hands) + parse_cards(pile)
     return front + [c for c in CARDS if c not in front]
 
