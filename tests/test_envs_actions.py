@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Move
 from diloti.core.phase import Phase
+from diloti.envs.actions import InvalidActionError
 from diloti.games.diloti.envs.actions import (
     HEADS,
     ITEM,
@@ -28,7 +29,6 @@ from diloti.games.diloti.envs.actions import (
     REDEAL_ACTION,
     STOP,
     Decision,
-    InvalidActionError,
     describe,
     head_of,
     item_mask,

@@ -68,5 +68,6 @@ def test_stable_baselines3_make_vec_env_and_maskable_ppo() -> None:
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
     model.learn(256)
     obs = venv.reset()
+    assert isinstance(obs, dict)  # the environment's observations are Dict spaces
     actions, _ = model.predict(obs, action_masks=np.stack(venv.env_method("action_masks")))
     assert all(mask[a] for a, mask in zip(actions, venv.env_method("action_masks"), strict=True))

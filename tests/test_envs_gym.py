@@ -45,6 +45,7 @@ def test_rounds_end_with_the_point_difference(players: int) -> None:
             if terminated or truncated:
                 break
         assert not truncated and steps >= 12
+        assert env.driver is not None
         a, b = env.driver.state.points()
         assert total == (a - b if info["seat"] % 2 == 0 else b - a)
         assert obs["action_mask"].sum() == 0

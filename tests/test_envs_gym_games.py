@@ -9,6 +9,7 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium", reason="the research extra (pip install 'diloti[research]') is missing")
 
+from gymnasium import spaces  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import diloti.envs  # noqa: E402
@@ -37,6 +38,7 @@ def test_registered_ids_and_the_game_argument_make_the_same_environment() -> Non
     oa, ia = a.reset(seed=4)
     ob, ib = b.reset(seed=4)
     assert np.array_equal(oa["observation"], ob["observation"]) and ia["seat"] == ib["seat"] == 2
+    assert isinstance(a.action_space, spaces.Discrete) and isinstance(a.observation_space, spaces.Dict)
     assert a.action_space.n == 156 and a.observation_space["observation"].shape == (517,)
 
 
@@ -56,6 +58,7 @@ def test_hands_end_with_the_sides_points_against_the_others(game: str, players: 
             total += reward
             if terminated or truncated:
                 break
+        assert env.driver is not None
         state = env.driver.state
         points, side = state.points(), state.side_of(info["seat"])
         others = [p for i, p in enumerate(points) if i != side]

@@ -27,7 +27,7 @@ MIXES = [
 
 def positions(count: int, seed: int = 0) -> list[State]:
     rng = random.Random(seed)
-    out = []
+    out: list[State] = []
     while len(out) < count:
         players = rng.choice([2, 4])
         s = State.new(players, rng.choice(MIXES), dealer=rng.randrange(players), seed=rng.randrange(10**9))

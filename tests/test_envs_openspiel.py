@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the research extra (pip install
 
 import diloti.envs.openspiel_game  # noqa: E402, F401  (registers the games)
 from diloti.envs.driver import EnvArgumentError  # noqa: E402
+from diloti.envs.openspiel_base import SpielState  # noqa: E402
 from diloti.games.diloti.envs import openspiel as openspiel_game  # noqa: E402
 from diloti.games.diloti.envs.observation import SIZE  # noqa: E402
 
@@ -19,8 +21,8 @@ MIXES = ["", "liberal_groups liberal_raise self_raise",
          "dealer_sees_bottom face_card_redeal:any_deal three_faces_stay any_rank_redeal soy target:121"]
 
 
-def random_state(game: object, rng: random.Random, stop: float = 0.5) -> object:
-    state = game.new_initial_state()  # type: ignore[attr-defined]
+def random_state(game: Any, rng: random.Random, stop: float = 0.5) -> SpielState:
+    state: SpielState = game.new_initial_state()
     while (not state.is_terminal() and rng.random() > 1 - stop / 100) or state.is_chance_node():
         if state.is_chance_node():
             cards, probs = zip(*state.chance_outcomes(), strict=True)
@@ -38,19 +40,19 @@ def test_random_sim_test_with_serialisation(players: int, options: str) -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
-def play_to_end(state: object, rng: random.Random) -> object:
-    while not state.is_terminal():  # type: ignore[attr-defined]
-        if state.is_chance_node():  # type: ignore[attr-defined]
-            cards = [c for c, _ in state.chance_outcomes()]  # type: ignore[attr-defined]
-            state.apply_action(rng.choice(cards))  # type: ignore[attr-defined]
+def play_to_end(state: SpielState, rng: random.Random) -> SpielState:
+    while not state.is_terminal():
+        if state.is_chance_node():
+            cards = [c for c, _ in state.chance_outcomes()]
+            state.apply_action(rng.choice(cards))
         else:
-            state.apply_action(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+            state.apply_action(rng.choice(state.legal_actions()))
     return state
 
 
-def states_along_a_round(game: object, seed: int) -> list[object]:
+def states_along_a_round(game: Any, seed: int) -> list[SpielState]:
     rng = random.Random(seed)
-    state = game.new_initial_state()  # type: ignore[attr-defined]
+    state: SpielState = game.new_initial_state()
     out = []
     while not state.is_terminal():
         if rng.random() < 0.15:

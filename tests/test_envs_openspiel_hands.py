@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the research extra (pip install
 import diloti.envs.openspiel_game  # noqa: E402, F401  (registers the three games)
 from diloti.envs.driver import EnvArgumentError  # noqa: E402
 from diloti.envs.games import find_env_game  # noqa: E402
-from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE  # noqa: E402
+from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielState  # noqa: E402
 
 SEATINGS = [("python_xeri", 2, ""), ("python_xeri", 2, "pile_any_pair_redeal no_xeri_last_card"),
             ("python_xeri", 4, "xeri_jack_double"), ("python_kontsina", 2, ""),
@@ -22,18 +23,18 @@ SEATINGS = [("python_xeri", 2, ""), ("python_xeri", 2, "pile_any_pair_redeal no_
             ("python_kontsina", 4, "partnerships target:31")]
 
 
-def step(state: object, rng: random.Random) -> None:
-    if state.is_chance_node():  # type: ignore[attr-defined]
-        cards, probs = zip(*state.chance_outcomes(), strict=True)  # type: ignore[attr-defined]
+def step(state: SpielState, rng: random.Random) -> None:
+    if state.is_chance_node():
+        cards, probs = zip(*state.chance_outcomes(), strict=True)
         assert abs(sum(probs) - 1) < 1e-9
-        state.apply_action(rng.choice(cards))  # type: ignore[attr-defined]
+        state.apply_action(rng.choice(cards))
     else:
-        state.apply_action(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+        state.apply_action(rng.choice(state.legal_actions()))
 
 
-def states_along_a_hand(game: object, seed: int) -> list[object]:
+def states_along_a_hand(game: Any, seed: int) -> list[SpielState]:
     rng = random.Random(seed)
-    state = game.new_initial_state()  # type: ignore[attr-defined]
+    state: SpielState = game.new_initial_state()
     out = []
     while not state.is_terminal():
         if rng.random() < 0.2:

@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the research extra (pip install 'diloti[research]') is not installed")
 
+from gymnasium import spaces
 from pettingzoo.test import api_test, render_test, seed_test
 
 from diloti.envs import pettingzoo_env
@@ -117,8 +118,9 @@ def test_bad_arguments_name_the_argument() -> None:
 
 def test_spaces_and_pickle() -> None:
     e = pettingzoo_env.raw_env(players=4, options="liberal_groups soy")
-    assert e.action_space("player_3").n == NUM_ACTIONS
-    assert e.observation_space("player_0")["observation"].shape == (SIZE,)
+    action_space, observation_space = e.action_space("player_3"), e.observation_space("player_0")
+    assert isinstance(action_space, spaces.Discrete) and isinstance(observation_space, spaces.Dict)
+    assert action_space.n == NUM_ACTIONS and observation_space["observation"].shape == (SIZE,)
     e.reset(seed=9)
     e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
     copy = pickle.loads(pickle.dumps(e))

@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the research extra (pip install 'diloti[research]') is not installed")
 
+from gymnasium import spaces
 from pettingzoo.test import api_test, render_test, seed_test
 
 from diloti.envs import pettingzoo_env
@@ -63,10 +64,13 @@ def test_spaces_names_and_rewards_per_side(game: str, players: int, options: dic
     assert e.metadata["name"] == f"{game}_v0" and pettingzoo_env.raw_env.metadata["name"] == "diloti_v0"
     assert e.possible_agents == [f"player_{i}" for i in range(players)]
     for a in e.possible_agents:
-        assert e.action_space(a).n == n and e.observation_space(a)["observation"].shape == (size,)
+        action_space, observation_space = e.action_space(a), e.observation_space(a)
+        assert isinstance(action_space, spaces.Discrete) and isinstance(observation_space, spaces.Dict)
+        assert action_space.n == n and observation_space["observation"].shape == (size,)
     for seed in range(3):
         total = play(e, seed)
         assert abs(sum(total.values())) < 1e-9
+        assert e.driver is not None
         points = e.driver.state.points()
         sides = e.driver.state.sides
         for seat in range(players):

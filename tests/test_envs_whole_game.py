@@ -17,6 +17,7 @@ from pettingzoo.test import api_test, seed_test
 import diloti.envs  # noqa: F401 - registers the Gymnasium ids
 from diloti.envs import pettingzoo_env
 from diloti.envs.driver import EnvArgumentError
+from diloti.envs.gym_env import DilotiEnv
 from diloti.games.diloti.envs.observation import LAYOUT
 
 SHORT = {"target": 21}  # a few rounds a game, so that the tests stay short
@@ -64,8 +65,11 @@ def test_gymnasium_whole_game() -> None:
     _, info = env.reset(seed=2)
     rng = np.random.default_rng(2)
     rounds = set()
+    raw = env.unwrapped
+    assert isinstance(raw, DilotiEnv)
     while True:
-        rounds.add(env.unwrapped.driver.match.round_no)
+        assert raw.driver is not None
+        rounds.add(raw.driver.match.round_no)
         _, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(info["action_mask"])))
         if terminated or truncated:
             break
