@@ -275,7 +275,8 @@ def test_play_quit_and_interrupt_save_the_record(capsys: pytest.CaptureFixture[s
     assert code == 0 and "record saved" in out and load_record(rec, strict=True).result == "*"
 
     class Interrupting(io.StringIO):
-        def readline(self, *args: object) -> str:
+        # typeshed: StringIO inherits _IOBase's readline, said to give bytes (typeshed ignores the clash itself)
+        def readline(self, *args: object) -> str:  # type: ignore[override]
             raise KeyboardInterrupt
 
     rec2 = tmp_path / "i.txt"

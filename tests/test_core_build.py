@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,7 @@ def _tree(tmp_path: Path, record: bool = True, library: bool = True) -> Path:
 
 
 @pytest.fixture
-def meta_path():
+def meta_path() -> Iterator[None]:
     """Undo what select() puts on sys.meta_path."""
     before = list(sys.meta_path)
     yield
@@ -205,7 +206,7 @@ def test_the_compiled_shuffle_leaves_other_generators_to_their_own_methods() -> 
         def choice(self, seq: object) -> object:  # type: ignore[override]
             return "mine"
 
-    a = [1, 2, 3]
+    a: list[object] = [1, 2, 3]
     shuffle(Reversing(1), a)
     assert a == [3, 2, 1] and choice(Reversing(1), a) == "mine"
     with pytest.raises(IndexError):

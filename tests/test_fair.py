@@ -63,7 +63,7 @@ def rated_pair(client: TestClient) -> tuple[dict[str, Any], dict[str, Any], dict
 
 def play_one_each(ann: WebSocketTestSession, bob: WebSocketTestSession) -> dict[str, Any]:
     """Both players make a move of their own; returns Ann's last state."""
-    moved = set()
+    moved: set[int] = set()
     states = {0: until(ann, "state"), 1: until(bob, "state")}
     while moved != {0, 1}:
         who = next(i for i in (0, 1) if states[i]["your_turn"])

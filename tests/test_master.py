@@ -269,7 +269,8 @@ def _positions_under_options(count: int, seed: int) -> list[State]:
     rng = random.Random(seed)
     out: list[State] = []
     while len(out) < count:
-        opts = Options(**{n: rng.random() < 0.4 for n in Options.names() if n not in ("target", "face_card_redeal")})
+        opts = Options.from_dict({n: rng.random() < 0.4 for n in Options.names()
+                                  if n not in ("target", "face_card_redeal")})
         s = State.new(rng.choice([2, 4]), opts, seed=rng.randrange(10**9), dealer=rng.randrange(2))
         for _ in range(rng.randrange(48)):
             if s.is_over:

@@ -76,7 +76,7 @@ def ref_moves(game: str, p: dict[str, Any]) -> list[tuple[str, frozenset[str]]]:
 
 
 def ref_play(game: str, p: dict[str, Any], move: tuple[str, frozenset[str]]) -> dict[str, Any]:
-    q = json.loads(json.dumps(p))
+    q: dict[str, Any] = json.loads(json.dumps(p))
     card, taken = move
     n, size = q["players"], 6 if game == "xeri" else 4
     turn = q["turn"]

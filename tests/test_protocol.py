@@ -348,11 +348,11 @@ def test_what_the_server_sends_fits_the_models(tmp_path: Path) -> None:
                 text = ws.receive_text()
                 msg = SERVER_MESSAGE.validate_json(text)
                 seen.add(msg.type)
-                if msg.type == "state" and msg.your_turn:  # type: ignore[union-attr]
+                if msg.type == "state" and msg.your_turn:
                     if not hinted:
                         ws.send_json({"type": "hint"})
                         hinted = True
-                    ws.send_json({"type": "move", "move": msg.legal[0].move, "ply": msg.ply})  # type: ignore[union-attr]
+                    ws.send_json({"type": "move", "move": msg.legal[0].move, "ply": msg.ply})
         assert seen >= {"pong", "error", "welcome", "table", "state", "played", "round_over", "game_over", "hint"}
         TableSummary.model_validate(client.get(f"/api/tables/{t['table']}").json())
         Lobby.model_validate(client.get("/api/tables?status=over").json())

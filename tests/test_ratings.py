@@ -82,6 +82,7 @@ def play_out(client: TestClient, claimed: dict[str, Any]) -> dict[str, Any]:
     """Play the first legal move at every turn until the game is over; the game_over message."""
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "hello", "table": claimed["table"], "token": claimed["token"]})
+        m: dict[str, Any]
         while (m := ws.receive_json())["type"] != "game_over":
             assert m["type"] != "error", m
             if m["type"] == "state" and m["your_turn"]:
@@ -259,7 +260,7 @@ def test_a_failed_end_store_is_logged_once_awaited_or_not(tmp_path: Path, caplog
         live = m.tables[t["table"]]
         gate = threading.Event()
 
-        def broken(*args: Any) -> bool:
+        def broken(*args: Any, **kwargs: Any) -> bool:
             gate.wait(10)
             raise RuntimeError("disk gone")
 

@@ -31,6 +31,7 @@ from diloti.games.diloti.formats.record import GameRecord, read_record
 from diloti.games.diloti.game import Game, RoundRecord
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
+from diloti.games.diloti.view import View
 from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions
 from diloti.games.xeri.rules import XeriGame, XeriOptions
 
@@ -96,6 +97,7 @@ def test_the_review_of_a_decision_is_the_same_in_every_world_the_seat_cannot_tel
     rec = played_game(seed=4)
     points = decision_points(rec, [1])[5:9]
     for p in points:
+        assert isinstance(p.view, View)  # a Diloti game's: Worlds samples Diloti's views
         judged = review_decision(p, worlds=4, seed=2)
         for w in range(3):
             world = Worlds(p.view).sample(random.Random(w))  # other hands and stock drawn anew

@@ -3,22 +3,30 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
 from diloti.cli import main
 from diloti.match.sequential import append_result, play_sequential, read_results
 from diloti.match.sprt import Sprt
-from diloti.match.tournament import TournamentError, play_match
+from diloti.match.tournament import GameResult, TournamentError, play_match
 from diloti.match.workers import worker_pool
 
+
+class Fast(TypedDict):
+    seed: int
+    rounds: int
+
+
 # Fast players and one round a game: a pair takes milliseconds.
-FAST = {"seed": 4, "rounds": 1}
+FAST: Fast = {"seed": 4, "rounds": 1}
 
 
-def _outcome(games: list) -> list[tuple[int, int, int, str]]:  # type: ignore[type-arg]
+def _outcome(games: Sequence[GameResult]) -> list[tuple[int, int, int, str]]:
     return [(g.index, g.a_points, g.b_points, g.winner) for g in games]
 
 

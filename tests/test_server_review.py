@@ -183,7 +183,7 @@ def test_a_failed_review_says_so_and_is_made_when_asked_again(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     import diloti.server.reviews as reviews
 
-    real = reviews.decision_points
+    real = decision_points  # the reviews module's, imported from diloti.ai.review
 
     def broken(*_: Any) -> Any:
         raise RuntimeError("disk on fire")

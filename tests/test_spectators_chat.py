@@ -315,7 +315,7 @@ def test_chat_floods_are_limited_per_seat_not_per_connection(tmp_path: Path) -> 
             until(a2, "table")
             for i in range(8):
                 a.send_json({"type": "chat", "text": f"spam {i}"})
-            replies = []
+            replies: list[dict[str, Any]] = []
             while len([r for r in replies if r["type"] == "error" or r["type"] == "chat"]) < 8:
                 replies.append(a.receive_json())
             said = [r["text"] for r in replies if r["type"] == "chat"]

@@ -220,8 +220,8 @@ def test_names_alike_across_alphabets_become_one_name_when_the_database_is_migra
     store = Store(url)  # migrated to the newest schema
     eng = create_engine(url)
     with eng.connect() as conn:
-        keys = dict(conn.execute(text("SELECT id, name_key FROM players ORDER BY id")).all())
-        names = dict(conn.execute(text("SELECT id, name FROM players ORDER BY id")).all())
+        keys: dict[str, str] = dict(conn.execute(text("SELECT id, name_key FROM players ORDER BY id")).all())
+        names: dict[str, str] = dict(conn.execute(text("SELECT id, name FROM players ORDER BY id")).all())
     eng.dispose()
     # Both keep their names; the earlier player has the key, the later one's key is marked with its id.
     assert names == {"p1": "ΑΝΝΑ", "p2": "ANNA", "p3": "Ελένη"}

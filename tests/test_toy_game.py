@@ -67,6 +67,7 @@ def test_perft(pairs: GameInfo) -> None:
 
 def test_a_whole_game_to_the_target(pairs: GameInfo) -> None:
     g = pairs.new_game(2, None, seed=5)
+    assert isinstance(g, PairsGame)  # more than a WholeGame: its state, rounds and views
     plays = 0
     while not g.is_over:
         legal = g.state.legal_moves()
@@ -74,11 +75,13 @@ def test_a_whole_game_to_the_target(pairs: GameInfo) -> None:
         plays += 1
     assert g.winner in (0, 1) and max(g.scores) >= 11
     assert len(g.rounds) >= 2 and plays == 48 * len(g.rounds)  # every card but the first table is played
-    assert all(sum(s.cards for s in r.score) == 52 for r in g.rounds)  # every card is taken by someone
+    assert all(r.score is not None and sum(s.cards for s in r.score) == 52
+               for r in g.rounds)  # every card is taken by someone
 
 
 def test_positions_records_and_replay(pairs: GameInfo, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     g = pairs.new_game(2, PairsOptions(target=15), seed=8)
+    assert isinstance(g, PairsGame)  # more than a WholeGame: its state, rounds and views
     while not g.is_over:
         g.push(g.state.legal_moves()[-1])
     rec = record_from_game(g, names=["ann", "bob"], date="2026.11.24")
@@ -113,6 +116,7 @@ def test_a_bad_toy_record_is_refused_in_one_line(pairs: GameInfo) -> None:
                                    "master:iterations=30,seconds=none"])
 def test_every_level_plays_it_from_its_view(pairs: GameInfo, level: str) -> None:
     g = pairs.new_game(2, None, seed=3)
+    assert isinstance(g, PairsGame)  # more than a WholeGame: its state, rounds and views
     bots = [make_player(level, seed=s) for s in range(2)]
     while not g.is_over and g.round_no == 1:
         st = g.state

@@ -122,7 +122,7 @@ NOTE_COLORS = """sel => {
 def contrast(page: Any, selector: str) -> float:
     got = page.evaluate(NOTE_COLORS, selector)
     fg = [got["alpha"] * f + (1 - got["alpha"]) * b for f, b in zip(got["fg"], got["bg"], strict=True)]
-    hi, lo = sorted((luminance(tuple(fg)), luminance(tuple(got["bg"]))), reverse=True)  # type: ignore[arg-type]
+    hi, lo = sorted((luminance(tuple(fg)), luminance(tuple(got["bg"]))), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
 

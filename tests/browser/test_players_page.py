@@ -30,7 +30,7 @@ def become(page: Any, server: str, name: str) -> str:
 
 def resigned_game(page: Any, ui: Any, server: str, name: str) -> str:
     """A rated game against the computer that ends at once: the player resigns."""
-    table = ui.create_table(page, server, name, ["greedy"])
+    table: str = ui.create_table(page, server, name, ["greedy"])
     page.wait_for_selector("#resign-btn")
     page.click("#resign-btn")
     page.click("#confirm-resign")
