@@ -18,6 +18,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from diloti.games.diloti.formats.record import read_record
+from diloti.games.diloti.state import State
 from diloti.server import create_app
 from diloti.server.tables import LiveTable, TableManager
 
@@ -86,6 +87,7 @@ def hidden_from(table: LiveTable, seat: int) -> set[str]:
     """Cards this seat may not know now: other hands and the stock, bar the bottom card the dealer saw
     (with ``dealer_sees_bottom``; the last deal may put it in any hand, and the dealer still knows it)."""
     st = table.game.state
+    assert isinstance(st, State)  # a Diloti table: the bottom card is Diloti's
     hidden = {str(c) for s, h in enumerate(st.hands) if s != seat for c in h} | {str(c) for c in st.remaining_stock}
     if seat == st.dealer and st.bottom is not None:
         hidden.discard(str(st.bottom))

@@ -5,8 +5,8 @@ registry (:mod:`diloti.games`): its name, the seats it takes, its frozen options
 one round (:class:`RoundRules`), a whole game of rounds (:class:`WholeGame`) and the per-seat
 view that is the one door to hidden information (:class:`SeatViewLike`). Everything above the
 games (formats, players, matches, environments, the command line, the server) knows a game
-only through these protocols; mypy checks each game's classes against them where the registry
-lists them.
+only through these protocols; mypy checks each built-in game's classes against them
+(tests/test_interface.py assigns them to these types, and the tests are type-checked).
 
 Moves of every game are :class:`~diloti.core.moves.Move` values and cards are
 :class:`~diloti.core.cards.Card` values, so notation, records and the protocol read them alike.
@@ -139,7 +139,16 @@ class RoundRules(Protocol):
     def stock_size(self) -> int: ...
 
     @property
+    def remaining_stock(self) -> list[Card]: ...  # the undealt cards, next first (hidden information)
+
+    @property
     def plays(self) -> int: ...
+
+    @property
+    def xeri(self) -> Sequence[int]: ...  # each side's xeris (sweeps) this round
+
+    @property
+    def last_capturer(self) -> int | None: ...  # the seat that captured last (the end-of-round sweep is its)
 
     def legal_moves(self) -> list[Move]: ...
 
@@ -162,6 +171,35 @@ class RoundRules(Protocol):
     def key(self) -> tuple[Any, ...]: ...
 
 
+class RoundRecordLike(Protocol):
+    """One round as played: enough to replay it exactly (the deck before the deal and the moves), and its score
+    once it is over (``score`` per side, ``points`` their totals, ``swept`` the mask of the end-of-round sweep)."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def deck(self) -> tuple[Card, ...]: ...
+
+    @property
+    def moves(self) -> list[tuple[int, Move]]: ...
+
+    @property
+    def score(self) -> Sequence[Any] | None: ...
+
+    @property
+    def swept(self) -> int: ...
+
+    @property
+    def points(self) -> tuple[int, ...]: ...
+
+
 class WholeGame(Protocol):
     """A whole game: rounds of :class:`RoundRules` until the game's own rule names a winning side."""
 
@@ -177,9 +215,20 @@ class WholeGame(Protocol):
     @property
     def is_over(self) -> bool: ...
 
+    @property
+    def state(self) -> RoundRules: ...  # the round in play (the last one, once the game is over)
+
+    @property
+    def rounds(self) -> Sequence[RoundRecordLike]: ...  # each round's record, in order
+
+    @property
+    def current(self) -> RoundRecordLike: ...  # the record of the round in play (the last one, once over)
+
+    def view(self, seat: int) -> SeatViewLike: ...  # the round in play as ``seat`` sees it, with the game's score
+
     def push(self, move: Move) -> None: ...
 
     def play(self, move: Move | str) -> Move: ...
 
 
-__all__ = ["GameOptions", "RoundRules", "Score", "SeatViewLike", "WholeGame"]
+__all__ = ["GameOptions", "RoundRecordLike", "RoundRules", "Score", "SeatViewLike", "WholeGame"]

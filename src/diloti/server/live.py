@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from diloti.core.cards import cards_of
 from diloti.core.errors import DilotiError, UnknownGameError
+from diloti.core.interface import WholeGame
 from diloti.core.moves import Move
 from diloti.formats.games import GameFormats, formats_of
 from diloti.formats.wire import TableFacts
@@ -93,7 +94,7 @@ class LiveTable:
         self.first_dealer = data.first_dealer
         self.series = data.series  # the series' first game (None until a rematch is made)
         self.next_table = data.next_table  # the rematch, once made
-        self.game: Any = new_game(data.game, self.players, self.options, self.seed, data.first_dealer)
+        self.game: WholeGame = new_game(data.game, self.players, self.options, self.seed, data.first_dealer)
         self.sides: int = self.game.sides  # 2 in Diloti; the parent games may score each player apart
         # Games each side won earlier in the series.
         self.series_before = (list(data.series_before) + [0] * self.sides)[:self.sides]
