@@ -63,6 +63,8 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
     """One round of Diloti, or one hand of Xeri or Kontsina, for one learning seat (see the module's description)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 - as Env declares it
+    action_space: spaces.Discrete  # the spaces' own types, so that users read ``.n`` and ``["action_mask"]``
+    observation_space: spaces.Dict
 
     def __init__(self, opponent: str = "random", players: int = 2,
                  options: Mapping[str, Any] | str | Any | None = None, seat: int | None = None,
