@@ -311,16 +311,19 @@ def review_record(rec: _Rec, seats: Sequence[int] | None = None, worlds: int = D
     return summarise(done, check_seats(rec, seats), worlds, seed)
 
 
-def format_decision(d: Decision, names: Sequence[str] = ()) -> str:
-    """One line of the terminal review.
+def format_decision(d: Decision, names: Sequence[str] = (), width: int = 12) -> str:
+    """One line of the terminal review (``width``: the played move's column, at least the longest move's so the
+    marks line up).
 
     >>> format_decision(Decision(1, 4, 5, 0, "7H", "9D x 4H 5C", -1.0, 2.2, 3.2, "mistake", True, 6, 0.52, 0.44))
-    '  5. s0 7H           mistake     -3.20  best 9D x 4H 5C (+2.20)  win 52% -> 44%'
+    '  5. s0 7H           mistake      -3.20  best 9D x 4H 5C (+2.20)  win 52% -> 44%'
+    >>> format_decision(Decision(1, 6, 7, 0, "KH", "KH", 0.0, 0.0, 0.0, None, False, 1), width=14)
+    '  7. s0 KH             (forced)'
     """
     who = f"s{d.seat}"
     if not d.judged:
-        return f"{d.number:3}. {who} {d.played:<12} {'(forced)':<11}"
-    line = f"{d.number:3}. {who} {d.played:<12} {d.mark or 'ok':<11} " + (f"{-d.lost:+.2f}" if d.lost else " 0.00")
+        return f"{d.number:3}. {who} {d.played:<{width}} (forced)"
+    line = f"{d.number:3}. {who} {d.played:<{width}} {d.mark or 'ok':<11}" + (f"{-d.lost:+7.2f}" if d.lost else "   0.00")
     if d.best != d.played and d.lost > 0:
         line += f"  best {d.best} ({d.best_points:+.2f})"
     if d.win_before is not None and d.win_after is not None and abs(d.win_before - d.win_after) >= 0.005:

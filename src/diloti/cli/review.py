@@ -103,11 +103,12 @@ def _print(review: Review, rec: Any, names: list[str]) -> None:
     print(f"review of {', '.join(who(s) for s in review.seats)}: expected round points lost against the "
           f"master's best move ({review.worlds} worlds a decision, seed {review.seed})")
     current = None
+    width = max([12, *(len(d.played) for d in review.decisions)])
     for d in review.decisions:
         if d.round != current:
             current = d.round
             print(f"=== round {d.round} ===")
-        print(format_decision(d))
+        print(format_decision(d, width=width))
     print("accuracy (100: always the best move):")
     for s in review.seats:
         acc = review.accuracy.get(s)
