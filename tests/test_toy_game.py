@@ -67,7 +67,6 @@ def test_perft(pairs: GameInfo) -> None:
 
 def test_a_whole_game_to_the_target(pairs: GameInfo) -> None:
     g = pairs.new_game(2, None, seed=5)
-    assert isinstance(g, PairsGame)  # more than a WholeGame: its state, rounds and views
     plays = 0
     while not g.is_over:
         legal = g.state.legal_moves()
@@ -81,7 +80,6 @@ def test_a_whole_game_to_the_target(pairs: GameInfo) -> None:
 
 def test_positions_records_and_replay(pairs: GameInfo, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     g = pairs.new_game(2, PairsOptions(target=15), seed=8)
-    assert isinstance(g, PairsGame)  # more than a WholeGame: its state, rounds and views
     while not g.is_over:
         g.push(g.state.legal_moves()[-1])
     rec = record_from_game(g, names=["ann", "bob"], date="2026.11.24")
@@ -116,7 +114,6 @@ def test_a_bad_toy_record_is_refused_in_one_line(pairs: GameInfo) -> None:
                                    "master:iterations=30,seconds=none"])
 def test_every_level_plays_it_from_its_view(pairs: GameInfo, level: str) -> None:
     g = pairs.new_game(2, None, seed=3)
-    assert isinstance(g, PairsGame)  # more than a WholeGame: its state, rounds and views
     bots = [make_player(level, seed=s) for s in range(2)]
     while not g.is_over and g.round_no == 1:
         st = g.state
