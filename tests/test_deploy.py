@@ -85,7 +85,7 @@ http {{
 
 
 def join_ws(base: str, table: str, token: str) -> ClientConnection:
-    ws = connect(base.replace("http://", "ws://") + "/ws", open_timeout=10)
+    ws = connect(base.replace("http://", "ws://") + "/ws", open_timeout=10, legacy=True)  # held by the caller
     ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
     recv(ws, "welcome")
     return ws
