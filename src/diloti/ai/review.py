@@ -323,7 +323,8 @@ def format_decision(d: Decision, names: Sequence[str] = (), width: int = 12) -> 
     who = f"s{d.seat}"
     if not d.judged:
         return f"{d.number:3}. {who} {d.played:<{width}} (forced)"
-    line = f"{d.number:3}. {who} {d.played:<{width}} {d.mark or 'ok':<11}" + (f"{-d.lost:+7.2f}" if d.lost else "   0.00")
+    lost = f"{-d.lost:+7.2f}" if d.lost else "   0.00"
+    line = f"{d.number:3}. {who} {d.played:<{width}} {d.mark or 'ok':<11}{lost}"
     if d.best != d.played and d.lost > 0:
         line += f"  best {d.best} ({d.best_points:+.2f})"
     if d.win_before is not None and d.win_after is not None and abs(d.win_before - d.win_after) >= 0.005:
