@@ -49,7 +49,7 @@ from typing import Any
 from diloti.ai.errors import InvalidSettingError, NoMoveError
 from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
 from diloti.ai.part import EPSILON, PlayersPart, Sampler, SearchSettings, players_part
-from diloti.ai.search import Estimate, candidates, search_clock, weighted_search
+from diloti.ai.search import Estimate, SearchPlayer, candidates, search_clock, weighted_search
 from diloti.core.moves import Move
 
 # A quarter of a second since 28 Nov 2026: the compiled core searches in it what the master of the day issue 25 was
@@ -68,7 +68,7 @@ DEFAULT_FITTED = 0
 DEFAULT_COUNTED = 99  # every move of a rollout (a deal is at most 24 moves)
 
 
-class MasterPlayer:
+class MasterPlayer(SearchPlayer):
     """Determinized search with card-counting rollouts, anytime within a budget (see the module's text).
 
     ``seconds``: the budget of a move (default 0.25; none: only ``iterations``,
@@ -172,17 +172,6 @@ class MasterPlayer:
                                self.explore, search_clock(self.cpu))
         return weighted_search(worlds.sample, moves, view.side, rng, iterations, self.seconds, rollouts, halving,
                                self.deals, self.cpu)
-
-    def choose(self, view: Any) -> Move:
-        if not view.legal:
-            raise NoMoveError(view)
-        ruled = players_part(view).ruled_move(view)
-        if ruled is not None:
-            return ruled
-        legal: tuple[Move, ...] = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        return self.estimates(view)[0].move
 
 
 __all__ = ["DEFAULT_COUNTED", "MasterPlayer"]

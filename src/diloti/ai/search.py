@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -196,7 +197,27 @@ def weighted_search(sample: Callable[[random.Random], tuple[Any, float]], moves:
 
 
 
-class ExpertPlayer:
+class SearchPlayer(ABC):
+    """A player that plays the best of its :meth:`estimates`. A decision the game takes by rule (its part's
+    ``ruled_move``) and a lone legal move are not searched."""
+
+    @abstractmethod
+    def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
+        """The searched moves with their estimates, best first."""
+
+    def choose(self, view: Any) -> Move:
+        if not view.legal:
+            raise NoMoveError(view)
+        ruled = players_part(view).ruled_move(view)
+        if ruled is not None:
+            return ruled
+        legal: tuple[Move, ...] = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        return self.estimates(view)[0].move
+
+
+class ExpertPlayer(SearchPlayer):
     """Determinized Monte Carlo search over worlds sampled from the view.
 
     ``iterations``: playouts per move (default 300); ``seconds``: a time cap
@@ -244,17 +265,6 @@ class ExpertPlayer:
         settings = SearchSettings(eps=self.eps)
         return weighted_search(part.worlds(view, settings).sample, moves, view.side, rng, self.iterations,
                                self.seconds, part.rollouts(settings), halving, self.deals, self.cpu)
-
-    def choose(self, view: Any) -> Move:
-        if not view.legal:
-            raise NoMoveError(view)
-        ruled = players_part(view).ruled_move(view)
-        if ruled is not None:
-            return ruled
-        legal: tuple[Move, ...] = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        return self.estimates(view)[0].move
 
 
 class OraclePlayer(ExpertPlayer):
