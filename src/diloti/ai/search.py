@@ -318,6 +318,7 @@ __all__ = [
     "Estimate",
     "ExpertPlayer",
     "OraclePlayer",
+    "SearchPlayer",
     "candidates",
     "playout",
     "search_clock",
