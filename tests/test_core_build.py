@@ -106,7 +106,11 @@ def test_extensions_without_a_record_never_run(tmp_path: Path, meta_path: None) 
         (package / "__init__.py").write_text("")
     (deep / "rules.py").write_text("")
     (deep / f"rules{SUFFIX}").write_bytes(b"")
-    select({}, str(root))
+    with warnings.catch_warnings():
+        # The suite's own diloti.games.xeri.rules is imported already when an earlier test used Xeri: the warning
+        # that it is too late to choose its core is about this process, not about the tree under test.
+        warnings.simplefilter("ignore", StaleCoreWarning)
+        select({}, str(root))
     assert "diloti.games.xeri.rules" in _finders()[0].sources
     (deep / f"rules{SUFFIX}").unlink()
     # Nothing compiled and nothing recorded: nothing to do.
