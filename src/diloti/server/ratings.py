@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
+from diloti.match.sprt import score_of
 from diloti.store.players import GameResult, SeatResult
 
 if TYPE_CHECKING:
@@ -51,17 +52,13 @@ def _gap(win_rate: float) -> float:
 MASTER_OVER_EXPERT = 196
 
 
-def _elo_win(elo: float) -> float:
-    return 1 / (1 + 10 ** (-elo / 400))
-
-
 def _anchors() -> dict[str, tuple[float, float]]:
     heuristic = MODEL.mu
     greedy = heuristic - _gap(0.912)  # heuristic vs greedy, 2,000 games
     return {"random": (greedy - _gap(0.997), ANCHOR_SIGMA),  # greedy vs random: 2,000 of 2,000; the lower end
             "greedy": (greedy, ANCHOR_SIGMA), "heuristic": (heuristic, ANCHOR_SIGMA),
             "expert": (heuristic + _gap(0.847), ANCHOR_SIGMA),  # expert vs heuristic, 2,000 games
-            "master": (heuristic + _gap(0.847) + _gap(_elo_win(MASTER_OVER_EXPERT)), ANCHOR_SIGMA)}
+            "master": (heuristic + _gap(0.847) + _gap(score_of(MASTER_OVER_EXPERT)), ANCHOR_SIGMA)}
 
 
 ANCHORS = _anchors()
