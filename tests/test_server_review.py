@@ -80,6 +80,12 @@ def test_review_runs_in_the_pool_and_is_stored_once(tmp_path: Path) -> None:
             assert got.status_code == 400 and got.json()["type"] == "error"
             assert code is None or got.json()["code"] == code
         assert client.post(f"/api/tables/{tid}/review", json={"seat": 2}).json()["code"] == "bad_request"
+        for seat in (5, 2, -1):  # POST and GET refuse a seat alike, naming this table's seats
+            posted = client.post(f"/api/tables/{tid}/review", json={"seat": seat}).json()["message"]
+            got = client.get(f"/api/tables/{tid}/review", params={"seat": seat}).json()["message"]
+            assert posted == got == f"invalid seat {seat}: expected a seat 0..1 of this table"
+        huge = client.post(f"/api/tables/{tid}/review", json={"seat": 10 ** 300}).json()
+        assert huge["code"] == "bad_request" and len(huge["message"]) < 100
         first = client.post(f"/api/tables/{tid}/review", json={"seat": 0})
         assert first.status_code == 202 and first.json()["status"] in ("queued", "running")
         done = wait_done(client, tid, 0)

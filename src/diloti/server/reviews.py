@@ -56,7 +56,8 @@ class ReviewRequest(BaseModel):
     """``POST /api/tables/{id}/review``: review this seat's decisions."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    seat: int = Field(ge=0, le=3, description="the seat whose decisions are reviewed")
+    # The range is the table's (0..1 or 0..3), checked with the table, so POST and GET refuse a seat alike.
+    seat: int = Field(description="the seat whose decisions are reviewed: 0..players-1 of this table")
 
 
 class ReviewStatus(BaseModel):
@@ -126,7 +127,7 @@ class ReviewDesk:
             raise ProtocolError("game_not_over", "a game is reviewed once it is over (until then the review "
                                 "would tell the players their best moves)", 409)
         if not 0 <= seat < table.players:
-            raise ProtocolError("bad_request", f"invalid seat {seat}: expected a seat 0..{table.players - 1} of "
+            raise ProtocolError("bad_request", f"invalid seat {seat!r:.40}: expected a seat 0..{table.players - 1} of "
                                 "this table")
         return table
 
