@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from diloti.ai.errors import InvalidSettingError, NoMoveError
+from diloti.ai.errors import InvalidSettingError
 from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
 from diloti.ai.part import EPSILON, PlayersPart, Sampler, SearchSettings, players_part
 from diloti.ai.search import Estimate, SearchPlayer, candidates, search_clock, weighted_search
@@ -156,11 +156,7 @@ class MasterPlayer(SearchPlayer):
 
     def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
         """The search's estimate of each candidate (every legal move unless ``prune``), best first."""
-        if not view.legal:
-            raise NoMoveError(view)
-        part = players_part(view)
-        rng = part.move_rng(self.seed, view, self.name)
-        moves = self.candidates(view, part) if prune else list(view.legal)
+        part, rng, moves = self._search_start(view, prune)
         settings = self.settings()
         rollouts = part.rollouts(settings)
         worlds = part.worlds(view, settings)

@@ -201,9 +201,25 @@ class SearchPlayer(ABC):
     """A player that plays the best of its :meth:`estimates`. A decision the game takes by rule (its part's
     ``ruled_move``) and a lone legal move are not searched."""
 
+    name: str
+    seed: int | None
+
     @abstractmethod
     def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
         """The searched moves with their estimates, best first."""
+
+    @abstractmethod
+    def candidates(self, view: Any, part: PlayersPart | None = None) -> list[Move]:
+        """The moves worth searching."""
+
+    def _search_start(self, view: Any, prune: bool) -> tuple[PlayersPart, random.Random, list[Move]]:
+        """What every search starts from: the view's players part, this decision's random numbers, and the
+        moves to search (every legal move unless ``prune``)."""
+        if not view.legal:
+            raise NoMoveError(view)
+        part = players_part(view)
+        rng = part.move_rng(self.seed, view, self.name)
+        return part, rng, (self.candidates(view, part) if prune else list(view.legal))
 
     def choose(self, view: Any) -> Move:
         if not view.legal:
@@ -257,11 +273,7 @@ class ExpertPlayer(SearchPlayer):
 
     def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
         """The search's estimate of each candidate move (every legal move unless ``prune``), best first."""
-        if not view.legal:
-            raise NoMoveError(view)
-        part = players_part(view)
-        rng = part.move_rng(self.seed, view, self.name)
-        moves = self.candidates(view, part) if prune else list(view.legal)
+        part, rng, moves = self._search_start(view, prune)
         settings = SearchSettings(eps=self.eps)
         return weighted_search(part.worlds(view, settings).sample, moves, view.side, rng, self.iterations,
                                self.seconds, part.rollouts(settings), halving, self.deals, self.cpu)
