@@ -231,19 +231,24 @@ class TableLife(Replica):
                 raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
             winner = table.resign_winner(seat)
             reason = f"resigned:{seat}"
-            try:
-                ok = await self._store_end(table, (winner, reason))
-            except Exception as exc:
-                log.exception("cannot store the resignation at %s", table.id)
-                raise ProtocolError("server_error", f"could not store the resignation ({exc.__class__.__name__}); "
-                                    "the game is unchanged", 500) from None
-            if not ok:  # ended or closed through another process just now
-                await self._refresh_seats(table)
-                raise ProtocolError("game_over", "the game is over")
+            await self._store_end_or_refuse(table, winner, reason, "the resignation")
             self._touch(table)
             table.end(winner, reason)
         if self.cluster is not None:
             await self.cluster.release(table.id)
+
+    async def _store_end_or_refuse(self, table: LiveTable, winner: int | None, reason: str, what: str) -> None:
+        """Store a player's ending of the game (``what``: "the resignation", "the claim"), or refuse it with
+        the game unchanged: a 500 when the store fails, ``game_over`` when another process ended it just now."""
+        try:
+            ok = await self._store_end(table, (winner, reason))
+        except Exception as exc:
+            log.exception("cannot store %s at %s", what, table.id)
+            raise ProtocolError("server_error", f"could not store {what} ({exc.__class__.__name__}); "
+                                "the game is unchanged", 500) from None
+        if not ok:  # ended or closed through another process just now
+            await self._refresh_seats(table)
+            raise ProtocolError("game_over", "the game is over")
 
     async def rematch(self, table: LiveTable, seat: int) -> str:
         """Offer (or accept) to play again with the same seats once the game is over: the same players (each
@@ -356,15 +361,7 @@ class TableLife(Replica):
                 winner, reason = None, f"aborted:{absent.seat}"
             else:
                 winner, reason = table.resign_winner(absent.seat), f"abandoned:{absent.seat}"
-            try:
-                ok = await self._store_end(table, (winner, reason))
-            except Exception as exc:
-                log.exception("cannot store the claim at %s", table.id)
-                raise ProtocolError("server_error", f"could not store the claim ({exc.__class__.__name__}); "
-                                    "the game is unchanged", 500) from None
-            if not ok:
-                await self._refresh_seats(table)
-                raise ProtocolError("game_over", "the game is over")
+            await self._store_end_or_refuse(table, winner, reason, "the claim")
             table.end(winner, reason)
         if self.cluster is not None:
             await self.cluster.release(table.id)
