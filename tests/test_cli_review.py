@@ -9,11 +9,13 @@ import pytest
 
 from diloti.ai.review import review_record
 from diloti.cli import main
+from diloti.cli.review import PLAYED_MAX
 from diloti.games.diloti.formats.record import load_record
 
 pytestmark = pytest.mark.timeout(120)
 SAMPLE = Path(__file__).parent / "fixtures" / "sample_record.txt"
 BAD = Path(__file__).parent / "fixtures" / "bad_record_illegal_line18.txt"
+SWEEPS = Path(__file__).parent / "fixtures" / "xeri_record_sweeps.txt"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -91,3 +93,19 @@ def test_a_xeri_record_is_reviewed(capsys: pytest.CaptureFixture[str], tmp_path:
     path.write_text(HandsRecord.from_game(g, names=["ann", "bob"]).dumps())
     code, out, err = run(capsys, "review", str(path), "--seat", "0", "--budget", "1")
     assert code == 0 and err == "" and "=== round 1 ===" in out and "seat 0 (ann): " in out and " win " not in out
+
+
+def test_the_columns_line_up_and_a_sweep_pushes_out_only_its_own_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # A Xeri game (seat 0 played its first legal move each time) whose jacks swept whole tables (moves of
+    # up to 75 characters).
+    code, out, err = run(capsys, "review", str(SWEEPS), "--seat", "0", "--budget", "1", "--json")
+    assert code == 0 and err == "", err
+    played = [d["played"] for d in json.loads(out)["decisions"]]
+    code, out, err = run(capsys, "review", str(SWEEPS), "--seat", "0", "--budget", "1")
+    assert code == 0 and err == "", err
+    lines = [ln for ln in out.splitlines() if ln[:4].strip().rstrip(".").isdigit()]
+    assert len(lines) == len(played) and max(len(p) for p in played) > PLAYED_MAX
+    for ln, p in zip(lines, played, strict=True):
+        assert ln[4:].startswith(f" s0 {p} "), ln
+        mark = len("  1. s0 ") + max(len(p), PLAYED_MAX) + 1  # where "ok", a mark or "(forced)" starts
+        assert ln[mark - 1] == " " and ln[mark] != " ", ln

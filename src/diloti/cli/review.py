@@ -27,6 +27,8 @@ from diloti.games import GAMES
 
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
+PLAYED_MAX = 24  # the played-move column's widest
+
 
 def budget_arg(text: str) -> int:
     """``--budget W``: sampled worlds a decision, 1..MAX_WORLDS.
@@ -103,7 +105,9 @@ def _print(review: Review, rec: Any, names: list[str]) -> None:
     print(f"review of {', '.join(who(s) for s in review.seats)}: expected round points lost against the "
           f"master's best move ({review.worlds} worlds a decision, seed {review.seed})")
     current = None
-    width = max([12, *(len(d.played) for d in review.decisions)])
+    # As wide as the longest move up to PLAYED_MAX: a sweep of a whole table (a Xeri jack's, 70 characters)
+    # pushes out its own line's marks, not every line's.
+    width = min(PLAYED_MAX, max([12, *(len(d.played) for d in review.decisions)]))
     for d in review.decisions:
         if d.round != current:
             current = d.round
