@@ -15,10 +15,14 @@ from websockets.sync.client import connect
 pytestmark = pytest.mark.timeout(180)
 
 
-def new_table(server: str, seed: int) -> dict[str, Any]:
-    """A table of a person against the random computer, to a target of 11: its id and the person's token."""
-    body = json.dumps({"name": "Ann", "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
-                       "options": {"target": 11}, "seed": seed}).encode()
+def new_table(server: str, seed: int, game: str = "diloti") -> dict[str, Any]:
+    """A table of a person against the random computer, to a target of 11 (Diloti; a parent game: its own
+    length): its id and the person's token."""
+    table: dict[str, Any] = {"name": "Ann", "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+                             "seed": seed, "game": game}
+    if game == "diloti":
+        table["options"] = {"target": 11}
+    body = json.dumps(table).encode()
     req = urllib.request.Request(server + "/api/tables", data=body, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=10) as r:
         t: dict[str, Any] = json.loads(r.read())
@@ -97,3 +101,29 @@ def test_review_from_the_game_over_screen(server: str, new_page: Any) -> None:
     page.wait_for_selector("#review-accuracy", timeout=120_000)  # the review of this seat starts by itself
     assert page.inner_text("#review-accuracy").startswith("Ann: accuracy ")
     assert page.input_value("#review-seat") == "0"
+
+
+def test_a_xeri_review_with_whole_table_sweeps_fits_a_phone(server: str, new_page: Any) -> None:
+    # Random play in Xeri leaves big tables that a jack sweeps: the longest moves a review shows. On a phone
+    # they wrap; nothing scrolls sideways.
+    t = new_table(server, seed=3, game="xeri")
+    play_out(server, t, seed=3)
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(f"{server}/?replay={t['table']}&review=0&lang=en")
+    page.wait_for_selector("#review-accuracy", timeout=120_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    with urllib.request.urlopen(f"{server}/api/tables/{t['table']}/review?seat=0", timeout=10) as r:
+        decisions = json.loads(r.read())["review"]["decisions"]
+    widest = max((d for d in decisions if d["mark"] is not None), key=lambda d: len(d["best"]))  # in the list
+    assert widest["best"].count(" ") > 12, widest  # a sweep of a dozen cards or more
+    page.select_option("#replay-round", str(widest["round"] - 1))  # its round, whose marked moves are listed
+    page.click(f'#review-list [data-ply="{widest["ply"]}"]')
+    page.wait_for_function("n => (document.querySelector('#review-best') || {}).textContent?.split(' ').length > n",
+                           arg=12)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, page.inner_text("#review-move")
+    fits = page.evaluate("""() => { const e = document.querySelector('#review-best'), r = e.getBoundingClientRect();
+                                     return [e.scrollWidth <= e.clientWidth, r.left >= 0 && r.right <= 390]; }""")
+    assert fits == [True, True], page.inner_text("#review-best")  # wrapped whole on the screen, not cut off
+    # The move on show is the bold one of the round's list, in the light scheme too (an unclosed block once
+    # made it dark-only).
+    assert page.evaluate("getComputedStyle(document.querySelector('#review-list li.now')).fontWeight") == "700"
