@@ -1,7 +1,9 @@
-"""The page's move-matching module (static/js/moves.js), run inside Chromium."""
+"""The page's move-matching module (static/js/moves.js) and its strings (static/js/i18n.js), run inside Chromium."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,3 +109,21 @@ def test_clock_and_seat_places(server: str, new_page: Any) -> None:
     assert run("seats.js", "return [0, 1].map((s) => M.placeOf(s, 1, 2))") == ["top", "bottom"]
     assert run("seats.js", "return [...M.lastBySeat(args[0]).entries()]", [[0, "7H"], [1, "7D x 7H"], [0, "2C"]]) == [
         [0, "2C"], [1, "7D x 7H"]]
+
+
+def test_every_string_is_in_both_languages_and_every_key_used_exists(server: str, new_page: Any) -> None:
+    # t() falls back to English, then to the key itself: a key missing in Greek shows English to a Greek
+    # player, and a mistyped key shows "review.mrk" to everyone. Neither fails anywhere else.
+    page = new_page()
+    page.goto(server + "/?pace=0")
+    page.wait_for_selector("#new-table")
+    keys = page.evaluate("async () => { const M = await import('/static/js/i18n.js');"
+                         " return Object.fromEntries(M.LANGS.map((l) => [l, Object.keys(M._STRINGS[l])])); }")
+    assert sorted(keys) == ["el", "en"]
+    assert set(keys["en"]) - set(keys["el"]) == set(), "English only"
+    assert set(keys["el"]) - set(keys["en"]) == set(), "Greek only"
+    static = Path(__file__).parents[2] / "src" / "diloti" / "server" / "static" / "js"
+    used = {k for f in static.glob("*.js") for k in re.findall(r"\bt\(\s*[\"']([\w.-]+)[\"']\s*[,)]",
+                                                                f.read_text(encoding="utf-8"))}
+    assert len(used) > 200
+    assert used - set(keys["en"]) == set()
