@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -111,19 +111,81 @@ def test_clock_and_seat_places(server: str, new_page: Any) -> None:
         [0, "2C"], [1, "7D x 7H"]]
 
 
+STATIC = Path(__file__).parents[2] / "src" / "diloti" / "server" / "static" / "js"
+
+
+def _strings(page: Any) -> dict[str, list[str]]:
+    keys: dict[str, list[str]] = page.evaluate(
+        "async () => { const M = await import('/static/js/i18n.js');"
+        " return Object.fromEntries(M.LANGS.map((l) => [l, Object.keys(M._STRINGS[l])])); }")
+    return keys
+
+
+def _script(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
 def test_every_string_is_in_both_languages_and_every_key_used_exists(server: str, new_page: Any) -> None:
     # t() falls back to English, then to the key itself: a key missing in Greek shows English to a Greek
     # player, and a mistyped key shows "review.mrk" to everyone. Neither fails anywhere else.
     page = new_page()
     page.goto(server + "/?pace=0")
     page.wait_for_selector("#new-table")
-    keys = page.evaluate("async () => { const M = await import('/static/js/i18n.js');"
-                         " return Object.fromEntries(M.LANGS.map((l) => [l, Object.keys(M._STRINGS[l])])); }")
+    keys = _strings(page)
     assert sorted(keys) == ["el", "en"]
     assert set(keys["en"]) - set(keys["el"]) == set(), "English only"
     assert set(keys["el"]) - set(keys["en"]) == set(), "Greek only"
-    static = Path(__file__).parents[2] / "src" / "diloti" / "server" / "static" / "js"
-    used = {k for f in static.glob("*.js") for k in re.findall(r"\bt\(\s*[\"']([\w.-]+)[\"']\s*[,)]",
-                                                                f.read_text(encoding="utf-8"))}
+    used = {k for f in STATIC.glob("*.js") for k in re.findall(r"\bt\(\s*[\"']([\w.-]+)[\"']\s*[,)]",
+                                                              f.read_text(encoding="utf-8"))}
     assert len(used) > 200
     assert used - set(keys["en"]) == set()
+
+
+def test_every_key_built_from_data_exists(server: str, new_page: Any) -> None:
+    # Keys built at run time (t("mode." + r.mode)) escape the literal check above: each family is listed
+    # here with the values the server can send, taken from where the server takes them. A new family in
+    # the scripts fails the first assert until it is listed.
+    from diloti.ai.review import MARKS
+    from diloti.core.cards import SUITS
+    from diloti.games import GAMES
+    from diloti.server.player_models import GameEntry, PlayerStats, RatingInfo
+    from diloti.store.players import MODES
+
+    page = new_page()
+    page.goto(server + "/?pace=0")
+    page.wait_for_selector("#new-table")
+    keys = set(_strings(page)["en"])
+    info = page.evaluate("async () => (await fetch('/api/info')).json()")
+    families = {m[0] or m[1] for f in STATIC.glob("*.js")
+                for m in re.findall(r"\bt\(\s*(?:[\"']([\w.-]+)[\"']\s*\+|`([\w.]*)\$\{)", _script(f.name))}
+
+    def literal(field: Any) -> set[str]:
+        return set(get_args(field.annotation))
+
+    said = re.search(r"\[([^\]]*)\]\.includes\(mv\.kind\)", _script("announce.js"))
+    clocks = re.search(r"const CLOCKS = \[([^\]]*)\]", _script("lobby.js"))
+    assert said and clocks
+    options: set[str] = set()
+    for game in info["games"].values():
+        for k, v in game["options"].items():
+            if k in ("target", "hands"):  # numbers typed in, not named
+                continue
+            options.add(k)
+            if not isinstance(v, bool):
+                options |= {f"{k}.{c}" for c in info["choices"].get(k, [v])}
+    values = {
+        "end.": {"resigned", "abandoned", "aborted"},  # the kinds of a table's end_reason (server/life.py)
+        "game.name.": set(info["games"]),
+        "mode.": set(MODES) | literal(PlayerStats.model_fields["mode"]) | literal(RatingInfo.model_fields["mode"])
+        | literal(GameEntry.model_fields["mode"]) | {g.rating_mode(n) for g in GAMES.values() for n in g.players},
+        "new.clock.": set(re.findall(r"\"([^\"]+)\"", clocks.group(1))),
+        "new.players": {str(n) for g in info["games"].values() for n in g["players"]} | {"4_alone"},
+        "opt.": options,
+        "profile.result.": literal(GameEntry.model_fields["result"]),
+        "review.mark.": set(MARKS) | {"ok", "forced"},
+        "say.": set(re.findall(r"\"(\w+)\"", said.group(1))),
+        "suit.": set(SUITS),
+    }
+    assert families == set(values)
+    missing = {p + v for p, vs in values.items() for v in vs} - keys
+    assert missing == set()

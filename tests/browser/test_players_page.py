@@ -54,6 +54,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     assert page.locator("#rating-plot circle").count() == 1
     assert "greedy" in page.inner_text("#profile-opponents")
     row = page.locator(f"#profile-games li[data-table='{table}']")
+    assert row.locator(".tag.side1").first.inner_text() == "lost"  # the game's result, not the column's "lost"
     assert row.locator(f"a[href='/?replay={table}']").count() == 1
     assert row.locator(f"a[href='/api/tables/{table}/record']").count() == 1
     screenshot(page, "24-profile", full=True)
@@ -112,6 +113,7 @@ def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any,
     page.click("#profile-link")
     page.wait_for_selector("#profile #rating-plot")
     assert "Βαθμολογία" in page.inner_text("#profile") and "Συχνότεροι αντίπαλοι" in page.inner_text("#profile")
+    assert page.locator("#profile-games .tag.side1").first.inner_text() == "ήττα"  # a game lost, not "losses"
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     screenshot(page, "25-phone-profile-greek", full=True)
     page.goto(server + "/?pace=0&leaders=2p")

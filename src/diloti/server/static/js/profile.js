@@ -90,7 +90,7 @@ export class ProfileView {
       h("span", null, t(o.games === 1 ? "profile.record1" : "profile.record", { games: o.games, won: o.won, lost: o.lost })))));
     const pg = this.page;
     const games = h("ul", { class: "lobbylist", id: "profile-games" }, pg.games.map((g) => h("li", { dataset: { table: g.table } },
-      h("span", { class: "tag " + (g.result === "won" ? "side0" : "side1") }, t("profile." + g.result)),
+      h("span", { class: "tag" + (g.result === "won" ? " side0" : g.result === "lost" ? " side1" : "") }, t("profile.result." + g.result)),
       h("span", null, `${g.points}–${g.against}`),
       h("span", null, g.seats.filter((s) => s.seat !== g.seat).map((s) => s.name || t("profile.deleted")).join(", ")),
       h("span", null, g.finished.slice(0, 10)),
