@@ -189,3 +189,29 @@ def test_every_key_built_from_data_exists(server: str, new_page: Any) -> None:
     assert families == set(values)
     missing = {p + v for p, vs in values.items() for v in vs} - keys
     assert missing == set()
+
+
+def test_every_server_error_has_a_greek_sentence(server: str, new_page: Any) -> None:
+    # The server's messages are English; a Greek page shows its own sentence for each stable code. The codes
+    # are read from the server's source, so a new code without a sentence fails here (and in the docs' table).
+    codes: set[str] = set()
+    for f in (STATIC.parents[1]).rglob("*.py"):
+        text = f.read_text(encoding="utf-8")
+        codes |= set(re.findall(r"(?:ProtocolError|\berror)\(\s*\"([a-z_]+)\"", text))
+        codes |= set(re.findall(r"code = \"([a-z_]+)\"", text)) | set(re.findall(r"\"(bad_[a-z_]+)\" if", text))
+    assert {"name_taken", "table_full", "illegal_move", "bad_chat", "bad_players", "review_busy"} <= codes
+    protocol = (STATIC.parents[4] / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
+    table = protocol[protocol.index("### Error codes"):protocol.index("### Spectators")]
+    assert codes <= set(re.findall(r"`([a-z_]+)`", table)), "a code the docs' table does not list"
+    page = new_page()
+    page.goto(server + "/?pace=0")
+    page.wait_for_selector("#new-table")
+    greek = page.evaluate("async () => Object.keys((await import('/static/js/i18n.js'))._SERVER_ERRORS.el)")
+    assert codes - set(greek) == set(), "no Greek sentence"
+    assert set(greek) - codes == {"network", "http"}, "a sentence for a code the server never sends"
+    said = page.evaluate("async () => { const M = await import('/static/js/i18n.js'); const out = [];"
+                         " for (const l of ['en', 'el']) { M.setLang(l);"
+                         " out.push(M.serverText('table_full', 'table abc is full'), M.serverText('http_502', '')); }"
+                         " M.setLang('en'); return out; }")
+    assert said == ["table abc is full", "http_502", "Το τραπέζι είναι γεμάτο.",
+                    "Ο διακομιστής απάντησε με σφάλμα HTTP 502· δοκιμάστε ξανά σε λίγο."]

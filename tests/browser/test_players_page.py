@@ -108,6 +108,14 @@ def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any,
     page.evaluate("localStorage.setItem('diloti.lang', 'el')")
     become(page, server, "Μαρία")
     assert "Παίζετε ως" in page.inner_text("#player-panel")
+    # Another device asks for the same name: the server's English "the name 'Μαρία' is taken" in Greek.
+    other = new_page(**PHONE, http_errors_expected=True)  # the 409 is the point
+    other.goto(server + "/?pace=0&lang=el")
+    other.wait_for_selector("#player-panel #become-btn")
+    other.fill("#name", "Μαρία")
+    other.click("#become-btn")
+    other.wait_for_function("() => document.querySelector('#player-error').textContent !== ''")
+    assert other.inner_text("#player-error") == "Αυτό το όνομα το έχει ήδη άλλος παίκτης· διαλέξτε άλλο."
     resigned_game(page, ui, server, "Μαρία")
     page.goto(server + "/?pace=0")
     page.click("#profile-link")

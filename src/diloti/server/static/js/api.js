@@ -1,8 +1,10 @@
 // HTTP calls and the live websocket of one table (docs/PROTOCOL.md).
+import { serverText } from "./i18n.js";
 
+/** A failed call: `code` is the server's stable code; `message` is in the page's language (serverText). */
 export class ApiError extends Error {
   constructor(status, code, message) {
-    super(message);
+    super(serverText(code, message));
     this.status = status;
     this.code = code;
   }

@@ -1,7 +1,7 @@
 // The table's chat: the log, quick phrases, a text box and a per-browser mute.
 // Every line is user text: it only ever becomes text nodes (h() and textContent), never markup.
 import { h } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, serverText, t } from "./i18n.js";
 
 export const CHAT_MAX = 200;
 const MUTE_KEY = "diloti.chat.muted";
@@ -144,7 +144,7 @@ export class ChatPanel {
 
   /** A server error about chat (bad_chat, a flood, spectator): shown here, not over the game. */
   error(msg) {
-    this.say(msg.code === "rate_limited" ? t("chat.slow") : t("game.error", { text: msg.message || msg.code }));
+    this.say(msg.code === "rate_limited" ? t("chat.slow") : t("game.error", { text: serverText(msg.code, msg.message) }));
   }
 
   /** Whether an error just received is about the line just sent. */

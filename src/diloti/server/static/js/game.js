@@ -4,7 +4,7 @@ import { Connection, forgetToken, saveToken, tokenFor } from "./api.js";
 import { cardEl, pileEl } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { filterFor, matchTyped, playableCards, sortCards, unitsOf } from "./moves.js";
 import { moveLabel, prettyCard, prettyMove, seatName, sideName } from "./present.js";
 import { showDialog, closeDialog, showRules } from "./dialogs.js";
@@ -263,9 +263,9 @@ export class TableView {
       // A token the server does not know (e.g. a new database) would send the join link
       // straight back here: forget it so the link offers the free seats again.
       if (!this.watching && (msg.code === "bad_token" || msg.code === "unknown_table")) forgetToken(this.id);
-      this.fatal = msg.message || msg.code;
+      this.fatal = serverText(msg.code, msg.message);
     }
-    this.msg = t("game.error", { text: msg.message || msg.code });
+    this.msg = t("game.error", { text: serverText(msg.code, msg.message) });
     this.render();
   }
 

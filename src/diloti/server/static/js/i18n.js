@@ -1,5 +1,6 @@
 // Greek and English strings. t(key, params) fills {name} placeholders with text
 // (the result is always used as text, never as markup).
+import { SERVER_ERRORS } from "./i18n_errors.js";
 import { TABLE_STRINGS } from "./i18n_table.js";
 
 const STRINGS = {
@@ -703,5 +704,19 @@ export function t(key, params) {
   return s;
 }
 
+/**
+ * A server error for the player: the server's own message (English, naming the input) on an English page,
+ * the page language's sentence for its stable code otherwise, e.g. serverText("table_full", "table abc is
+ * full") -> "Το τραπέζι είναι γεμάτο." in Greek.
+ */
+export function serverText(code, message) {
+  const own = SERVER_ERRORS[lang];
+  if (own && code in own) return own[code];
+  const status = /^http_(\d+)$/.exec(code);  // api.js's code for an answer that carried none
+  if (own && status) return own.http.replace("{status}", status[1]);
+  return message || code;
+}
+
 export const LANGS = Object.keys(STRINGS);
+export const _SERVER_ERRORS = SERVER_ERRORS;
 export const _STRINGS = STRINGS;
