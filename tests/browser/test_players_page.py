@@ -123,6 +123,18 @@ def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any,
     assert "Βαθμολογία" in page.inner_text("#profile") and "Συχνότεροι αντίπαλοι" in page.inner_text("#profile")
     assert page.locator("#profile-games .tag.side1").first.inner_text() == "ήττα"  # a game lost, not "losses"
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # Both tables fit without scrolling sideways, and no header word is split across lines (after a dash is
+    # a word's end: "(νίκες–" "ήττες)" may wrap).
+    assert page.evaluate("[...document.querySelectorAll('#profile .scroll-x')]"
+                         ".map((d) => d.scrollWidth - d.clientWidth)") == [0, 0]
+    split = page.evaluate("""() => [...document.querySelectorAll('#profile th')].flatMap((th) => {
+        const text = th.firstChild, out = [];
+        for (const m of text.textContent.matchAll(/[^\\s–-]+/g)) {
+          const r = document.createRange(); r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+          if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1) out.push(m[0]);
+        }
+        return out; })""")
+    assert split == []
     screenshot(page, "25-phone-profile-greek", full=True)
     page.goto(server + "/?pace=0&leaders=2p")
     page.wait_for_selector("#leaders-table")
