@@ -127,3 +127,17 @@ def test_a_xeri_review_with_whole_table_sweeps_fits_a_phone(server: str, new_pag
     # The move on show is the bold one of the round's list, in the light scheme too (an unclosed block once
     # made it dark-only).
     assert page.evaluate("getComputedStyle(document.querySelector('#review-list li.now')).fontWeight") == "700"
+
+
+def test_a_failed_review_is_said_in_the_page_language(server: str, new_page: Any) -> None:
+    # A worker fault is hard to cause on purpose: the server's answer for one is given in its place. Its
+    # message is English (it names the fault); a Greek page says the failure in Greek.
+    tid = finished_game(server, seed=5)
+    failed = {"status": "failed", "table": tid, "seat": 0, "done": 0, "total": 0, "position": 0,
+              "message": "the review could not be made (RuntimeError); ask again to retry", "review": None}
+    for lang, said in (("en", failed["message"]), ("el", "Η ανάλυση δεν έγινε· ζητήστε την ξανά.")):
+        page = new_page()
+        page.route(f"**/api/tables/{tid}/review?seat=0", lambda route: route.fulfill(json=failed))
+        page.goto(f"{server}/?replay={tid}&review=0&lang={lang}")
+        page.wait_for_selector("#review-error")
+        assert page.inner_text("#review-error") == said

@@ -4,7 +4,7 @@
 // current frame: played, best, points lost.
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { prettyMove } from "./present.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -89,7 +89,7 @@ export class ReviewPanel {
       try {
         const s = await api("GET", `/api/tables/${encodeURIComponent(this.view.id)}/review?seat=${this.seat}`);
         this.status = s;
-        if (s.status === "failed") this.error = s.message || t("review.failed");
+        if (s.status === "failed") this.error = (getLang() === "en" && s.message) || t("review.failed");  // the server's is English
         else if (s.status !== "done") this.poll();
       } catch (e) { this.error = e.message; }
       this.view.render();
