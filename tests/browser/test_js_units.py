@@ -215,3 +215,10 @@ def test_every_server_error_has_a_greek_sentence(server: str, new_page: Any) -> 
                          " M.setLang('en'); return out; }")
     assert said == ["table abc is full", "http_502", "Το τραπέζι είναι γεμάτο.",
                     "Ο διακομιστής απάντησε με σφάλμα HTTP 502· δοκιμάστε ξανά σε λίγο."]
+
+
+def test_decimals_are_written_as_the_page_language_writes_them(js: Any) -> None:
+    decimals = js("const I = await import('/static/js/i18n.js'); const out = [];"
+                  " for (const l of ['en', 'el']) { I.setLang(l); out.push(I.fixed(-2.5, 2), I.fixed(69.84, 1)); }"
+                  " I.setLang('en'); return out;")
+    assert decimals == ["-2.50", "69.8", "-2,50", "69,8"]  # a Greek page writes a decimal comma

@@ -4,7 +4,7 @@ import { Connection, forgetToken, saveToken, tokenFor } from "./api.js";
 import { cardEl, pileEl } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
-import { serverText, t } from "./i18n.js";
+import { fixed, serverText, t } from "./i18n.js";
 import { filterFor, matchTyped, playableCards, sortCards, unitsOf } from "./moves.js";
 import { moveLabel, prettyCard, prettyMove, seatName, sideName } from "./present.js";
 import { showDialog, closeDialog, showRules } from "./dialogs.js";
@@ -241,7 +241,7 @@ export class TableView {
     if (!this.state || msg.ply !== this.state.ply || !msg.moves || !msg.moves.length) return;
     const best = this.legal().find((m) => m.text === msg.moves[0].move);
     this.hintMove = best || null;
-    const fmt = (m) => prettyMove(m.move) + (typeof m.score === "number" ? ` (${m.score > 0 ? "+" : ""}${m.score.toFixed(1)}`
+    const fmt = (m) => prettyMove(m.move) + (typeof m.score === "number" ? ` (${m.score > 0 ? "+" : ""}${fixed(m.score, 1)}`
       + (typeof m.win === "number" ? " · " + t("game.win_chance", { p: Math.round(m.win * 100) }) : "") + ")" : "");
     this.hint = t(msg.level === "master" ? "game.hint_is_master" : "game.hint_is", { move: fmt(msg.moves[0]) })
       + (msg.moves.length > 1 ? " · " + t("game.hint_also", { moves: msg.moves.slice(1, 3).map(fmt).join(", ") }) : "");

@@ -717,6 +717,12 @@ export function serverText(code, message) {
   return message || code;
 }
 
+/** `x` to `digits` decimals as the page's language writes it: 2.5 in English, 2,5 in Greek. */
+export function fixed(x, digits) {
+  const s = x.toFixed(digits);
+  return lang === "el" ? s.replace(".", ",") : s;
+}
+
 export const LANGS = Object.keys(STRINGS);
 export const _SERVER_ERRORS = SERVER_ERRORS;
 export const _STRINGS = STRINGS;

@@ -3,7 +3,7 @@
 // and every past game with its replay and record. And the leaderboard (`/?leaders=MODE&page=N`).
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { fixed, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -84,7 +84,7 @@ export class ProfileView {
       h("thead", null, h("tr", null, ["profile.mode", "profile.count", "profile.won", "profile.lost", "profile.xeris", "profile.ppr"].map((k) => h("th", null, t(k))))),
       h("tbody", null, p.stats.map((s) => h("tr", { dataset: { mode: s.mode } }, h("td", null, t("mode." + s.mode)),
         h("td", null, String(s.games)), h("td", null, String(s.won)), h("td", null, String(s.lost)), h("td", null, String(s.xeris)),
-        h("td", null, s.points_per_round === null || s.points_per_round === undefined ? "—" : s.points_per_round.toFixed(1))))));
+        h("td", null, s.points_per_round === null || s.points_per_round === undefined ? "—" : fixed(s.points_per_round, 1))))));
     const opponents = h("ul", { class: "lobbylist", id: "profile-opponents" }, p.opponents.map((o) => h("li", null,
       o.player ? h("a", { href: "/?player=" + encodeURIComponent(o.player) }, o.name || "?") : h("span", null, o.name || t("profile.deleted")),
       h("span", null, t(o.games === 1 ? "profile.record1" : "profile.record", { games: o.games, won: o.won, lost: o.lost })))));

@@ -4,7 +4,7 @@
 // current frame: played, best, points lost.
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { fixed, getLang, t } from "./i18n.js";
 import { prettyMove } from "./present.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -135,7 +135,7 @@ export class ReviewPanel {
     const acc = review.accuracy[seat];
     const counts = review.counts[seat] || {};
     const out = [h("p", { id: "review-accuracy", class: "review-accuracy" },
-      t("review.accuracy", { name: seatName(Number(seat)), a: acc === null ? "–" : acc.toFixed(1) })),
+      t("review.accuracy", { name: seatName(Number(seat)), a: acc === null ? "–" : fixed(acc, 1) })),
     h("p", { id: "review-counts" }, t("review.counts", { i: counts.inaccuracy || 0, m: counts.mistake || 0, b: counts.blunder || 0 })),
     h("p", { id: "review-rounds", class: "info" }, Object.entries(review.rounds).map(([n, by]) =>
       t("review.round_acc", { n, a: by[seat] === null ? "–" : Math.round(by[seat]) })).join(" · "))];
@@ -151,7 +151,7 @@ export class ReviewPanel {
     if (list.length) {
       out.push(h("ul", { id: "review-list", class: "review-list" }, list.map((x) => h("li", { class: x.ply === ply ? "now" : null },
         h("button", { type: "button", class: "linkish mark-" + x.mark, dataset: { ply: String(x.ply) }, onclick: () => this.view.goToPly(x.ply) },
-          `${t("game.round", { n: x.round })} · ${x.number}. ${prettyMove(x.played)} — ${t("review.mark." + x.mark)} (−${x.lost.toFixed(1)})`)))));
+          `${t("game.round", { n: x.round })} · ${x.number}. ${prettyMove(x.played)} — ${t("review.mark." + x.mark)} (−${fixed(x.lost, 1)})`)))));
     }
     return out;
   }
@@ -159,10 +159,10 @@ export class ReviewPanel {
   detail(x) {
     const mark = x.judged ? (x.mark || "ok") : "forced";
     const rows = [h("p", { class: "review-mark mark-" + mark, id: "review-mark" }, t("review.mark." + mark)),
-      h("p", null, t("review.played") + ": " + prettyMove(x.played) + ` (${x.played_points >= 0 ? "+" : ""}${x.played_points.toFixed(2)})`)];
+      h("p", null, t("review.played") + ": " + prettyMove(x.played) + ` (${x.played_points >= 0 ? "+" : ""}${fixed(x.played_points, 2)})`)];
     if (x.judged && x.best !== x.played && x.lost > 0) {
-      rows.push(h("p", { id: "review-best" }, t("review.best") + ": " + prettyMove(x.best) + ` (${x.best_points >= 0 ? "+" : ""}${x.best_points.toFixed(2)})`),
-        h("p", { id: "review-lost" }, t("review.lost", { n: x.lost.toFixed(2) })));
+      rows.push(h("p", { id: "review-best" }, t("review.best") + ": " + prettyMove(x.best) + ` (${x.best_points >= 0 ? "+" : ""}${fixed(x.best_points, 2)})`),
+        h("p", { id: "review-lost" }, t("review.lost", { n: fixed(x.lost, 2) })));
     }
     if (x.win_before !== null && x.win_after !== null && Math.abs(x.win_before - x.win_after) >= 0.005) {
       rows.push(h("p", { id: "review-win" }, t("review.win", { a: pct(x.win_before), b: pct(x.win_after) })));
