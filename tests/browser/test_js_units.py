@@ -213,7 +213,8 @@ def test_every_server_error_has_a_greek_sentence(server: str, new_page: Any) -> 
                          " for (const l of ['en', 'el']) { M.setLang(l);"
                          " out.push(M.serverText('table_full', 'table abc is full'), M.serverText('http_502', '')); }"
                          " M.setLang('en'); return out; }")
-    assert said == ["table abc is full", "http_502", "Το τραπέζι είναι γεμάτο.",
+    assert said == ["table abc is full", "The server answered with HTTP error 502; try again in a moment.",
+                    "Το τραπέζι είναι γεμάτο.",
                     "Ο διακομιστής απάντησε με σφάλμα HTTP 502· δοκιμάστε ξανά σε λίγο."]
 
 

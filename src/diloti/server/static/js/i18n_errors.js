@@ -1,9 +1,14 @@
-// The server's errors in the page's other languages, by their stable code (docs/PROTOCOL.md, "Error codes").
+// The server's errors in the page's languages, by their stable code (docs/PROTOCOL.md, "Error codes").
 // The server writes its messages in English and names the input in them, so an English page shows them as
 // they come; a Greek page shows the sentence for the code instead. Every code the server sends has one
 // (tests/browser/test_js_units.py reads the codes from the server's source).
 
 export const SERVER_ERRORS = {
+  // English has the server's own messages; only what comes without one needs a sentence.
+  en: {
+    http: "The server answered with HTTP error {status}; try again in a moment.",
+    network: "The server cannot be reached: check your connection and try again.",
+  },
   el: {
     // Not the server's codes: no answer at all, and an answer without a code (a proxy's 502, say).
     http: "Ο διακομιστής απάντησε με σφάλμα HTTP {status}· δοκιμάστε ξανά σε λίγο.",
