@@ -142,3 +142,4 @@ def test_a_failed_review_is_said_in_the_page_language(server: str, new_page: Any
         page.goto(f"{server}/?replay={tid}&review=0&lang={lang}")
         page.wait_for_selector("#review-error")
         assert page.inner_text("#review-error") == said
+        assert page.get_attribute("#review-error", "role") == "alert"  # a screen reader says it as it appears

@@ -345,7 +345,7 @@ export class TableView {
 
   renderFatal() {
     fill(this.root, h("main", { class: "page" }, h("div", { class: "panel" },
-      h("p", { class: "error" }, this.fatal),
+      h("p", { class: "error", role: "alert" }, this.fatal),
       this.watching ? null : h("p", null, h("a", { href: "/?join=" + encodeURIComponent(this.id) }, t("join.title"))),
       h("p", null, h("a", { href: "/" }, t("game.new"))))));
   }

@@ -150,7 +150,7 @@ export class LeaderboardView {
       h("button", { type: "button", class: "btn small", disabled: b.page >= b.pages || undefined, onclick: () => this.go(this.mode, b.page + 1) }, "›")) : null;
     fill(this.root, h("main", { class: "page" }, h("section", { class: "panel", id: "leaders" },
       h("h2", null, t("leaders.title")), tabs,
-      this.error ? h("p", { class: "error" }, this.error) : null,
+      this.error ? h("p", { class: "error", role: "alert" }, this.error) : null,
       b && !b.players.length ? h("p", null, t("leaders.empty")) : null,
       b && b.players.length ? h("div", { class: "scroll-x" }, h("table", { class: "sheet", id: "leaders-table" },
         h("thead", null, h("tr", null, ["leaders.rank", "leaders.player", "profile.rating", "profile.games"].map((k) => h("th", null, t(k))))),

@@ -117,7 +117,7 @@ export class ReviewPanel {
     const head = h("div", { class: "review-head" }, h("h3", null, t("review.title")), seatSel,
       review || busy ? null : h("button", { type: "button", class: "btn small primary", id: "review-btn", onclick: () => this.ask() }, t("review.btn")));
     const parts = [head];
-    if (this.error) parts.push(h("p", { class: "error", id: "review-error" }, this.error));
+    if (this.error) parts.push(h("p", { class: "error", id: "review-error", role: "alert" }, this.error));
     if (busy) {
       const s = this.status;
       parts.push(h("p", { id: "review-status", class: "info" }, s.status === "queued" ? t("review.queued", { n: s.position })
