@@ -137,7 +137,11 @@ def test_every_string_is_in_both_languages_and_every_key_used_exists(server: str
     assert set(keys["el"]) - set(keys["en"]) == set(), "Greek only"
     used = {k for f in STATIC.glob("*.js") for k in re.findall(r"\bt\(\s*[\"']([\w.-]+)[\"']\s*[,)]",
                                                               f.read_text(encoding="utf-8"))}
-    assert len(used) > 200
+    # and both keys of t(n === 1 ? "a.one" : "a.many", ...)
+    used |= {k for f in STATIC.glob("*.js") for pair in re.findall(
+        r"\bt\([^()]*?\?\s*[\"']([\w.-]+)[\"']\s*:\s*[\"']([\w.-]+)[\"']", f.read_text(encoding="utf-8"))
+        for k in pair}
+    assert len(used) > 200 and {"say.pile1", "watch.count1", "game.card1"} <= used
     assert used - set(keys["en"]) == set()
 
 
@@ -223,3 +227,17 @@ def test_decimals_are_written_as_the_page_language_writes_them(js: Any) -> None:
                   " for (const l of ['en', 'el']) { I.setLang(l); out.push(I.fixed(-2.5, 2), I.fixed(69.84, 1)); }"
                   " I.setLang('en'); return out;")
     assert decimals == ["-2.50", "69.8", "-2,50", "69,8"]  # a Greek page writes a decimal comma
+
+
+def test_a_move_is_said_in_words_with_one_card_said_as_one(server: str, new_page: Any) -> None:
+    page = new_page()
+    page.goto(server + "/?pace=0")
+    page.wait_for_selector("#new-table")
+    said = page.evaluate("async () => { const M = await import('/static/js/announce.js');"
+                         " return [M.moveWords({kind: 'capture', card: 'JS', cards: ['4H']}, 'Anna', 'xeri'),"
+                         " M.moveWords({kind: 'capture', card: 'JS', cards: ['4H', '5C']}, 'Anna', 'xeri'),"
+                         " M.moveWords({kind: 'capture', card: '9D', cards: ['4H', '5C'], xeri: true},"
+                         " 'Anna', 'diloti')]; }")
+    assert said == ["Anna took the pile, 1 card, with jack of spades.",
+                    "Anna took the pile, 2 cards, with jack of spades.",
+                    "Anna took 4 of hearts and 5 of clubs with 9 of diamonds. Xeri!"]

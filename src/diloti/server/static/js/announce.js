@@ -18,8 +18,10 @@ export function moveWords(mv, who, game) {
   const card = mv.card ? cardName(mv.card, t) : "";
   const cards = cardList(mv.cards || []);
   let s;
-  if (mv.kind === "capture" && game === "xeri") s = t("say.pile", { who, card, n: (mv.cards || []).length });
-  else if (["lay", "capture", "plain", "group", "keep", "redeal"].includes(mv.kind)) s = t("say." + mv.kind, { who, card, cards, value: mv.value });
+  if (mv.kind === "capture" && game === "xeri") {
+    const n = (mv.cards || []).length;
+    s = t(n === 1 ? "say.pile1" : "say.pile", { who, card, n });
+  } else if (["lay", "capture", "plain", "group", "keep", "redeal"].includes(mv.kind)) s = t("say." + mv.kind, { who, card, cards, value: mv.value });
   else s = who + ": " + mv.move;
   if (mv.xeri) s += " " + t("say.xeri");
   if (mv.by) s += " " + t("say.by");

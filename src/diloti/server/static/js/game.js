@@ -174,7 +174,7 @@ export class TableView {
         this.xeriBy.clear();
         this.rounds.set(msg.round, msg);
         announce(t("say.round_over", { n: msg.round }) + (msg.swept && msg.swept.length && msg.swept_to !== null
-          ? " " + t("say.swept", { n: msg.swept.length, side: this.sideNames()[msg.swept_to] }) : ""));
+          ? " " + t(msg.swept.length === 1 ? "say.swept1" : "say.swept", { n: msg.swept.length, side: this.sideNames()[msg.swept_to] }) : ""));
         this.holdFor = sweepRound(this.root, { last: this.last, toSide: msg.swept_to });
         if (this.holdFor) this.afterHold = () => this.showRoundOver(msg);
         else this.showRoundOver(msg);
@@ -375,7 +375,7 @@ export class TableView {
   spectatorsEl() {
     const n = this.table && this.table.spectators ? this.table.spectators : 0;
     if (!n) return null;
-    return h("span", { class: "info spectators", id: "spectators", title: t("watch.count", { n }) }, "👁 " + t(n === 1 ? "watch.count1" : "watch.count", { n }));
+    return h("span", { class: "info spectators", id: "spectators", title: t(n === 1 ? "watch.count1" : "watch.count", { n }) }, "👁 " + t(n === 1 ? "watch.count1" : "watch.count", { n }));
   }
 
   renderWaiting() {
