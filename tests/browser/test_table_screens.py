@@ -15,6 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1100, "height": 860}}
 LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}  # a phone on its side
+SMALL_LANDSCAPE = {"viewport": {"width": 667, "height": 375}, "is_mobile": True, "has_touch": True}
 
 
 def open_table(page: Any, server: str, players: int, lang: str, seed: int) -> None:
@@ -45,6 +46,7 @@ SCREENS = [
     ("44-table-phone-4", PHONE, 4, "en", "light"),
     ("46-table-landscape-phone-greek", LANDSCAPE, 2, "el", "light"),
     ("47-table-landscape-phone-4-dark", LANDSCAPE, 4, "en", "dark"),
+    ("48-table-landscape-small-phone-4-greek", SMALL_LANDSCAPE, 4, "el", "light"),
 ]
 
 
@@ -59,7 +61,8 @@ def test_table_screens(server: str, new_page: Any, ui: Any, screenshot: Any, nam
     assert page.evaluate("document.documentElement.scrollWidth") <= device["viewport"]["width"]
     # A card chosen: what it can take or build on is lit, the rest dimmed.
     page.click("#hand button.card:not([disabled])")
-    if device is LANDSCAPE:
+    sideways = device in (LANDSCAPE, SMALL_LANDSCAPE)
+    if sideways:
         # On its side a phone is 390 px high: the felt, the play button and the whole hand show without scrolling.
         # (from the page's top: choosing the card scrolled it into view)
         bottoms = page.evaluate("['#felt', '#choices', '#hand'].map((q) => document.querySelector(q)"
@@ -67,7 +70,7 @@ def test_table_screens(server: str, new_page: Any, ui: Any, screenshot: Any, nam
         assert max(bottoms) <= device["viewport"]["height"], bottoms
         assert page.locator("#choices .btn.primary").count() == 1
         page.evaluate("window.scrollTo(0, 0)")  # the screen as the player holds it (Playwright's click scrolled)
-    screenshot(page, name, full=device is not LANDSCAPE)
+    screenshot(page, name, full=not sideways)
 
 
 def test_a_capture_in_flight(server: str, new_page: Any, screenshot: Any) -> None:
