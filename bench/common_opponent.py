@@ -12,8 +12,8 @@ the pairs both files hold.
 
 >>> from diloti.match.tournament import GameResult
 >>> g = lambda i, a, b: GameResult(i, i % 2, a, b, 4, "a" if a > b else "b", 1.0, 96, game_seed=i // 2)
->>> edge([g(0, 40, 20), g(1, 30, 30)], [g(0, 50, 10), g(1, 30, 30)])
-(Interval(mean=2.5, low=2.5, high=2.5), 1)
+>>> edge(common_pairs([g(0, 40, 20), g(1, 30, 30)], [g(0, 50, 10), g(1, 30, 30)]))
+Interval(mean=2.5, low=2.5, high=2.5)
 """
 
 from __future__ import annotations
@@ -24,21 +24,14 @@ import sys
 from statistics import fmean
 
 from diloti.match.sequential import read_results
-from diloti.match.tournament import GameResult, Interval, TournamentError
+from diloti.match.tournament import GameResult, Interval, TournamentError, pairs_of
 
 Pair = list[GameResult]  # the two games of one duplicate pair
 
 
-def _pairs(results: list[GameResult]) -> dict[int, Pair]:
-    pairs: dict[int, Pair] = {}
-    for r in results:
-        pairs.setdefault(r.index // 2, []).append(r)
-    return {p: games for p, games in pairs.items() if len(games) == 2}
-
-
 def common_pairs(first: list[GameResult], second: list[GameResult]) -> list[tuple[Pair, Pair]]:
     """The duplicate pairs both files hold, each as (the first file's two games, the second's)."""
-    a, b = _pairs(first), _pairs(second)
+    a, b = pairs_of(first, whole=True), pairs_of(second, whole=True)
     out = []
     for p in sorted(set(a) & set(b)):
         if {g.game_seed for g in a[p]} != {g.game_seed for g in b[p]}:
@@ -51,10 +44,9 @@ def _ppr(pair: Pair) -> float:
     return fmean(g.ppr for g in pair)
 
 
-def edge(first: list[GameResult], second: list[GameResult]) -> tuple[Interval, int]:
-    """The second player's points a round over the common opponent minus the first's, per pair both hold."""
-    pairs = common_pairs(first, second)
-    return Interval.of([_ppr(b) - _ppr(a) for a, b in pairs]), len(pairs)
+def edge(pairs: list[tuple[Pair, Pair]]) -> Interval:
+    """The second player's points a round over the common opponent minus the first's, over ``pairs``."""
+    return Interval.of([_ppr(b) - _ppr(a) for a, b in pairs])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         won = sum(g.winner == "a" for pair in pairs for g in pair[k])
         print(f"{name}: {won} of {2 * len(pairs)} games won, {own.mean:+.2f} [{own.low:+.2f}, {own.high:+.2f}] "
               "points a round over the common opponent")
-    diff = Interval.of([_ppr(b) - _ppr(a) for a, b in pairs])
+    diff = edge(pairs)
     print(f"{len(pairs)} pairs in both: the second's edge minus the first's {diff.mean:+.2f} [{diff.low:+.2f}, "
           f"{diff.high:+.2f}] points a round")
     return 0

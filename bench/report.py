@@ -17,7 +17,7 @@ import re
 
 from diloti.games import find_game
 from diloti.games.diloti.options import Options
-from diloti.match.tournament import GameResult, Interval, MatchResult, plot_ladder, summarise
+from diloti.match.tournament import GameResult, Interval, MatchResult, pairs_of, plot_ladder, summarise
 
 NAME = re.compile(r"(?:^|/)(?:(?P<game>xeri|kontsina)_)?(?P<a>[^/]+)_vs_(?P<b>.+)_(?P<p>[234])p_seed(?P<seed>\d+)"
                   r"\.jsonl$")
@@ -30,10 +30,7 @@ def load(path: str) -> MatchResult | None:
     with open(path) as f:
         games = [GameResult(**json.loads(line)) for line in f if line.strip()]
     # only whole duplicate pairs count
-    pairs: dict[int, list[GameResult]] = {}
-    for g in games:
-        pairs.setdefault(g.index // 2, []).append(g)
-    games = [g for p in pairs.values() if len(p) == 2 for g in p]
+    games = [g for p in pairs_of(games, whole=True).values() for g in p]
     if not games:
         return None
     game = m["game"] or "diloti"

@@ -254,13 +254,26 @@ def _task(args: tuple[str, str, int, int, int, Any, int | None, str]) -> GameRes
     return play_game(a, b, index, seed, players, options, rounds, game)
 
 
+def pairs_of(results: Iterable[GameResult], whole: bool = False) -> dict[int, list[GameResult]]:
+    """Games by duplicate pair (pair ``index // 2``), in index order; ``whole``: only pairs with both games.
+
+    >>> g = lambda i: GameResult(i, i % 2, 1, 0, 1, "a", 0.0, 0)
+    >>> {p: [r.index for r in games] for p, games in pairs_of([g(3), g(0), g(1)]).items()}
+    {0: [0, 1], 1: [3]}
+    >>> list(pairs_of([g(3), g(0), g(1)], whole=True))
+    [0]
+    """
+    pairs: dict[int, list[GameResult]] = {}
+    for r in sorted(results, key=lambda r: r.index):
+        pairs.setdefault(r.index // 2, []).append(r)
+    return {p: games for p, games in pairs.items() if len(games) == 2} if whole else pairs
+
+
 def summarise(a: str, b: str, results: Iterable[GameResult], players: int, options: Any, seed: int,
               rounds: int | None, seconds: float, game: str = DEFAULT_GAME) -> MatchResult:
     """Match statistics from game results (pairs are the independent units)."""
     res = sorted(results, key=lambda r: r.index)
-    pairs: dict[int, list[GameResult]] = {}
-    for r in res:
-        pairs.setdefault(r.index // 2, []).append(r)
+    pairs = pairs_of(res)
     win = [[g.score for g in p] for p in pairs.values()]
     ppr = [fmean(g.ppr for g in p) for p in pairs.values()]
     return MatchResult(
