@@ -1,7 +1,7 @@
 // Every move said in words for screen readers: one polite live region outside the re-rendered table
 // (a region that is replaced on each render is not reliably read), filled with a sentence per move.
 import { cardName } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 /** "4 of hearts, 5 of clubs and 9 of spades". */
 export function cardList(cards) {
@@ -20,7 +20,7 @@ export function moveWords(mv, who, game) {
   let s;
   if (mv.kind === "capture" && game === "xeri") {
     const n = (mv.cards || []).length;
-    s = t(n === 1 ? "say.pile1" : "say.pile", { who, card, n });
+    s = tn("say.pile", n, { who, card });
   } else if (["lay", "capture", "plain", "group", "keep", "redeal"].includes(mv.kind)) s = t("say." + mv.kind, { who, card, cards, value: mv.value });
   else s = who + ": " + mv.move;
   if (mv.xeri) s += " " + t("say.xeri");

@@ -4,7 +4,7 @@ import { Connection, forgetToken, saveToken, tokenFor } from "./api.js";
 import { cardEl, pileEl } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
-import { fixed, serverText, t } from "./i18n.js";
+import { fixed, serverText, t, tn } from "./i18n.js";
 import { filterFor, matchTyped, playableCards, sortCards, unitsOf } from "./moves.js";
 import { moveLabel, prettyCard, prettyMove, seatName, sideName } from "./present.js";
 import { showDialog, closeDialog, showRules } from "./dialogs.js";
@@ -174,7 +174,7 @@ export class TableView {
         this.xeriBy.clear();
         this.rounds.set(msg.round, msg);
         announce(t("say.round_over", { n: msg.round }) + (msg.swept && msg.swept.length && msg.swept_to !== null
-          ? " " + t(msg.swept.length === 1 ? "say.swept1" : "say.swept", { n: msg.swept.length, side: this.sideNames()[msg.swept_to] }) : ""));
+          ? " " + tn("say.swept", msg.swept.length, { side: this.sideNames()[msg.swept_to] }) : ""));
         this.holdFor = sweepRound(this.root, { last: this.last, toSide: msg.swept_to });
         if (this.holdFor) this.afterHold = () => this.showRoundOver(msg);
         else this.showRoundOver(msg);
@@ -375,7 +375,7 @@ export class TableView {
   spectatorsEl() {
     const n = this.table && this.table.spectators ? this.table.spectators : 0;
     if (!n) return null;
-    return h("span", { class: "info spectators", id: "spectators", title: t(n === 1 ? "watch.count1" : "watch.count", { n }) }, "👁 " + t(n === 1 ? "watch.count1" : "watch.count", { n }));
+    return h("span", { class: "info spectators", id: "spectators", title: tn("watch.count", n) }, "👁 " + tn("watch.count", n));
   }
 
   renderWaiting() {
@@ -421,7 +421,7 @@ export class TableView {
       st.hands_won ? h("small", { class: "hands-won", dataset: { won: String(st.hands_won[s]) } }, " · " + t("game.hands_won", { n: st.hands_won[s] })) : null,
       h("small", { class: "taken", title: t("game.captured", { n: counts[s] }) }, " · " + t("game.captured", { n: counts[s] })),
       st.xeri && st.xeri[s] ? h("small", { class: "xeris", dataset: { xeri: String(st.xeri[s]) } }, " · " + t("game.xeris", { n: st.xeri[s] })) : null));
-    const goal = st.game && st.game !== "diloti" && st.target === null ? t(st.hands === 1 ? "game.hands_of1" : "game.hands_of", { total: st.hands })
+    const goal = st.game && st.game !== "diloti" && st.target === null ? tn("game.hands_of", st.hands, { total: st.hands })
       : t("game.target", { n: target });
     const scorebar = h("div", { class: "scorebar", id: "scorebar", dataset: { game: st.game || "diloti" } },
       st.game && st.game !== "diloti" ? h("span", { class: "info gamename", id: "game-name" }, t("game.name." + st.game)) : null,
@@ -460,7 +460,7 @@ export class TableView {
       if (u.id === "x:pile") {
         // Xeri's pile: its last cards fanned, the top card last; a capture takes all of it.
         const shown = u.cards.slice(-5);
-        const label = t(u.cards.length === 1 ? "pile.xeri1" : "pile.xeri", { n: u.cards.length, card: prettyCard(u.cards[u.cards.length - 1]) });
+        const label = tn("pile.xeri", u.cards.length, { card: prettyCard(u.cards[u.cards.length - 1]) });
         el = pileEl({ cards: shown, value: u.cards.length, kind: "xeri" }, label, { tag: "button", t, cls: ["xeripile", chosen && "selected", offer, selecting && !usable && "dim", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
       } else if (u.id.startsWith("c:")) {
         el = cardEl(u.cards[0], { tag: "button", t, cls: [chosen && "selected", offer, selecting && !usable && "dim", freshCards.has(u.cards[0]) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });

@@ -206,7 +206,7 @@ const STRINGS = {
     "game.waiting": "Waiting…",
     "game.dealer": "dealer",
     "game.cards": "{n} cards",
-    "game.card1": "1 card",
+    "game.cards1": "1 card",
     "game.table": "Table",
     "game.table_empty": "The table is empty",
     "game.hand": "Your hand",
@@ -541,7 +541,7 @@ const STRINGS = {
     "game.waiting": "Αναμονή…",
     "game.dealer": "μοιραστής",
     "game.cards": "{n} φύλλα",
-    "game.card1": "1 φύλλο",
+    "game.cards1": "1 φύλλο",
     "game.table": "Τραπέζι",
     "game.table_empty": "Το τραπέζι είναι άδειο",
     "game.hand": "Τα φύλλα σας",
@@ -698,10 +698,21 @@ export function initLang() {
   setLang(l);
 }
 
+function fillIn(s, params) {
+  return params ? s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m)) : s;
+}
+
 export function t(key, params) {
-  let s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
-  if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  return s;
+  return fillIn(STRINGS[lang][key] ?? STRINGS.en[key] ?? key, params);
+}
+
+/**
+ * t() for a count `n` (also given to the string as {n}): the key's singular, `key + "1"`, when n is 1 and
+ * there is one, e.g. tn("game.cards", 1) -> "1 card", tn("game.cards", 5) -> "5 cards".
+ */
+export function tn(key, n, params) {
+  const one = key + "1";
+  return t(n === 1 && (one in STRINGS[lang] || one in STRINGS.en) ? one : key, { n, ...params });
 }
 
 /**
@@ -713,7 +724,7 @@ export function serverText(code, message) {
   const own = SERVER_ERRORS[lang];
   if (own && code in own) return own[code];
   const status = /^http_(\d+)$/.exec(code);  // api.js's code for an answer that carried none
-  if (own && status) return own.http.replace("{status}", status[1]);
+  if (own && status) return fillIn(own.http, { status: status[1] });
   return message || code;
 }
 

@@ -3,7 +3,7 @@
 // and every past game with its replay and record. And the leaderboard (`/?leaders=MODE&page=N`).
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { fixed, t } from "./i18n.js";
+import { fixed, t, tn } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -87,7 +87,7 @@ export class ProfileView {
         h("td", null, s.points_per_round === null || s.points_per_round === undefined ? "—" : fixed(s.points_per_round, 1))))));
     const opponents = h("ul", { class: "lobbylist", id: "profile-opponents" }, p.opponents.map((o) => h("li", null,
       o.player ? h("a", { href: "/?player=" + encodeURIComponent(o.player) }, o.name || "?") : h("span", null, o.name || t("profile.deleted")),
-      h("span", null, t(o.games === 1 ? "profile.record1" : "profile.record", { games: o.games, won: o.won, lost: o.lost })))));
+      h("span", null, tn("profile.record", o.games, { games: o.games, won: o.won, lost: o.lost })))));
     const pg = this.page;
     const games = h("ul", { class: "lobbylist", id: "profile-games" }, pg.games.map((g) => h("li", { dataset: { table: g.table } },
       h("span", { class: "tag" + (g.result === "won" ? " side0" : g.result === "lost" ? " side1" : "") }, t("profile.result." + g.result)),

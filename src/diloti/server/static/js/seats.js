@@ -4,7 +4,7 @@
 // the last move that seat made.
 import { backEl } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { prettyMove } from "./present.js";
 
 /** Where seat `s` sits seen from `pov`: "bottom", "right", "top" or "left". */
@@ -59,7 +59,7 @@ function seatBox(view, s, { st, tb, me, watching, last, xeris, bottomOwn }) {
     turn ? h("span", { class: "sr-only" }, " · " + t("table.to_play")) : null),
   takenPile(st, s % sides, view.sideLabel ? view.sideLabel(s % sides) : view.name(s)),
   backs,
-  bottomOwn ? null : h("span", { class: "count" }, t(n === 1 ? "game.card1" : "game.cards", { n })),
+  bottomOwn ? null : h("span", { class: "count" }, tn("game.cards", n)),
   tb.clock ? h("span", { class: "clock", dataset: { clockSeat: String(s) }, "aria-live": "off" }) : null,
   h("span", { class: "seatlast", dataset: { seatLast: String(s) } }, move ? prettyMove(move) : "\u00a0",
     move && xeris.has(s) ? h("span", { class: "xeri-badge small" }, t("game.xeri")) : null),
@@ -71,7 +71,7 @@ export function takenPile(st, side, who) {
   const counts = st.captured_counts || [];
   const n = counts[side] || 0;
   const x = st.xeri ? st.xeri[side] || 0 : 0;
-  const label = x ? t(x === 1 ? "table.taken_xeri" : "table.taken_xeris", { who, n, x }) : t("table.taken", { who, n });
+  const label = x ? tn("table.taken_xeris", x, { who, n, x }) : t("table.taken", { who, n });
   const layers = n ? Math.min(6, 1 + Math.floor(n / 8)) : 0;
   const stack = h("span", { class: ["stack", !n && "empty"], style: { "--layers": String(layers) } });
   for (let i = 0; i < layers; i++) stack.appendChild(backEl());
