@@ -23,10 +23,17 @@ DECLS = [{"cards": ["3S", "6H"], "value": 9, "kind": "plain", "owner": 1}]
 
 
 @pytest.fixture()
-def js(server: str, new_page: Any) -> Any:
+def home(server: str, new_page: Any) -> Any:
+    """The start page, loaded: the page's modules import from it."""
     page = new_page()
     page.goto(server + "/?pace=0")
     page.wait_for_selector("#new-table")
+    return page
+
+
+@pytest.fixture()
+def js(home: Any) -> Any:
+    page = home
 
     def run(body: str, *args: Any) -> Any:
         # Playwright compiles the function itself: the page's CSP forbids eval and new Function.
@@ -87,10 +94,8 @@ def test_parent_games_units_and_ready_moves(js: Any) -> None:
     assert js(body, {**st, "game": "diloti"}, legal, "2H") == []  # Diloti keeps pointing at what is taken
 
 
-def test_clock_and_seat_places(server: str, new_page: Any) -> None:
-    page = new_page()
-    page.goto(server + "/?pace=0")
-    page.wait_for_selector("#new-table")
+def test_clock_and_seat_places(server: str, home: Any) -> None:
+    page = home
 
     def run(module: str, body: str, *args: Any) -> Any:
         return page.evaluate(f"async (args) => {{ const M = await import('/static/js/{module}'); {body} }}",
@@ -125,12 +130,10 @@ def _script(name: str) -> str:
     return (STATIC / name).read_text(encoding="utf-8")
 
 
-def test_every_string_is_in_both_languages_and_every_key_used_exists(server: str, new_page: Any) -> None:
+def test_every_string_is_in_both_languages_and_every_key_used_exists(home: Any) -> None:
     # t() falls back to English, then to the key itself: a key missing in Greek shows English to a Greek
     # player, and a mistyped key shows "review.mrk" to everyone. Neither fails anywhere else.
-    page = new_page()
-    page.goto(server + "/?pace=0")
-    page.wait_for_selector("#new-table")
+    page = home
     keys = _strings(page)
     assert sorted(keys) == ["el", "en"]
     assert set(keys["en"]) - set(keys["el"]) == set(), "English only"
@@ -142,7 +145,7 @@ def test_every_string_is_in_both_languages_and_every_key_used_exists(server: str
     assert used - set(keys["en"]) == set()
 
 
-def test_every_key_built_from_data_exists(server: str, new_page: Any) -> None:
+def test_every_key_built_from_data_exists(server: str, home: Any) -> None:
     # Keys built at run time (t("mode." + r.mode)) escape the literal check above: each family is listed
     # here with the values the server can send, taken from where the server takes them. A new family in
     # the scripts fails the first assert until it is listed.
@@ -152,9 +155,7 @@ def test_every_key_built_from_data_exists(server: str, new_page: Any) -> None:
     from diloti.server.player_models import GameEntry, PlayerStats, RatingInfo
     from diloti.store.players import MODES
 
-    page = new_page()
-    page.goto(server + "/?pace=0")
-    page.wait_for_selector("#new-table")
+    page = home
     keys = set(_strings(page)["en"])
     info = page.evaluate("async () => (await fetch('/api/info')).json()")
     families = {m[0] or m[1] for f in STATIC.glob("*.js")
@@ -192,7 +193,7 @@ def test_every_key_built_from_data_exists(server: str, new_page: Any) -> None:
     assert missing == set()
 
 
-def test_every_server_error_has_a_greek_sentence(server: str, new_page: Any) -> None:
+def test_every_server_error_has_a_greek_sentence(server: str, home: Any) -> None:
     # The server's messages are English; a Greek page shows its own sentence for each stable code. The codes
     # are read from the server's source, so a new code without a sentence fails here (and in the docs' table).
     codes: set[str] = set()
@@ -204,9 +205,7 @@ def test_every_server_error_has_a_greek_sentence(server: str, new_page: Any) -> 
     protocol = (STATIC.parents[4] / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
     table = protocol[protocol.index("### Error codes"):protocol.index("### Spectators")]
     assert codes <= set(re.findall(r"`([a-z_]+)`", table)), "a code the docs' table does not list"
-    page = new_page()
-    page.goto(server + "/?pace=0")
-    page.wait_for_selector("#new-table")
+    page = home
     greek = page.evaluate("async () => Object.keys((await import('/static/js/i18n.js'))._SERVER_ERRORS.el)")
     assert codes - set(greek) == set(), "no Greek sentence"
     assert set(greek) - codes == {"network", "http"}, "a sentence for a code the server never sends"
@@ -226,10 +225,8 @@ def test_decimals_are_written_as_the_page_language_writes_them(js: Any) -> None:
     assert decimals == ["-2.50", "69.8", "-2,50", "69,8"]  # a Greek page writes a decimal comma
 
 
-def test_a_move_is_said_in_words_with_one_card_said_as_one(server: str, new_page: Any) -> None:
-    page = new_page()
-    page.goto(server + "/?pace=0")
-    page.wait_for_selector("#new-table")
+def test_a_move_is_said_in_words_with_one_card_said_as_one(home: Any) -> None:
+    page = home
     said = page.evaluate("async () => { const M = await import('/static/js/announce.js');"
                          " return [M.moveWords({kind: 'capture', card: 'JS', cards: ['4H']}, 'Anna', 'xeri'),"
                          " M.moveWords({kind: 'capture', card: 'JS', cards: ['4H', '5C']}, 'Anna', 'xeri'),"
