@@ -139,6 +139,11 @@ def test_kontsina_for_three_two_people_and_the_computer(server: str, new_page: A
             assert box["x"] + box["width"] <= felt["x"] + 1 or box["x"] >= felt["x"] + felt["width"] - 1
     screenshot(host, "33-kontsina-three")
     screenshot(guest, "35-kontsina-three-phone")
+    guest.set_viewport_size({"width": 667, "height": 375})  # the phone turned on its side: three seats still fit
+    assert guest.evaluate("document.documentElement.scrollWidth") <= 667
+    seats, _ = ui.settled_layout(guest)
+    assert all(box["x"] >= 0 and box["x"] + box["width"] <= 667 for box in seats.values()), seats
+    guest.set_viewport_size({"width": 390, "height": 844})
     rng = random.Random(3)
     moves = waited = 0
     heads: list[list[str]] = []

@@ -130,6 +130,23 @@ def test_a_xeri_review_with_whole_table_sweeps_fits_a_phone(server: str, new_pag
     assert page.evaluate("getComputedStyle(document.querySelector('#review-list li.now')).fontWeight") == "700"
 
 
+def test_a_review_on_a_phone_held_sideways(server: str, new_page: Any) -> None:
+    # Sideways, the replay and its review sit side by side (the page is wider than a phone held upright): the
+    # graph and the move's judgement stay on the screen, in Greek's longer words too.
+    tid = finished_game(server, seed=6)
+    for width, height in ((844, 390), (667, 375)):
+        page = new_page(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+        page.goto(f"{server}/?replay={tid}&review=0&lang=el")
+        page.wait_for_selector("#review-accuracy", timeout=120_000)
+        page.click("#replay-next")
+        page.click("#replay-next")
+        page.wait_for_selector("#review-move")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for part in ("#review-graph", "#review-move", "#replay"):
+            box = page.locator(part).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (part, box)
+
+
 def test_a_failed_review_is_said_in_the_page_language(server: str, new_page: Any) -> None:
     # A worker fault is hard to cause on purpose: the server's answer for one is given in its place. Its
     # message is English (it names the fault); a Greek page says the failure in Greek.
