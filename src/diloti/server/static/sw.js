@@ -12,7 +12,7 @@ const SHELL = [
   "/static/js/profile.js", "/static/js/quickplay.js", "/static/js/keys.js", "/static/js/rules_games.js",
   "/static/js/motion.js", "/static/js/touch.js", "/static/js/sound.js", "/static/js/announce.js", "/static/js/felt.js",
   "/static/js/i18n_table.js", "/static/js/i18n_errors.js", "/static/js/i18n_player.js",
-  "/static/js/review.js",
+  "/static/js/review.js", "/static/js/board.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -1,23 +1,23 @@
 // The live table: waiting room, board, pointing and keyboard moves, chat, dialogs; or, with
 // `watch`, the same table as a spectator sees it (no hand: the server sends none).
 import { Connection, forgetToken, saveToken, tokenFor } from "./api.js";
-import { cardEl, pileEl } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
 import { fixed, serverText, t, tn } from "./i18n.js";
 import { filterFor, matchTyped, playableCards, sortCards, unitsOf } from "./moves.js";
-import { moveLabel, prettyCard, prettyMove, seatName, sideName } from "./present.js";
-import { showDialog, closeDialog, showRules } from "./dialogs.js";
+import { prettyMove, seatName } from "./present.js";
+import { showDialog, closeDialog } from "./dialogs.js";
 import { ClockTicker } from "./clock.js";
 import { seatRing } from "./seats.js";
 import { tableDialogs } from "./tabledialogs.js";
-import { KEYS, tableKeys } from "./keys.js";
+import { tableBoard } from "./board.js";
+import { tableKeys } from "./keys.js";
 import { alertPrefs, shouldAlert, turnAlert } from "./alerts.js";
 import { sweepRound } from "./motion.js";
 import { dragCards, tableTouch } from "./touch.js";
 import { playSound, soundOf } from "./sound.js";
 import { announce, moveWords } from "./announce.js";
-import { afterState, beforeState, feltBar, soundButton } from "./felt.js";
+import { afterState, beforeState, feltBar } from "./felt.js";
 
 
 function pace() {
@@ -406,132 +406,27 @@ export class TableView {
     const me = this.seat;
     const watching = me === null || me === undefined;
     const pov = watching ? 0 : me;  // whose side is shown first (a spectator: seat 0's)
+    const mine = st.your_turn;
     const legal = this.legal();
     const units = unitsOf(st);
     const f = filterFor(st, legal, units, this.sel.card, this.sel.units);
-    const playable = playableCards(legal);
-    const target = st.target || (tb.target ?? 61);
-
-    // Score bar: my side first, then the others in the order of play.
-    const nSides = st.sides || 2;
-    const counts = st.captured_counts || st.scores.map((_, s) => (st.captured && st.captured[s] ? st.captured[s].length : 0));
-    const order = [...new Set(Array.from({ length: st.players }, (_, k) => (pov + k) % st.players % nSides))];
-    const sides = order.map((s) => h("span", { class: "score side" + s, dataset: { side: String(s) } },
-      sideName(tb, s, me), " ", h("b", { class: "pts" }, String(st.scores[s])),
-      st.hands_won ? h("small", { class: "hands-won", dataset: { won: String(st.hands_won[s]) } }, " · " + t("game.hands_won", { n: st.hands_won[s] })) : null,
-      h("small", { class: "taken", title: t("game.captured", { n: counts[s] }) }, " · " + t("game.captured", { n: counts[s] })),
-      st.xeri && st.xeri[s] ? h("small", { class: "xeris", dataset: { xeri: String(st.xeri[s]) } }, " · " + t("game.xeris", { n: st.xeri[s] })) : null));
-    const goal = st.game && st.game !== "diloti" && st.target === null ? tn("game.hands_of", st.hands, { total: st.hands })
-      : t("game.target", { n: target });
-    const scorebar = h("div", { class: "scorebar", id: "scorebar", dataset: { game: st.game || "diloti" } },
-      st.game && st.game !== "diloti" ? h("span", { class: "info gamename", id: "game-name" }, t("game.name." + st.game)) : null,
-      ...sides,
-      h("span", { class: "info" }, goal),
-      this.spectatorsEl(),
-      h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })));
-
-    // Whose turn + the last move.
-    const mine = st.your_turn;
-    const turnText = st.phase === "over" ? t("end.title") : mine ? t("game.your_turn") : t("game.turn_of", { name: this.name(st.turn) });
-    // Moves and turns are read out by the announcer (announce.js): this line, rebuilt on every render, is not live.
-    const status = h("div", { class: "status", id: "status" },
-      h("span", { class: ["turnline", mine && "mine"], id: "turn" }, turnText));
-    if (this.last) {
-      status.appendChild(h("span", { class: ["lastmove", this.lastFresh && "fresh"], id: "lastmove" },
-        this.name(this.last.seat) + (this.last.by ? " (" + t(!this.watching && this.last.seat === me ? "game.by_computer_you" : "game.by_computer") + ")" : "") + ": " + prettyMove(this.last.move)));
-      if (this.last.xeri) status.appendChild(h("span", { class: "xeri-badge", id: "xeri" }, t("game.xeri")));
-    }
-
-    // The table: loose cards and declarations.
-    const selecting = !!this.sel.card;
-    const freshCards = new Set(this.lastFresh && this.last && this.last.kind === "lay" ? [this.last.card] : []);
-    const hm = mine ? this.hintMove : null;
-    const hinted = (cards) => !!hm && cards.length > 0 && cards.every((c) => hm.cards.includes(c));
-    const felt = h("div", { class: "felt", id: "felt", role: "group", "aria-label": t("game.table") });
-    units.forEach((u, i) => {
-      const chosen = this.sel.units.has(u.id);
-      const open = f.open.has(u.id);
-      const usable = selecting && (chosen || open);
-      const offer = selecting && open && !chosen && "open";  // a legal next choice: highlighted
-      const key = i < KEYS.length ? KEYS[i] : "";
-      const attrs = { "aria-pressed": chosen ? "true" : "false", disabled: selecting && !usable ? true : undefined, "data-unit": u.id, "data-key": key };
-      const onclick = () => this.pickUnit(u.id);
-      let el;
-      if (u.id === "x:pile") {
-        // Xeri's pile: its last cards fanned, the top card last; a capture takes all of it.
-        const shown = u.cards.slice(-5);
-        const label = tn("pile.xeri", u.cards.length, { card: prettyCard(u.cards[u.cards.length - 1]) });
-        el = pileEl({ cards: shown, value: u.cards.length, kind: "xeri" }, label, { tag: "button", t, cls: ["xeripile", chosen && "selected", offer, selecting && !usable && "dim", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
-      } else if (u.id.startsWith("c:")) {
-        el = cardEl(u.cards[0], { tag: "button", t, cls: [chosen && "selected", offer, selecting && !usable && "dim", freshCards.has(u.cards[0]) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
-      } else {
-        const d = st.declarations[Number(u.id.slice(2))];
-        const owner = d.owner === me ? t("new.you") : this.name(d.owner);
-        const label = d.kind === "group" ? t("pile.label.group", { value: d.value, owner }) : t("pile.label.plain", { owner });
-        el = pileEl(d, label, { tag: "button", t, index: Number(u.id.slice(2)), cls: [chosen && "selected", offer, selecting && !usable && "dim", this.lastFresh && this.last && this.last.card && d.cards.includes(this.last.card) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
-        el.dataset.owner = String(d.owner);
-      }
-      el.addEventListener("click", onclick);
-      if (mine && key) el.appendChild(h("span", { class: "key", "aria-hidden": "true" }, key));
-      felt.appendChild(el);
-    });
-    if (!units.length) felt.appendChild(h("span", { class: "empty" }, t("game.table_empty")));
-
-    // What the selection allows.
-    const action = h("div", { class: "action", id: "action" });
-    if (mine && st.phase === "decide") {
-      action.appendChild(h("div", { class: "prompt" }, t("game.decide")));
-      action.appendChild(h("div", { class: "choices" }, legal.map((mv) =>
-        h("button", { type: "button", class: "btn primary", dataset: { move: mv.text }, onclick: () => this.send(mv) }, moveLabel(mv, st.game)))));
-    } else if (mine) {
-      if (!this.sel.card) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("game.pick_card")));
-      else if (f.exact.length === 0) action.appendChild(h("div", { class: "prompt", id: "prompt" }, f.possible.length ? t("game.pick_table") : t("game.no_fit")));
-      else if (f.exact.length > 1) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("game.which")));
-      const choices = h("div", { class: "choices", id: "choices" });
-      for (const mv of f.exact) {
-        choices.appendChild(h("button", { type: "button", class: "btn primary", dataset: { move: mv.text }, disabled: this.waitingMove || undefined, onclick: () => this.send(mv) },
-          (f.exact.length === 1 ? t("game.play") + ": " : "") + moveLabel(mv, st.game)));
-      }
-      if (this.sel.card) choices.appendChild(h("button", { type: "button", class: "btn ghost small", onclick: () => this.clearSel() }, t("game.clear")));
-      action.appendChild(choices);
-    }
-    if (this.hint) action.appendChild(h("div", { class: "hintline", id: "hintline" }, this.hint));
-    if (st.bottom) action.appendChild(h("div", { class: "prompt" }, t("game.bottom", { card: prettyCard(st.bottom) })));
-
-    // My hand.
-    const hand = h("div", { class: "hand", id: "hand", "aria-label": t("game.hand") });
-    st.hand.forEach((c, i) => {
-      const ok = mine && playable.has(c);
-      const el = cardEl(c, { tag: "button", t, cls: [this.sel.card === c && "selected", mine && !ok && "dim", hm && hm.card === c && "hinted"].filter(Boolean).join(" "),
-        attrs: { "aria-pressed": this.sel.card === c ? "true" : "false", disabled: !ok || undefined, "data-key": String(i + 1) } });
-      el.addEventListener("click", () => this.pickCard(c));
-      if (mine && ok && i < 9) el.appendChild(h("span", { class: "key", "aria-hidden": "true" }, String(i + 1)));
-      hand.appendChild(el);
-    });
+    const scorebar = this.scoreBar(st, tb, me, pov);
+    const status = this.statusLine(st, me);
+    const felt = this.feltCards(st, me, units, f);
+    const action = this.actionRow(st, legal, f);
+    const hand = this.handCards(st, playableCards(legal));
+    const tools = this.toolBar(st, tb, watching);
     const myMeta = [];
     if (st.dealer === me) myMeta.push(t("game.dealer"));
     const handLabel = h("div", { class: "handlabel" }, [t("game.hand"), ...myMeta].join(" · "));
     if (mine && !this.waitingMove) dragCards(hand, (c, u, r) => this.dropCard(c, u, r));
 
-    // Typing a move, tools.
+    // Typing a move.
     const typedInput = h("input", { type: "text", id: "typed", placeholder: t(st.game === "xeri" ? "game.type_ph_xeri" : "game.type_ph"), "aria-label": t("game.type"), autocomplete: "off", autocapitalize: "characters", spellcheck: "false" });
     const typeBtn = h("button", { type: "button", class: "btn small ghost", id: "type-btn", "aria-expanded": this.typing ? "true" : "false",
       "aria-controls": "typed-form", onclick: () => this.showTyped(!this.typing) }, "⌨ " + t(this.typing ? "table.type_hide" : "table.type_btn"));
     const typed = h("form", { class: "typed", id: "typed-form", hidden: !this.typing || undefined, onsubmit: (e) => { e.preventDefault(); if (typedInput.value.trim() && this.playTyped(typedInput.value.trim())) typedInput.value = ""; } },
       typedInput, h("button", { type: "submit", class: "btn small", disabled: !mine || undefined }, t("game.type_go")));
-    const tools = h("div", { class: "toolbar", id: "toolbar" },
-      tb.hints && mine && st.phase === "play" ? h("button", { type: "button", class: "btn small", id: "hint-btn", onclick: () => this.askHint() }, t("game.hint")) : null,
-      h("button", { type: "button", class: "btn small", id: "history-btn", onclick: () => this.showHistory() }, t("game.history")),
-      h("button", { type: "button", class: "btn small", id: "sheet-btn", onclick: () => this.showSheet() }, t("game.scores")),
-      h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => showRules(st.game) }, t("game.rules")),
-      h("button", { type: "button", class: "btn small", id: "watch-btn", onclick: () => this.showWatchLink() }, t("watch.invite")),
-      watching ? null : h("button", { type: "button", class: "btn small", id: "alerts-btn", onclick: () => this.showAlerts() }, t("alerts.btn")),
-      soundButton(this),
-      !watching && this.playing() ? h("button", { type: "button", class: "btn small", id: "resign-btn", onclick: () => this.confirm("resign") }, t("resign.btn")) : null,
-      !watching && !this.isOver() ? h("button", { type: "button", class: "btn small", id: "leave-btn", onclick: () => this.confirm("leave") }, t("leave.btn")) : null,
-      this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${st.game || "diloti"}-${this.id}.txt` }, t("game.download")) : null,
-      this.isOver() ? h("a", { class: "btn small", id: "replay-btn", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")) : null);
-
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : null;
     const refocus = focused && (focused.card || focused.unit) ? { card: focused.card, unit: focused.unit } : null;
     const hadTypedFocus = document.activeElement && document.activeElement.id === "typed";
@@ -603,5 +498,6 @@ export class TableView {
   }
 }
 
-// The table's dialogs (round and game summaries, score sheet, history, watch link) live in their own module.
-Object.assign(TableView.prototype, tableDialogs, tableKeys, tableTouch);
+// The board's parts (board.js) and the table's dialogs (round and game summaries, score sheet, history, watch
+// link) live in their own modules.
+Object.assign(TableView.prototype, tableBoard, tableDialogs, tableKeys, tableTouch);
