@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from diloti.server.app import BODY_TIMEOUT
+from diloti.server.bodies import BODY_TIMEOUT
 from diloti.server.bounded_http import MAX_HEAD
 from servers import Server
 
