@@ -115,6 +115,114 @@ def _connected(names: Sequence[T], edges: Sequence[tuple[T, T]], directed: bool 
     return len(seen) == len(names)
 
 
+Data = list[tuple[int, int, float, float]]  # per pair of players (by index): i, j, i's score, games (with the prior)
+Clusters = list[tuple[str, str, list[float]]]  # per duplicate pair: the players and the first one's game scores
+
+
+def _tally(matches: Mapping[tuple[str, str], Sequence[Sequence[float]]],
+           ) -> tuple[dict[tuple[str, str], list[float]], Clusters]:
+    """Each pair of players (in name order) with the first one's score and the games, and each duplicate pair."""
+    edges: dict[tuple[str, str], list[float]] = {}  # (a, b) with a < b: [a's score, games]
+    clusters: Clusters = []
+    for (a, b), pairs in matches.items():
+        if a == b:
+            raise RatingError(f"a match of {a!r} against itself cannot be rated")
+        key, flip = ((a, b), False) if a < b else ((b, a), True)
+        e = edges.setdefault(key, [0.0, 0.0])
+        for pair in pairs:
+            scores = [1.0 - s if flip else float(s) for s in pair]
+            e[0] += sum(scores)
+            e[1] += len(scores)
+            clusters.append((key[0], key[1], scores))
+    return edges, clusters
+
+
+def _check_finite(n: int, data: Data) -> None:
+    # The likeliest ratings are finite when every player has scored, directly or through others, against
+    # every other (Zermelo's condition: the graph of "scored against" is strongly connected).
+    scored = [(i, j) for i, j, s, g in data if s > 0] + [(j, i) for i, j, s, g in data if s < g]
+    if not (_connected(list(range(n)), scored, directed=True)
+            and _connected(list(range(n)), [(j, i) for i, j in scored], directed=True)):
+        raise RatingError("some players won (or lost) every game against the rest, with no prior: their ratings "
+                          "are infinite (use a prior of virtual draws)")
+
+
+def _p(t: list[float], i: int, j: int) -> float:
+    """The chance that player i scores against player j at ratings ``t`` (in nats)."""
+    return 1.0 / (1.0 + math.exp(t[j] - t[i]))
+
+
+def _loglik(t: list[float], data: Data) -> float:
+    total = 0.0
+    for i, j, s, g in data:
+        d = t[i] - t[j]
+        # log p = -log(1 + e^-d), log(1-p) = -log(1 + e^d), written to stay finite for large |d|
+        total -= s * (max(0.0, -d) + math.log1p(math.exp(-abs(d)))) + (g - s) * (
+            max(0.0, d) + math.log1p(math.exp(-abs(d))))
+    return total
+
+
+def _information(t: list[float], data: Data) -> tuple[list[float], list[list[float]]]:
+    """The log-likelihood's gradient at ``t`` and its Fisher information."""
+    n = len(t)
+    grad = [0.0] * n
+    info = [[0.0] * n for _ in range(n)]
+    for i, j, s, g in data:
+        p = _p(t, i, j)
+        grad[i] += s - g * p
+        grad[j] -= s - g * p
+        w = g * p * (1 - p)
+        info[i][i] += w
+        info[j][j] += w
+        info[i][j] -= w
+        info[j][i] -= w
+    return grad, info
+
+
+def _centred_inverse(info: list[list[float]]) -> list[list[float]]:
+    # The information has the constant vector as its null space (only differences are measured):
+    # its pseudo-inverse, the covariance of ratings that sum to zero, is (I + 11'/n)^-1 - 11'/n.
+    n = len(info)
+    inv = _inverse([[info[i][j] + 1.0 / n for j in range(n)] for i in range(n)])
+    return [[inv[i][j] - 1.0 / n for j in range(n)] for i in range(n)]
+
+
+def _likeliest(n: int, data: Data) -> list[float]:
+    """The ratings (in nats, summing to zero) that make the games likeliest."""
+    t = [0.0] * n
+    ll = _loglik(t, data)
+    for _ in range(200):
+        grad, info = _information(t, data)
+        step = _solve([[info[i][j] + 1.0 / n for j in range(n)] for i in range(n)], grad)
+        scale = 1.0
+        while True:  # Newton's step, halved until the likelihood does not fall (it is concave: soon)
+            new = [x + scale * d for x, d in zip(t, step, strict=True)]
+            new_ll = _loglik(new, data)
+            if new_ll >= ll - 1e-12 or scale < 1e-6:
+                break
+            scale /= 2
+        t, ll = new, new_ll
+        if max(abs(d) for d in step) * scale < 1e-12:
+            break
+    return t
+
+
+def _sandwich(cov: list[list[float]], t: list[float], clusters: Clusters, idx: dict[str, int]) -> list[list[float]]:
+    """The covariance the games' own spread shows, a duplicate pair at a time (cov · M · cov)."""
+    n = len(t)
+    meat = [[0.0] * n for _ in range(n)]
+    for a, b, scores in clusters:
+        i, j = idx[a], idx[b]
+        p = _p(t, i, j)
+        u = sum(s - p for s in scores)
+        meat[i][i] += u * u
+        meat[j][j] += u * u
+        meat[i][j] -= u * u
+        meat[j][i] -= u * u
+    return [[sum(cov[i][k] * meat[k][m] * cov[m][j] for k in range(n) for m in range(n)) for j in range(n)]
+            for i in range(n)]
+
+
 def fit_elo(matches: Mapping[tuple[str, str], Sequence[Sequence[float]]], prior: float = 1.0,
             anchor: str | None = None) -> EloFit:
     """Ratings from ``matches``: (A, B) -> A's game scores (1, ½, 0) grouped by duplicate pair.
@@ -127,18 +235,7 @@ def fit_elo(matches: Mapping[tuple[str, str], Sequence[Sequence[float]]], prior:
     >>> round(r["x"].elo - r["y"].elo, 1)
     338.0
     """
-    edges: dict[tuple[str, str], list[float]] = {}  # (a, b) with a < b: [a's score, games]
-    clusters: list[tuple[str, str, list[float]]] = []  # per duplicate pair: the players and a's game scores
-    for (a, b), pairs in matches.items():
-        if a == b:
-            raise RatingError(f"a match of {a!r} against itself cannot be rated")
-        key, flip = ((a, b), False) if a < b else ((b, a), True)
-        e = edges.setdefault(key, [0.0, 0.0])
-        for pair in pairs:
-            scores = [1.0 - s if flip else float(s) for s in pair]
-            e[0] += sum(scores)
-            e[1] += len(scores)
-            clusters.append((key[0], key[1], scores))
+    edges, clusters = _tally(matches)
     names = sorted({x for ab in edges for x in ab})
     if len(names) < 2:
         raise RatingError("rating needs games between at least two players")
@@ -150,75 +247,10 @@ def fit_elo(matches: Mapping[tuple[str, str], Sequence[Sequence[float]]], prior:
     idx = {x: i for i, x in enumerate(names)}
     n = len(names)
     data = [(idx[a], idx[b], s + prior / 2, g + prior) for (a, b), (s, g) in edges.items()]
-    # The likeliest ratings are finite when every player has scored, directly or through others, against
-    # every other (Zermelo's condition: the graph of "scored against" is strongly connected).
-    scored = [(i, j) for i, j, s, g in data if s > 0] + [(j, i) for i, j, s, g in data if s < g]
-    if not (_connected(list(range(n)), scored, directed=True)
-            and _connected(list(range(n)), [(j, i) for i, j in scored], directed=True)):
-        raise RatingError("some players won (or lost) every game against the rest, with no prior: their ratings "
-                          "are infinite (use a prior of virtual draws)")
-
-    def p_of(t: list[float], i: int, j: int) -> float:
-        return 1.0 / (1.0 + math.exp(t[j] - t[i]))
-
-    def loglik(t: list[float]) -> float:
-        total = 0.0
-        for i, j, s, g in data:
-            d = t[i] - t[j]
-            # log p = -log(1 + e^-d), log(1-p) = -log(1 + e^d), written to stay finite for large |d|
-            total -= s * (max(0.0, -d) + math.log1p(math.exp(-abs(d)))) + (g - s) * (
-                max(0.0, d) + math.log1p(math.exp(-abs(d))))
-        return total
-
-    def information(t: list[float]) -> tuple[list[float], list[list[float]]]:
-        grad = [0.0] * n
-        info = [[0.0] * n for _ in range(n)]
-        for i, j, s, g in data:
-            p = p_of(t, i, j)
-            grad[i] += s - g * p
-            grad[j] -= s - g * p
-            w = g * p * (1 - p)
-            info[i][i] += w
-            info[j][j] += w
-            info[i][j] -= w
-            info[j][i] -= w
-        return grad, info
-
-    def centred_inverse(info: list[list[float]]) -> list[list[float]]:
-        # The information has the constant vector as its null space (only differences are measured):
-        # its pseudo-inverse, the covariance of ratings that sum to zero, is (I + 11'/n)^-1 - 11'/n.
-        inv = _inverse([[info[i][j] + 1.0 / n for j in range(n)] for i in range(n)])
-        return [[inv[i][j] - 1.0 / n for j in range(n)] for i in range(n)]
-
-    t = [0.0] * n
-    ll = loglik(t)
-    for _ in range(200):
-        grad, info = information(t)
-        step = _solve([[info[i][j] + 1.0 / n for j in range(n)] for i in range(n)], grad)
-        scale = 1.0
-        while True:  # Newton's step, halved until the likelihood does not fall (it is concave: soon)
-            new = [x + scale * d for x, d in zip(t, step, strict=True)]
-            new_ll = loglik(new)
-            if new_ll >= ll - 1e-12 or scale < 1e-6:
-                break
-            scale /= 2
-        t, ll = new, new_ll
-        if max(abs(d) for d in step) * scale < 1e-12:
-            break
-    _, info = information(t)
-    cov = centred_inverse(info)
-    # The games' own spread, a duplicate pair at a time (the sandwich: cov · M · cov).
-    meat = [[0.0] * n for _ in range(n)]
-    for a, b, scores in clusters:
-        i, j = idx[a], idx[b]
-        p = p_of(t, i, j)
-        u = sum(s - p for s in scores)
-        meat[i][i] += u * u
-        meat[j][j] += u * u
-        meat[i][j] -= u * u
-        meat[j][i] -= u * u
-    robust = [[sum(cov[i][k] * meat[k][m] * cov[m][j] for k in range(n) for m in range(n)) for j in range(n)]
-              for i in range(n)]
+    _check_finite(n, data)
+    t = _likeliest(n, data)
+    cov = _centred_inverse(_information(t, data)[1])
+    robust = _sandwich(cov, t, clusters, idx)
     base = idx[anchor] if anchor is not None else None
 
     def var(c: list[list[float]], i: int) -> float:
