@@ -96,7 +96,6 @@ class Seating(TableLife):
             if k not in known:
                 raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: {', '.join(sorted(known))})")
         game, players, options = read_game(req)
-        info = GAMES[game]
         seats = self._parse_seats(req.get("seats"), players)
         humans = [s.seat for s in seats if s.kind == "human"]
         seat = req.get("seat", humans[0])
@@ -106,32 +105,8 @@ class Seating(TableLife):
         private = req.get("private", False)
         if not isinstance(private, bool):
             raise ProtocolError("bad_request", f"invalid private {private!r:.40}: expected true or false")
-        seed = req.get("seed")
-        if seed is not None:
-            if not self.allow_seed:
-                raise ProtocolError("bad_seed", "this server does not accept seeds (they reveal the deck)")
-            if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-                raise ProtocolError("bad_seed", f"invalid seed {seed!r:.40}: expected an integer 0..2^63-1")
-        else:
-            seed = secrets.randbelow(2**63)
-        away_level = table_level(req.get("away_level", AWAY_LEVEL), "away_level")
-        grace = req.get("grace", GRACE)
-        if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
-            raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
-        clock = parse_clock(req.get("clock"))
-        # A rated table plays by the rated pool's conditions (the grace and the computer for absent players that
-        # quick play uses), so that nobody joins a rated game on conditions set against them; other conditions
-        # make the table casual by default.
-        pool = grace == GRACE and away_level == AWAY_LEVEL
-        rated = req.get("rated", info.rated and pool)
-        if not isinstance(rated, bool):
-            raise ProtocolError("bad_request", f"invalid rated {rated!r:.40}: expected true or false")
-        if rated and not info.rated:
-            raise ProtocolError("bad_request", f"a game of {game} is casual: the ratings are {rated_games()} "
-                                "(rated: false)")
-        if rated and not pool:
-            raise ProtocolError("bad_request", f"a rated table plays by the rated pool's conditions: grace {GRACE} "
-                                f"and away_level {AWAY_LEVEL} (or send rated: false)")
+        seed = self._read_seed(req.get("seed"))
+        away_level, grace, clock, rated = read_conditions(req, game)
         token = secrets.token_urlsafe(32)
         seats[seat].name = name
         seats[seat].token_hash = token_hash(token)
@@ -154,6 +129,16 @@ class Seating(TableLife):
             await self.cluster.claim([tid])
         self._kick(table)
         return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
+
+    def _read_seed(self, seed: Any) -> int:
+        """The table's seed: the one asked for (a server for tests only), or a random one."""
+        if seed is None:
+            return secrets.randbelow(2**63)
+        if not self.allow_seed:
+            raise ProtocolError("bad_seed", "this server does not accept seeds (they reveal the deck)")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise ProtocolError("bad_seed", f"invalid seed {seed!r:.40}: expected an integer 0..2^63-1")
+        return seed
 
     @staticmethod
     def _parse_seats(raw: Any, players: int) -> list[SeatData]:
@@ -266,6 +251,41 @@ class Seating(TableLife):
             s["options"] = t.options.changed()
             out.append(s)
         return {"tables": out, "page": page, "pages": max(1, -(-total // per_page)), "total": total}
+
+
+def read_conditions(req: dict[str, Any], game: str) -> tuple[str, int, tuple[int, int] | None, bool]:
+    """A new table's conditions from its body: the computer level for absent players, the grace, the clock,
+    and whether it is rated.
+
+    A rated table plays by the rated pool's conditions (the grace and the computer for absent players that quick
+    play uses), so that nobody joins a rated game on conditions set against them; other conditions make the
+    table casual by default.
+
+    >>> read_conditions({}, "diloti")[3], read_conditions({"grace": 0}, "diloti")[3]
+    (True, False)
+    >>> try:
+    ...     read_conditions({"grace": 0, "rated": True}, "diloti")
+    ... except ProtocolError as e:
+    ...     print(e.code, str(e)[:39])
+    bad_request a rated table plays by the rated pool's
+    """
+    away_level = table_level(req.get("away_level", AWAY_LEVEL), "away_level")
+    grace = req.get("grace", GRACE)
+    if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
+        raise ProtocolError("bad_grace", f"invalid grace {grace!r:.40}: expected 0..{GRACE_MAX} seconds")
+    clock = parse_clock(req.get("clock"))
+    info = GAMES[game]
+    pool = grace == GRACE and away_level == AWAY_LEVEL
+    rated = req.get("rated", info.rated and pool)
+    if not isinstance(rated, bool):
+        raise ProtocolError("bad_request", f"invalid rated {rated!r:.40}: expected true or false")
+    if rated and not info.rated:
+        raise ProtocolError("bad_request", f"a game of {game} is casual: the ratings are {rated_games()} "
+                            "(rated: false)")
+    if rated and not pool:
+        raise ProtocolError("bad_request", f"a rated table plays by the rated pool's conditions: grace {GRACE} "
+                            f"and away_level {AWAY_LEVEL} (or send rated: false)")
+    return away_level, grace, clock, rated
 
 
 def read_game(req: dict[str, Any]) -> tuple[str, int, Any]:
