@@ -58,11 +58,13 @@ def PPOPlayer(seed: int | None = None, model: str = "", greedy: bool = True) -> 
 def train(steps: int, opponent: str, seed: int, out: Path, envs: int) -> float:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import Logger
 
     import diloti.envs  # noqa: F401 - registers diloti/Diloti-v0
 
     venv = make_vec_env("diloti/Diloti-v0", n_envs=envs, seed=seed, env_kwargs={"opponent": opponent})
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=256, seed=seed, device="cpu", verbose=0)
+    model.set_logger(Logger(folder=None, output_formats=[]))  # SB3's own makes a folder in /tmp even when silent
     start = time.perf_counter()
     model.learn(steps)
     seconds = time.perf_counter() - start

@@ -6,7 +6,6 @@ import io
 import json
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -187,7 +186,7 @@ def test_perft_reads_the_fixture_file_as_it_is(capsys: pytest.CaptureFixture[str
     assert f"expected {cases[0]['perft'][0] + 1} at depth 1" in err
 
 
-def test_replay(capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     sample = str(FIXTURES / "sample_record.txt")
     code, out, err = run(capsys, "replay", sample, "--all")
     assert code == 0 and err == ""
@@ -199,7 +198,7 @@ def test_replay(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1 and f"{bad}:18: round 1: illegal move '8D x 5C'" in err and "=== round 2" in out
     # A resigned game says so after its result.
     resigned = Path(sample).read_text().replace('[Result "1-0"]', '[Termination "seat 1 resigned"]\n[Result "1-0"]')
-    path = Path(tempfile.mkdtemp()) / "resigned.txt"
+    path = tmp_path / "resigned.txt"
     path.write_text(resigned)
     code, out, _ = run(capsys, "replay", str(path), "--all")
     assert "result 1-0, score 18-4 (seat 1 resigned)" in out, out[-300:]

@@ -61,11 +61,13 @@ def test_stable_baselines3_make_vec_env_and_maskable_ppo() -> None:
     pytest.importorskip("sb3_contrib", reason="the baselines extra (pip install 'diloti[baselines]') is missing")
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import Logger
 
     import diloti.envs  # noqa: F401 - registers the ids
 
     venv = make_vec_env("diloti/Diloti-v0", n_envs=2, seed=0, env_kwargs={"opponent": "random"})
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.set_logger(Logger(folder=None, output_formats=[]))  # SB3's own makes a folder in /tmp even when silent
     model.learn(256)
     obs = venv.reset()
     assert isinstance(obs, dict)  # the environment's observations are Dict spaces
