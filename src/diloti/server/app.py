@@ -1,8 +1,10 @@
 """The ASGI application: the page, the JSON API and the ``/ws`` websocket (docs/PROTOCOL.md).
 
-Request bodies are read by the application itself (so an oversized body is refused while it
-streams in), then checked by their models (:mod:`diloti.server.messages`) before the table
-manager sees them. ``/openapi.json`` describes the HTTP part from the same models.
+Request bodies are read by the application itself (:mod:`diloti.server.bodies`: an oversized body
+is refused while it streams in), then checked by their models (:mod:`diloti.server.messages`)
+before the table manager sees them. ``/openapi.json`` describes the HTTP part from the same
+models (:mod:`diloti.server.openapi`). The routes of each part are in its module (the tables',
+the players', the reviews', quick play's); the websocket's connections in :mod:`diloti.server.sockets`.
 
 >>> import tempfile, os
 >>> from fastapi.testclient import TestClient
