@@ -63,19 +63,22 @@ export const tableBoard = {
       const key = i < KEYS.length ? KEYS[i] : "";
       const attrs = { "aria-pressed": chosen ? "true" : "false", disabled: selecting && !usable ? true : undefined, "data-unit": u.id, "data-key": key };
       const onclick = () => this.pickUnit(u.id);
+      // Every kind of table unit is lit, chosen or dimmed alike; each adds its own marks.
+      const cls = (...own) => [chosen && "selected", offer, selecting && !usable && "dim", hinted(u.cards) && "hinted", ...own]
+        .filter(Boolean).join(" ");
       let el;
       if (u.id === "x:pile") {
         // Xeri's pile: its last cards fanned, the top card last; a capture takes all of it.
         const shown = u.cards.slice(-5);
         const label = tn("pile.xeri", u.cards.length, { card: prettyCard(u.cards[u.cards.length - 1]) });
-        el = pileEl({ cards: shown, value: u.cards.length, kind: "xeri" }, label, { tag: "button", t, cls: ["xeripile", chosen && "selected", offer, selecting && !usable && "dim", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
+        el = pileEl({ cards: shown, value: u.cards.length, kind: "xeri" }, label, { tag: "button", t, cls: cls("xeripile"), attrs });
       } else if (u.id.startsWith("c:")) {
-        el = cardEl(u.cards[0], { tag: "button", t, cls: [chosen && "selected", offer, selecting && !usable && "dim", freshCards.has(u.cards[0]) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
+        el = cardEl(u.cards[0], { tag: "button", t, cls: cls(freshCards.has(u.cards[0]) && "new"), attrs });
       } else {
         const d = st.declarations[Number(u.id.slice(2))];
         const owner = d.owner === me ? t("new.you") : this.name(d.owner);
         const label = d.kind === "group" ? t("pile.label.group", { value: d.value, owner }) : t("pile.label.plain", { owner });
-        el = pileEl(d, label, { tag: "button", t, index: Number(u.id.slice(2)), cls: [chosen && "selected", offer, selecting && !usable && "dim", this.lastFresh && this.last && this.last.card && d.cards.includes(this.last.card) && "new", hinted(u.cards) && "hinted"].filter(Boolean).join(" "), attrs });
+        el = pileEl(d, label, { tag: "button", t, index: Number(u.id.slice(2)), cls: cls(this.lastFresh && this.last && this.last.card && d.cards.includes(this.last.card) && "new"), attrs });
         el.dataset.owner = String(d.owner);
       }
       el.addEventListener("click", onclick);
