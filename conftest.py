@@ -8,13 +8,11 @@ leaves nothing behind in the system's temporary folder.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
 
 import pytest
 
 
 @pytest.fixture(autouse=True)
-def _doctest_temporary_folder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _doctest_temporary_folder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if isinstance(request.node, pytest.DoctestItem):
-        monkeypatch.setattr(tempfile, "tempdir", str(request.getfixturevalue("tmp_path")))
-    yield
+        monkeypatch.setattr(tempfile, "tempdir", str(request.getfixturevalue("tmp_path")))  # undone after it
