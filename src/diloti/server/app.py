@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ from diloti.server.messages import (
     Health,
     Info,
 )
-from diloti.server.metrics import CONTENT_TYPE, Metrics, may_read, parse_allow
+from diloti.server.metrics import CONTENT_TYPE, Metrics, Network, may_read, parse_allow
 from diloti.server.openapi import documented, openapi_schema
 from diloti.server.players import Players
 from diloti.server.players import add_routes as add_player_routes
@@ -148,59 +148,10 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     app.add_middleware(Errors, on_outage=lambda _exc: metrics.db_errors.labels("request").inc())
     app.add_middleware(SecurityHeaders)
 
-    @app.exception_handler(ProtocolError)
-    async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
-        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
-        return JSONResponse(exc.to_message(), status_code=exc.status, headers=headers)
+    _add_error_handlers(app)
 
-    @app.exception_handler(RequestValidationError)
-    async def bad_parameter(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        # A query or path parameter of the wrong type; named in our words, never the library's text.
-        where = ".".join(str(p) for p in exc.errors()[0].get("loc", ())[1:]) if exc.errors() else "request"
-        return JSONResponse(error("bad_request", f"invalid {where or 'request'}"), status_code=400)
-
-    @app.exception_handler(404)
-    async def not_found(_request: Request, _exc: Exception) -> JSONResponse:
-        return JSONResponse(error("not_found", "no such page"), status_code=404)
-
-    @app.exception_handler(405)
-    async def bad_method(request: Request, _exc: Exception) -> JSONResponse:
-        return JSONResponse(error("bad_method", f"method {request.method} is not allowed here"), status_code=405)
-
-    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-    async def index() -> Response:
-        page = static_dir() / "index.html"
-        if page.is_file():
-            return FileResponse(page, media_type="text/html; charset=utf-8")
-        return HTMLResponse(PLACEHOLDER)
-
-    @app.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> Response:
-        # Served from the root so that its scope is the whole site; never cached by the browser's
-        # HTTP cache, so a new version is picked up on the next visit.
-        return FileResponse(static_dir() / "sw.js", media_type="text/javascript; charset=utf-8",
-                            headers={"Cache-Control": "no-cache"})
-
-    app.mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static")
-
-    @app.get("/healthz", **documented(Health))
-    async def healthz() -> dict[str, Any]:
-        """Alive: the event loop answers (whatever the database does)."""
-        return {"ok": True}
-
-    @app.get("/readyz", include_in_schema=False)
-    async def readyz() -> JSONResponse:
-        """Ready: the database answers within a timeout and, on PostgreSQL, the listener is connected."""
-        m = mgr()
-        ok, out = await readiness(m.store.ping, None if m.cluster is None else m.cluster.listening)
-        return JSONResponse(out, status_code=200 if ok else 503)
-
-    @app.get("/metrics", include_in_schema=False)
-    async def prometheus(request: Request) -> Response:
-        """Prometheus metrics: for the loopback and the addresses of --metrics-allow-ips only."""
-        if not may_read(request.client.host if request.client else None, allowed):
-            raise ProtocolError("forbidden", "the metrics are for the operator's addresses only", 403)
-        return Response(metrics.render(), media_type=CONTENT_TYPE)
+    _add_page_routes(app)
+    _add_operator_routes(app, mgr, metrics, allowed)
 
     @app.get("/api/info", **documented(Info))
     async def info() -> dict[str, Any]:
@@ -234,3 +185,70 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
             limiter.disconnect(address)
 
     return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Every error a JSON body with a code and a message in our words (docs/PROTOCOL.md), never the library's."""
+
+    @app.exception_handler(ProtocolError)
+    async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
+        return JSONResponse(exc.to_message(), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # A query or path parameter of the wrong type; named in our words, never the library's text.
+        where = ".".join(str(p) for p in exc.errors()[0].get("loc", ())[1:]) if exc.errors() else "request"
+        return JSONResponse(error("bad_request", f"invalid {where or 'request'}"), status_code=400)
+
+    @app.exception_handler(404)
+    async def not_found(_request: Request, _exc: Exception) -> JSONResponse:
+        return JSONResponse(error("not_found", "no such page"), status_code=404)
+
+    @app.exception_handler(405)
+    async def bad_method(request: Request, _exc: Exception) -> JSONResponse:
+        return JSONResponse(error("bad_method", f"method {request.method} is not allowed here"), status_code=405)
+
+
+def _add_operator_routes(app: FastAPI, mgr: Callable[[], TableManager], metrics: Metrics,
+                         allowed: tuple[Network, ...]) -> None:
+    """What an operator's load balancer and Prometheus read: alive, ready, and the metrics."""
+
+    @app.get("/healthz", **documented(Health))
+    async def healthz() -> dict[str, Any]:
+        """Alive: the event loop answers (whatever the database does)."""
+        return {"ok": True}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Ready: the database answers within a timeout and, on PostgreSQL, the listener is connected."""
+        m = mgr()
+        ok, out = await readiness(m.store.ping, None if m.cluster is None else m.cluster.listening)
+        return JSONResponse(out, status_code=200 if ok else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus(request: Request) -> Response:
+        """Prometheus metrics: for the loopback and the addresses of --metrics-allow-ips only."""
+        if not may_read(request.client.host if request.client else None, allowed):
+            raise ProtocolError("forbidden", "the metrics are for the operator's addresses only", 403)
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
+
+def _add_page_routes(app: FastAPI) -> None:
+    """The page itself: its HTML, its service worker and its static files."""
+
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+    async def index() -> Response:
+        page = static_dir() / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html; charset=utf-8")
+        return HTMLResponse(PLACEHOLDER)
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        # Served from the root so that its scope is the whole site; never cached by the browser's
+        # HTTP cache, so a new version is picked up on the next visit.
+        return FileResponse(static_dir() / "sw.js", media_type="text/javascript; charset=utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static")
