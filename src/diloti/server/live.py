@@ -64,6 +64,12 @@ class Seat:
     def taken(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
 
+    def take(self, name: str, player: str | None, token_hash: str) -> None:
+        """A person sits here (a guest, or ``player``), present from now, holding the token of ``token_hash``."""
+        self.name, self.player, self.token_hash = name, player, token_hash
+        self.away = False
+        self.gone = time.monotonic()
+
 
 class LiveTable:
     """One table in memory: its game rebuilt from the stored moves."""

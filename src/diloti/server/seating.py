@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 from abc import abstractmethod
 from typing import Any
 
@@ -161,36 +160,14 @@ class Seating(TableLife):
 
     async def join(self, table_id: str, req: Any, player: PlayerData | None = None) -> dict[str, Any]:
         """Claim a free human seat (``POST /api/tables/{id}/join``); ``player``: for that player who comes back."""
-        if not isinstance(req, dict):
-            raise ProtocolError("bad_request", "the request body must be a JSON object")
-        for k in req:
-            if k not in ("name", "seat"):
-                raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: name, seat)")
+        _check_join_body(req)
         table = await self.must_get(table_id)
         name = await self._seat_name(req.get("name"), player)
         pid = player.id if player is not None else None
         async with table.lock:
-            if table.status == "closed":
-                raise ProtocolError("table_closed", f"table {table.id} was closed for idleness", 409)
             free = table.free()
-            asked = seat = req.get("seat")
-            if seat is None:
-                if not free:
-                    raise ProtocolError("table_full", f"table {table.id} has no free seat", 409)
-                seat = free[0]
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
-                raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected 0..{table.players - 1}")
-            if seat not in free:
-                raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
-            held = next((s.seat for s in table.seats if pid is not None and s.player == pid and s.token_hash), None)
-            if held is not None:  # one seat a player: no game against oneself, no partnering oneself
-                raise ProtocolError("already_seated", f"this player holds seat {held} of table {table.id} already",
-                                    409)
-            same = next((s.seat for s in table.seats if s.kind == "human" and s.token_hash and s.name is not None
-                         and name_key(s.name) == name_key(name)), None)
-            if same is not None:  # two seats that look alike could not be told apart at the table and in chat
-                raise ProtocolError("name_taken", f"seat {same} of table {table.id} is called {name!r} already: "
-                                    "choose another name", 409)
+            asked = req.get("seat")
+            seat = _free_seat(table, asked, free, name, pid)
             token = secrets.token_urlsafe(32)
             h = token_hash(token)
             # The database decides the seat (any free one, if none was asked for) and whether the game
@@ -204,11 +181,7 @@ class Seating(TableLife):
                     raise ProtocolError("table_full", f"table {table.id} has no free seat", 409)
                 raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
             seat, status = claimed
-            table.seats[seat].name = name
-            table.seats[seat].player = pid
-            table.seats[seat].token_hash = h
-            table.seats[seat].away = False
-            table.seats[seat].gone = time.monotonic()
+            table.seats[seat].take(name, pid, h)
             if self.cluster is not None and len(free) > 1:
                 # Other seats may have been claimed through other processes: read them (and start the
                 # game here if this claim started it) before telling our players.
@@ -355,3 +328,37 @@ def parse_clock(raw: Any) -> tuple[int, int] | None:
             raise ProtocolError("bad_clock", f"invalid clock.{key} {v!r:.40}: expected {lo}..{hi} seconds")
         out.append(v)
     return out[0], out[1]
+
+
+def _check_join_body(req: Any) -> None:
+    """A join's body is an object of at most a name and a seat."""
+    if not isinstance(req, dict):
+        raise ProtocolError("bad_request", "the request body must be a JSON object")
+    for k in req:
+        if k not in ("name", "seat"):
+            raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: name, seat)")
+
+
+def _free_seat(table: LiveTable, asked: Any, free: list[int], name: str, pid: str | None) -> int:
+    """The seat a join may claim as this process sees the table (the one asked for, or the first free), or the
+    reason it may not. Called under the table's lock; the database has the last word (``claim_seat``)."""
+    if table.status == "closed":
+        raise ProtocolError("table_closed", f"table {table.id} was closed for idleness", 409)
+    seat = asked
+    if seat is None:
+        if not free:
+            raise ProtocolError("table_full", f"table {table.id} has no free seat", 409)
+        seat = free[0]
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
+        raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected 0..{table.players - 1}")
+    if seat not in free:
+        raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
+    held = next((s.seat for s in table.seats if pid is not None and s.player == pid and s.token_hash), None)
+    if held is not None:  # one seat a player: no game against oneself, no partnering oneself
+        raise ProtocolError("already_seated", f"this player holds seat {held} of table {table.id} already", 409)
+    same = next((s.seat for s in table.seats if s.kind == "human" and s.token_hash and s.name is not None
+                 and name_key(s.name) == name_key(name)), None)
+    if same is not None:  # two seats that look alike could not be told apart at the table and in chat
+        raise ProtocolError("name_taken", f"seat {same} of table {table.id} is called {name!r} already: "
+                            "choose another name", 409)
+    return seat
