@@ -356,31 +356,43 @@ class PlayerStore:
         alive = {pid for pid, deleted in s.execute(q) if deleted is None}
         rated = result.rated and alive == set(players)
         stamp = now()
+        after = self._rate(s, result, rate, players, stamp) if rated else {}
+        self._add_totals(s, result, alive)
+        s.execute(insert(ResultRow), [_result_row(result, st, rated, stamp, after.get(st.player_id or "", {}))
+                                      for st in result.seats])
+
+    def _rate(self, s: Session, result: GameResult, rate: Rater, players: list[str],
+              stamp: datetime) -> dict[str, dict[str, tuple[float, float]]]:
+        """The players' ratings after the game, in its mode and overall, written to their rows; by player, then mode."""
         after: dict[str, dict[str, tuple[float, float]]] = {}
-        if rated:
-            old = {(r.player_id, r.mode): r for r in
-                   s.scalars(select(RatingRow).where(RatingRow.player_id.in_(players),
-                                                     RatingRow.mode.in_((result.mode, "overall"))))}
-            for mode in (result.mode, "overall"):
-                teams = [(st.side, (had.mu, had.sigma) if (had := old.get((st.player_id or "", mode))) else None,
-                          st.level if st.kind == "bot" else None) for st in result.seats]
-                for st, new in zip(result.seats, rate(teams, result.winner), strict=True):
-                    if st.player_id is None or new is None:
-                        continue
-                    after.setdefault(st.player_id, {})[mode] = new
-                    won = result.winner is not None and st.side == result.winner
-                    lost = result.winner is not None and st.side != result.winner
-                    row = old.get((st.player_id, mode))
-                    mu, sigma = new
-                    if row is None:
-                        self._counts.clear()
-                        s.add(RatingRow(player_id=st.player_id, mode=mode, mu=mu, sigma=sigma, score=mu - 3 * sigma,
-                                        games=1, wins=int(won), losses=int(lost), updated=stamp))
-                    else:
-                        row.mu, row.sigma, row.score, row.updated = mu, sigma, mu - 3 * sigma, stamp
-                        row.games += 1
-                        row.wins += int(won)
-                        row.losses += int(lost)
+        old = {(r.player_id, r.mode): r for r in
+               s.scalars(select(RatingRow).where(RatingRow.player_id.in_(players),
+                                                 RatingRow.mode.in_((result.mode, "overall"))))}
+        for mode in (result.mode, "overall"):
+            teams = [(st.side, (had.mu, had.sigma) if (had := old.get((st.player_id or "", mode))) else None,
+                      st.level if st.kind == "bot" else None) for st in result.seats]
+            for st, new in zip(result.seats, rate(teams, result.winner), strict=True):
+                if st.player_id is None or new is None:
+                    continue
+                after.setdefault(st.player_id, {})[mode] = new
+                won = result.winner is not None and st.side == result.winner
+                lost = result.winner is not None and st.side != result.winner
+                row = old.get((st.player_id, mode))
+                mu, sigma = new
+                if row is None:
+                    self._counts.clear()
+                    s.add(RatingRow(player_id=st.player_id, mode=mode, mu=mu, sigma=sigma, score=mu - 3 * sigma,
+                                    games=1, wins=int(won), losses=int(lost), updated=stamp))
+                else:
+                    row.mu, row.sigma, row.score, row.updated = mu, sigma, mu - 3 * sigma, stamp
+                    row.games += 1
+                    row.wins += int(won)
+                    row.losses += int(lost)
+        return after
+
+    @staticmethod
+    def _add_totals(s: Session, result: GameResult, alive: set[str]) -> None:
+        """The game added to each (not deleted) player's totals in its mode, rated or not."""
         totals = {r.player_id: r for r in s.scalars(select(PlayerStatsRow).where(
             PlayerStatsRow.player_id.in_(sorted(alive)), PlayerStatsRow.mode == result.mode))}
         for st in result.seats:
@@ -397,17 +409,6 @@ class PlayerStore:
             t.xeris += st.xeris
             t.points += st.points
             t.rounds += st.rounds
-        rows = []
-        for st in result.seats:
-            mine = after.get(st.player_id or "", {})
-            rows.append({"table_id": result.table_id, "seat": st.seat, "player_id": st.player_id, "kind": st.kind,
-                         "level": st.level, "side": st.side, "mode": result.mode, "rated": rated,
-                         "won": None if result.winner is None else st.side == result.winner,
-                         "points": st.points, "against": st.against, "rounds": st.rounds, "xeris": st.xeris,
-                         "end_reason": result.end_reason, "finished": stamp,
-                         "mu": mine.get(result.mode, (None, None))[0], "sigma": mine.get(result.mode, (None, None))[1],
-                         "omu": mine.get("overall", (None, None))[0], "osigma": mine.get("overall", (None, None))[1]})
-        s.execute(insert(ResultRow), rows)
 
     # ------------------------------------------------------------ profiles
     @contextmanager
@@ -542,3 +543,16 @@ class PlayerStore:
             rows = [(r.player_id, name, RatingData(mode, r.mu, r.sigma, r.games, r.wins, r.losses, offset + i + 1))
                     for i, (r, name) in enumerate(s.execute(q))]
         return total, rows
+
+
+def _result_row(result: GameResult, st: SeatResult, rated: bool, stamp: datetime,
+                ratings: dict[str, tuple[float, float]]) -> dict[str, Any]:
+    """One seat's row of a finished game, with its player's ratings after it (``ratings``: by mode) if rated."""
+    none = (None, None)
+    return {"table_id": result.table_id, "seat": st.seat, "player_id": st.player_id, "kind": st.kind,
+            "level": st.level, "side": st.side, "mode": result.mode, "rated": rated,
+            "won": None if result.winner is None else st.side == result.winner,
+            "points": st.points, "against": st.against, "rounds": st.rounds, "xeris": st.xeris,
+            "end_reason": result.end_reason, "finished": stamp,
+            "mu": ratings.get(result.mode, none)[0], "sigma": ratings.get(result.mode, none)[1],
+            "omu": ratings.get("overall", none)[0], "osigma": ratings.get("overall", none)[1]}
