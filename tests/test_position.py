@@ -255,6 +255,11 @@ def test_compact_errors() -> None:
         (text + " sooy", "unknown option"),
         (text + " face_card_redeal=always", "field 'face_card_redeal'"),
         (text + " target=x", "field 'target'"),
+        (text + " bottom=-", "field 'bottom': expected one card, got '-'"),
+        (text + " bottom=", "field 'bottom': expected one card"),
+        (text + " bottom=ASKS", "field 'bottom': expected one card"),
+        (text + " pending=9", "field 'pending'"),
+        (text + " seed=x", "field 'seed'"),
         (format_view(s.view(0)), "per-seat view"),
     ]
     for bad, reason in cases:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from diloti.core.cards import NAMES, VALUE, Card, cards_of, parse_card
@@ -433,21 +434,7 @@ def _parse_compact(parts: list[str]) -> State:
         raise bad_field("hands", f"expected {players} hands separated by '/', got {len(hand_texts)}")
     hands = [_parse_cards(f"hands[{i}]", h) for i, h in enumerate(hand_texts)]
     table = _parse_cards("table", parts[4])
-    declarations = []
-    if parts[5] != "-":
-        for i, ptext in enumerate(parts[5].split("/")):
-            m = re.fullmatch(r"([^=]+)=(10|[1-9])(G?)@(\d)", ptext, re.IGNORECASE)
-            if not m:
-                raise bad_field(f"declarations[{i}]",
-                                f"expected CARDS=VALUE@OWNER or CARDS=VALUEG@OWNER, got {ptext!r}")
-            cards = _parse_cards(f"declarations[{i}]", m.group(1))
-            owner = int(m.group(4))
-            if owner >= players:
-                raise bad_field(f"declarations[{i}]", f"owner {owner} is not a seat 0..{players - 1}")
-            if len(cards) < 2 or len(set(cards)) != len(cards):
-                raise bad_field(f"declarations[{i}]", "a declaration holds at least 2 different cards")
-            kind = GROUP if m.group(3) else PLAIN
-            declarations.append(Declaration(sum(1 << c for c in cards), int(m.group(2)), kind, owner))
+    declarations = _parse_declarations(parts[5], players)
     stock = _parse_cards("stock", parts[6])
     cap_texts = parts[7].split("/")
     if len(cap_texts) != 2:
@@ -460,24 +447,61 @@ def _parse_compact(parts: list[str]) -> State:
     if last is not None and last >= players:
         raise bad_field("last_capturer", f"expected '-' or a seat 0..{players - 1}, got {last}")
     plays = _parse_int("plays", parts[10])
-    opts: dict[str, Any] = {}
-    seed = 0
-    shuffles = 1
-    bottom = None
+    x = _parse_extras(parts[11:], players)
+    return build_state(players=players, options=x.options, dealer=dealer, turn=turn, hands=hands, table=table,
+                       declarations=declarations, stock=stock, captured=captured,
+                       xeri=(int(xm.group(1)), int(xm.group(2))),
+                       last_capturer=last, plays=plays, seed=x.seed, bottom=x.bottom, pending=x.pending,
+                       shuffles=x.shuffles)
+
+
+def _parse_declarations(text: str, players: int) -> list[Declaration]:
+    """The compact form's declarations field: ``-``, or ``CARDS=VALUE@OWNER`` (``VALUEG`` for a group) by ``/``."""
+    declarations: list[Declaration] = []
+    if text == "-":
+        return declarations
+    for i, ptext in enumerate(text.split("/")):
+        m = re.fullmatch(r"([^=]+)=(10|[1-9])(G?)@(\d)", ptext, re.IGNORECASE)
+        if not m:
+            raise bad_field(f"declarations[{i}]",
+                            f"expected CARDS=VALUE@OWNER or CARDS=VALUEG@OWNER, got {ptext!r}")
+        cards = _parse_cards(f"declarations[{i}]", m.group(1))
+        owner = int(m.group(4))
+        if owner >= players:
+            raise bad_field(f"declarations[{i}]", f"owner {owner} is not a seat 0..{players - 1}")
+        if len(cards) < 2 or len(set(cards)) != len(cards):
+            raise bad_field(f"declarations[{i}]", "a declaration holds at least 2 different cards")
+        kind = GROUP if m.group(3) else PLAIN
+        declarations.append(Declaration(sum(1 << c for c in cards), int(m.group(2)), kind, owner))
+    return declarations
+
+
+@dataclass(frozen=True)
+class _Extras:
+    """The compact form's optional ``KEY=VALUE`` fields after the eleven fixed ones."""
+
+    options: Options
+    seed: int = 0
+    shuffles: int = 1
+    bottom: Card | None = None
     pending: tuple[int, ...] = ()
-    for extra in parts[11:]:
+
+
+def _parse_extras(words: list[str], players: int) -> _Extras:
+    opts: dict[str, Any] = {}
+    found: dict[str, Any] = {}
+    for extra in words:
         key, _, val = extra.partition("=")
-        if key == "seed":
-            seed = _parse_int("seed", val)
-        elif key == "shuffles":
-            shuffles = _parse_int("shuffles", val)
+        if key in ("seed", "shuffles"):
+            found[key] = _parse_int(key, val)
         elif key == "bottom":
-            bottom = _parse_cards("bottom", val)[0] if val else None
-            if bottom is None or len(_parse_cards("bottom", val)) != 1:
+            cards = _parse_cards("bottom", val) if val else []
+            if len(cards) != 1:
                 raise bad_field("bottom", f"expected one card, got {val!r}")
+            found["bottom"] = cards[0]
         elif key == "pending":
-            pending = tuple(_parse_int("pending", p) for p in val.split("."))
-            if any(p >= players for p in pending):
+            found["pending"] = tuple(_parse_int("pending", p) for p in val.split("."))
+            if any(p >= players for p in found["pending"]):
                 raise bad_field("pending", f"expected seats 0..{players - 1}, got {val!r}")
         elif key in Options.names():
             try:
@@ -489,14 +513,9 @@ def _parse_compact(parts: list[str]) -> State:
             known = ", ".join(Options.names())
             raise bad_field(extra, f"unknown option (known: {known}, seed, shuffles, bottom, pending)")
     try:
-        options = Options.from_dict(opts)
+        return _Extras(Options.from_dict(opts), **found)
     except DilotiError as exc:
         raise bad_field("options", str(exc)) from None
-    return build_state(players=players, options=options, dealer=dealer, turn=turn, hands=hands, table=table,
-                       declarations=declarations, stock=stock, captured=captured,
-                       xeri=(int(xm.group(1)), int(xm.group(2))),
-                       last_capturer=last, plays=plays, seed=seed, bottom=bottom, pending=pending,
-                       shuffles=shuffles)
 
 
 def load_position(text: str) -> State:
