@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from diloti.core.cards import Card, parse_cards
@@ -486,6 +488,31 @@ def test_dealer_sees_bottom_card() -> None:
     s = State.new(2, Options(dealer_sees_bottom=True), dealer=1, seed=4)
     assert s.view(1).bottom == s.deck[-1] and s.view(0).bottom is None
     assert State.new(2, dealer=1, seed=4).view(1).bottom is None
+
+
+def test_the_bottom_card_stays_last_when_the_first_table_is_dealt_again() -> None:
+    # Three kings on the first table go back and are reshuffled; the card the dealer saw stays at the
+    # bottom (the table's cards used to go back after it, and the last of them took its place).
+    front = parse_cards("AH 2H 3H 4H 5H 6H AS 2S 3S 4S 5S 6S KH KS KD 7C")
+    bottom = parse_cards("2C")[0]
+    deck = [*front, *(c for c in range(52) if c not in front and c != bottom), bottom]
+    s = State.new(2, Options(dealer_sees_bottom=True), dealer=1, deck=deck, seed=5)
+    assert s.shuffles == 2 and s.table != sorted(front[12:]), "the first table was dealt again"
+    assert s.bottom == bottom and s.stock[-1] == bottom and s.view(1).bottom == bottom
+    while s.stock_pos < len(s.stock):
+        s.push(s.legal_moves()[0])
+    assert bottom in s.hands[1], "the dealer is dealt the bottom card in the final deal"
+
+
+def test_the_bottom_card_goes_to_the_dealer_again_after_a_redeal_of_the_final_deal() -> None:
+    s = State.new(2, Options(dealer_sees_bottom=True, face_card_redeal="any_deal"), dealer=0, seed=458)
+    rng = random.Random(458)
+    while not (s.phase == DECIDE and s.stock_pos == len(s.stock)):
+        s.push(rng.choice(s.legal_moves()))
+    assert s.bottom in s.hands[0]
+    while s.phase == DECIDE:
+        s.play("redeal")
+    assert s.bottom in s.hands[0], "hands dealt again from the gathered cards keep the seen card last"
 
 
 # ----------------------------------------------------------------------------- forced capture

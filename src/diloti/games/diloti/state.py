@@ -177,10 +177,15 @@ class State(ExplicitChance):
         s._start_round(cards)
         return s
 
-    def _shuffle(self, cards: list[Card], keep_bottom: bool = False) -> None:
+    def _shuffle(self, cards: list[Card], bottom: Card | None = None) -> None:
         rng = _rng(self.seed, self.shuffles)
         self.shuffles += 1
-        if keep_bottom and cards:
+        if bottom is not None and bottom in cards:
+            # The card the dealer saw stays last (dealt to the dealer in the round's final deal) through every
+            # reshuffle: the cards that go back (a first table, or hands dealt) may lie after it.
+            if cards[-1] != bottom:
+                cards.remove(bottom)
+                cards.append(bottom)
             head = cards[:-1]
             shuffle(rng, head)
             cards[:-1] = head
@@ -198,7 +203,7 @@ class State(ExplicitChance):
             if not self._table_must_be_redealt(table):
                 break
             rest = self.stock[self.stock_pos + 4:] + table
-            self._shuffle(rest, keep_bottom=opts.dealer_sees_bottom)
+            self._shuffle(rest, self.bottom)
             self.stock[self.stock_pos:] = rest
         self._lay_first_table(table)
 
@@ -408,7 +413,7 @@ class State(ExplicitChance):
         n = self.players
         dealt = [c for s in range(n) for c in self.hands[s]]
         rest = dealt + self.stock[self.stock_pos:]
-        self._shuffle(rest, keep_bottom=self.bottom is not None)
+        self._shuffle(rest, self.bottom)
         self.stock_pos -= len(dealt)
         self.stock[self.stock_pos:] = rest
         self._deal_hands()
