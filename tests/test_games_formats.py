@@ -110,6 +110,10 @@ def test_a_variant_position_checks_its_fields() -> None:
         position_from_dict({**d, "table": [*d["table"][:3], d["hands"][0][0]]})
     with pytest.raises(InvalidPositionError, match="xeri only"):
         position_from_dict({**d, "xeri": [0, 0]})
+    with pytest.raises(InvalidPositionError, match=r"field 'dealer': expected a seat 0\.\.1, got None"):
+        position_from_dict({**d, "dealer": None})
+    with pytest.raises(InvalidPositionError, match="field 'dealer': missing"):
+        position_from_dict({k: v for k, v in d.items() if k != "dealer"})
     assert load_any_position(json.dumps(d)) == position_from_dict(d)
 
 
