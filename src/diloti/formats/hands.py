@@ -159,11 +159,9 @@ def position_from_dict(data: Mapping[str, Any], game: str) -> HandState:
         v = data.get(key, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise _field(key, f"expected a number 0 or more, got {v!r}")
-    if "dealer" not in data:
-        raise _field("dealer", "missing")
     dealer = _seat(data, "dealer", players)
-    if dealer is None:
-        raise _field("dealer", f"expected a seat 0..{players - 1}, got None")
+    if dealer is None:  # absent or null: every position has a dealer
+        raise _field("dealer", "missing" if "dealer" not in data else f"expected a seat 0..{players - 1}, got None")
     state: HandState = info.state.from_parts(
         players=players, options=options, dealer=dealer, turn=_seat(data, "turn", players, (dealer + 1) % players),
         hands=[_cards(f"hands[{i}]", h) for i, h in enumerate(hands)], table=_cards("table", data.get("table", [])),
