@@ -77,32 +77,7 @@ class Replica(ABC):
     async def _on_notice(self, notice: dict[str, Any]) -> None:
         """A change committed by another process: apply it to our copy and tell our players."""
         kind, tid = notice.get("k"), notice.get("t")
-        if not isinstance(tid, str):
-            return
-        if kind == "status" and notice.get("status") == "closed":
-            held = self.tables.get(tid)
-            if held is not None:
-                async with held.lock:
-                    self._drop(held, closed=True)
-            return
-        if kind == "rematch":
-            held = self.tables.get(tid)
-            new_id = notice.get("n")
-            if held is not None and isinstance(new_id, str):
-                self._rematched(held, new_id)
-            return
-        if kind == "offer":  # seats that asked for a rematch through another process
-            held = self.tables.get(tid)
-            seats, left = notice.get("s"), notice.get("l")
-            if (held is not None and isinstance(seats, list) and all(type(x) is int for x in seats)
-                    and isinstance(left, int | float)):
-                await self._offer_heard(held, set(seats), float(left))
-            return
-        if kind == "chat":
-            line = ChatLine.from_notice(notice)
-            held = self.tables.get(tid)  # a table not held here reads its chat when it is loaded
-            if line is not None and held is not None:
-                held.hear(line)
+        if not isinstance(tid, str) or await self._on_held_notice(kind, notice, self.tables.get(tid)):
             return
         table = await self.get(tid)  # a table created elsewhere, or one we did not hold, is loaded whole
         if table is None:
@@ -117,16 +92,42 @@ class Replica(ABC):
             elif kind in ("seat", "status"):
                 await self._refresh_seats(table)
             elif kind == "timeout":
-                seat, ply, reason = notice.get("s"), notice.get("p"), notice.get("r")
-                if not (isinstance(seat, int) and 0 <= seat < table.players and isinstance(ply, int)
-                        and isinstance(reason, str)):
-                    await self._refresh_seats(table)
-                else:
-                    was = table.seats[seat].away
-                    await self._refresh_seats(table)
-                    if not was and table.seats[seat].away:  # told here too: this process's players see why
-                        table.timed_out(seat, ply, reason)
+                await self._on_timeout(table, notice.get("s"), notice.get("p"), notice.get("r"))
         self._kick(table)
+
+    async def _on_held_notice(self, kind: Any, notice: dict[str, Any], held: LiveTable | None) -> bool:
+        """The notices that matter only to a table held here (none is loaded for them); False for the others."""
+        if kind == "status" and notice.get("status") == "closed":
+            if held is not None:
+                async with held.lock:
+                    self._drop(held, closed=True)
+        elif kind == "rematch":
+            new_id = notice.get("n")
+            if held is not None and isinstance(new_id, str):
+                self._rematched(held, new_id)
+        elif kind == "offer":  # seats that asked for a rematch through another process
+            seats, left = notice.get("s"), notice.get("l")
+            if (held is not None and isinstance(seats, list) and all(type(x) is int for x in seats)
+                    and isinstance(left, int | float)):
+                await self._offer_heard(held, set(seats), float(left))
+        elif kind == "chat":
+            line = ChatLine.from_notice(notice)
+            if line is not None and held is not None:  # a table not held here reads its chat when it is loaded
+                held.hear(line)
+        else:
+            return False
+        return True
+
+    async def _on_timeout(self, table: LiveTable, seat: Any, ply: Any, reason: Any) -> None:
+        """Another process's clock put ``seat`` in the computer's hands: our seats again, and the reason told here."""
+        if not (isinstance(seat, int) and 0 <= seat < table.players and isinstance(ply, int)
+                and isinstance(reason, str)):
+            await self._refresh_seats(table)
+            return
+        was = table.seats[seat].away
+        await self._refresh_seats(table)
+        if not was and table.seats[seat].away:  # told here too: this process's players see why
+            table.timed_out(seat, ply, reason)
 
     def _absorb(self, table: LiveTable, seat: Any, text: Any, by: Any = None, left: Any = None) -> bool:
         """Apply a move another process stored (checked all the same: the database is shared, not trusted)."""
