@@ -165,18 +165,13 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
 
 async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTable, int | None] | None,
                  msg: ClientMessage, limiter: Limiter | None = None) -> tuple[LiveTable, int | None] | None:
+    """Carry out one checked message of a connection; what it then holds (a table and its seat, None for a
+    spectator), or None when it holds nothing. A message the connection may not send raises ProtocolError."""
     if isinstance(msg, ClientPing):
         conn.send({"type": "pong", "id": msg.id})
         return joined
     if isinstance(msg, ClientHello | ClientWatch):
-        if joined is not None:
-            held = f"watches table {joined[0].id}" if joined[1] is None else \
-                f"holds seat {joined[1]} of table {joined[0].id}"
-            raise ProtocolError("already_joined", f"this connection already {held}; open another connection "
-                                "for another seat or table")
-        if isinstance(msg, ClientWatch):
-            return await manager.watch(conn, msg.table), None
-        return await manager.hello(conn, msg.table, msg.token)
+        return await _join(manager, conn, joined, msg)
     if joined is None:
         raise ProtocolError("not_joined", f"send 'hello' (or 'watch') with a table before {msg.type!r}")
     table, seat = joined
@@ -206,12 +201,29 @@ async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTa
     elif isinstance(msg, ClientHint):
         conn.send(await manager.hint(table, seat))
     elif isinstance(msg, ClientChat):
-        clean_chat(msg.text)  # a bad line is refused before it counts against the chat allowance
-        # Counted per seat (and per player across tables): more connections of a seat do not say more.
-        player = table.seats[seat].player
-        keys = (f"{table.id}/{seat}",) if player is None else (f"{table.id}/{seat}", f"player:{player}")
-        if limiter is not None and not limiter.chat(*keys):
-            raise ProtocolError("rate_limited", f"more than {limiter.chat_lines} chat lines in "
-                                f"{limiter.chat_seconds:g} seconds from this seat or player; line dropped")
-        await manager.chat(table, seat, msg.text)
+        await _chat(manager, table, seat, msg.text, limiter)
     return joined
+
+
+async def _join(manager: TableManager, conn: WsConnection, joined: tuple[LiveTable, int | None] | None,
+                msg: ClientHello | ClientWatch) -> tuple[LiveTable, int | None]:
+    """A seat (hello) or a place among the spectators (watch), once a connection."""
+    if joined is not None:
+        held = f"watches table {joined[0].id}" if joined[1] is None else \
+            f"holds seat {joined[1]} of table {joined[0].id}"
+        raise ProtocolError("already_joined", f"this connection already {held}; open another connection "
+                            "for another seat or table")
+    if isinstance(msg, ClientWatch):
+        return await manager.watch(conn, msg.table), None
+    return await manager.hello(conn, msg.table, msg.token)
+
+
+async def _chat(manager: TableManager, table: LiveTable, seat: int, text: str, limiter: Limiter | None) -> None:
+    clean_chat(text)  # a bad line is refused before it counts against the chat allowance
+    # Counted per seat (and per player across tables): more connections of a seat do not say more.
+    player = table.seats[seat].player
+    keys = (f"{table.id}/{seat}",) if player is None else (f"{table.id}/{seat}", f"player:{player}")
+    if limiter is not None and not limiter.chat(*keys):
+        raise ProtocolError("rate_limited", f"more than {limiter.chat_lines} chat lines in "
+                            f"{limiter.chat_seconds:g} seconds from this seat or player; line dropped")
+    await manager.chat(table, seat, text)
