@@ -122,6 +122,15 @@ def _seat(data: Mapping[str, Any], key: str, players: int, default: int | None =
     return v
 
 
+def _side_counts(data: Mapping[str, Any], key: str, sides: int, known: bool) -> list[int]:
+    """A count a side (its xeris), 0 each when absent; ``known``: the game keeps this count at all."""
+    v = data.get(key, [0] * sides)
+    if (not known and key in data) or not isinstance(v, list) or len(v) != sides or any(
+            isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 26 for x in v):
+        raise _field(key, f"expected {sides} counts 0..26 (xeri only), got {v!r}")
+    return v
+
+
 def position_from_dict(data: Mapping[str, Any], game: str) -> HandState:
     """A position of the one-card game ``game`` from its dict, validated (every card once, whole deals in the stock).
 
@@ -148,13 +157,7 @@ def position_from_dict(data: Mapping[str, Any], game: str) -> HandState:
     captured = data.get("captured", [[]] * sides)
     if not isinstance(captured, list) or len(captured) != sides:
         raise _field("captured", f"expected a list of {sides} lists (one per side), got {captured!r}")
-    counts = {}
-    for key in ("xeri", "jack_xeri"):
-        v = data.get(key, [0] * sides)
-        if (key not in info.state.POSITION_COUNTS and key in data) or not isinstance(v, list) or len(v) != sides or any(
-                isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 26 for x in v):
-            raise _field(key, f"expected {sides} counts 0..26 (xeri only), got {v!r}")
-        counts[key] = v
+    counts = {key: _side_counts(data, key, sides, key in info.state.POSITION_COUNTS) for key in ("xeri", "jack_xeri")}
     for key in ("seed", "shuffles"):
         v = data.get(key, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
