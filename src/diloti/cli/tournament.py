@@ -133,6 +133,29 @@ def _check_writable(path: str | None, flag: str) -> None:
 def run(args: argparse.Namespace) -> int:
     levels = expand(args.levels)
     options = options_from_args(args)
+    sequential = _check_run(args, levels)
+    # With --json -, standard output is the JSON alone: everything for people goes to standard error.
+    out = sys.stderr if args.json == "-" else sys.stdout
+    spec = args.workers or default_jobs()
+    extra: dict[str, Any] = {}
+    # One pool for the whole run (one Ray connection), given to every match; 1 plays in this process.
+    with contextlib.ExitStack() as stack:
+        pool = None if spec == 1 else stack.enter_context(worker_pool(spec))
+        if sequential:
+            r, extra = _sequential(args, levels[0], levels[1], options, pool, out)
+            results = [r]
+        else:
+            results = _round_robin(args, levels, options, pool, out)
+    if args.json:
+        _write_json(args, results, extra)
+    if args.plot:
+        plot_ladder(results, args.plot)
+        print(f"ladder picture written to {args.plot}", file=out)
+    return 0
+
+
+def _check_run(args: argparse.Namespace, levels: list[str]) -> bool:
+    """Refuse what would fail only after the games (an output path, plotting); True for a pair-by-pair match."""
     _check_writable(args.json, "--json")
     _check_writable(args.plot, "--plot")
     _check_writable(args.results, "--results")
@@ -145,41 +168,36 @@ def run(args: argparse.Namespace) -> int:
             check_plotting()
         except TournamentError as exc:
             raise TournamentError(f"--plot {args.plot!r}: {exc}") from None
-    # With --json -, standard output is the JSON alone: everything for people goes to standard error.
-    out = sys.stderr if args.json == "-" else sys.stdout
-    spec = args.workers or default_jobs()
+    return sequential
+
+
+def _round_robin(args: argparse.Namespace, levels: list[str], options: Any, pool: Executor | None,
+                 out: TextIO) -> list[MatchResult]:
+    """Every pair of the players, a fixed-length match each, its summary printed as it ends."""
+    games = args.games or 100
     results: list[MatchResult] = []
-    extra: dict[str, Any] = {}
-    # One pool for the whole run (one Ray connection), given to every match; 1 plays in this process.
-    with contextlib.ExitStack() as stack:
-        pool = None if spec == 1 else stack.enter_context(worker_pool(spec))
-        if sequential:
-            r, extra = _sequential(args, levels[0], levels[1], options, pool, out)
+    for i, a in enumerate(levels):
+        for b in levels[i + 1:]:
+            with progress_bar(games + games % 2, f"{a} vs {b}", show=False if args.quiet else None) as bar:
+                r = play_match(a, b, games, seed=args.seed, players=args.players, options=options,
+                               rounds=args.rounds, pool=pool, game=args.game,
+                               progress=lambda done, _total: bar.update(done - bar.n))
             results.append(r)
-        else:
-            games = args.games or 100
-            for i, a in enumerate(levels):
-                for b in levels[i + 1:]:
-                    with progress_bar(games + games % 2, f"{a} vs {b}", show=False if args.quiet else None) as bar:
-                        r = play_match(a, b, games, seed=args.seed, players=args.players, options=options,
-                                       rounds=args.rounds, pool=pool, game=args.game,
-                                       progress=lambda done, _total: bar.update(done - bar.n))
-                    results.append(r)
-                    print(r.summary(), file=out, flush=True)
-    if args.json:
-        data = [r.to_dict(per_game=args.per_game) for r in results]
-        if extra:
-            data[0].update(extra)
-        text = json.dumps(data[0] if len(data) == 1 else data, indent=2, default=str)
-        if args.json == "-":
-            sys.stdout.write(text + "\n")
-        else:
-            with open(args.json, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
-    if args.plot:
-        plot_ladder(results, args.plot)
-        print(f"ladder picture written to {args.plot}", file=out)
-    return 0
+            print(r.summary(), file=out, flush=True)
+    return results
+
+
+def _write_json(args: argparse.Namespace, results: list[MatchResult], extra: dict[str, Any]) -> None:
+    """--json: one match's object (with the test's figures in ``extra``), or a list of them; ``-`` for stdout."""
+    data = [r.to_dict(per_game=args.per_game) for r in results]
+    if extra:
+        data[0].update(extra)
+    text = json.dumps(data[0] if len(data) == 1 else data, indent=2, default=str)
+    if args.json == "-":
+        sys.stdout.write(text + "\n")
+    else:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
 
 
 def _sequential(args: argparse.Namespace, a: str, b: str, options: Any, pool: Executor | None,
