@@ -189,6 +189,18 @@ class UI:
             page.wait_for_timeout(40)
 
     @staticmethod
+    def continue_round(page: Any) -> None:
+        """Close the round's score dialog if it is still open. The last round's gives way to the game's as soon as
+        the game-over message follows it, which can come between reading the status and the click."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+        try:
+            page.click("#dlg[open][data-name='round-over'] #round-continue", timeout=3000)
+        except PlaywrightTimeoutError:
+            if UI.status(page) == "dialog:round-over":
+                raise
+
+    @staticmethod
     def ply(page: Any) -> int:
         return int(page.get_attribute("#game", "data-ply"))
 

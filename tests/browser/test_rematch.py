@@ -35,7 +35,7 @@ def test_play_a_short_game_to_the_end_and_play_again(server: str, new_page: Any,
         if st == "dialog:game-over":
             break
         if st == "dialog:round-over":
-            page.click("#round-continue")
+            ui.continue_round(page)
             continue
         ui.play_turn(page, rng)
     page.wait_for_function("() => /Series: .* [01] – [01] /.test(document.querySelector('#end-series').textContent)")

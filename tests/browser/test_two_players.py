@@ -54,7 +54,7 @@ def test_two_browsers_play_to_the_end(server: str, new_page: Any, ui: Any, scree
             if st == "dialog:game-over":
                 done.add(i)
             elif st == "dialog:round-over":
-                page.click("#round-continue")
+                ui.continue_round(page)
             elif st == "turn":
                 # Only one of the two may be to move at a time.
                 assert ui.status(pages[1 - i]) != "turn"
