@@ -190,8 +190,9 @@ class UI:
 
     @staticmethod
     def continue_round(page: Any) -> None:
-        """Close the round's score dialog if it is still open. The last round's gives way to the game's as soon as
-        the game-over message follows it, which can come between reading the status and the click."""
+        """Close the round's score dialog with a real click if it is still open. The last round's gives way to the
+        game's as soon as the game-over message follows it, which can come between reading the status and the click:
+        then there is nothing to close. A dialog that stays open and cannot be clicked fails the test."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
         try:

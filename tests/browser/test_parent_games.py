@@ -59,8 +59,7 @@ def test_xeri_against_the_computer_in_greek_on_a_phone(server: str, new_page: An
         if st == "dialog:game-over":
             break
         if st == "dialog:round-over":  # a drawn hand: another is played (and the game's end may follow at once)
-            page.evaluate("() => { const b = document.querySelector('#round-continue'); if (b) b.click(); }")
-            page.wait_for_timeout(100)
+            ui.continue_round(page)
             continue
         assert st == "turn", st
         if page.locator("#felt .xeripile").count():
@@ -152,8 +151,7 @@ def test_kontsina_for_three_two_people_and_the_computer(server: str, new_page: A
             if ui.status(page) == "dialog:round-over":  # a hand ended with the top shared: play on
                 heads.append(page.eval_on_selector_all("#dlg table.breakdown tr:first-child th",
                                                        "ths => ths.map(t => t.textContent)"))
-                # Clicked in the page: the game's end may replace this dialog at any moment.
-                page.evaluate("() => { const b = document.querySelector('#round-continue'); if (b) b.click(); }")
+                ui.continue_round(page)
         mover = next((p for p in (host, guest) if ui.status(p) == "turn"), None)
         if mover is None:
             host.wait_for_timeout(40)

@@ -219,6 +219,7 @@ async def _join(manager: TableManager, conn: WsConnection, joined: tuple[LiveTab
 
 
 async def _chat(manager: TableManager, table: LiveTable, seat: int, text: str, limiter: Limiter | None) -> None:
+    """A seated player's chat line, checked and counted against the seat's (and the player's) allowance."""
     clean_chat(text)  # a bad line is refused before it counts against the chat allowance
     # Counted per seat (and per player across tables): more connections of a seat do not say more.
     player = table.seats[seat].player
