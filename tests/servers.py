@@ -41,8 +41,8 @@ def server_pg() -> str:
 
 
 # Every table of the diloti schema, the ones that refer to others first.
-DILOTI_TABLES = ("reviews", "queue", "results", "ratings", "player_stats", "player_keys", "chat", "moves", "seats",
-                 "tables", "players", "alembic_version")
+DILOTI_TABLES = ("limit_hits", "sign_ins", "reviews", "queue", "results", "ratings", "player_stats", "player_keys",
+                 "chat", "moves", "seats", "tables", "players", "alembic_version")
 
 
 def drop_tables(conn: Any) -> None:

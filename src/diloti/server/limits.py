@@ -6,8 +6,14 @@ per player.
 A client over a rate gets ``429 rate_limited`` with ``Retry-After`` (HTTP) or a
 ``rate_limited`` error message (websocket), and nothing changes. A websocket over
 the address's share gets a ``too_many_connections`` error message and is closed
-(code 1008). The counters are kept in this process (the ``limits`` library's
-memory storage for the rates).
+(code 1008).
+
+Where they are counted: the limits that protect a *player* (:data:`SHARED`: the login lockout's three, recovery
+attempts, renames) once for the whole service, in the database every process shares (:mod:`diloti.server.lockout`,
+:mod:`diloti.store.counts`), so that a guesser gains nothing from reaching several processes. The limits that
+protect a process's *resources* (tables created, seats joined, hints, websockets, chat lines, new players, login
+attempts per address: each costs this process's work or memory, and the proxy's edge limits count them for the
+service) are kept in this process: the ``limits`` library's memory storage for the rates.
 
 >>> from types import SimpleNamespace
 >>> lim = Limiter(Limits(create="2/minute"))
@@ -47,7 +53,8 @@ from diloti.server.protocol import ProtocolError
 
 @dataclass(frozen=True)
 class Limits:
-    """How many of each an address may do, in the ``limits`` notation (``"20/minute"``)."""
+    """How many of each an address may do, in the ``limits`` notation (``"20/minute"``); those in :data:`SHARED`
+    counted for the whole service, the others per process."""
 
     create: str = "20/minute"
     join: str = "60/minute"
@@ -68,6 +75,8 @@ class Limits:
         if isinstance(self.connections, bool) or not isinstance(self.connections, int) or self.connections < 1:
             raise ValueError(f"invalid connections {self.connections!r}: expected a positive integer")
 
+
+SHARED = frozenset({"login_pair", "login_name", "login_device", "recover", "rename"})  # counted in the database
 
 _WHAT = {"create": "tables created", "join": "seats joined", "hint": "hints asked for", "players": "new players",
          "recover": "recovery attempts", "login": "login attempts", "login_name": "failed logins",
@@ -185,11 +194,14 @@ class Limiter:
         """Count one ``action`` for ``key`` (over the limit or not: a failed login is counted whatever)."""
         self.window.hit(self.items[action], action, key)
 
-    def refusal(self, action: str, key: str, advice: str = "") -> ProtocolError:
-        """The ``rate_limited`` error of ``action`` over its limit for ``key``, saying when to try again."""
+    def refusal(self, action: str, key: str, advice: str = "", retry: int | None = None) -> ProtocolError:
+        """The ``rate_limited`` error of ``action`` over its limit for ``key``, saying when to try again (in ``retry``
+        seconds: a count kept elsewhere; else this process's count says)."""
         item = self.items[action]
         self._hit(action)  # the metrics count every refusal
-        reset = self.window.get_window_stats(item, action, key).reset_time
-        retry = max(1, int(reset - time.time()) + 1)
+        if retry is None:
+            reset = self.window.get_window_stats(item, action, key).reset_time
+            retry = int(reset - time.time()) + 1
+        retry = max(1, retry)
         return ProtocolError("rate_limited", f"too many {_WHAT[action]} {_WHO.get(action, 'from this address')} "
                              f"(limit {item}); try again in {retry} s{advice}", 429, retry_after=retry)

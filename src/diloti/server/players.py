@@ -131,7 +131,8 @@ class Players:
     def __init__(self, manager: Callable[[], TableManager], limiter: Limiter) -> None:
         self.manager = manager
         self.limiter = limiter
-        self.guard = LoginGuard(limiter)  # the lockout policy of password logins
+        # The lockout policy of password logins, and the other limits that protect a player: counted in the database.
+        self.guard = LoginGuard(limiter, lambda: self.manager().store, self.db)
         self.hashing = Hashing()  # password hashes: a few at a time, a short line, a cheap refusal
 
     @property
@@ -181,17 +182,17 @@ class Players:
             await self.db(self.store.create_player, pid, name, key_of_name, key_hash, code_hash)
         except NameTaken:
             raise ProtocolError("name_taken", f"the name {name!r} is taken", 409) from None
-        self.guard.signed_in(request, response, pid)
+        await self.guard.signed_in(request, response, pid)
         return {"player": pid, "name": name, "key": key, "recovery": code}
 
     async def recover(self, request: Request, data: dict[str, Any], response: Response | None = None) -> dict[str, Any]:
-        self.limiter.check("recover", request)
+        await self.guard.take("recover", request)
         key, key_hash = new_key()
         code, code_hash = new_recovery()
         player = await self.db(self.store.recover, recovery_hash(data["recovery"]), key_hash, code_hash)
         if player is None or player.name is None:
             raise ProtocolError("bad_recovery", "that recovery code belongs to no player", 401)
-        self.guard.signed_in(request, response, player.id)
+        await self.guard.signed_in(request, response, player.id)
         return {"player": player.id, "name": player.name, "key": key, "recovery": code}
 
     async def login(self, request: Request, data: dict[str, Any], response: Response | None = None) -> dict[str, Any]:
@@ -199,21 +200,19 @@ class Players:
         name = data["name"]
         key_of_name = name_key(name)[:100]
         player = await self.db(self.store.by_name, key_of_name)
-        attempt = self.guard.check(request, key_of_name, player)  # the lockout policy (diloti.server.lockout)
+        attempt = await self.guard.check(request, key_of_name, player)  # the lockout policy (diloti.server.lockout)
         stored = player.password_hash if player is not None and not player.deleted else None
         if stored is None:  # refused without hashing, in the time and line of a real check (server/hashing.py)
-            await self.hashing.pretend()
-            self.guard.failed(attempt)
+            await self.guard.verify(attempt, self.hashing.pretend())
             raise ProtocolError("wrong_password", WRONG, 401)
-        if not await self.hashing.verify(stored, data["password"]):
-            self.guard.failed(attempt)
+        if not await self.guard.verify(attempt, self.hashing.verify(stored, data["password"])):
             raise ProtocolError("wrong_password", WRONG, 401)
         assert player is not None and player.name is not None
         if self.hashing.needs_rehash(stored):
             await self.db(self.store.set_password, player.id, await self.hashing.hash(data["password"]))
         key, key_hash = new_key()
         await self.db(self.store.add_key, player.id, key_hash)
-        self.guard.signed_in(request, response, player.id)
+        await self.guard.signed_in(request, response, player.id)
         return {"player": player.id, "name": player.name, "key": key, "recovery": None}
 
     async def logout(self, request: Request) -> dict[str, Any]:
@@ -229,7 +228,7 @@ class Players:
     async def rename(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         player = await self.me(request)
         name, key_of_name = player_name(data["name"])
-        self.limiter.check("rename", request, player.id)
+        await self.guard.take("rename", request, player.id)
         try:
             await self.db(self.store.rename, player.id, name, key_of_name)
         except NameTaken:
@@ -250,9 +249,8 @@ class Players:
             current = data.get("current")
             if current is None:
                 raise ProtocolError("bad_password", "a password is set: send it as 'current' to change it")
-            attempt = self.guard.check(request, name_key(player.name or ""), player)
-            if not await self.hashing.verify(player.password_hash, current):
-                self.guard.failed(attempt)
+            attempt = await self.guard.check(request, name_key(player.name or ""), player)
+            if not await self.guard.verify(attempt, self.hashing.verify(player.password_hash, current)):
                 raise ProtocolError("wrong_password", "the current password is wrong", 401)
         await self.db(self.store.set_password, player.id, await self.hashing.hash(password))
         return {"ok": True}

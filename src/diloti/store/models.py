@@ -1,6 +1,7 @@
 """The database tables: ``tables`` (one per game table), ``seats``, ``moves`` and ``chat``; the players who
 come back: ``players``, their device keys ``player_keys``, their ``ratings``, the ``results`` of their games and
-their running totals ``player_stats``.
+their running totals ``player_stats``; the limits that protect them, counted for the whole service: ``limit_hits``
+and ``sign_ins`` (:mod:`diloti.store.counts`).
 
 Changing these classes needs a new migration in ``migrations/versions``.
 """
@@ -216,3 +217,29 @@ class ReviewRow(Base):
     worlds: Mapped[int] = mapped_column(Integer)
     data: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LimitHitRow(Base):
+    """The hits of one key of a limit that every server process counts together (:mod:`diloti.store.counts`):
+    ``hits`` is a JSON list of ``[expires, tag]`` (epoch seconds when the hit leaves the moving window, and the
+    attempt that made it), ``expires`` when the last of them does (then the row may be deleted). ``key`` is a
+    digest made by the caller (no name or address in the clear)."""
+
+    __tablename__ = "limit_hits"
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # the limit: login_pair, recover, rename, ...
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    hits: Mapped[str] = mapped_column(Text)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SignInRow(Base):
+    """An address a player signed in from (a digest of it), and when last: such an address is let through the
+    login lockout of that player's name (:mod:`diloti.server.lockout`)."""
+
+    __tablename__ = "sign_ins"
+
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("players.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -47,6 +47,7 @@ from diloti.store.models import (
     RatingRow,
     ResultRow,
     SeatRow,
+    SignInRow,
     TableRow,
 )
 
@@ -295,15 +296,16 @@ class PlayerStore:
             s.execute(update(PlayerRow).where(PlayerRow.id == pid).values(password_hash=password_hash))
 
     def delete_player(self, pid: str) -> list[str]:
-        """Remove a player's personal data: name, password, recovery code, keys, ratings; their seats keep the
-        games with no name, and what they said in chat is deleted. The row stays (nameless) so that the
-        games' results stay whole, anonymised. Returns the ids of the tables they sat at."""
+        """Remove a player's personal data: name, password, recovery code, keys, ratings, the addresses they signed in
+        from; their seats keep the games with no name, and what they said in chat is deleted. The row stays
+        (nameless) so that the games' results stay whole, anonymised. Returns the ids of the tables they sat at."""
         with self.session.begin() as s:
             tables = list(s.scalars(select(SeatRow.table_id).where(SeatRow.player_id == pid)))
             seats = select(SeatRow.table_id, SeatRow.seat).where(SeatRow.player_id == pid)
             s.execute(delete(ChatRow).where(tuple_(ChatRow.table_id, ChatRow.seat).in_(seats)))
             s.execute(update(SeatRow).where(SeatRow.player_id == pid).values(name=None))
             s.execute(delete(PlayerKeyRow).where(PlayerKeyRow.player_id == pid))
+            s.execute(delete(SignInRow).where(SignInRow.player_id == pid))
             s.execute(delete(RatingRow).where(RatingRow.player_id == pid))
             s.execute(delete(PlayerStatsRow).where(PlayerStatsRow.player_id == pid))
             self._counts.clear()
