@@ -127,7 +127,7 @@ def tree_search(worlds: Sampler, moves: Sequence[Move], side: int, rng: random.R
                 stop = w.deal_no + deals if deals > 0 else 1 << 30  # the flat search's horizon, after the root
             if untried or w.is_over or w.deal_no >= stop:
                 break
-            legal = w.legal_moves()
+            legal = w.candidate_moves()[0]  # bounded on a large table (a sample)
             if legal[0][0] is None:
                 break  # a face-card redeal decision: the rollout keeps
             node = child

@@ -20,10 +20,11 @@ Moves of every game are :class:`~diloti.core.moves.Move` values and cards are
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 from diloti.core.cards import Card
+from diloti.core.choice import Choices
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 
@@ -102,6 +103,10 @@ class SeatViewLike(Protocol):
     @property
     def stock_size(self) -> int: ...
 
+    def items(self) -> list[int]: ...  # the table's items as card masks (a loose card, a whole pile)
+
+    def choices(self, card: Card, chosen: int) -> Choices: ...  # bounded: a card's moves taking exactly ``chosen``
+
     @property
     def legal(self) -> tuple[Move, ...]: ...
 
@@ -151,6 +156,10 @@ class RoundRules(Protocol):
     def last_capturer(self) -> int | None: ...  # the seat that captured last (the end-of-round sweep is its)
 
     def legal_moves(self) -> list[Move]: ...
+
+    def generate_legal_moves(self) -> Iterator[Move]: ...  # lazily: bounded memory on any table
+
+    def candidate_moves(self) -> tuple[list[Move], bool]: ...  # bounded: all the moves, or a sample (False)
 
     def is_legal(self, move: Move) -> bool: ...
 

@@ -16,6 +16,7 @@ over the state's slots, a copy with other hidden cards (for samplers), and equal
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
+from collections.abc import Iterator
 from typing import Any, ClassVar, Final, TypeVar
 
 from diloti.core._mypyc import mypyc_attr
@@ -104,6 +105,17 @@ class RoundState(metaclass=ABCMeta):
     def legal_moves(self) -> list[Move]:
         """Every legal move, each exactly once (a new list each call)."""
         return list(self._moves())
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        """The legal moves one at a time (a game whose moves can be too many to list overrides it to make
+        them lazily, in bounded memory)."""
+        yield from self._moves()
+
+    def candidate_moves(self) -> tuple[list[Move], bool]:
+        """The moves a player chooses from (a new list), and whether they are every legal move: here always
+        all of them; a game whose moves can number in the millions returns a bounded sample instead
+        (Diloti's :meth:`~diloti.games.diloti.state.State.candidate_moves`)."""
+        return list(self._moves()), True
 
     def peek(self) -> Move:
         """The last move played."""

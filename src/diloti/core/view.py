@@ -21,6 +21,8 @@ from dataclasses import fields
 from typing import ClassVar, TypeVar
 
 from diloti.core.cards import ALL_MASK, BIT, Card, cards_of, mask_of
+from diloti.core.choice import Choices, choices_in
+from diloti.core.moves import Move
 from diloti.core.phase import Phase
 
 ViewT = TypeVar("ViewT")
@@ -45,6 +47,7 @@ class SeatView:
     hand: tuple[Card, ...]
     table: tuple[Card, ...]
     captured: tuple[tuple[Card, ...], ...]
+    legal: tuple[Move, ...]
 
     @property
     def to_move(self) -> bool:
@@ -74,6 +77,15 @@ class SeatView:
     @property
     def unseen_count(self) -> int:
         return self.unseen_mask.bit_count()
+
+    def items(self) -> list[int]:
+        """The table's items as card masks (each loose card; a game with piles adds each pile, whole)."""
+        return [1 << c for c in self.table]
+
+    def choices(self, card: Card, chosen: int) -> Choices:
+        """What ``card`` can do with the table cards ``chosen`` (:class:`~diloti.core.choice.Choices`), from
+        this view's legal moves (a game whose list can be a sample answers otherwise)."""
+        return choices_in(self.legal, card, chosen, self.items())
 
     def knows(self, card: Card) -> bool:
         return bool(self.seen_mask & BIT[card])

@@ -431,6 +431,7 @@ def state_message(game: HandsGame, seat: int | None, facts: TableFacts) -> dict[
         "history": history(view),
         "first_table": [],
         "legal": [move_dict(m) for m in view.legal] if view.to_move and not public else [],
+        "legal_complete": True,  # a one-card game's moves are always few
         "last": facts.last,
         "rounds": facts.rounds,
     }

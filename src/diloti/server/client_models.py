@@ -44,6 +44,17 @@ class ClientHint(Strict):
     type: Literal["hint"]
 
 
+class ClientChoices(Strict):
+    """Ask what a hand card can do with some table cards (the seat to move): the legal moves that take exactly
+    ``chosen`` and the table cards that can still be added. Bounded on any table: a client's way to the moves
+    when a ``state``'s ``legal`` is a sample (``legal_complete`` false)."""
+
+    type: Literal["choices"]
+    card: Text
+    chosen: Annotated[list[Text], Field(default_factory=list, max_length=52,
+                                        description="table cards (a declaration by any of its cards)")]
+
+
 class ClientSync(Strict):
     """Ask for ``table`` and ``state`` again."""
 
@@ -103,17 +114,17 @@ class ClientBack(Strict):
     type: Literal["back"]
 
 
-ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientSync | ClientPing | ClientChat
-                          | ClientResign | ClientLeave | ClientHandOver | ClientRematch | ClientBack | ClientClaim,
+ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientChoices | ClientSync
+                          | ClientPing | ClientChat | ClientResign | ClientLeave | ClientHandOver | ClientRematch
+                          | ClientBack | ClientClaim,
                           Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_MODELS: dict[str, type[Strict]] = {"hello": ClientHello, "watch": ClientWatch, "move": ClientMove,
-                                          "hint": ClientHint, "sync": ClientSync, "ping": ClientPing,
-                                          "chat": ClientChat, "resign": ClientResign, "leave": ClientLeave,
-                                          "hand_over": ClientHandOver, "rematch": ClientRematch, "back": ClientBack,
-                                          "claim": ClientClaim}
+CLIENT_MODELS: dict[str, type[Strict]] = {
+    "hello": ClientHello, "watch": ClientWatch, "move": ClientMove, "hint": ClientHint, "choices": ClientChoices,
+    "sync": ClientSync, "ping": ClientPing, "chat": ClientChat, "resign": ClientResign, "leave": ClientLeave,
+    "hand_over": ClientHandOver, "rematch": ClientRematch, "back": ClientBack, "claim": ClientClaim}
 
 
-__all__ = ["CLIENT_MESSAGE", "CLIENT_MODELS", "ClientBack", "ClientChat", "ClientClaim", "ClientHandOver",
-           "ClientHello", "ClientHint", "ClientLeave", "ClientMessage", "ClientMove", "ClientPing", "ClientRematch",
-           "ClientResign", "ClientSync", "ClientWatch"]
+__all__ = ["CLIENT_MESSAGE", "CLIENT_MODELS", "ClientBack", "ClientChat", "ClientChoices", "ClientClaim",
+           "ClientHandOver", "ClientHello", "ClientHint", "ClientLeave", "ClientMessage", "ClientMove", "ClientPing",
+           "ClientRematch", "ClientResign", "ClientSync", "ClientWatch"]

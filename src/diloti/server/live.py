@@ -340,7 +340,7 @@ class LiveTable:
                            self.hands_won(), self.last, self.rounds())
         msg = self.formats.state_message(self.game, seat, facts)
         if self.end_reason is not None:  # resigned: nobody moves any more
-            msg.update(phase="over", your_turn=False, legal=[])
+            msg.update(phase="over", your_turn=False, legal=[], legal_complete=True)
         msg["clock"] = None if self.clock is None else self.clock.to_dict()
         return msg
 

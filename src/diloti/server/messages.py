@@ -15,7 +15,8 @@ let the tests check what the server sends and what docs/PROTOCOL.md shows.
 >>> CLIENT_MESSAGE.validate_python({"type": "move", "move": "7H", "ply": 3})
 ClientMove(type='move', move='7H', ply=3)
 >>> list(CLIENT_MODELS)
-['hello', 'watch', 'move', 'hint', 'sync', 'ping', 'chat', 'resign', 'leave', 'hand_over', 'rematch', 'back', 'claim']
+['hello', 'watch', 'move', 'hint', 'choices', 'sync', 'ping', 'chat', 'resign', 'leave', 'hand_over', 'rematch',
+ 'back', 'claim']
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ from diloti.server.client_models import (
 )
 from diloti.server.client_models import (
     ClientChat as ClientChat,
+)
+from diloti.server.client_models import (
+    ClientChoices as ClientChoices,
 )
 from diloti.server.client_models import (
     ClientClaim as ClientClaim,
@@ -467,7 +471,11 @@ class StateMessage(Strict):
     hands_won: Annotated[list[int] | None, Field(description="Xeri decided by hands won: hands each side won")]
     history: list[tuple[int, str]]
     first_table: list[Card]
-    legal: list[MoveParts]
+    legal: Annotated[list[MoveParts], Field(description="the seat's legal moves when it is to move: all of them, or "
+                                         "when they are too many to list (a table grown by lays) a bounded "
+                                         "sample with every kind and value each card can make")]
+    legal_complete: Annotated[bool, Field(description="whether legal holds every legal move (false: ask "
+                                                      "'choices' for a card's moves)")]
     last: LastMove | None
     rounds: list[RoundScore]
     clock: Annotated[ClockState | None, Field(description="the turn clock (null: the table has none)")]
@@ -535,6 +543,18 @@ class HintReply(Strict):
     moves: list[RankedMove]
 
 
+class ChoicesReply(Strict):
+    """The answer to ``choices``: what ``card`` can do with the table cards ``chosen`` (whole declarations)."""
+
+    type: Literal["choices"]
+    ply: int
+    card: Card
+    chosen: list[Card]
+    moves: Annotated[list[MoveParts], Field(description="the legal moves taking exactly the chosen cards")]
+    open: Annotated[list[Card], Field(description="the table cards that can still be added on the way to a legal "
+                                                  "move")]
+
+
 class IdleWarning(Strict):
     type: Literal["idle_warning"]
     closes_in: Annotated[int, Field(description="seconds until the table closes for idleness")]
@@ -565,13 +585,15 @@ class ErrorMessage(Strict):
 
 
 ServerMessage = Annotated[Welcome | TableMessage | StateMessage | Played | RoundOver | GameOver | HintReply
-                          | IdleWarning | ChatMessage | Left | Rematch | Pong | ClockMessage | Timeout | ErrorMessage,
+                          | ChoicesReply | IdleWarning | ChatMessage | Left | Rematch | Pong | ClockMessage | Timeout
+                          | ErrorMessage,
                           Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 SERVER_MODELS: dict[str, type[Strict]] = {
     "welcome": Welcome, "table": TableMessage, "state": StateMessage, "played": Played, "round_over": RoundOver,
-    "game_over": GameOver, "hint": HintReply, "idle_warning": IdleWarning, "chat": ChatMessage, "left": Left,
-    "rematch": Rematch, "pong": Pong, "clock": ClockMessage, "timeout": Timeout, "error": ErrorMessage}
+    "game_over": GameOver, "hint": HintReply, "choices": ChoicesReply, "idle_warning": IdleWarning,
+    "chat": ChatMessage, "left": Left, "rematch": Rematch, "pong": Pong, "clock": ClockMessage, "timeout": Timeout,
+    "error": ErrorMessage}
 
 # The models the OpenAPI document lists (the websocket's too, though OpenAPI cannot describe a websocket).
 SCHEMA_MODELS: tuple[type[Strict], ...] = (

@@ -18,6 +18,7 @@ from diloti.server.limits import Limiter
 from diloti.server.messages import (
     ClientBack,
     ClientChat,
+    ClientChoices,
     ClientClaim,
     ClientHandOver,
     ClientHello,
@@ -200,6 +201,8 @@ async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTa
         await manager.play_text(table, seat, msg.move, msg.ply)
     elif isinstance(msg, ClientHint):
         conn.send(await manager.hint(table, seat))
+    elif isinstance(msg, ClientChoices):
+        conn.send(await manager.choices(table, seat, msg.card, msg.chosen))
     elif isinstance(msg, ClientChat):
         await _chat(manager, table, seat, msg.text, limiter)
     return joined

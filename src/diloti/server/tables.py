@@ -31,6 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from diloti.core.cards import NAMES, Card, cards_of, mask_of
+from diloti.core.choice import choices_of
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.seeds import derive_seed
@@ -479,6 +481,31 @@ class TableManager(Seating):
         return {"type": "hint", "ply": ply, "level": table.hint_level,
                 "moves": [{**move_dict(move), "score": round(score, 3), "win": None if win is None else round(win, 3)}
                           for move, score, win in ranked[:5]]}
+
+    async def choices(self, table: LiveTable, seat: int, card_text: str, chosen: list[str]) -> dict[str, Any]:
+        """What a hand card can do with some table cards (the ``choices`` message), worked out in a worker
+        process: bounded on any table (:meth:`SeatView.choices`)."""
+        self._check_turn(table, seat, None)
+        self._touch(table)
+        try:
+            card = Card(card_text)
+            picked = mask_of([Card(c) for c in chosen])
+        except DilotiError as exc:
+            raise ProtocolError("invalid_card", f"choices: {exc}") from None
+        view = table.game.view(seat)
+        if card not in view.hand:
+            raise ProtocolError("invalid_card", f"choices: {card_text!r} is not in your hand")
+        if picked & ~sum(view.items()):
+            raise ProtocolError("invalid_card", f"choices: {', '.join(chosen)} not all on the table")
+        ply = table.ply
+        self.cpu_queue += 1
+        try:
+            ch = await asyncio.get_running_loop().run_in_executor(self._cpu, in_game, table.info, choices_of, view,
+                                                                  card, picked)
+        finally:
+            self.cpu_queue -= 1
+        return {"type": "choices", "ply": ply, "card": NAMES[card], "chosen": [NAMES[c] for c in cards_of(ch.chosen)],
+                "moves": [move_dict(m) for m in ch.moves], "open": [NAMES[c] for c in cards_of(ch.open)]}
 
     def _answered(self, _fut: Any) -> None:
         self.cpu_queue -= 1

@@ -31,6 +31,7 @@ from diloti.core.shuffling import shuffle
 from diloti.core.view import cards_of_set
 from diloti.games.diloti.bigtable import generate_lazy, is_legal_lazy
 from diloti.games.diloti.chance import ExplicitChance
+from diloti.games.diloti.choices import Query, candidate_moves
 from diloti.games.diloti.movegen import generate, is_large
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.reading import read_move
@@ -290,6 +291,20 @@ class State(ExplicitChance):
             return
         yield from self._moves()
 
+    def candidate_moves(self) -> tuple[list[Move], bool]:
+        """The moves to choose from, and whether they are all the legal moves: :meth:`legal_moves`, except on a
+        large table whose moves pass :data:`~diloti.games.diloti.choices.LIST_LIMIT`, where they are a bounded
+        sample with every kind and value each card can make (:func:`~diloti.games.diloti.choices.sample_moves`).
+        Players, hints and views use it: its work is bounded whatever the table holds.
+
+        >>> s = State.new(seed=1)
+        >>> s.candidate_moves() == (s.legal_moves(), True)
+        True
+        """
+        if self._legal is None and self.phase == PLAY and is_large(self.table, self.declarations):
+            return candidate_moves(self.turn, self.hands[self.turn], self.table, self.declarations, self.options)
+        return list(self._moves()), True
+
     def is_legal(self, move: Move) -> bool:
         if self._legal is None and self.phase == PLAY and is_large(self.table, self.declarations):
             return is_legal_lazy(self.turn, self.hands[self.turn], self.table, self.declarations, self.options, move)
@@ -299,8 +314,11 @@ class State(ExplicitChance):
     def play(self, move: Move | str) -> Move:
         """Play a move after checking it (a :class:`Move` or notation)."""
         if isinstance(move, str):
-            move = read_move(move, self.legal_moves(), self.table, self.declarations, self.hands[self.turn],
-                             self.describe())
+            legal, complete = self.candidate_moves()
+            exact = None if complete else Query(self.turn, self.hands[self.turn], self.table, self.declarations,
+                                                self.options).read(move)
+            move = exact if exact is not None else read_move(move, legal, self.table, self.declarations,
+                                                             self.hands[self.turn], self.describe())
         elif not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {str(move)!r} in {self.describe()}")
         self.push(move)
@@ -473,8 +491,15 @@ class State(ExplicitChance):
             len(self.stock) - self.stock_pos, self.plays, self.deal_no, (xeri[0], xeri[1]),
             (cards_of_set(cap[0]), cards_of_set(cap[1])), self.last_capturer, tuple(self.history),
             self.first_table, self.bottom if seat == self.dealer else None, scores, self.pending,
-            tuple(self._moves()) if seat == self.turn and self.phase != OVER else (),
+            *self._view_moves(seat),
         )
+
+    def _view_moves(self, seat: int) -> tuple[tuple[Move, ...], bool]:
+        # A view's legal moves and whether they are all of them (View.legal).
+        if seat != self.turn or self.phase == OVER:
+            return (), True
+        moves, complete = self.candidate_moves()
+        return tuple(moves), complete
 
     # ------------------------------------------------------------ comparison
     def key(self) -> tuple[Any, ...]:

@@ -28,9 +28,11 @@ from dataclasses import dataclass, field, fields
 from typing import ClassVar, Protocol
 
 from diloti.core.cards import Card
+from diloti.core.choice import Choices
 from diloti.core.moves import Declaration, Move
 from diloti.core.phase import Phase
 from diloti.core.view import SeatView, view_maker
+from diloti.games.diloti.choices import Query
 from diloti.games.diloti.options import Options
 
 
@@ -51,7 +53,11 @@ class View(SeatView):
     ``captured`` is public: every captured card was face up on the table or
     played in the open. ``bottom`` is the stock's last card when this seat is
     the dealer and the dealer-peek option is on. ``legal`` lists the seat's
-    legal moves when it is to move (empty otherwise).
+    legal moves when it is to move (empty otherwise): all of them, or on a table
+    so large that they number in the thousands, a bounded sample with at least
+    one move of every kind and value each card can make (``complete`` False;
+    :func:`diloti.games.diloti.choices.sample_moves`). A player that needs a
+    particular move there asks for it (:class:`diloti.games.diloti.choices.Query`).
     """
 
     seat: int
@@ -76,6 +82,7 @@ class View(SeatView):
     scores: tuple[int, int] = (0, 0)
     pending: tuple[int, ...] = ()
     legal: tuple[Move, ...] = field(default=())
+    complete: bool = True
 
     _MOVING: ClassVar[tuple[Phase, ...]] = (Phase.PLAY, Phase.DECIDE)
     game: ClassVar[str] = "diloti"  # the game's name in the registry, as every game's view names it
@@ -92,6 +99,17 @@ class View(SeatView):
             if p.owner == seat:
                 return p
         return None
+
+    def items(self) -> list[int]:
+        """The table's items as card masks: each loose card, then each declaration (all its cards)."""
+        return [*super().items(), *(p.mask for p in self.declarations)]
+
+    def choices(self, card: Card, chosen: int) -> Choices:
+        """What ``card`` can do with the table cards ``chosen``: from :attr:`legal` when it is complete, else
+        asked of the position (:meth:`diloti.games.diloti.choices.Query.choices`: bounded on any table)."""
+        if self.complete:
+            return super().choices(card, chosen)
+        return Query(self.seat, self.hand, self.table, self.declarations, self.options).choices(card, chosen)
 
     @property
     def seen_mask(self) -> int:

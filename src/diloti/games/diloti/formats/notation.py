@@ -34,6 +34,7 @@ from itertools import combinations
 from diloti.core.cards import NAMES, VALUE, Card, cards_of
 from diloti.core.errors import InvalidMoveError
 from diloti.core.moves import CAPTURE, GROUP, KEEP, LAY, PLAIN, REDEAL, Declaration, Move
+from diloti.games.diloti.choices import Query
 from diloti.games.diloti.formats.position import format_view
 from diloti.games.diloti.reading import read_move
 from diloti.games.diloti.state import State
@@ -43,9 +44,10 @@ Position = State | View
 
 # ----------------------------------------------------------- the position
 def _parts(pos: Position) -> tuple[list[Move], tuple[Card, ...], tuple[Declaration, ...], tuple[Card, ...], str]:
-    """(legal moves, table cards, declarations, hand of the mover, description)."""
+    """(legal moves, table cards, declarations, hand of the mover, description); the legal moves bounded: a
+    sample on a large table (:meth:`State.candidate_moves`)."""
     if isinstance(pos, State):
-        return (pos.legal_moves(), tuple(pos.table), tuple(pos.declarations), tuple(pos.hands[pos.turn]),
+        return (pos.candidate_moves()[0], tuple(pos.table), tuple(pos.declarations), tuple(pos.hands[pos.turn]),
                 pos.describe())
     hand = pos.hand if pos.turn == pos.seat else ()
     return list(pos.legal), pos.table, pos.declarations, hand, f"[{format_view(pos)}]"
@@ -61,7 +63,14 @@ def parse_move(pos: Position, text: str) -> Move:
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"invalid move {text!r}: expected text")
-    return read_move(text, *_parts(pos))
+    legal, table, declarations, hand, where = _parts(pos)
+    complete = pos.candidate_moves()[1] if isinstance(pos, State) else pos.complete
+    if not complete:  # a large table: the list is a sample, so a move in full notation is checked on its own
+        turn = pos.turn
+        exact = Query(turn, list(hand), list(table), list(declarations), pos.options).read(text)
+        if exact is not None:
+            return exact
+    return read_move(text, legal, table, declarations, hand, where)
 
 
 def format_move(move: Move) -> str:

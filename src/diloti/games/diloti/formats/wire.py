@@ -17,7 +17,7 @@ from diloti.core.phase import Phase
 from diloti.formats.wire import TableFacts, frame_dict, history, move_dict
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.state import State
-from diloti.games.diloti.view import PublicView
+from diloti.games.diloti.view import PublicView, View
 
 
 def state_message(game: Game, seat: int | None, facts: TableFacts) -> dict[str, Any]:
@@ -56,6 +56,7 @@ def state_message(game: Game, seat: int | None, facts: TableFacts) -> dict[str, 
         "history": history(view),
         "first_table": [NAMES[c] for c in view.first_table],
         "legal": [move_dict(m) for m in view.legal] if view.to_move else [],
+        "legal_complete": not isinstance(view, View) or not view.to_move or view.complete,
         "last": facts.last,
         "rounds": facts.rounds,
     }

@@ -130,9 +130,13 @@ class Evidence:
         st = obs.position
         st.hands[obs.seat] = sorted(hand)
         st._legal = None
-        legal = st.legal_moves()
+        # On a large table the candidates are a bounded sample (State.candidate_moves): the move seen is
+        # checked on its own and weighed against them.
+        legal = st.candidate_moves()[0]
         if obs.move not in legal:
-            return 0.0
+            if not st.is_legal(obs.move):
+                return 0.0
+            legal = [*legal, obs.move]
         inv = 1.0 / self.temperature
         scores = obs.scores
         total = 0.0

@@ -110,7 +110,7 @@ def rollout_move(st: State, rng: random.Random, eps: float = EPSILON, seam: bool
 def fast_policy(eps: float, seam: bool, fair: bool, st: State, rng: random.Random) -> Move:
     # The settings first: ``partial(fast_policy, eps, seam, fair)`` is the policy a search calls, with no
     # extra Python frame in the rollouts' loop.
-    moves = st.legal_moves()
+    moves = st.candidate_moves()[0]  # bounded on a large table (a sample: State.candidate_moves)
     if len(moves) == 1:
         return moves[0]
     if moves[0][0] is None:
@@ -209,7 +209,7 @@ def counted_move(st: State, rng: random.Random, eps: float = EPSILON) -> Move:
 
 
 def counted_policy(eps: float, st: State, rng: random.Random) -> Move:
-    moves = st.legal_moves()
+    moves = st.candidate_moves()[0]  # bounded on a large table (a sample: State.candidate_moves)
     if len(moves) == 1:
         return moves[0]
     if moves[0][0] is None:

@@ -152,7 +152,7 @@ def counted_scores(st: State) -> list[float]:
     for h in hands:
         in_hands += len(h)
     nxt = (seat + 1) % st.players
-    return move_scores(st.legal_moves(), tuple(table), tuple(declarations), seat, nxt, captured[0], captured[1],
+    return move_scores(st.candidate_moves()[0], tuple(table), tuple(declarations), seat, nxt, captured[0], captured[1],
                        st.plays > 0 or st.options.xeri_first_card, ALL_MASK & ~seen, len(hands[nxt]), in_hands,
                        len(st.stock) - st.stock_pos)
 
