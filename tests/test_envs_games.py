@@ -15,7 +15,7 @@ from diloti.games.xeri.rules import XeriOptions
 
 def test_each_game_its_spaces() -> None:
     assert {g: (e.players, e.num_actions, e.size, e.max_points) for g, e in env_games().items()} == {
-        "diloti": ((2, 4), 559, 744, 251), "xeri": ((2, 4), 52, 352, 285), "kontsina": ((2, 3, 4), 156, 517, 5)}
+        "diloti": ((2, 4), 559, 744, 251), "xeri": ((2, 4), 52, 404, 285), "kontsina": ((2, 3, 4), 156, 517, 5)}
 
 
 def test_unknown_game_names_the_input_and_the_games() -> None:

@@ -41,7 +41,7 @@ def test_the_layouts_are_contiguous_and_named_once() -> None:
             assert VARIANT_LAYOUT[game][name] == slice(pos, pos + size) and what
             pos += size
         assert pos == VARIANT_SIZE[game] and len({p[0] for p in parts}) == len(parts)
-    assert VARIANT_SIZE == {"xeri": 352, "kontsina": 517}
+    assert VARIANT_SIZE == {"xeri": 404, "kontsina": 517}
 
 
 def others_swapped(s: HandState, seat: int, rng: random.Random) -> HandState:

@@ -68,8 +68,8 @@ def test_game_types_spaces_and_parameters() -> None:
     xeri = pyspiel.load_game("python_xeri")
     kontsina = pyspiel.load_game("python_kontsina", {"players": 3})
     assert xeri.num_distinct_actions() == 52 and kontsina.num_distinct_actions() == 156
-    assert xeri.observation_tensor_shape() == [352] and kontsina.observation_tensor_shape() == [517]
-    assert xeri.information_state_tensor_shape() == [352 + 5 * 52 + HISTORY_PLIES * PLY_SIZE]
+    assert xeri.observation_tensor_shape() == [404] and kontsina.observation_tensor_shape() == [517]
+    assert xeri.information_state_tensor_shape() == [404 + 5 * 52 + HISTORY_PLIES * PLY_SIZE]
     assert xeri.max_chance_outcomes() == 52 and kontsina.num_players() == 3
     assert (xeri.min_utility(), xeri.max_utility(), kontsina.max_utility()) == (-285.0, 285.0, 5.0)
     for g, players in ((xeri, (2, 4)), (kontsina, (2, 3, 4))):
@@ -83,7 +83,7 @@ def test_game_types_spaces_and_parameters() -> None:
     assert "python_xeri" in pyspiel.registered_names() and "python_kontsina" in pyspiel.registered_names()
 
 
-def test_chance_nodes_deal_card_by_card_and_the_pile_again_when_it_must() -> None:
+def test_chance_nodes_deal_card_by_card_and_the_pile_only_as_one_that_stands() -> None:
     game = pyspiel.load_game("python_xeri")
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 52
@@ -91,11 +91,13 @@ def test_chance_nodes_deal_card_by_card_and_the_pile_again_when_it_must() -> Non
     for card in range(12):
         state.apply_action(card)
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 40) == "deal JC to table"
-    for card in (13, 17, 21, 40):  # a jack on top: the pile is dealt again
+    assert len(state.chance_outcomes()) == 40  # the pile's bottom card: any, each with its probability
+    for card in (13, 17, 21):  # 4D 5D 6D: the top card can be no jack and no 6 (tests/test_xeri_pile_chance.py)
         state.apply_action(card)
-    assert state.is_chance_node() and len(state.chance_outcomes()) == 40
-    for card in (13, 17, 21, 25):
-        state.apply_action(card)
+    outcomes = dict(state.chance_outcomes())
+    assert len(outcomes) == 30 and 40 not in outcomes and 20 not in outcomes and abs(sum(outcomes.values()) - 1) < 1e-12
+    assert state.legal_actions() == sorted(outcomes)
+    state.apply_action(25)
     assert state.current_player() == 1 and state.legal_actions() == list(range(6))
 
 

@@ -60,7 +60,7 @@ def play(e: Any, seed: int) -> dict[str, float]:
 @pytest.mark.parametrize(("game", "players", "options"), SEATINGS)
 def test_spaces_names_and_rewards_per_side(game: str, players: int, options: dict[str, Any] | None) -> None:
     e = pettingzoo_env.raw_env(game=game, players=players, options=options)
-    size, n = (352, 52) if game == "xeri" else (517, 156)
+    size, n = (404, 52) if game == "xeri" else (517, 156)
     assert e.metadata["name"] == f"{game}_v0" and pettingzoo_env.raw_env.metadata["name"] == "diloti_v0"
     assert e.possible_agents == [f"player_{i}" for i in range(players)]
     for a in e.possible_agents:

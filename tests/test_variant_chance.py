@@ -54,7 +54,7 @@ def test_random_hands_with_explicit_chance_end_with_every_card_scored(cls: type[
             else:
                 s.push(rng.choice(s.legal_moves()))
             conserve(s)
-        assert dealt >= 52 and sum(m.bit_count() for m in s.captured) == 52
+        assert dealt == 52 and sum(m.bit_count() for m in s.captured) == 52  # every card dealt once: no redeal
 
 
 def explicit_copy_of(seeded: HandState) -> HandState:
@@ -100,21 +100,27 @@ def deal_hands(s: HandState, cards: list[Card]) -> None:
         s.deal(c)
 
 
-def test_a_xeri_pile_with_a_jack_on_top_is_dealt_again_from_the_undealt_cards() -> None:
+def test_a_xeri_pile_is_dealt_only_as_one_that_stands() -> None:
+    # RULES-XERI.md section 3 redeals a pile with a jack on top, or a top card of the rank under it: explicit
+    # chance never deals one (tests/test_xeri_pile_chance.py: the piles that stand, each equally likely).
     s = XeriState.new(2, dealer=0, explicit_chance=True)
     hands = parse_cards("AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 3S")
     deal_hands(s, hands)
     assert s.chance is not None and s.chance.kind == TABLE and s.chance.to == "table" and s.chance.left == 4
-    for c in parse_cards("4C 9H KD JS"):  # bottom first: the jack is the top card
+    for c in parse_cards("4C 9H KD"):  # bottom first
         s.deal(c)
     event = s.chance
-    assert event is not None and event.kind == TABLE and event.left == 4
-    assert set(parse_cards("4C 9H KD JS")) <= set(event.outcomes) and len(event.outcomes) == 40
-    assert s.hands[1] == sorted(hands[:6]) and s.hands[0] == sorted(hands[6:])  # the hands are kept
-    for c in parse_cards("KD 9H 4C 7S"):
-        s.deal(c)
+    assert event is not None and event.kind == TABLE and event.left == 1 and len(event.outcomes) == 30
+    assert not set(parse_cards("JC JD JH JS KC KH KS")) & set(event.outcomes)  # no jack, no king on the king
+    before = s.copy(stack=True)
+    for card in ("JS", "KS"):
+        with pytest.raises(NoSuchOutcomeError, match=f"cannot deal {card}: every table with it there"):
+            s.deal(card)
+        assert s == before
+    assert s.hands[1] == sorted(hands[:6]) and s.hands[0] == sorted(hands[6:])
+    s.deal("7S")
     assert s.chance is None and s.phase == Phase.PLAY and s.turn == 1
-    assert s.table == parse_cards("KD 9H 4C 7S") and s.first_table == tuple(s.table) and s.stock_size == 36
+    assert s.table == parse_cards("4C 9H KD 7S") and s.first_table == tuple(s.table) and s.stock_size == 36
     assert s.remaining_stock == sorted(s.remaining_stock)
 
 
@@ -177,11 +183,17 @@ def test_a_hand_in_the_middle_of_a_deal_copies_and_pickles(cls: type[HandState],
         assert other != s
 
 
-@pytest.mark.parametrize(("any_pair", "redealt"), [(False, False), (True, True)])
-def test_a_pair_below_the_top_redeals_the_pile_only_with_pile_any_pair_redeal(any_pair: bool, redealt: bool) -> None:
+@pytest.mark.parametrize(("any_pair", "stands"), [(False, True), (True, False)])
+def test_a_pair_below_the_top_is_dealt_only_without_pile_any_pair_redeal(any_pair: bool, stands: bool) -> None:
     s = XeriState.new(2, XeriOptions(pile_any_pair_redeal=any_pair), explicit_chance=True)
     deal_hands(s, [Card(c) for c in range(12)])
-    for c in parse_cards("4C 9H 9D 7S"):
+    s.deal("4C")
+    s.deal("9H")
+    if not stands:  # a second 9 leaves no pile that stands
+        with pytest.raises(NoSuchOutcomeError, match="cannot deal 9D"):
+            s.deal("9D")
+        assert s.chance is not None and not {c >> 2 for c in s.chance.outcomes} & {3, 8}
+        return
+    for c in parse_cards("9D 7S"):
         s.deal(c)
-    assert (s.chance is not None) == redealt
-    assert s.table == ([] if redealt else parse_cards("4C 9H 9D 7S"))
+    assert s.chance is None and s.table == parse_cards("4C 9H 9D 7S")

@@ -10,7 +10,7 @@ as its ``ENV``.
 
 >>> from diloti.games.xeri.envs import ENV
 >>> ENV.num_actions, ENV.size, ENV.max_points, ENV.episodes, ENV.describe(51)
-(52, 352, 285, ('round',), 'play KS')
+(52, 404, 285, ('round',), 'play KS')
 """
 
 from __future__ import annotations

@@ -149,6 +149,10 @@ def describe_hand_view(layout: HandLayout, view: HandView, head: int = -1, chose
     """The observation as one line of text, from the same view (for OpenSpiel's observation string);
     ``describe`` says the head action of the move being chosen.
 
+    It holds what :func:`observe_hand` holds, no more and no less (tests/test_envs_observation_agreement.py):
+    each side's captured cards (their count, then the cards, own side first), the table in the order the
+    game keeps it (Xeri's pile bottom first, which its layout holds too), the tallies, the move being chosen.
+
     >>> from diloti.games import find_game
     >>> from diloti.games.xeri.envs import LAYOUT
     >>> describe_hand_view(LAYOUT, find_game("xeri").new_state(seed=3).view(0))[:42]
@@ -162,7 +166,8 @@ def describe_hand_view(layout: HandLayout, view: HandView, head: int = -1, chose
         f"{layout.table_word} " + (" ".join(NAMES[c] for c in view.table) or "-"),
         "sizes " + " ".join(str(view.hand_sizes[(seat + i) % n]) for i in range(n)),
         f"stock {view.stock_size}", f"deal {view.deal_no}", f"plays {view.plays}",
-        "captured " + "/".join(str(len(view.captured[(me + i) % view.sides])) for i in sides),
+        "captured " + "/".join(str(len(view.captured[(me + i) % view.sides])) for i in sides) + ": "
+        + " | ".join(" ".join(NAMES[c] for c in view.captured[(me + i) % view.sides]) or "-" for i in sides),
     ]
     for name in layout.tallies:
         counts = getattr(view, name)

@@ -14,18 +14,23 @@ Each is its own game, as OpenSpiel's games are, with its parameters in its
 options text, ``:`` for ``=``) and ``dealer``.
 
 - **Chance**: each card dealt is a chance outcome (the card's index 0..51, all
-  undealt cards equally likely): the hands, the first table (dealt again while
-  the game's rule says so) and each later deal, from the engine's
-  explicit-chance hand (``HandState.new(..., explicit_chance=True)``).
+  undealt cards equally likely): the hands, the first table and each later
+  deal, from the engine's explicit-chance hand (``HandState.new(...,
+  explicit_chance=True)``). A table the rules deal again until it stands
+  (Xeri's pile) is dealt once, as one that stands, each card with its
+  probability (:mod:`diloti.core.hand_chance`): the chance tree is finite, every
+  hand is 52 chance outcomes, and the piles are drawn as the redeals draw them.
 - **Players** act with the game's fixed action ids (:mod:`diloti.envs.hand_actions`):
   52 in Xeri (the card played), 156 in Kontsina (card and kind, then table cards).
 - **Returns**: each player's side's points for the hand minus the mean of the other
   sides' (zero sum; partners share).
 - **Observations**: the observation tensor is the game's layout
-  (:mod:`diloti.envs.hand_observation`); the information-state tensor adds the
-  cards each seat has played (by relative seat) and the first table. The
-  information-state string is the view with the whole public history. All of it
-  comes from ``HandState.view(player)``.
+  (:mod:`diloti.envs.hand_observation`) and the observation string the same
+  information as text; the information-state tensor adds the cards each seat has
+  played (by relative seat), the first table and every move, and the
+  information-state string the first table and every move. For each player,
+  equal strings go with equal tensors and the other way round. All of it comes
+  from ``HandState.view(player)``.
 - **Serialisation** and ``pickle`` round-trip a state; :meth:`HandSpielState.resample_from_infostate`
   deals the cards the player cannot see again (for ISMCTS).
 """

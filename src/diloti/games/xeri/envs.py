@@ -4,14 +4,14 @@
   0..51, as :mod:`diloti.core.cards` numbers them: ``AC AD AH AS 2C ...``).
   What it does follows from the rules: it takes the pile when it matches the
   top card or is a jack, else it goes on top. Every legal move is one action.
-- **Observation** (:data:`PARTS`, 352 floats; :data:`LAYOUT`): the generic
+- **Observation** (:data:`PARTS`, 404 floats; :data:`LAYOUT`): the generic
   parts of :mod:`diloti.envs.hand_observation` and Xeri's own: the pile's top
-  card, the xeris and jack-on-jack xeris of each side, each side's points so far
-  and the options that change play.
+  card and the order of its cards, the xeris and jack-on-jack xeris of each
+  side, each side's points so far and the options that change play.
 - **Rewards** lie within +-:data:`MAX_POINTS`; four players play in partnerships.
 
 >>> ENV.num_actions, ENV.size, ENV.describe(0)
-(52, 352, 'play AC')
+(52, 404, 'play AC')
 >>> from diloti.games import find_game
 >>> ENV.describe_view(find_game("xeri").new_state(seed=3).view(0))[:42]
 'xeri seat 0/2; phase play; turn +1; dealer'
@@ -47,6 +47,7 @@ PARTS: tuple[tuple[str, int, str], ...] = (
     ("unseen", 52, "cards the seat has not seen: other hands and the stock"),
     ("hand_sizes", 4, "cards in each hand / 6, by relative seat"),
     ("pile_size", 1, "cards in the pile / 52"),
+    ("pile_order", 52, "each pile card's place from the bottom, (place + 1) / 52 (the bottom card 1/52); 0 if off it"),
     ("stock", 1, "undealt cards / 52"),
     ("captured_counts", 2, "cards captured by each side / 52"),
     ("xeri", 2, "xeris of each side / 24"),
@@ -80,6 +81,9 @@ def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], 
     caps, counts, order = seen.caps, seen.counts, seen.order
     opts = view.options
     tail[at["pile_size"]] = len(view.table) / 52.0
+    k = at["pile_order"]
+    for place, c in enumerate(view.table):  # bottom first: the order the string shows
+        tail[k + c] = (place + 1) / 52.0
     jack = view.jack_xeri or (0, 0)
     for i, s in enumerate(order):
         m = caps[i]
@@ -103,7 +107,7 @@ def partnerships(options: Any, players: int) -> Any:
 
 
 ENCODING = HandEncoding("xeri", 52, head, describe_head)
-LAYOUT = HandLayout(PARTS, planes=6, hand_size=6, fill=fill, table_word="pile", tallies=("xeri",))
+LAYOUT = HandLayout(PARTS, planes=6, hand_size=6, fill=fill, table_word="pile", tallies=("xeri", "jack_xeri"))
 ENV = HandEnv("xeri", ENCODING, LAYOUT, MAX_POINTS, MAX_STEPS, adjust=partnerships)
 _CONTRACT: EnvPart = ENV  # mypy checks the part against the contract
 

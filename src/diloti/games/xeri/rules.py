@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import factorial
 from typing import Any, ClassVar
 
 from diloti.core.cards import BIT, VALUE, Card, mask_of
@@ -145,6 +146,64 @@ def pile_must_be_redealt(pile: Sequence[Card], any_pair: bool = False) -> bool:
     return False
 
 
+def standing_piles(dealt: Sequence[Card], counts: Sequence[int], any_pair: bool = False) -> int:
+    """In how many ways the first pile can be finished, card by card, into one that stands (no redeal).
+
+    ``dealt`` holds the pile's cards dealt so far (bottom first, at most four); ``counts`` the undealt
+    cards of each rank (13, ``card >> 2``), those of ``dealt`` not among them. Each way is an ordered
+    choice of distinct undealt cards for the places left, so with nothing dealt it is the number of
+    standing piles. Explicit chance (:mod:`diloti.core.hand_chance`) deals the next card in proportion
+    to this count after it, which draws the pile uniformly from the standing piles: the distribution
+    of RULES-XERI.md section 3's "redeal until it stands" without a redeal.
+
+    Counted, not enumerated. Without ``any_pair`` only the top two places are checked, so the
+    number of ordered pairs (second card, top) that stand, ``sum(c_r * (m - c_r))`` over the
+    ranks ``r`` but the jack (``m`` the cards undealt), times the ways to fill the free places
+    below them; with ``any_pair`` the four ranks differ and the top is no jack.
+
+    >>> counts = [4] * 13
+    >>> standing_piles([], counts), 52 * 51 * 50 * 49 - standing_piles([], counts)  # stand, are redealt
+    (5644800, 852600)
+    >>> standing_piles([], counts, any_pair=True) == 4 ** 4 * 12 * 11 * 10 * 12
+    True
+    """
+    j = 4 - len(dealt)
+    if j <= 0:
+        return 0 if pile_must_be_redealt(dealt, any_pair) else 1
+    m = sum(counts)
+    if any_pair:
+        ranks = {c >> 2 for c in dealt}
+        if len(ranks) < len(dealt):
+            return 0  # a pair already
+        free = [k for r, k in enumerate(counts) if r not in ranks]
+        total = 0
+        for r, k in enumerate(counts):
+            if r == JACK or r in ranks or not k:
+                continue  # r, the top card's rank, is no jack and no rank dealt
+            # The places below the top take j - 1 distinct ranks of the others, in any order.
+            others = list(free)
+            others.remove(k)
+            total += k * factorial(j - 1) * _elementary(others, j - 1)
+        return total
+    if j == 1:
+        under = dealt[-1] >> 2
+        return m - counts[JACK] - (counts[under] if under != JACK else 0)
+    pairs = sum(k * (m - k) for r, k in enumerate(counts) if r != JACK)
+    below = 1
+    for i in range(j - 2):
+        below *= m - 2 - i
+    return pairs * below
+
+
+def _elementary(values: Sequence[int], k: int) -> int:
+    """The elementary symmetric polynomial e_k of ``values``: the sum of the products of their k-subsets."""
+    e = [1] + [0] * k
+    for v in values:
+        for i in range(k, 0, -1):
+            e[i] += e[i - 1] * v
+    return e[k]
+
+
 class XeriState(HandState):
     """One hand of Xeri: 6 cards each per deal, 4 on the first pile."""
 
@@ -171,6 +230,9 @@ class XeriState(HandState):
 
     def _table_must_be_redealt(self, table: Sequence[Card]) -> bool:
         return pile_must_be_redealt(table, self.options.pile_any_pair_redeal)
+
+    def _table_completions(self, dealt: Sequence[Card], counts: Sequence[int]) -> int | None:
+        return standing_piles(dealt, counts, self.options.pile_any_pair_redeal)
 
     def _lay_first_table(self) -> None:
         pos = self.stock_pos
@@ -292,4 +354,4 @@ class XeriGame(HandsGame):
 
 
 __all__ = ["HONOURS", "XeriGame", "XeriOptions", "XeriSide", "XeriState", "hands_won", "pile_must_be_redealt",
-           "score_xeri"]
+           "score_xeri", "standing_piles"]

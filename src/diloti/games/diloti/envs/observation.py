@@ -114,14 +114,26 @@ def _declaration_text(d: Declaration, seat: int, n: int) -> str:
     return f"[{' '.join(NAMES[c] for c in cards_of(d.mask))}]={d.value}{'G' if d.is_group else ''}@{who}"
 
 
+def _in_stock(view: View, card: int) -> bool:
+    """Whether ``card`` is none of the cards ``view`` shows in play (a hand, the table, a declaration, a capture):
+    the bottom card is marked in the observation only then."""
+    return (card not in view.hand and card not in view.table and all(card not in side for side in view.captured)
+            and all(not d.mask >> card & 1 for d in view.declarations))
+
+
 def describe_view(view: View, head: int = -1, chosen: int = 0) -> str:
     """The observation as one line of text, from the same view (for OpenSpiel's observation string).
+
+    It holds what :func:`observe` holds, no more and no less (tests/test_envs_observation_agreement.py):
+    each side's captured cards (their count, then the cards, own side first), and the bottom card while it
+    is still the stock's (once dealt, the dealer holds it: the observation no longer marks it).
 
     >>> from diloti.games.diloti.state import State
     >>> describe_view(State.new(seed=3).view(0))[:40]
     'seat 0/2; phase play; turn +1; dealer +0'
     """
     seat, n = view.seat, view.players
+    own, other = view.captured[seat & 1], view.captured[1 - (seat & 1)]
     parts = [
         f"seat {seat}/{n}", f"phase {Phase(view.phase).label}", f"turn +{(view.turn - seat) % n}",
         f"dealer +{(view.dealer - seat) % n}", "hand " + (" ".join(NAMES[c] for c in view.hand) or "-"),
@@ -129,12 +141,13 @@ def describe_view(view: View, head: int = -1, chosen: int = 0) -> str:
                              + [_declaration_text(d, seat, n) for d in view.declarations]) or "-"),
         "sizes " + " ".join(str(view.hand_sizes[(seat + i) % n]) for i in range(n)),
         f"stock {view.stock_size}", f"deal {view.deal_no}", f"plays {view.plays}",
-        f"captured {len(view.captured[seat & 1])}/{len(view.captured[1 - (seat & 1)])}",
+        f"captured {len(own)}/{len(other)}: {' '.join(NAMES[c] for c in own) or '-'} | "
+        f"{' '.join(NAMES[c] for c in other) or '-'}",
         f"xeri {view.xeri[seat & 1]}/{view.xeri[1 - (seat & 1)]}",
     ]
     if view.last_capturer is not None:
         parts.append(f"last +{(view.last_capturer - seat) % n}")
-    if view.bottom is not None:
+    if view.bottom is not None and _in_stock(view, view.bottom):
         parts.append(f"bottom {NAMES[view.bottom]}")
     if view.pending:
         parts.append("pending " + " ".join(f"+{(s - seat) % n}" for s in view.pending))

@@ -209,8 +209,11 @@ class DilotiObserver(SpielObserver[DilotiState, View]):
     def _describe_view(self, view: View, head: int, chosen: int) -> str:
         text = describe_view(view, head, chosen)
         if view.scores != (0, 0):  # a whole game after its first round (a round gives out 7 points or more)
-            own = view.seat % 2
-            text = f"scores {view.scores[own]}-{view.scores[1 - own]}; {text}"
+            own, target = view.seat % 2, view.options.target
+            # As the observation holds them: a score at the target or past it is "61+" (equal totals past the
+            # target play another round, which alone decides; unequal ones end the game).
+            mine, theirs = (str(s) if s < target else f"{target}+" for s in (view.scores[own], view.scores[1 - own]))
+            text = f"scores {mine}-{theirs}; {text}"
         return text
 
 
