@@ -36,6 +36,7 @@ COMPILED = [
     "diloti/games/diloti/table.py",
     "diloti/games/diloti/bigtable.py",
     "diloti/games/diloti/movegen.py",
+    "diloti/games/diloti/choices.py",
     "diloti/core/cards.py",
     "diloti/core/round_state.py",
     "diloti/core/chance.py",

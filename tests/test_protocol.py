@@ -197,8 +197,8 @@ def test_every_error_code_the_server_sends_is_documented() -> None:
     ('{"type": "ping", "id": false}', "bad_message", "'id'"),
     ('{"type": "ping", "id": "5"}', "bad_message", "'id'"),
     ('{"type": "dance"}', "unknown_type",
-     "unknown message type 'dance' (known: hello, watch, move, hint, choices, sync, ping, chat, resign, leave, hand_over, "
-     "rematch, back, claim)"),
+     "unknown message type 'dance' (known: hello, watch, move, hint, choices, sync, ping, chat, resign, leave, "
+     "hand_over, rematch, back, claim)"),
     ('{"type": null}', "bad_message", "'type'"),
     ('{"type": "hello", "table": "' + "t" * 201 + '", "token": "x"}', "bad_message", "too long"),
     ("[" * 5000 + "]" * 5000, "too_large", "4096"),

@@ -161,7 +161,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
             if type(bot) is RandomPlayer:
                 # Its choice without its view: the view's legal moves are the state's, in the same order, so
                 # the same draw of its generator picks the same move (and it is legal: no check needed).
-                legal = state.legal_moves()
+                legal = state.candidate_moves()[0]  # bounded on a large table, as the view's
                 if legal:
                     d.play_legal(choice(bot.rng, legal))  # rng.choice's draw, compiled
                     state = d.state

@@ -520,7 +520,7 @@ def _counts(mask: int) -> Counts:
 
 
 #: A large table's moves are listed whole up to this many (:func:`candidate_moves`); past it, sampled.
-LIST_LIMIT = 2000
+LIST_LIMIT = 300
 
 
 def sample_moves(turn: int, hand: list[Card], table: list[Card], declarations: list[Declaration],

@@ -54,7 +54,7 @@ class View(SeatView):
     played in the open. ``bottom`` is the stock's last card when this seat is
     the dealer and the dealer-peek option is on. ``legal`` lists the seat's
     legal moves when it is to move (empty otherwise): all of them, or on a table
-    so large that they number in the thousands, a bounded sample with at least
+    so large that they number in the hundreds or more, a bounded sample with at least
     one move of every kind and value each card can make (``complete`` False;
     :func:`diloti.games.diloti.choices.sample_moves`). A player that needs a
     particular move there asks for it (:class:`diloti.games.diloti.choices.Query`).

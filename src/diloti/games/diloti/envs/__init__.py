@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from diloti.games.diloti.envs.actions import NUM_ACTIONS, Decision, describe
 from diloti.games.diloti.envs.driver import Driver, check_options, check_players
+from diloti.games.diloti.envs.large import LargeDecision
 from diloti.games.diloti.envs.observation import MAX_ROUND_POINTS, SIZE, observe
 
 if TYPE_CHECKING:
@@ -46,6 +47,8 @@ class DilotiEnv:
         return check_options(options)
 
     def decision(self, view: View) -> Decision:
+        if not view.complete:  # a large table: its moves are asked step by step, never listed
+            return LargeDecision.of_position(view.seat, view.hand, view.table, view.declarations, view.options)
         return Decision(view.legal, view.table, view.declarations)
 
     def observe(self, view: View, head: int = -1, chosen: int = 0) -> npt.NDArray[np.float32]:

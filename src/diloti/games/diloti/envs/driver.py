@@ -30,6 +30,7 @@ from diloti.core.moves import Move
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.driver_base import DriverBase
 from diloti.games.diloti.envs.actions import Decision, steps_of
+from diloti.games.diloti.envs.large import decision_of
 from diloti.games.diloti.envs.observation import observe
 from diloti.games.diloti.envs.planes import encode_state, prefix
 from diloti.games.diloti.game import Game
@@ -79,7 +80,7 @@ class Driver(DriverBase[State, Decision, View]):
         return (a - b) % 2 == 0
 
     def _new_decision(self) -> Decision:
-        return Decision.of(self.state)
+        return decision_of(self.state)  # bounded on any table
 
     def _steps_of(self, move: Move) -> int:
         # Decision.encode's sequence, from the table alone: the decision (every legal move grouped) is not built.

@@ -52,6 +52,7 @@ from diloti.core.phase import Phase
 from diloti.envs.driver import EPISODES, EnvArgumentError
 from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, SpielState, game_type
 from diloti.games.diloti.envs.actions import NUM_ACTIONS, Decision, describe
+from diloti.games.diloti.envs.large import decision_of
 from diloti.games.diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.players.sampler import Worlds
@@ -149,7 +150,7 @@ class DilotiState(SpielState):
                                        explicit_chance=True)
 
     def _new_decision(self) -> Decision:
-        return Decision.of(self.round)
+        return decision_of(self.round)  # bounded on any table
 
     def _describe(self, action: int) -> str:
         return describe(action)
