@@ -112,8 +112,8 @@ class HandsTerminal:
         for i, m in enumerate(view.legal, 1):
             s.say(f"  {i:2}. {m!s:<22} {self.describe(view, m)}")
         if not getattr(view, "complete", True):
-            s.say("  (the table is so large that its moves number in the hundreds or more: these are a sample, one or two "
-                  "of every kind each card can make; type any other move in notation)")
+            s.say("  (the table is so large that its moves number in the hundreds or more: these are a sample, one or "
+                  "two of every kind each card can make; type any other move in notation)")
 
     def show_history(self, s: Seats) -> None:
         for i, (seat, move) in enumerate(s.game.current.moves, 1):
