@@ -26,8 +26,8 @@ from diloti.core.moves import LAY, Move
 @dataclass(frozen=True)
 class Choices:
     """What ``card`` can do with the table cards ``chosen`` (a mask, whole items): :attr:`moves`, the legal moves
-    taking exactly those cards (a handful at most: one per kind and value, in :func:`order`), and :attr:`open`, the table cards (a
-    mask; a pile by all its cards) that can still be added on the way to a legal move."""
+    taking exactly those cards (a handful at most: one per kind and value, in :func:`order`), and :attr:`open`, the
+    table cards (a mask; a pile by all its cards) that can still be added on the way to a legal move."""
 
     card: Card
     chosen: int
