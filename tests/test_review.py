@@ -25,6 +25,7 @@ from diloti.ai.review import (
     review_record,
     summarise,
 )
+from diloti.core.cards import Card
 from diloti.core.moves import CAPTURE
 from diloti.formats.games import HandsRecord
 from diloti.games.diloti.formats.record import GameRecord, read_record
@@ -207,3 +208,22 @@ def test_moves_the_computer_made_for_an_absent_player_are_not_reviewed() -> None
     text = rec.dumps()  # as a record file (diloti serve's) carries them
     assert away_plies(text) == {mine[1]}
     assert [p.ply for p in decision_points(read_record(text), [0], away_plies(text))] == [mine[0], *mine[2:]]
+
+
+def test_a_move_outside_a_large_tables_sample_is_judged_among_it() -> None:
+    # Laid to 30 loose cards: the view's legal moves are a bounded sample; a capture outside it is still judged.
+    from diloti.core.moves import LAY
+    from diloti.games.diloti.choices import Query
+
+    g = Game(seed=27)
+    while len(g.state.table) < 30:
+        moves, _ = g.state.candidate_moves()
+        g.push(next((m for m in moves if m.kind == LAY), moves[0]))
+    st = g.state
+    view = g.view(st.turn)
+    q = Query(st.turn, st.hands[st.turn], st.table, st.declarations, st.options)
+    card = next(c for c in st.hands[st.turn] if c < 40 and (CAPTURE, Card(c).value) in q.heads(c))
+    small = q.witness(card, CAPTURE, Card(card).value, most=False)
+    assert small is not None and not view.complete and small not in view.legal
+    d = review_decision(Point(1, st.plays, 1, view, small), worlds=2, seed=1)
+    assert d.played == str(small) and d.judged and d.lost >= 0.0

@@ -49,9 +49,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from math import exp
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from diloti.ai.analysis import rank_moves
 from diloti.ai.errors import PlayerError
@@ -227,7 +227,11 @@ def review_decision(point: Point, worlds: int = DEFAULT_WORLDS, seed: int = 0) -
     if not 1 <= worlds <= MAX_WORLDS:
         raise ReviewError(f"invalid budget {worlds!r}: expected 1..{MAX_WORLDS} worlds a decision", worlds)
     if point.move not in view.legal:
-        raise ReviewError(f"move {point.move} is not legal for seat {view.seat} at ply {point.ply}", point.move)
+        card = point.move[0]
+        if card is None or point.move not in view.choices(card, point.move[3]).moves:
+            raise ReviewError(f"move {point.move} is not legal for seat {view.seat} at ply {point.ply}", point.move)
+        # A large table's legal moves are a bounded sample (View.complete): the move played is judged among them.
+        view = replace(cast(Any, view), legal=(*view.legal, point.move))
     seat = view.seat
     if seat is None:
         raise ReviewError(f"the view at ply {point.ply} is a spectator's: a review judges a seat's moves", point.ply)
