@@ -148,6 +148,25 @@ def test_moves(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPat
     assert json.loads(out) == [str(m) for m in s.legal_moves()]
 
 
+def test_moves_of_a_large_table_stream_with_a_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    # Laid to 30 loose cards: hundreds of thousands of moves, listed one at a time; --limit stops them.
+    from diloti.core.moves import LAY, Move
+    from diloti.games.diloti.game import Game
+
+    g = Game(seed=27)
+    while len(g.state.table) < 30:
+        moves, _ = g.state.candidate_moves()
+        g.push(next((m for m in moves if m.kind == LAY), moves[0]))
+    s = g.state
+    code, out, _ = run(capsys, "moves", position_to_json(s), "--limit", "7")
+    lines = out.split("\n")[:-1]
+    assert code == 0 and len(lines) == 7 and all(s.is_legal(Move.parse(t)) for t in lines)
+    code, out, _ = run(capsys, "moves", position_to_json(s), "--json", "--limit", "3")
+    assert code == 0 and len(json.loads(out)) == 3
+    code, _, err = run(capsys, "moves", position_to_json(s), "--limit", "0")
+    assert code == 2 and "--limit" in err
+
+
 def test_moves_reads_a_position_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     s = State.new(2, seed=45)
     expected = [str(m) for m in s.legal_moves()]
