@@ -54,7 +54,8 @@ export const tableBoard = {
     const freshCards = new Set(this.lastFresh && this.last && this.last.kind === "lay" ? [this.last.card] : []);
     const hm = mine ? this.hintMove : null;
     const hinted = (cards) => !!hm && cards.length > 0 && cards.every((c) => hm.cards.includes(c));
-    const felt = h("div", { class: "felt", id: "felt", role: "group", "aria-label": t("game.table") });
+    // `data-asking`: the server is asked what the selection allows (a table too large to list; choices.js).
+    const felt = h("div", { class: "felt", id: "felt", role: "group", "aria-label": t("game.table"), "data-asking": f.pending ? "1" : undefined });
     units.forEach((u, i) => {
       const chosen = this.sel.units.has(u.id);
       const open = f.open.has(u.id);
@@ -64,7 +65,7 @@ export const tableBoard = {
       const attrs = { "aria-pressed": chosen ? "true" : "false", disabled: selecting && !usable ? true : undefined, "data-unit": u.id, "data-key": key };
       const onclick = () => this.pickUnit(u.id);
       // Every kind of table unit is lit, chosen or dimmed alike; each adds its own marks.
-      const cls = (...own) => [chosen && "selected", offer, selecting && !usable && "dim", hinted(u.cards) && "hinted", ...own]
+      const cls = (...own) => [chosen && "selected", offer, selecting && !usable && !f.pending && "dim", hinted(u.cards) && "hinted", ...own]
         .filter(Boolean).join(" ");
       let el;
       if (u.id === "x:pile") {
@@ -99,7 +100,8 @@ export const tableBoard = {
         h("button", { type: "button", class: "btn primary", dataset: { move: mv.text }, onclick: () => this.send(mv) }, moveLabel(mv, st.game)))));
     } else if (mine) {
       if (!this.sel.card) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("game.pick_card")));
-      else if (f.exact.length === 0) action.appendChild(h("div", { class: "prompt", id: "prompt" }, f.possible.length ? t("game.pick_table") : t("game.no_fit")));
+      else if (f.pending) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("table.asking")));
+      else if (f.exact.length === 0) action.appendChild(h("div", { class: "prompt", id: "prompt" }, f.possible.length || f.open.size ? t("game.pick_table") : t("game.no_fit")));
       else if (f.exact.length > 1) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("game.which")));
       const choices = h("div", { class: "choices", id: "choices" });
       for (const mv of f.exact) {

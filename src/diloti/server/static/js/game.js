@@ -18,6 +18,7 @@ import { dragCards, tableTouch } from "./touch.js";
 import { playSound, soundOf } from "./sound.js";
 import { announce, moveWords } from "./announce.js";
 import { afterState, beforeState, feltBar } from "./felt.js";
+import { moveOf, tableChoices } from "./choices.js";
 
 
 function pace() {
@@ -195,6 +196,9 @@ export class TableView {
       case "hint":
         this.onHint(msg);
         break;
+      case "choices":
+        this.onChoices(msg);
+        break;
       case "error":
         this.onError(msg);
         break;
@@ -219,6 +223,7 @@ export class TableView {
     if (!this.last && st.last) this.last = st.last;
     if ("clock" in st) this.ticker.set(st.clock);
     if (!this.watching && shouldAlert(prev, st, document.hidden)) turnAlert(alertPrefs(), t("app.title"), t("game.your_turn"));
+    this.resetChoices();  // answers about a table too large to list hold for the position they were asked in
     const motion = beforeState(this, prev, st);
     if (!prev || prev.ply !== st.ply) {
       this.clearSel(false);
@@ -239,7 +244,8 @@ export class TableView {
 
   onHint(msg) {
     if (!this.state || msg.ply !== this.state.ply || !msg.moves || !msg.moves.length) return;
-    const best = this.legal().find((m) => m.text === msg.moves[0].move);
+    // A table too large to list: the move need not be in the sample.
+    const best = this.legal().find((m) => m.text === msg.moves[0].move) || (this.sampled() ? moveOf(msg.moves[0]) : undefined);
     this.hintMove = best || null;
     const fmt = (m) => prettyMove(m.move) + (typeof m.score === "number" ? ` (${m.score > 0 ? "+" : ""}${fixed(m.score, 1)}`
       + (typeof m.win === "number" ? " · " + t("game.win_chance", { p: Math.round(m.win * 100) }) : "") + ")" : "");
@@ -255,6 +261,7 @@ export class TableView {
 
   onError(msg) {
     if (this.chat.expects(msg) || msg.code === "spectator") { this.chat.error(msg); return; }
+    this.choicesFailed(msg);
     this.waitingMove = false;
     this.hint = null;
     const fatal = ["bad_token", "unknown_table", "table_closed"];
@@ -304,8 +311,7 @@ export class TableView {
 
   pickUnit(id) {
     if (!this.sel.card || this.waitingMove) return;
-    const units = unitsOf(this.state);
-    const f = filterFor(this.state, this.legal(), units, this.sel.card, this.sel.units);
+    const f = this.current();
     if (this.sel.units.has(id)) this.sel.units.delete(id);
     else if (f.open.has(id)) this.sel.units.add(id);
     else return;
@@ -313,6 +319,8 @@ export class TableView {
   }
 
   playTyped(text) {
+    // A table too large to list: the sample need not hold the move; the server checks what was typed.
+    if (this.sampled() && this.sendTyped(text)) return true;
     const res = matchTyped(this.legal(), text, this.state.declarations);
     if (res.move) { this.send(res.move); return true; }
     this.msg = t(res.error === "syntax" ? "game.typed_syntax" : "game.typed_illegal", { text });
@@ -322,6 +330,7 @@ export class TableView {
 
   current() {
     const st = this.state;
+    if (this.sampled()) return this.sampledFilter();
     const units = unitsOf(st);
     return filterFor(st, this.legal(), units, this.sel.card, this.sel.units);
   }
@@ -409,7 +418,7 @@ export class TableView {
     const mine = st.your_turn;
     const legal = this.legal();
     const units = unitsOf(st);
-    const f = filterFor(st, legal, units, this.sel.card, this.sel.units);
+    const f = this.current();
     const scorebar = this.scoreBar(st, tb, me, pov);
     const status = this.statusLine(st, me);
     const felt = this.feltCards(st, me, units, f);
@@ -500,4 +509,4 @@ export class TableView {
 
 // The board's parts (board.js) and the table's dialogs (round and game summaries, score sheet, history, watch
 // link) live in their own modules.
-Object.assign(TableView.prototype, tableBoard, tableDialogs, tableKeys, tableTouch);
+Object.assign(TableView.prototype, tableBoard, tableDialogs, tableKeys, tableTouch, tableChoices);

@@ -98,6 +98,7 @@ export const tableTouch = {
     if (!st || !st.your_turn || this.waitingMove) return;
     const legal = this.legal();
     if (!legal.some((m) => m.card === card)) return;
+    if (this.sampled()) { this.dropSampled(card, unitId, rect); return; }  // too large to list: ask (choices.js)
     const units = unitsOf(st);
     const chosen = new Set();
     if (unitId && filterFor(st, legal, units, card, chosen).open.has(unitId)) chosen.add(unitId);
