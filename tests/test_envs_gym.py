@@ -116,3 +116,75 @@ def test_render_ansi() -> None:
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and "the agent plays player_0" in text
+
+
+# ------------------------------------------------------------------ max_steps: truncation
+def run_episode(env: DilotiEnv, seed: int) -> tuple[int, float, bool, bool, dict[str, np.ndarray], int]:
+    """One episode at random: the agent's steps, the last step's reward, terminated and truncated, observation,
+    and the step count the driver kept (the agent's decision steps)."""
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    while True:
+        obs, reward, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+        assert not (terminated and truncated)
+        if terminated or truncated:
+            assert env.driver is not None
+            return steps, reward, terminated, truncated, obs, env.driver.applied
+
+
+@pytest.mark.parametrize(("game", "players", "episode"), [("diloti", 2, "round"), ("diloti", 4, "round"),
+                                                          ("diloti", 2, "game"), ("xeri", 2, "round"),
+                                                          ("kontsina", 3, "round")])
+def test_max_steps_truncates_the_episode_at_exactly_that_step(game: str, players: int, episode: str) -> None:
+    def make(max_steps: int | None = None) -> DilotiEnv:
+        return DilotiEnv(opponent="greedy", players=players, game=game, episode=episode, max_steps=max_steps)
+
+    length, whole_reward, terminated, truncated, _, applied = run_episode(make(), 6)
+    assert terminated and not truncated and applied == length
+    for limit in (1, 5, length - 1):
+        env = make(limit)
+        steps, reward, terminated, truncated, obs, _ = run_episode(env, 6)
+        assert (steps, reward, terminated, truncated) == (limit, 0.0, False, True)
+        # The position's own observation: the agent is to act there, and its mask says what it could play.
+        assert env.driver is not None and not env.driver.over
+        assert obs["action_mask"].any() and np.array_equal(obs["action_mask"], env.driver.mask())
+        assert np.array_equal(obs["observation"], env.driver.observation(env.me))
+        with pytest.raises(EnvArgumentError, match="after the episode ended"):
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        obs, _ = env.reset(seed=7)  # a new episode counts afresh
+        assert env.driver is not None and env.driver.applied == 0 and obs["action_mask"].any()
+    for limit in (length, length + 1, 10**9):  # reached by the end itself, or never: the episode terminates
+        steps, reward, terminated, truncated, obs, _ = run_episode(make(limit), 6)
+        assert (steps, reward, terminated, truncated) == (length, whole_reward, True, False)
+        assert not obs["action_mask"].any()
+
+
+def test_max_steps_leaves_the_episode_as_it_was_before_it_truncates() -> None:
+    a, b = DilotiEnv(opponent="heuristic", players=4), DilotiEnv(opponent="heuristic", players=4, max_steps=8)
+    obs_a, _ = a.reset(seed=2)
+    obs_b, _ = b.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for step in range(1, 9):
+        assert all(np.array_equal(obs_a[k], obs_b[k]) for k in ("observation", "action_mask"))
+        action = int(rng.choice(np.flatnonzero(obs_a["action_mask"])))
+        obs_a, _, _, truncated_a, _ = a.step(action)
+        obs_b, _, _, truncated_b, _ = b.step(action)
+        assert not truncated_a and truncated_b == (step == 8)
+    assert all(np.array_equal(obs_a[k], obs_b[k]) for k in ("observation", "action_mask"))
+
+
+@pytest.mark.parametrize(("players", "max_steps"), [(2, 1), (2, 6), (4, 3), (2, 10**6)])
+def test_check_env_with_max_steps(players: int, max_steps: int) -> None:
+    env = gymnasium.make(diloti.envs.GYM_ID, players=players, opponent="greedy", max_steps=max_steps)
+    assert env.unwrapped.max_steps == max_steps
+    check_env(env.unwrapped, skip_render_check=False)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 1.5, True, "10", [10]])
+def test_a_bad_max_steps_is_named(bad: object) -> None:
+    with pytest.raises(EnvArgumentError, match=r"invalid max_steps=.*expected None \(no limit\) or a positive int"):
+        DilotiEnv(max_steps=bad)  # type: ignore[arg-type]
+    with pytest.raises(EnvArgumentError, match="max_steps="):
+        gymnasium.make("diloti/Kontsina-v0", max_steps=bad)

@@ -125,3 +125,92 @@ def test_spaces_and_pickle() -> None:
     e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
     copy = pickle.loads(pickle.dumps(e))
     assert copy.options == e.options and copy.players == 4
+
+
+# ------------------------------------------------------------------ max_steps: truncation
+def episode(e: Any, seed: int) -> dict[str, Any]:
+    """One episode played at random through ``agent_iter``: the steps taken with an action, and what the step that
+    ended it left (each agent's last reward, termination and truncation, the observations then)."""
+    e.reset(seed=seed)
+    raw = e.unwrapped
+    rng = random.Random(seed)
+    steps = 0
+    ended: dict[str, Any] | None = None
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            if ended is None:  # the first agent to leave: nobody has left yet, every agent's values are whole
+                ended = {"terminations": dict(raw.terminations), "truncations": dict(raw.truncations),
+                         "rewards": dict(raw._cumulative_rewards), "to_act": raw.driver.to_act,
+                         "masks": {a: raw.observe(a)["action_mask"].copy() for a in raw.possible_agents}}
+            # Each agent leaving in turn sees a mask only if it is the seat to act of a truncated episode.
+            assert obs["action_mask"].any() == (trunc and not term and raw.possible_agents[raw.driver.to_act] == agent)
+            e.step(None)
+            continue
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        steps += 1
+    assert ended is not None and e.agents == []  # every agent left, truncated or terminated
+    return {"steps": steps, **ended}
+
+
+@pytest.mark.parametrize(("game", "players", "episode_kind"), [("diloti", 2, "round"), ("diloti", 4, "round"),
+                                                               ("diloti", 2, "game"), ("xeri", 2, "round"),
+                                                               ("kontsina", 3, "round")])
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_max_steps_truncates_the_episode_at_exactly_that_step(game: str, players: int, episode_kind: str,
+                                                              wrapped: bool) -> None:
+    make = pettingzoo_env.env if wrapped else pettingzoo_env.raw_env
+    whole = episode(make(game=game, players=players, episode=episode_kind), 3)
+    assert all(whole["terminations"].values()) and not any(whole["truncations"].values())
+    length = whole["steps"]
+    for limit in (1, 7, length - 1):
+        got = episode(make(game=game, players=players, episode=episode_kind, max_steps=limit), 3)
+        assert got["steps"] == limit
+        assert all(got["truncations"].values()) and not any(got["terminations"].values())
+        assert set(got["rewards"].values()) == {0.0}  # the game's so far: nothing before its end
+        # The observations stay the position's: the seat to act keeps its mask, every other agent none.
+        for agent, mask in got["masks"].items():
+            assert mask.any() == (agent == f"player_{got['to_act']}"), agent
+    for limit in (length, length + 1, 10**9):  # reached by the end itself, or never: the episode terminates
+        got = episode(make(game=game, players=players, episode=episode_kind, max_steps=limit), 3)
+        assert got["steps"] == length and got["rewards"] == whole["rewards"]
+        assert all(got["terminations"].values()) and not any(got["truncations"].values())
+
+
+def test_max_steps_leaves_the_episode_as_it_was_before_it_truncates() -> None:
+    """The same seed plays the same steps with and without a limit, up to the limit; reset starts afresh."""
+    a, b = pettingzoo_env.raw_env(players=4, options=LIBERAL), pettingzoo_env.raw_env(players=4, options=LIBERAL,
+                                                                                      max_steps=20)
+    for e in (a, b):
+        e.reset(seed=8)
+    rng = random.Random(8)
+    for _ in range(20):
+        assert a.agent_selection == b.agent_selection and not b.truncations[b.agent_selection]
+        oa, ob = a.observe(a.agent_selection), b.observe(b.agent_selection)
+        assert np.array_equal(oa["observation"], ob["observation"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        action = rng.choice(np.flatnonzero(oa["action_mask"]).tolist())
+        a.step(action)
+        b.step(action)
+    assert all(b.truncations.values()) and not any(a.truncations.values())
+    b.reset(seed=8)
+    assert not any(b.truncations.values()) and b.driver is not None and b.driver.applied == 0
+    copy = pickle.loads(pickle.dumps(b))
+    assert copy.max_steps == 20
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize(("players", "options", "max_steps"), [(2, None, 1), (2, None, 9), (4, LIBERAL, 25),
+                                                               (2, None, 10**6)])
+def test_api_with_max_steps(players: int, options: dict[str, Any] | None, max_steps: int) -> None:
+    api_test(pettingzoo_env.env(players=players, options=options, max_steps=max_steps), num_cycles=200)
+    seed_test(lambda: pettingzoo_env.env(players=players, options=options, max_steps=max_steps), num_cycles=100)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 1.5, True, "10", [10]])
+def test_a_bad_max_steps_is_named(bad: object) -> None:
+    with pytest.raises(EnvArgumentError, match=r"invalid max_steps=.*expected None \(no limit\) or a positive int"):
+        pettingzoo_env.raw_env(max_steps=bad)  # type: ignore[arg-type]
+    with pytest.raises(EnvArgumentError, match="max_steps="):
+        pettingzoo_env.env(game="xeri", max_steps=bad)

@@ -4,7 +4,7 @@ is stored (a restart keeps it) and every bad request gets a clear error and chan
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,24 @@ def error(ws: WebSocketTestSession, msg: dict[str, Any]) -> dict[str, Any]:
     got = until(ws, "error")[-1]
     SERVER_MESSAGE.validate_python(got)
     return got
+
+
+#: The answer to an own hand-over that the server's own hand-over (at the absent player's turn) got to first.
+AWAY = ("seat_away",)
+
+
+def wait_for(ws: WebSocketTestSession, kind: str, ok: Callable[[dict[str, Any]], bool] = lambda m: True, *,
+             allow: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The messages up to the first of ``kind`` that satisfies ``ok``: a wait on a condition, not on the order of
+    events. An error fails it, unless its code is in ``allow`` (an answer that may come at any point)."""
+    out = []
+    while True:
+        msg = ws.receive_json()
+        out.append(msg)
+        if msg["type"] == "error" and kind != "error":
+            assert msg["code"] in allow, f"unexpected error while waiting for {kind!r}: {msg}"
+        elif msg["type"] == kind and ok(msg):
+            return out
 
 
 def test_resign_ends_the_game_for_everyone_and_the_record_says_so(tmp_path: Path) -> None:
@@ -146,32 +164,37 @@ def test_leave_reopens_the_seat_the_computer_plays_it_and_a_joiner_takes_it_over
 
 def test_hand_over_after_the_grace_period_and_take_the_seat_back(tmp_path: Path) -> None:
     with make_client(tmp_path) as client:
-        tid, tokens = two(client, grace=1)
+        # A long grace period, ended below by hand: the refusal within it does not depend on the test's speed.
+        tid, tokens = two(client, grace=60)
+        assert live(client, tid).game.state.turn == 1  # Bob's turn (seed 7): the server hands it over by itself too
         with client.websocket_connect("/ws") as ann:
             hello(ann, tid, tokens[0])
             with client.websocket_connect("/ws") as bob:
                 hello(bob, tid, tokens[1])
                 assert error(ann, {"type": "hand_over", "seat": 1})["code"] == "seat_connected"
-            until(ann, "table")  # Bob went away
+            wait_for(ann, "table", lambda m: not m["table"]["seats"][1]["connected"])  # Bob went away
             assert error(ann, {"type": "hand_over", "seat": 0})["code"] == "own_seat"
             assert error(ann, {"type": "hand_over", "seat": 2})["code"] == "bad_seat"
             assert error(ann, {"type": "hand_over", "seat": 1})["code"] == "grace_period"
             assert not live(client, tid).seats[1].away
-            time.sleep(1.1)
+            live(client, tid).grace = 0  # the grace period over at once
             ann.send_json({"type": "hand_over", "seat": 1})
-            while True:  # at Bob's turn the server may hand his seat over by itself first (no clock: no stall)
-                msg = ann.receive_json()
-                assert msg["type"] != "error" or msg["code"] == "seat_away", msg
-                if msg["type"] == "table" and msg["table"]["seats"][1]["away"]:
-                    summary = msg["table"]
-                    break
+            # At Bob's turn the server hands his seat over by itself too (no clock: the game never stalls), and
+            # either may come first: Ann's request is then refused with seat_away, at any point from here on (it
+            # is no reply to a promised place in the stream), so every wait below lets that error by. What holds
+            # either way: the seat is away, and stays so.
+            summary = wait_for(ann, "table", lambda m: m["table"]["seats"][1]["away"], allow=AWAY)[-1]["table"]
             assert summary["seats"][1]["away"] and summary["seats"][1]["taken"]
+            assert live(client, tid).seats[1].away
+            # Asked again: refused (this answer, or a late one to the request above: seat_away both).
             assert error(ann, {"type": "hand_over", "seat": 1})["code"] == "seat_away"
-            state = until(ann, "state")[-1]
-            while not state["your_turn"]:
-                state = until(ann, "state")[-1]
+            # Ann's turn, read from a state sent now: the states before it may have gone by in the waits above.
+            # Once a state says it is her turn it is the position now (nobody else moves until she does).
+            ann.send_json({"type": "sync"})
+            state = wait_for(ann, "state", lambda m: m["your_turn"], allow=AWAY)[-1]
             ann.send_json({"type": "move", "move": state["legal"][0]["move"], "ply": state["ply"]})
-            until(ann, "state", ply=state["ply"] + 2)  # the computer answered for Bob
+            answer = wait_for(ann, "state", lambda m: m["ply"] == state["ply"] + 2, allow=AWAY)[-1]
+            assert (answer["last"]["seat"], answer["last"]["by"]) == (1, summary["away_level"])  # for Bob
         with make_client(tmp_path) as client2:  # a restart keeps the seat away
             assert client2.get(f"/api/tables/{tid}").json()["seats"][1]["away"]
             with client2.websocket_connect("/ws") as bob:

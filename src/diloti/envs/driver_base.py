@@ -8,6 +8,10 @@ games' :class:`~diloti.envs.hand_driver.HandDriver`) says only what its game
 does differently: how a decision and an observation are made, the rewards,
 the seats that share a side, and the lines of ``render`` that show the table,
 the captures and the result.
+
+The driver also counts an episode's decision steps, the actions taken one at a
+time (:attr:`DriverBase.applied`), against the optional step limit of the
+environments (``max_steps``, checked by :func:`check_max_steps`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from diloti.core.cards import NAMES, Card, cards_of
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.envs.actions import InvalidActionError, StepDecision
+from diloti.envs.driver import EnvArgumentError
 
 V = TypeVar("V")
 _OVER = Phase.OVER  # read at every step: a module constant, not the enum class's attribute
@@ -51,13 +56,18 @@ D = TypeVar("D", bound=StepDecision)
 class DriverBase(Generic[S, D, V]):
     """One round or hand played by action ids, with per-step caches of the mask, the views and the observations."""
 
-    __slots__ = ("_base", "_decision", "_mask", "_obs", "_views", "match", "state", "steps")
+    __slots__ = ("_base", "_decision", "_mask", "_obs", "_views", "applied", "match", "state", "steps")
 
     #: What one episode is called in messages: ``"round"`` or ``"hand"``.
     EPISODE: ClassVar[str]
 
     state: S
+    #: Every action of the episode, whole moves played at once (:meth:`play`) counted by their actions.
     steps: int
+    #: The decision steps of the episode: the actions taken one at a time (:meth:`apply`), the steps an
+    #: environment's caller takes (in PettingZoo every agent's; in Gymnasium the agent's, the computer's moves
+    #: being played whole). What a step limit counts (:meth:`at_limit`).
+    applied: int
     _decision: D | None
     _mask: npt.NDArray[np.int8] | None
     _obs: dict[int, npt.NDArray[np.float32]]
@@ -81,6 +91,7 @@ class DriverBase(Generic[S, D, V]):
         self.match = match
         self.state = state
         self.steps = 0
+        self.applied = 0
         self._decision = None
         self._mask = None
         self._obs = {}
@@ -184,6 +195,7 @@ class DriverBase(Generic[S, D, V]):
             raise InvalidActionError(f"illegal action {action}: the {self.EPISODE} is over")
         move = self.decision.apply(action)
         self.steps += 1
+        self.applied += 1
         self._mask = None
         if self._obs:
             self._obs = {}
@@ -192,6 +204,10 @@ class DriverBase(Generic[S, D, V]):
             self._decision = None
             self._moved()
         return move
+
+    def at_limit(self, max_steps: int | None) -> bool:
+        """The episode has taken ``max_steps`` decision steps (:attr:`applied`); never with None (no limit)."""
+        return max_steps is not None and self.applied >= max_steps
 
     def play(self, move: Move) -> None:
         """Play a whole move for the seat to act: the same as applying each action of its sequence
@@ -253,4 +269,22 @@ class DriverBase(Generic[S, D, V]):
         return "\n".join(lines)
 
 
-__all__ = ["DriverBase", "Round"]
+def check_max_steps(max_steps: object) -> int | None:
+    """An environment's ``max_steps``: None (no limit) or the positive number of decision steps after which an
+    episode that has not ended is truncated.
+
+    >>> check_max_steps(None), check_max_steps(200)
+    (None, 200)
+    >>> check_max_steps(0)
+    Traceback (most recent call last):
+    ...
+    diloti.envs.driver.EnvArgumentError: invalid max_steps=0: expected None (no limit) or a positive int
+    """
+    if max_steps is None:
+        return None
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise EnvArgumentError(f"invalid max_steps={max_steps!r:.40}: expected None (no limit) or a positive int")
+    return max_steps
+
+
+__all__ = ["DriverBase", "Round", "check_max_steps"]

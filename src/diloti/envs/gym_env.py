@@ -26,6 +26,9 @@ observation, and the reward at its end 1 for a win and -1 for a loss. An illegal
 action ends the episode with ``illegal_reward`` (default ``-251``, the worst a
 round can give) and ``info["illegal_action"]``; ``info["action_mask"]`` and
 :meth:`DilotiEnv.action_masks` give the mask too (for maskable learners).
+``max_steps`` (default None, no limit) truncates an episode that has not ended
+after that many of the agent's steps: ``truncated=True``, the reward the game's
+so far (none before its end), the observation the position's own.
 
 ``diloti/Xeri-v0`` and ``diloti/Kontsina-v0`` (or ``game="xeri"``,
 ``game="kontsina"``, or any registered game with an envs part) play one hand
@@ -53,14 +56,26 @@ from diloti.core.errors import DilotiError
 from diloti.core.shuffling import choice
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat
-from diloti.envs.driver_base import DriverBase
+from diloti.envs.driver_base import DriverBase, check_max_steps
 from diloti.envs.games import find_env_game
 
 ObsDict = dict[str, Any]  # "observation" and "action_mask", both arrays
 
 
 class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
-    """One round of Diloti, or one hand of Xeri or Kontsina, for one learning seat (see the module's description)."""
+    """One round of Diloti, or one hand of Xeri or Kontsina, for one learning seat (see the module's description).
+
+    Arguments: ``opponent`` and ``partner`` (computer levels or specs), ``players``, ``options``, ``seat`` and
+    ``dealer`` (None: drawn each episode), ``illegal_reward``, ``render_mode``, ``game`` and ``episode``, as the
+    module says; and ``max_steps``, None (the default: no limit) or a positive int: the agent's decision steps
+    (``step`` calls; the computer players' moves inside them do not count) after which an episode that has not
+    ended stops with ``truncated=True`` and ``terminated=False``. That step's reward is the game's so far
+    (nothing before its end); the observation is the position's where it stopped, the action mask included (it
+    is not an end of the game: a learner may bootstrap from it); ``step`` then refuses until ``reset``. An episode
+    that ends at that very step ends by termination, not truncation. Gymnasium's own ``TimeLimit`` wrapper
+    (``gymnasium.make(..., max_episode_steps=N)``) counts the same steps. A bad value raises
+    ``EnvArgumentError`` naming ``max_steps``.
+    """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 - as Env declares it
     action_space: spaces.Discrete  # the spaces' own types, so that users read ``.n`` and ``["action_mask"]``
@@ -69,7 +84,8 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
     def __init__(self, opponent: str = "random", players: int = 2,
                  options: Mapping[str, Any] | str | Any | None = None, seat: int | None = None,
                  dealer: int | None = None, partner: str | None = None, illegal_reward: float | None = None,
-                 render_mode: str | None = None, game: str = "diloti", episode: str = "round") -> None:
+                 render_mode: str | None = None, game: str = "diloti", episode: str = "round",
+                 max_steps: int | None = None) -> None:
         self.game = find_env_game(game)
         self.episode = self.game.check_episode(episode)
         self.players = self.game.check_players(players)
@@ -83,6 +99,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
             raise EnvArgumentError(f"invalid illegal_reward={illegal_reward!r}: expected a number")
         self.illegal_reward = float(illegal_reward)
+        self.max_steps = check_max_steps(max_steps)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         n = self.game.num_actions
         self.action_space = spaces.Discrete(n)
@@ -93,7 +110,8 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
         self.driver: DriverBase[Any, Any, Any] | None = None
         self.bots: dict[int, Player] = {}
         self.me = 0
-        self._done = False
+        self._done = False  # the episode ended (terminated or truncated): step() needs reset() first
+        self._truncated = False
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[ObsDict, dict[str, Any]]:
@@ -107,7 +125,7 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
             if s != self.me:
                 spec = self.partner if d.same_side(s, self.me) else self.opponent
                 self.bots[s] = make_player(spec, seed=int(rng.integers(2**62)), measurement=True)
-        self._done = False
+        self._done = self._truncated = False
         self._play_bots()
         if self.render_mode == "human":
             self.render()
@@ -132,10 +150,13 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
             if d.over:
                 self._done = True
                 reward = d.returns()[self.me]
+        terminated = self._done
+        if not terminated and self.max_steps is not None and d.at_limit(self.max_steps):  # stops where it is
+            self._done = self._truncated = True
         if self.render_mode == "human":
             self.render()
         obs, info = self._result()
-        return obs, reward, self._done, False, info
+        return obs, reward, terminated, self._truncated, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions as booleans (the method maskable learners call)."""
@@ -171,9 +192,10 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
             state = d.state  # a whole game deals the next round in a new state
 
     def _mask(self) -> npt.NDArray[np.int8]:
-        """The agent's action mask now, an array of the caller's own (all zeros once the episode is over)."""
+        """The agent's action mask now, an array of the caller's own (all zeros once the episode is over; a
+        truncated one keeps the position's)."""
         d = self.driver
-        if d is None or self._done or d.over:
+        if d is None or (self._done and not self._truncated) or d.over:
             return np.zeros(self.game.num_actions, dtype=np.int8)
         return d.mask_copy()
 

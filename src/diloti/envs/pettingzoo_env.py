@@ -23,6 +23,10 @@ dealer passing on, the game's scores in the observation (``scores``), and a
 reward at the end of 1 for the winning side and -1 for the other. An illegal
 action ends the round with ``illegal_reward`` (by default the worst a round can
 give, ``-251``) for the agent that took it, as in the classic environments.
+``max_steps`` (default None, no limit) truncates an episode that has not ended
+after that many decision steps (every agent's ``step`` with an action counts):
+every agent's ``truncations`` turns True, the rewards stay the game's so far
+(none before its end), and the observations stay the position's own.
 
 ``game="xeri"`` (2 or 4 players; 4 play in partnerships) or ``game="kontsina"``
 (2, 3 or 4 players), or any registered game with an envs part (:mod:`diloti.envs.games`),
@@ -51,7 +55,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat, round_seed
-from diloti.envs.driver_base import DriverBase
+from diloti.envs.driver_base import DriverBase, check_max_steps
 from diloti.envs.games import find_env_game
 
 ObsDict = dict[str, npt.NDArray[Any]]
@@ -60,8 +64,8 @@ ObsDict = dict[str, npt.NDArray[Any]]
 def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:
     """The environment with PettingZoo's standard wrappers (illegal action ends the round, bounds, order).
 
-    Keyword arguments go to :class:`raw_env`; ``illegal_reward`` is the reward of an illegal action
-    (by default the worst a round or hand of the game can give).
+    Keyword arguments go to :class:`raw_env` (``max_steps`` among them); ``illegal_reward`` is the reward of an
+    illegal action (by default the worst a round or hand of the game can give).
     """
     illegal = kwargs.pop("illegal_reward", None)
     if illegal is None:
@@ -270,7 +274,19 @@ class _AgentIterator(AECOrderEnforcingIterator[str, ObsDict, int]):  # type: ign
 
 
 class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
-    """The bare AEC environment (see the module's description); :func:`env` wraps it."""
+    """The bare AEC environment (see the module's description); :func:`env` wraps it.
+
+    Arguments: ``players``, ``options`` (an ``Options``, a dict or options text), ``dealer`` (None: drawn each
+    round), ``render_mode`` (None, ``"ansi"``, ``"human"``), ``game`` and ``episode`` (``"round"`` or
+    ``"game"``), as the module says; and ``max_steps``, None (the default: no limit) or a positive int: the
+    decision steps (``step`` calls with an action, every agent's) after which an episode that has not ended
+    stops by truncation. That step's rewards are the game's so far (nothing before its end), ``truncations``
+    turns True for every agent (``terminations`` stays False), and each agent then steps ``None`` to leave, as
+    at any end. The observations stay those of the position where it stopped, the action mask of the seat to
+    act included: it is not an end of the game, and a learner may bootstrap from it. An episode that ends at
+    that very step ends by termination, not truncation. A bad value raises ``EnvArgumentError`` naming
+    ``max_steps``.
+    """
 
     # Not a ClassVar: each environment names its game in its own copy (diloti_v0, xeri_v0, kontsina_v0, ...).
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -282,14 +298,15 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
 
     def __init__(self, players: int = 2, options: Mapping[str, Any] | str | Any | None = None,
                  dealer: int | None = None, render_mode: str | None = None, game: str = "diloti",
-                 episode: str = "round") -> None:
-        EzPickle.__init__(self, players, options, dealer, render_mode, game, episode)
+                 episode: str = "round", max_steps: int | None = None) -> None:
+        EzPickle.__init__(self, players, options, dealer, render_mode, game, episode, max_steps)
         super().__init__()
         self.game = find_env_game(game)
         self.players = self.game.check_players(players)
         self.options = self.game.check_options(options, self.players)
         self.dealer = check_seat("dealer", dealer, self.players)
         self.episode = self.game.check_episode(episode)
+        self.max_steps = check_max_steps(max_steps)
         self.render_mode = check_render_mode(render_mode, list(self.metadata["render_modes"]))
         self.metadata = {**type(self).metadata, "name": self.game.env_name}
         self.num_actions = n = self.game.num_actions
@@ -352,6 +369,8 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
             raise EnvArgumentError("observe() before reset(): call reset() first")
         seat = self._seats[agent]
         acting = agent == self.agent_selection and not self.terminations.get(agent, True)
+        if acting and self.truncations[agent]:  # each agent steps None now: the mask stays the seat to act's
+            acting = seat == d.to_act
         return {"observation": d.observation(seat), "action_mask": d.mask() if acting else self._zeros}
 
     def step(self, action: int | None) -> None:
@@ -363,10 +382,13 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         assert d is not None and action is not None
         d.apply(int(action))
         self._cumulative_rewards[agent] = 0.0
-        if d.over:
+        if d.over or (self.max_steps is not None and d.at_limit(self.max_steps)):  # no call without a limit
             for agent_name, r in zip(self.possible_agents, d.returns(), strict=True):
-                self.rewards[agent_name] = r
-            self.terminations = dict.fromkeys(self.agents, True)
+                self.rewards[agent_name] = r  # the game's so far: none before its end
+            if d.over:
+                self.terminations = dict.fromkeys(self.agents, True)
+            else:  # max_steps taken: the episode stops where it is
+                self.truncations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
         self.agent_selection = self.possible_agents[d.to_act]
         if self.render_mode == "human":
