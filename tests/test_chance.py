@@ -126,17 +126,21 @@ def test_dealing_a_seeded_rounds_cards_replays_it_move_for_move() -> None:
     assert checked >= 30
 
 
-def test_a_table_of_three_kings_is_dealt_again_from_the_undealt_cards() -> None:
+def test_a_third_king_is_no_table_outcome_so_the_table_is_never_dealt_again() -> None:
+    # RULES.md redeals a first table of three kings; explicit chance draws only tables that stand
+    # (tests/test_diloti_table_chance.py checks the distribution), so the third king is refused.
     s = State.new(2, explicit_chance=True)
     for c in parse_cards("AC 2C 3C 4C 5C 6C AD 2D 3D 4D 5D 6D"):
         s.deal(c)
     assert s.chance is not None and s.chance.kind == TABLE and s.chance.left == 4
-    for c in parse_cards("KC KD KH 9S"):
+    for c in parse_cards("KC KD"):
         s.deal(c)
     event = s.chance
-    assert event is not None and event.kind == TABLE and event.left == 4
-    assert set(parse_cards("KC KD KH 9S")) <= set(event.outcomes) and len(event.outcomes) == 40
-    for c in parse_cards("KC KD 9S 9H"):
+    assert event is not None and event.kind == TABLE and event.left == 2
+    assert not set(parse_cards("KH KS")) & set(event.outcomes) and len(event.outcomes) == 36
+    with pytest.raises(NoSuchOutcomeError, match="cannot deal KH: every table with it there would be dealt again"):
+        s.deal("KH")
+    for c in parse_cards("9S 9H"):
         s.deal(c)
     assert s.chance is None and s.phase == Phase.PLAY
     assert [NAMES[c] for c in s.table] == ["9H", "9S", "KC", "KD"] and s.stock_size == 36

@@ -20,8 +20,10 @@ that: each pile card is dealt with probability proportional to the number of
 standing piles it can still end in (the game's :meth:`~HandChance._table_completions`),
 so a card that would leave none is no outcome (dealing it is refused) and each
 standing pile is reached with probability 1 / (number of standing piles). Those
-events are a :class:`TableChance`, whose outcomes are not equally likely: read
-:attr:`TableChance.probabilities` or :meth:`~HandChance.chance_outcomes`.
+events are a :class:`~diloti.core.chance.TableChance`, whose outcomes are not equally
+likely: read :attr:`~diloti.core.chance.TableChance.probabilities` or
+:meth:`~HandChance.chance_outcomes`. The weighing is :mod:`diloti.core.chance`'s, shared
+with Diloti's first table; a game gives its count of standing tables.
 
 >>> from diloti.games.xeri.rules import XeriState
 >>> s = XeriState.new(explicit_chance=True)
@@ -37,45 +39,15 @@ events are a :class:`TableChance`, whose outcomes are not equally likely: read
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from diloti.core.cards import CARDS, NAMES, Card, parse_card
-from diloti.core.chance import HANDS, TABLE, Chance, ChanceEvents
-from diloti.core.errors import InvalidPositionError, NoSuchOutcomeError
+from diloti.core.cards import CARDS, Card
+from diloti.core.chance import HANDS, TABLE, ChanceEvents, TableChance
+from diloti.core.errors import InvalidPositionError
 from diloti.core.phase import Phase
 
 S = TypeVar("S", bound="HandChance")
-
-
-class TableChance(Chance):
-    """A first-table card under a redeal rule: the outcomes with their ``weights`` (the standing tables each
-    can still end in) and ``probabilities`` (the weights over their sum, in the outcomes' order).
-
-    Equal to the :class:`~diloti.core.chance.Chance` of the same four fields (the weights follow from the
-    hand). :attr:`probability`, one probability for every outcome, does not apply.
-    """
-
-    weights: tuple[int, ...]
-    probabilities: tuple[float, ...]
-
-    def __new__(cls, kind: str, to: int | str, outcomes: tuple[Card, ...], left: int,
-                weights: tuple[int, ...]) -> TableChance:
-        self = super().__new__(cls, kind, to, outcomes, left)
-        total = sum(weights)
-        self.weights = weights
-        self.probabilities = tuple(w / total for w in weights)
-        return self
-
-    def __getnewargs__(self) -> tuple[Any, ...]:  # copy and pickle: the weights too
-        return (*self, self.weights)
-
-    @property
-    def probability(self) -> float:
-        """Not one for all: the outcomes are not equally likely (:attr:`probabilities`)."""
-        raise NoSuchOutcomeError("the outcomes of a table card under a redeal rule are not equally likely: "
-                                 "read probabilities")
 
 
 class HandChance(ChanceEvents):
@@ -106,117 +78,6 @@ class HandChance(ChanceEvents):
         s.phase = Phase.CHANCE
         s.batch = (HANDS, 0, s.HAND_SIZE * players, True)
         return s
-
-    def _table_completions(self, dealt: Sequence[Card], counts: Sequence[int]) -> int | None:
-        """In how many ways the first table can be finished from ``dealt`` (its cards dealt so far) into one
-        that needs no redeal, the undealt cards being ``counts`` of each rank; None when the game has no
-        redeal rule (every table stands). The rule may read only ranks (Xeri's does)."""
-        return None
-
-    def _table_dealing(self) -> tuple[list[Card], list[Card], list[int]] | None:
-        """While a first table is dealt: its cards dealt so far, the undealt cards (in card order) and their
-        count of each rank; None at any other point."""
-        batch = self.batch
-        if batch is None or batch[0] != TABLE or self.phase != Phase.CHANCE:
-            return None
-        nxt = batch[1]
-        undealt = sorted(self.stock[nxt:])
-        counts = [0] * 13
-        for c in undealt:
-            counts[c >> 2] += 1
-        return self.stock[self.stock_pos:nxt], undealt, counts
-
-    def _table_outcomes(self) -> list[tuple[Card, int]] | None:
-        """The next table card's outcomes and their weights (each positive) while a table under a redeal
-        rule is dealt; None at any other point or without such a rule."""
-        dealing = self._table_dealing()
-        if dealing is None:
-            return None
-        dealt, undealt, counts = dealing
-        by_rank: dict[int, int] = {}  # the rule reads ranks: one count a rank
-        out: list[tuple[Card, int]] = []
-        for c in undealt:
-            rank = c >> 2
-            w = by_rank.get(rank)
-            if w is None:
-                counts[rank] -= 1
-                ways = self._table_completions([*dealt, c], counts)
-                counts[rank] += 1
-                if ways is None:
-                    return None
-                w = by_rank[rank] = ways
-            if w:
-                out.append((c, w))
-        return out
-
-    @property
-    def chance(self) -> Chance | None:
-        """The next chance event (a card to deal), or None when a player is to act; a :class:`TableChance`
-        while a table under a redeal rule is dealt."""
-        weighted = self._table_outcomes()
-        if weighted is None:
-            return super().chance
-        assert self.batch is not None
-        return TableChance(TABLE, "table", tuple(c for c, _ in weighted), self.batch[2] - self.batch[1],
-                           tuple(w for _, w in weighted))
-
-    def chance_outcomes(self) -> list[tuple[Card, float]]:
-        """The possible next cards with their probabilities (empty when not a chance point).
-
-        >>> from diloti.games.xeri.rules import XeriState
-        >>> s = XeriState.new(explicit_chance=True)
-        >>> for c in range(12):
-        ...     s.deal(c)
-        >>> for c in "4C 9H KD".split():  # the top card may be no jack and no king
-        ...     s.deal(c)
-        >>> outcomes = s.chance_outcomes()
-        >>> len(outcomes), round(sum(p for _, p in outcomes), 12), {p for _, p in outcomes} == {1 / 30}
-        (30, 1.0, True)
-        """
-        event = self.chance
-        if isinstance(event, TableChance):
-            return list(zip(event.outcomes, event.probabilities, strict=True))
-        return super().chance_outcomes()
-
-    def chance_outcome_ids(self) -> list[tuple[int, float]]:
-        """:meth:`chance_outcomes` with each card as its plain index (OpenSpiel's chance outcomes)."""
-        weighted = self._table_outcomes()
-        if weighted is None:
-            return super().chance_outcome_ids()
-        total = sum(w for _, w in weighted)
-        return [(int(c), w / total) for c, w in weighted]
-
-    def deal_random(self, rng: random.Random) -> Card:
-        """Deal the next card at random from ``rng`` with its probability; return it."""
-        weighted = self._table_outcomes()
-        if weighted is None:
-            return super().deal_random(rng)
-        x = rng.random() * sum(w for _, w in weighted)
-        card = weighted[-1][0]
-        for c, w in weighted:
-            if x < w:
-                card = c
-                break
-            x -= w
-        self.deal(card)
-        return card
-
-    def deal(self, card: Card | int | str) -> None:
-        """Deal ``card`` as the outcome of the current chance event (see :attr:`chance`); a table card that
-        would leave no standing table is refused."""
-        dealing = self._table_dealing()
-        if dealing is not None:
-            dealt, undealt, counts = dealing
-            c = parse_card(card) if isinstance(card, str) else card
-            # A card not undealt, or no card, is the base's to refuse.
-            if isinstance(c, int) and not isinstance(c, bool) and c in undealt:
-                counts[c >> 2] -= 1
-                if self._table_completions([*dealt, CARDS[c]], counts) == 0:
-                    weighted = self._table_outcomes() or []
-                    raise NoSuchOutcomeError(
-                        f"cannot deal {NAMES[c]}: every table with it there would be dealt again (the game's "
-                        f"redeal rule); the cards that can be dealt: {' '.join(NAMES[o] for o, _ in weighted)}")
-        super().deal(card)
 
     def _deal_next(self) -> None:
         """The next deal of hands, once every hand is empty and the stock is not."""

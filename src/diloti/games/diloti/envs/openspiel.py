@@ -15,10 +15,12 @@ Parameters: ``players`` (2 or 4), ``options`` (options text as in records, with
 dealer passing on, the scores in the observation and strings, returns +1 and -1.
 
 - **Chance**: the round starts at a chance node; each card dealt is one chance
-  outcome (action = the card's index 0..51, all undealt cards equally likely):
-  the bottom card the dealer sees (with ``dealer_sees_bottom``), the hands,
-  the first table (dealt again while it must be), each later deal and every
-  face-card redeal. The engine's explicit-chance states
+  outcome (action = the card's index 0..51, all undealt cards equally likely
+  except on the first table): the bottom card the dealer sees (with
+  ``dealer_sees_bottom``), the hands, the first table (each card weighted by the
+  standing tables it can end in, so that only a table that stands is dealt:
+  the distribution of "redeal until it stands", with a finite chance tree), each
+  later deal and every face-card redeal. The engine's explicit-chance states
   (``State.new(..., explicit_chance=True)``) supply the events.
 - **Players** act with the fixed action ids of :mod:`diloti.games.diloti.envs.actions`
   (559 distinct actions); a player choosing table items acts several times in a row.
