@@ -200,6 +200,7 @@ class Query:
         self.own = next((j for j, d in enumerate(self.declarations) if d.owner == turn), -1)
         self.raisable = [self._can_raise(d) for d in self.declarations]
         self._can_capture: dict[int, bool] = {}
+        self._helds: dict[int, set[int]] = {}
 
     def _can_raise(self, d: Declaration) -> bool:
         if d.kind != PLAIN:
@@ -220,9 +221,10 @@ class Query:
         if card >= 40:
             return sorted({(m[1], m[2]) for m in self._face_moves(card)})
         v = VALUE[card]
+        held = self._held(card)  # a declaration's value must still be held: most are ruled out at once
         cands: list[tuple[MoveKind, int]] = [(CAPTURE, v)]
-        cands += [(PLAIN, s) for s in range(v + 1, 11)]
-        cands += [(GROUP, g) for g in range(v, 11)]
+        cands += [(PLAIN, s) for s in range(v + 1, 11) if s in held]
+        cands += [(GROUP, g) for g in range(v, 11) if g in held]
         cands.append((LAY, v))
         return [(k, s) for k, s in cands if self.exists(card, k, s)]
 
@@ -270,8 +272,12 @@ class Query:
         return False
 
     def _held(self, card: Card) -> set[int]:
-        i = self.hand.index(card)
-        return {VALUE[c] for j, c in enumerate(self.hand) if j != i}
+        """The values the mover still holds after playing ``card``."""
+        held = self._helds.get(card)
+        if held is None:
+            i = self.hand.index(card)
+            held = self._helds[card] = {VALUE[c] for j, c in enumerate(self.hand) if j != i}
+        return held
 
     def _must_capture(self, card: Card) -> bool:
         """Under forced_capture: whether ``card`` can capture (and so may do nothing else)."""
@@ -508,13 +514,8 @@ def _played(opts: Options, has_pc: bool, npc: int, has_numerals: bool, raises: b
 
 
 def _counts(mask: int) -> Counts:
-    k = [0] * 11
-    while mask:
-        low = mask & -mask
-        c = low.bit_length() - 1
-        k[VALUE[c]] += 1
-        mask ^= low
-    return tuple(k)
+    """The numerals of ``mask`` per value: the four cards of value v are the bits 4(v-1)..4v-1."""
+    return (0, *((mask >> 4 * v & 15).bit_count() for v in range(10)))
 
 
 
