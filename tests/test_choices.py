@@ -171,3 +171,14 @@ def test_declarations_on_a_large_table() -> None:
     assert candidate_moves(0, parse_cards("AC 9D 8D"), table, [own], Options())[1] is False
     assert LIST_LIMIT >= 100
     assert sample_moves(0, parse_cards("AC"), table, [own], Options())  # a lone card still has moves
+
+
+def test_the_one_part_count_is_a_lower_bound() -> None:
+    from diloti.games.diloti.choices import _one_part_captures
+
+    for s in positions(7, 8, max_items=14):
+        if s.options.forced_capture or any(d.owner == s.turn for d in s.declarations):
+            continue
+        legal = s.legal_moves()
+        if len(legal) < 20000:
+            assert _one_part_captures(s.hands[s.turn], s.table) <= sum(m.kind == CAPTURE for m in legal)
