@@ -219,16 +219,34 @@ def env_run(sizes: list[int], episodes: int) -> dict[str, Any]:
             biggest = max(biggest, n)
             t = time.process_time()
             env.step(action)
-            env.last()  # the next observation and mask are part of a step's cost
+            if env.agents:
+                env.last()  # the next observation and mask are part of a step's cost
             dt = time.process_time() - t
             total += dt
             steps += 1
             size = bucket(n, sizes)
             if size is not None:
                 per[size].append(dt)
+    # The same episodes under a random policy (tables of the usual size), for the usual steps per second.
+    rng = np.random.default_rng(0)
+    random_steps, spent = 0, 0.0
+    for seed in range(episodes * 3):
+        env.reset(seed=seed)
+        for _ in env.agent_iter(max_iter=20_000):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            t = time.process_time()
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if env.agents:
+                env.last()
+            spent += time.process_time() - t
+            random_steps += 1
     return {"rows": {str(s): {"steps": len(v), "median_ms": 1000 * statistics.median(v) if v else None,
                               "max_ms": 1000 * max(v) if v else None} for s, v in per.items()},
-            "steps_per_s": steps / total if total else 0.0, "steps": steps, "largest_table": biggest}
+            "steps_per_s": steps / total if total else 0.0, "steps": steps, "largest_table": biggest,
+            "random_steps_per_s": random_steps / spent if spent else 0.0}
 
 
 def master_run(sizes: list[int], seed: int) -> dict[str, Any]:
@@ -285,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "env"):
         r = out["env"] = env_run(sizes, args.episodes)
         print(f"environment (PettingZoo, always lay, {args.episodes} episodes, {r['steps']} steps, largest table "
-              f"{r['largest_table']}): {r['steps_per_s']:,.0f} steps/s")
+              f"{r['largest_table']}): {r['steps_per_s']:,.0f} steps/s; a random policy's (the usual tables): "
+              f"{r['random_steps_per_s']:,.0f} steps/s")
         for size, row in r["rows"].items():
             if row["steps"]:
                 print(f"  {size:>5} cards: step median {row['median_ms']:.2f} ms, max {row['max_ms']:.2f} ms "
