@@ -28,7 +28,9 @@ from diloti.core.moves import Move
 
 @runtime_checkable
 class Player(Protocol):
-    """A computer player."""
+    """A computer player. It chooses among ``view.legal``: every legal move, or on a Diloti table grown so large
+    by lays that they are too many to list, a bounded sample with every kind and value each card can make
+    (``view.complete`` False): so every player's move is bounded whatever the table holds."""
 
     name: str
 
@@ -38,7 +40,7 @@ class Player(Protocol):
 
 
 class RandomPlayer:
-    """Uniform over the legal moves."""
+    """Uniform over the legal moves (over the view's bounded sample on a table too large to list them)."""
 
     name = "random"
 

@@ -26,6 +26,11 @@ What it adds to the ``expert`` (:mod:`diloti.ai.search`):
   ``seconds=none`` and ``iterations`` the move is exactly reproducible from
   the seed.
 - **Candidates**: the heuristic's best ``width`` (default 5, as the expert).
+- **Bounded on any table.** Its moves are the view's ``legal``: on a table grown
+  by lays, whose legal moves can number in the millions, a bounded sample (every
+  kind and value each card can make; ``View.complete`` False), and its
+  rollouts' moves likewise (``State.candidate_moves``), so a move stays within
+  its budget whatever the table holds (docs/PERFORMANCE.md, *Large tables*).
 
 Any game: the worlds, rollouts and candidates are the game's (its players part,
 :mod:`diloti.ai.part`), which takes the refinements it offers and leaves the
