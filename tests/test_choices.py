@@ -182,3 +182,22 @@ def test_the_one_part_count_is_a_lower_bound() -> None:
         legal = s.legal_moves()
         if len(legal) < 20000:
             assert _one_part_captures(s.hands[s.turn], s.table) <= sum(m.kind == CAPTURE for m in legal)
+
+
+def test_candidates_worked_out_elsewhere_are_kept_for_their_position_only() -> None:
+    import pickle
+
+    from diloti.core.choice import candidates_after
+
+    s = State.from_parts(hands=[BIG_HAND, parse_cards("2H 6S 7S")], table=BIG, turn=0, stock=[], check=False)
+    lay = Move.parse("AC")
+    key, moves, complete = candidates_after(pickle.loads(pickle.dumps(s.copy())), lay)  # as a worker does
+    assert s.may_sample() and not complete
+    s.keep_candidates(key, [moves[0]], complete)  # a marked list: one move
+    assert s.candidate_moves()[0] != [moves[0]]  # not this position's
+    s.push(lay)
+    assert s.candidate_moves() == ([moves[0]], False)  # the next position's: kept
+    s.pop()
+    s.push(Move.parse("9D"))
+    assert s.candidate_moves()[0] != [moves[0]]  # another position: worked out again
+    assert pickle.loads(pickle.dumps(s)).candidate_moves() == s.candidate_moves()

@@ -75,10 +75,19 @@ def order(move: Move) -> tuple[int, int]:
     return int(move[1]), move[2]
 
 
+def candidates_after(state: Any, move: Move) -> tuple[tuple[Any, ...], list[Move], bool]:
+    """The candidates of the position after ``move`` with its key (``RoundRules.keep_candidates``'s arguments): a
+    function a worker process is handed with a copy of a state, so that a large table's are not worked out on a
+    server's event loop."""
+    state.push(move)
+    moves, complete = state.candidate_moves()
+    return state.candidates_key(), moves, complete
+
+
 def choices_of(view: Any, card: Card, chosen: int) -> Choices:
     """``view.choices(card, chosen)``: a function a worker process is handed (by name) with a seat's view."""
     result: Choices = view.choices(card, chosen)
     return result
 
 
-__all__ = ["Choices", "choices_in", "choices_of", "order", "whole_items"]
+__all__ = ["Choices", "candidates_after", "choices_in", "choices_of", "order", "whole_items"]

@@ -111,6 +111,18 @@ class RoundState(metaclass=ABCMeta):
         them lazily, in bounded memory)."""
         yield from self._moves()
 
+    def candidates_key(self) -> tuple[Any, ...]:
+        """What :meth:`candidate_moves` depends on (here nothing is kept: see :meth:`keep_candidates`)."""
+        return ()
+
+    def keep_candidates(self, key: tuple[Any, ...], moves: list[Move], complete: bool) -> None:
+        """Remember candidates worked out elsewhere, for a game whose candidates cost (Diloti's); here nothing."""
+        return None
+
+    def may_sample(self) -> bool:
+        """Whether the next position's candidates may be costly to work out (a game that samples says so)."""
+        return False
+
     def candidate_moves(self) -> tuple[list[Move], bool]:
         """The moves a player chooses from (a new list), and whether they are every legal move: here always
         all of them; a game whose moves can number in the millions returns a bounded sample instead
@@ -138,6 +150,8 @@ class RoundState(metaclass=ABCMeta):
         for name, value in data.items():
             setattr(self, name, value)
         setattr(self, "_legal", None)  # noqa: B010 - a slot of the game's state, not of this base
+        if "_sample" in slot_names(type(self)) and "_sample" not in data:
+            setattr(self, "_sample", None)  # noqa: B010 - pickled before the slot existed
 
     def with_hidden(self: R, hands: list[list[Card]], stock: list[Card], seed: int) -> R:
         """A copy like this state but with other hands and stock (top first), unchecked.

@@ -29,7 +29,7 @@ from diloti.core.phase import Phase
 from diloti.core.round_state import slot_names
 from diloti.core.shuffling import shuffle
 from diloti.core.view import cards_of_set
-from diloti.games.diloti.bigtable import generate_lazy, is_legal_lazy
+from diloti.games.diloti.bigtable import LAZY_ITEMS, generate_lazy, is_legal_lazy
 from diloti.games.diloti.chance import ExplicitChance
 from diloti.games.diloti.choices import Query, candidate_moves
 from diloti.games.diloti.movegen import generate, is_large
@@ -69,8 +69,8 @@ class State(ExplicitChance):
     """
 
     # Its fields besides its bases' (slots; a native class's own fields, compiled).
-    FIELDS: ClassVar[tuple[str, ...]] = ("_stack", "captured", "deck", "explicit", "last_capturer", "pending", "plays",
-                                         "shuffles", "swept", "xeri")
+    FIELDS: ClassVar[tuple[str, ...]] = ("_sample", "_stack", "captured", "deck", "explicit", "last_capturer",
+                                         "pending", "plays", "shuffles", "swept", "xeri")
     __slots__ = FIELDS
 
     def __init__(self, players: int = 2, options: Options | None = None, dealer: int = 0) -> None:
@@ -99,6 +99,8 @@ class State(ExplicitChance):
         self.history: list[tuple[int, Move]] = []
         self._stack: list[tuple[Any, ...]] = []
         self._legal: list[Move] | None = None
+        # A large table's candidates worked out elsewhere (a server's worker), for the position of its key.
+        self._sample: tuple[tuple[Any, ...], list[Move], bool] | None = None
         self.first_table: tuple[Card, ...] = ()
         self.deck: tuple[Card, ...] = ()
         self.explicit = False  # deals wait for the caller (State.deal) instead of coming from the seed
@@ -302,8 +304,26 @@ class State(ExplicitChance):
         True
         """
         if self._legal is None and self.phase == PLAY and is_large(self.table, self.declarations):
+            kept = self._sample
+            if kept is not None and kept[0] == self.candidates_key():
+                return list(kept[1]), kept[2]
             return candidate_moves(self.turn, self.hands[self.turn], self.table, self.declarations, self.options)
         return list(self._moves()), True
+
+    def candidates_key(self) -> tuple[Any, ...]:
+        """What :meth:`candidate_moves` depends on: the seat to move, its hand, the table (the options are
+        the state's own)."""
+        return (self.phase, self.turn, tuple(self.hands[self.turn]), tuple(self.table), tuple(self.declarations))
+
+    def keep_candidates(self, key: tuple[Any, ...], moves: list[Move], complete: bool) -> None:
+        """Remember :meth:`candidate_moves` of the position whose :meth:`candidates_key` is ``key``, worked out
+        elsewhere (a server's worker process: the event loop then does not); unchecked. Any other position,
+        before or after a push, works its own out as before."""
+        self._sample = (tuple(key), list(moves), complete)
+
+    def may_sample(self) -> bool:
+        """Whether the next position may be a large table (one more item than now would do)."""
+        return self.phase == PLAY and len(self.table) + len(self.declarations) + 1 > LAZY_ITEMS
 
     def is_legal(self, move: Move) -> bool:
         if self._legal is None and self.phase == PLAY and is_large(self.table, self.declarations):
