@@ -14,9 +14,8 @@ let the tests check what the server sends and what docs/PROTOCOL.md shows.
 
 >>> CLIENT_MESSAGE.validate_python({"type": "move", "move": "7H", "ply": 3})
 ClientMove(type='move', move='7H', ply=3)
->>> list(CLIENT_MODELS)
-['hello', 'watch', 'move', 'hint', 'choices', 'sync', 'ping', 'chat', 'resign', 'leave', 'hand_over', 'rematch',
- 'back', 'claim']
+>>> " ".join(CLIENT_MODELS)
+'hello watch move hint choices sync ping chat resign leave hand_over rematch back claim'
 """
 
 from __future__ import annotations
