@@ -56,7 +56,16 @@ def test_metrics_count_what_an_operator_watches(server: Server) -> None:
     assert value(text, "diloti_worker_queue") == 0
     assert value(text, 'diloti_limits_hit_total{limit="create"}') == codes.count(429)
     assert value(text, "diloti_takeovers_total") == 0
-    assert not re.search(r"^diloti_database_errors_total\{", text, flags=re.M)  # none yet
+    for kind in ("request", "move", "listener", "locks"):  # none yet, each there at 0
+        assert value(text, f'diloti_database_errors_total{{kind="{kind}"}}') == 0
+    # A dashboard's figures (issue 47): each human move's round trip, the HTTP requests by route template.
+    assert value(text, "diloti_move_round_trip_seconds_count") == 3
+    assert value(text, 'diloti_http_requests_total{method="POST",route="/api/tables",status="4xx"}') == \
+        codes.count(429)
+    assert value(text, 'diloti_http_requests_total{method="POST",route="/api/tables",status="2xx"}') == \
+        1 + len(codes) - codes.count(429)
+    assert value(text, "process_open_fds") / value(text, "process_max_fds") < 0.8
+    assert value(text, "diloti_database_pool_checked_out") <= value(text, "diloti_database_pool_max")
     deadline = time.monotonic() + 30
     while value(httpx.get(f"{server.base}/metrics", timeout=10).text, "diloti_websockets") != 0:
         assert time.monotonic() < deadline, "the closed websocket is still counted"

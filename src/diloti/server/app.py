@@ -45,7 +45,7 @@ from diloti.server.messages import (
     Health,
     Info,
 )
-from diloti.server.metrics import CONTENT_TYPE, Metrics, Network, may_read, parse_allow
+from diloti.server.metrics import CONTENT_TYPE, Instrument, Metrics, Network, may_read, parse_allow
 from diloti.server.openapi import documented, openapi_schema
 from diloti.server.players import Players
 from diloti.server.players import add_routes as add_player_routes
@@ -147,6 +147,10 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     app.add_middleware(Errors, on_outage=lambda _exc: metrics.db_errors.labels("request").inc())
     app.add_middleware(SecurityHeaders)
+    # The outermost of ours: every answer counted, the 500s and 503s of Errors included; the loop's lag and
+    # the database pool watched for the app's lifespan.
+    app.add_middleware(Instrument, metrics=metrics, router=app.router,
+                       pool=lambda: holder["m"].store.engine.pool if "m" in holder else None)
 
     _add_error_handlers(app)
 

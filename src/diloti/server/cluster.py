@@ -27,6 +27,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from diloti.server.health import Outage, is_outage
 from diloti.store.db import CHANNEL, CONNECT_TIMEOUT
 
 log = logging.getLogger("diloti.server")
@@ -59,6 +60,8 @@ class Cluster:
         self._ready = asyncio.Event()
         self.listening = False  # the listener is connected (notices flow): /readyz
         self.on_trouble: Callable[[str], None] | None = None  # told of each lost connection (the metrics)
+        # Told of each failure and answer (its log lines say an outage; without it, each failure logs a line).
+        self.outage: Outage | None = None
         self._tails: dict[str, asyncio.Task[None]] = {}  # the last notice task of each table
 
     async def start(self) -> None:
@@ -90,18 +93,21 @@ class Cluster:
     async def _listen(self) -> None:
         first = True
         while True:
+            t0 = self._now()
             try:
                 conn = await self._connect()
             except Exception as exc:
                 if first:
                     raise
-                log.warning("cannot reach PostgreSQL to listen (%s); retrying", exc.__class__.__name__)
+                self._failed(None, exc, t0, "the PostgreSQL listener",
+                             f"cannot reach PostgreSQL to listen ({exc.__class__.__name__}); retrying")
                 await asyncio.sleep(1.0)
                 continue
             try:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening = True
+                    self._answered(t0)
                     if first:
                         first = False
                         self._ready.set()
@@ -113,19 +119,57 @@ class Cluster:
                         # the connection is alive (a silent network loses no notices: they queue).
                         async for note in conn.notifies(timeout=self.poll):
                             await self._dispatch(note.payload)
-                        await conn.execute("SELECT 1")
+                        await self._alive(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 self.listening = False
-                self._trouble("listener")
-                log.warning("database trouble: lost the PostgreSQL listener (%s); reconnecting",
-                            exc.__class__.__name__)
+                self._failed("listener", exc, None, "the PostgreSQL listener",
+                             f"database trouble: lost the PostgreSQL listener ({exc.__class__.__name__}); reconnecting")
                 await asyncio.sleep(0.2)
+
+    async def _alive(self, conn: Any) -> None:
+        """``SELECT 1`` on the listener's connection. A database that takes the query and does not answer (stopped,
+        frozen) for ``poll`` seconds: not listening, and said so, until it answers; the query is not cancelled
+        (psycopg would wait on a cancel request the database does not answer either)."""
+        t0 = self._now()
+        check = asyncio.ensure_future(conn.execute("SELECT 1"))
+        try:
+            done, _ = await asyncio.wait({check}, timeout=self.poll)
+        except asyncio.CancelledError:
+            check.cancel()
+            raise
+        if check not in done:
+            self.listening = False
+            self._failed("listener", TimeoutError(f"no answer within {self.poll:g} s"), None,
+                         "the PostgreSQL listener", f"database trouble: the PostgreSQL listener has had no answer "
+                         f"for {self.poll:g} s; waiting for one")
+            await check
+            self.listening = True
+            self._answered(t0)
+        check.result()
 
     def _trouble(self, kind: str) -> None:
         if self.on_trouble is not None:
             self.on_trouble(kind)
+
+    def _now(self) -> float | None:
+        return self.outage.clock() if self.outage is not None else None
+
+    def _answered(self, started: float | None) -> None:
+        if self.outage is not None:
+            self.outage.ok(started)
+
+    def _failed(self, kind: str | None, exc: BaseException, started: float | None, what: str, line: str) -> None:
+        """A database call of this process's own connections, begun at ``started`` (None: the failure is news now,
+        as a connection lost), failed: counted (``kind``: the metrics' kind), and told to the outage tracker
+        (its lines say it: no line each) or else logged as ``line``."""
+        if kind is not None:
+            self._trouble(kind)
+        if self.outage is not None and (is_outage(exc) or isinstance(exc, TimeoutError)):
+            self.outage.failed(exc, started, what)
+        else:
+            log.warning(line)
 
     async def _dispatch(self, payload: str) -> None:
         try:
@@ -148,13 +192,14 @@ class Cluster:
                 await asyncio.shield(before)
         try:
             await self.on_notice(notice)
-        except Exception:
-            log.exception("handling notice %r failed", str(notice)[:80])
+        except Exception as exc:
+            if not is_outage(exc):  # an outage: its own lines say it, and the resync catches up afterwards
+                log.exception("handling notice %r failed", str(notice)[:80])
 
     # ------------------------------------------------------------ computer-seat runners
     async def _locks(self) -> Any:
         if self._lock_conn is None or self._lock_conn.closed:
-            if self.owned:
+            if self.owned and not (self.outage is not None and self.outage.down):
                 log.warning("lost the lock connection: giving up %d tables", len(self.owned))
             self.owned.clear()
             self._lock_conn = await self._connect()
@@ -165,6 +210,7 @@ class Cluster:
         want = [t for t in table_ids if t not in self.owned]
         if want:
             async with self._lock_mutex:
+                t0 = self._now()
                 try:
                     conn = await self._locks()
                     cur = await conn.execute(
@@ -174,7 +220,8 @@ class Cluster:
                         if got:
                             self.owned.add(tid)
                 except Exception as exc:
-                    log.warning("cannot take table locks (%s)", exc.__class__.__name__)
+                    self._failed(None, exc, t0, "the lock connection",
+                                 f"cannot take table locks ({exc.__class__.__name__})")
                     with contextlib.suppress(Exception):
                         await self._lock_conn.close()
                     self.owned.clear()
@@ -185,12 +232,13 @@ class Cluster:
         if not self.owned:
             return
         async with self._lock_mutex:
+            t0 = self._now()
             try:
                 await self._lock_conn.execute("SELECT 1")
             except Exception as exc:
-                self._trouble("locks")
-                log.warning("database trouble: lost the lock connection (%s): giving up %d tables",
-                            exc.__class__.__name__, len(self.owned))
+                self._failed("locks", exc, t0, f"the lock connection (giving up {len(self.owned)} tables)",
+                             f"database trouble: lost the lock connection ({exc.__class__.__name__}): giving up "
+                             f"{len(self.owned)} tables")
                 self.owned.clear()
                 with contextlib.suppress(Exception):
                     await self._lock_conn.close()

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.server.cluster import Cluster
+from diloti.server.health import is_outage
 from diloti.server.live import LiveTable, Seat
 from diloti.server.metrics import Metrics
 from diloti.store.db import ChatLine, Store, StoreError
@@ -30,9 +31,11 @@ ACTIVE = ("waiting", "playing")
 
 
 def report_failure(task: asyncio.Future[Any]) -> None:
-    """Log the failure of a task nobody awaits (a done callback)."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("background task failed: %r", task.exception())
+    """Log the failure of a task nobody awaits (a done callback); a database outage's is not logged (the outage's
+    own lines say it: diloti.server.health.Outage)."""
+    exc = None if task.cancelled() else task.exception()
+    if exc is not None and not is_outage(exc):
+        log.error("background task failed: %r", exc)
 
 
 class Replica(ABC):
@@ -242,8 +245,9 @@ class Replica(ABC):
                 await self._take_over()
                 if tick % 5 == 0:
                     await self._resync()
-            except Exception:
-                log.exception("watching the other processes failed")
+            except Exception as exc:
+                if not is_outage(exc):  # an outage: its own log lines say it (tried again next second)
+                    log.exception("watching the other processes failed")
 
     async def _take_over(self) -> None:
         """Run the computer seats of tables whose runner is gone (its lock died with its process)."""

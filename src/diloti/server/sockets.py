@@ -9,6 +9,8 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from fastapi import WebSocket
@@ -72,7 +74,7 @@ class WsConnection:
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_MAX)
+        self.queue: asyncio.Queue[str | Callable[[], None] | None] = asyncio.Queue(QUEUE_MAX)
         self.closed = False
         self.closer: asyncio.Task[None] | None = None
         self.writer = asyncio.create_task(self._write())
@@ -85,6 +87,12 @@ class WsConnection:
         except asyncio.QueueFull:
             log.warning("dropping a connection that does not read its messages")
             self.close()
+
+    def after_sent(self, done: Callable[[], None]) -> None:
+        """Call ``done`` once the messages queued so far are written to the socket (the metrics)."""
+        if not self.closed:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(done)
 
     def close(self) -> None:
         if self.closed:
@@ -103,7 +111,10 @@ class WsConnection:
     async def _write(self) -> None:
         try:
             while (text := await self.queue.get()) is not None:
-                await self.ws.send_text(text)
+                if callable(text):
+                    text()
+                else:
+                    await self.ws.send_text(text)
             await self.ws.close(1000)
         except Exception:  # the client went away; the reader notices and cleans up
             self.closed = True
@@ -134,6 +145,7 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
     try:
         while not conn.closed:
             raw = await ws.receive()
+            received = time.perf_counter()
             if raw["type"] == "websocket.disconnect":
                 break
             text = raw.get("text")
@@ -146,6 +158,8 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
                 if isinstance(msg, ClientHint):
                     limiter.check("hint", ws)
                 joined = await handle(manager, conn, joined, msg, limiter)
+                if isinstance(msg, ClientMove):  # played: its round trip ends once the mover's messages are out
+                    conn.after_sent(partial(manager.metrics.moved, received))
             except ProtocolError as exc:
                 conn.send(exc.to_message())
                 if exc.code == "stale" and joined is not None:

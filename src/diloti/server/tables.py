@@ -32,13 +32,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from diloti.core.cards import NAMES, Card, cards_of, mask_of
-from diloti.core.choice import choices_of
+from diloti.core.choice import candidates_after, choices_of
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.core.seeds import derive_seed
 from diloti.games import GameInfo
 from diloti.match.workers import PoolSpec, choose_move, in_game, rank_hint, worker_pool
 from diloti.server.cluster import Cluster
+from diloti.server.health import Outage, Unreachable, is_outage
 from diloti.server.live import Connection, LiveTable, Seat, computer_plays, token_hash
 from diloti.server.metrics import Metrics
 from diloti.server.protocol import ProtocolError, clean_chat, move_dict
@@ -90,6 +91,9 @@ class TableManager(Seating):
         self._clocker: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
         self.metrics.watch(self._gauges)
+        # What this process knows of its database (diloti.server.health): /readyz, the outage's log lines,
+        # and what is refused at once while the database is out of reach.
+        self.outage = Outage(on_change=self._outage_changed)
 
     # ---------------------------------------------------------------- lifecycle
     def _gauges(self) -> dict[str, Any]:
@@ -103,10 +107,25 @@ class TableManager(Seating):
     def _db_trouble(self, kind: str) -> None:
         self.metrics.db_errors.labels(kind).inc()
 
+    def _outage_changed(self, down: bool) -> None:
+        self.metrics.db_up.set(0 if down else 1)
+        if down:  # the moves waiting for a commit are refused now, not when the database answers
+            self._moves.abandon(Unreachable("the database is out of reach"))
+
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         # On the worker thread: a disk stall (seen here: 0.2-0.7 s commits on a busy machine)
         # delays the moves waiting for that commit, never the event loop and the other messages.
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        # During an outage nothing queues behind a database that does not answer: refused at once.
+        self.outage.check()
+        t0 = self.outage.clock()
+        try:
+            out = await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        except Exception as exc:
+            if is_outage(exc):
+                self.outage.failed(exc, t0)
+            raise
+        self.outage.ok(t0)
+        return out
 
     async def compute(self, game: GameInfo, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the worker pool (CPU-heavy work such as a review's decisions: never on the loop), with
@@ -132,6 +151,7 @@ class TableManager(Seating):
         if self.store.is_postgres:
             self.cluster = Cluster(self.store.url, self._on_notice, self._resync)
             self.cluster.on_trouble = self._db_trouble
+            self.cluster.outage = self.outage
             self.store.origin = self.cluster.origin
             await self.cluster.start()
         tables = []
@@ -152,6 +172,7 @@ class TableManager(Seating):
         self._clocker = asyncio.create_task(self._clock_loop())
         if self.store.is_sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop())
+        self.outage.start(self.store.ping, self.store)
 
     def _spawn(self, coro: Any, report: bool = True) -> asyncio.Task[Any]:
         # A task nobody has to await: kept here so it is not collected mid-flight, its failure logged
@@ -179,6 +200,7 @@ class TableManager(Seating):
         ``by``: the level of the computer that made it for an away player; ``left``: the mover's clock
         reserve after it, in ms."""
         t0 = time.perf_counter()
+        self.outage.check()  # not queued behind a commit the database does not answer
         await self._moves.store((table_id, ply, seat, move, by, left))
         self.metrics.moves.inc()
         self.metrics.move_seconds.observe(time.perf_counter() - t0)
@@ -201,6 +223,7 @@ class TableManager(Seating):
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        await self.outage.stop()
         if self.cluster is not None:
             await self.cluster.stop()
         self._cpu.shutdown(wait=True, cancel_futures=True)
@@ -311,6 +334,10 @@ class TableManager(Seating):
         try:
             stored = await self.db(self.store.add_chat, table.id, seat, name, line)
         except Exception as exc:
+            if is_outage(exc):
+                self.outage.refuse("other", exc, f"cannot store a chat line of {table.id}")
+                raise ProtocolError("server_error", "the database is out of reach: the chat line was not stored",
+                                    500) from None
             log.exception("cannot store a chat line of %s", table.id)
             raise ProtocolError("server_error", f"could not store the chat line ({exc.__class__.__name__})",
                                 500) from None
@@ -368,18 +395,41 @@ class TableManager(Seating):
                                     f"ply {table.ply}") from None
             except Exception as exc:
                 self._db_trouble("move")
+                if is_outage(exc):  # counted in the outage's log lines, not a line (and a traceback) each
+                    self.outage.refuse("moves", exc, f"cannot store move {at} of {table.id}")
+                    raise ProtocolError("server_error", "the database is out of reach: the move was not stored "
+                                        "and the game is unchanged; send it again shortly", 500) from None
                 log.exception("cannot store move %s of %s", table.ply, table.id)
                 raise ProtocolError("server_error", f"could not store the move ({exc.__class__.__name__}); "
                                     "the game is unchanged", 500) from None
             if by is not None and s.kind == "human":
                 table.by[at] = by
+            await self._candidates_after(table, move)
             self._advance(table, seat, move, left)
             if table.game.is_over:
                 try:
                     await self._store_end(table)
-                except Exception:  # the replay on load marks it over anyway, and stores its end then
-                    log.exception("cannot store the end of %s", table.id)
+                except Exception as exc:  # the replay on load marks it over anyway, and stores its end then
+                    if not is_outage(exc):
+                        log.exception("cannot store the end of %s", table.id)
         self._kick(table)
+
+    async def _candidates_after(self, table: LiveTable, move: Move) -> None:
+        """On a table that may grow too large to list its moves, the next position's candidates (the ``legal`` of
+        the next ``state``) worked out in a worker process, and kept by the state for when it gets there: the
+        event loop does not work them out. A failure leaves them to the state (bounded either way)."""
+        state = table.game.state
+        if not state.may_sample():
+            return
+        self.cpu_queue += 1
+        try:
+            kept = await asyncio.get_running_loop().run_in_executor(self._cpu, in_game, table.info, candidates_after,
+                                                                    state.copy(), move)
+            state.keep_candidates(*kept)
+        except Exception:
+            log.exception("could not work out the candidates after %s at %s; the state will", move, table.id)
+        finally:
+            self.cpu_queue -= 1
 
     def _advance(self, table: LiveTable, seat: int, move: Move, left: int | None = None) -> None:
         table.advance(seat, move, left)
@@ -439,6 +489,11 @@ class TableManager(Seating):
                     continue  # another process stored this ply first, or the away player is back
                 if exc.code in ("game_over", "table_closed"):
                     return  # resigned or closed meanwhile
+                cause = exc.__context__  # (what storing the move raised)
+                if exc.code == "server_error" and (self.outage.down or (cause is not None and is_outage(cause))):
+                    await asyncio.sleep(0.5)
+                    await self.outage.back()  # the database is out of reach: play on once it answers
+                    continue
                 self.bot_errors += 1
                 log.error("computer player %s at %s ply %s: %s", level, table.id, ply, exc)
                 if exc.code != "illegal_move":
@@ -517,8 +572,9 @@ class TableManager(Seating):
             await asyncio.sleep(every)
             try:
                 await self.sweep()
-            except Exception:
-                log.exception("idle sweep failed")
+            except Exception as exc:
+                if not is_outage(exc):  # an outage: its own log lines say it
+                    log.exception("idle sweep failed")
 
     async def sweep(self) -> int:
         """Warn, then close, tables idle longer than the limit; returns how many were let go."""
