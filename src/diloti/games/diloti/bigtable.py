@@ -106,6 +106,16 @@ def _vectors(counts: Counts, top: int, limit: int) -> Iterator[Counts]:
     return walk(1, limit)
 
 
+def can_raise(d: Declaration, turn: int, options: Options) -> bool:
+    """Whether the seat ``turn`` may raise the declaration ``d``: a plain one of an opponent, or its own with
+    ``self_raise``."""
+    if d.kind != PLAIN:
+        return False
+    if d.owner == turn:
+        return options.self_raise
+    return (d.owner - turn) % 2 == 1
+
+
 class _Position:
     """What the lazy generator needs of a position, worked out once."""
 
@@ -122,17 +132,10 @@ class _Position:
         self.options = options
         self.turn = turn
         self.own = next((j for j, d in enumerate(declarations) if d.owner == turn), -1)
-        self.raisable = [self._can_raise(d) for d in declarations]
+        self.raisable = [can_raise(d, turn, options) for d in declarations]
         # Set by is_legal_lazy: the one (count vector, piles) to look at, and its mask.
         self.only: tuple[Counts, int] | None = None
         self.only_mask = 0
-
-    def _can_raise(self, d: Declaration) -> bool:
-        if d.kind != PLAIN:
-            return False
-        if d.owner == self.turn:
-            return self.options.self_raise
-        return (d.owner - self.turn) % 2 == 1
 
     def vectors(self, top: int, limit: int) -> Iterator[Counts]:
         """The count vectors to look at: see :func:`_vectors`."""
@@ -410,4 +413,4 @@ def _rest_ok(pos: _Position, g: int, k2: Counts, piles: int) -> bool:
     return splits(_with(k2, extra), g)
 
 
-__all__ = ["LAZY_ITEMS", "generate_lazy", "has_sum", "is_legal_lazy", "splits"]
+__all__ = ["LAZY_ITEMS", "can_raise", "generate_lazy", "has_sum", "is_legal_lazy", "splits"]

@@ -50,7 +50,7 @@ from diloti.core.cards import BIT, VALUE, Card, mask_of
 from diloti.core.choice import Choices, order, whole_items
 from diloti.core.errors import DilotiError
 from diloti.core.moves import CAPTURE, GROUP, LAY, PLAIN, Declaration, Move, MoveKind
-from diloti.games.diloti.bigtable import generate_lazy, has_sum, is_legal_lazy, splits
+from diloti.games.diloti.bigtable import can_raise, generate_lazy, has_sum, is_legal_lazy, splits
 from diloti.games.diloti.options import Options
 
 Counts = tuple[int, ...]  # numerals per value, index 0..10 (index 0 unused)
@@ -198,16 +198,9 @@ class Query:
         self.numerals = mask_of([c for c in self.table if c < 40])
         self.faces = [c for c in self.table if c >= 40]
         self.own = next((j for j, d in enumerate(self.declarations) if d.owner == turn), -1)
-        self.raisable = [self._can_raise(d) for d in self.declarations]
+        self.raisable = [can_raise(d, turn, options) for d in self.declarations]
         self._can_capture: dict[int, bool] = {}
         self._helds: dict[int, set[int]] = {}
-
-    def _can_raise(self, d: Declaration) -> bool:
-        if d.kind != PLAIN:
-            return False
-        if d.owner == self.turn:
-            return self.options.self_raise
-        return (d.owner - self.turn) % 2 == 1
 
     # ------------------------------------------------------------------ heads and items
     def items(self) -> list[int]:
@@ -435,23 +428,15 @@ class Query:
         """The legal moves of ``card`` taking exactly the items touching ``chosen`` (a card mask), and the table
         cards that can still be added (see :class:`~diloti.core.choice.Choices`)."""
         items = self.items()
-        picked = 0
-        for it in items:
-            if it & chosen:
-                picked |= it
-        heads = self.heads(card)
-        moves = []
-        for kind, value in heads:
-            m = Move(card, kind, value, 0 if kind == LAY else picked)
-            if (kind == LAY) == (not picked) and self.is_legal(m):
-                moves.append(m)
-        open_mask = 0
-        if chosen & ~picked or picked & ~mask_of(self.table) & ~sum(d.mask for d in self.declarations):
+        picked = whole_items(chosen, items)
+        if chosen & ~picked:
             return Choices(card, picked, (), 0)  # a card that is not on the table
+        heads = self.heads(card)
+        moves = [m for m in (Move(card, kind, value, 0 if kind == LAY else picked) for kind, value in heads)
+                 if (m[1] == LAY) == (not picked) and self.is_legal(m)]
+        open_mask = 0
         for it in items:
-            if it & picked:
-                continue
-            if any(k != LAY and self.exists(card, k, s, include=picked | it) for k, s in heads):
+            if not it & picked and any(k != LAY and self.exists(card, k, s, include=picked | it) for k, s in heads):
                 open_mask |= it
         return Choices(card, picked, tuple(sorted(moves, key=order)), open_mask)
 
