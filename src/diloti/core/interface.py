@@ -103,6 +103,8 @@ class SeatViewLike(Protocol):
     @property
     def stock_size(self) -> int: ...
 
+    def lists_all(self) -> bool: ...  # whether ``legal`` is every legal move (else a bounded sample)
+
     def items(self) -> list[int]: ...  # the table's items as card masks (a loose card, a whole pile)
 
     def choices(self, card: Card, chosen: int) -> Choices: ...  # bounded: a card's moves taking exactly ``chosen``

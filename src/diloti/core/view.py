@@ -78,6 +78,11 @@ class SeatView:
     def unseen_count(self) -> int:
         return self.unseen_mask.bit_count()
 
+    def lists_all(self) -> bool:
+        """Whether :attr:`legal` holds every legal move (a game whose moves can be too many to list says when
+        it holds a bounded sample instead: Diloti's ``View.complete``)."""
+        return True
+
     def items(self) -> list[int]:
         """The table's items as card masks (each loose card; a game with piles adds each pile, whole)."""
         return [1 << c for c in self.table]

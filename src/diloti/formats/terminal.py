@@ -111,7 +111,7 @@ class HandsTerminal:
     def show_moves(self, s: Seats, view: Any) -> None:
         for i, m in enumerate(view.legal, 1):
             s.say(f"  {i:2}. {m!s:<22} {self.describe(view, m)}")
-        if not getattr(view, "complete", True):
+        if not view.lists_all():
             s.say("  (the table is so large that its moves number in the hundreds or more: these are a sample, one or "
                   "two of every kind each card can make; type any other move in notation)")
 

@@ -100,6 +100,9 @@ class View(SeatView):
                 return p
         return None
 
+    def lists_all(self) -> bool:
+        return self.complete
+
     def items(self) -> list[int]:
         """The table's items as card masks: each loose card, then each declaration (all its cards)."""
         return [*super().items(), *(p.mask for p in self.declarations)]

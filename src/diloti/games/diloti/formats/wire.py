@@ -56,7 +56,7 @@ def state_message(game: Game, seat: int | None, facts: TableFacts) -> dict[str, 
         "history": history(view),
         "first_table": [NAMES[c] for c in view.first_table],
         "legal": [move_dict(m) for m in view.legal] if view.to_move else [],
-        "legal_complete": not isinstance(view, View) or not view.to_move or view.complete,
+        "legal_complete": not isinstance(view, View) or not view.to_move or view.lists_all(),
         "last": facts.last,
         "rounds": facts.rounds,
     }
