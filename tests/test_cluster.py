@@ -121,6 +121,48 @@ def test_kill_9_loses_nothing_and_computer_seats_play_on(servers: list[Server], 
     assert f"takeover: running the computer seats of {t['table']}" in b.log
 
 
+def _table_locks(pg: str) -> list[tuple[int, int]]:
+    """The table locks held in the test's database: (the holding session's pid, the table's key) each."""
+    from sqlalchemy import create_engine, text
+
+    eng = create_engine(pg.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        with eng.begin() as conn:
+            return [(int(pid), int(key)) for pid, key in conn.execute(text(
+                "SELECT pid, objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2 "
+                "AND classid::bigint = (hashtext('diloti-table')::bigint + 4294967296) % 4294967296 "
+                "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"))]
+    finally:
+        eng.dispose()
+
+
+def test_tables_are_owned_from_their_creation_and_change_hands_only_when_their_process_dies(
+        servers: list[Server], pg: str) -> None:
+    """The false takeover of issue 47: a table another process loaded before its creator locked it looked
+    abandoned. Now every unfinished table is locked by its creator before it is stored, whoever plays it."""
+    a, b = servers
+    bot_first = [{"kind": "bot", "level": "random"}, {"kind": "human"}]
+    made = [a.post("/api/tables", {"name": f"P{i}", "seats": bot_first, "seat": 1, "seed": 40 + i})["table"]
+            for i in range(8)]
+    made.append(a.post("/api/tables", {"name": "Ann", "seed": 3})["table"])  # two humans: no computer seat yet
+    for tid in made:
+        assert b.get(f"/api/tables/{tid}")["status"] == "playing" if tid != made[-1] else True  # B holds a copy
+    locks = _table_locks(pg)
+    assert len(locks) == len(made) and len({pid for pid, _ in locks}) == 1  # all of them, all A's
+    # B holds copies of them all and its watcher looks for free locks every second: it finds none.
+    end = time.monotonic() + 3.0
+    while time.monotonic() < end:
+        for server in (a, b):
+            assert "diloti_takeovers_total 0.0" in httpx.get(f"{server.base}/metrics", timeout=10).text
+        time.sleep(0.2)
+    a.kill()  # now their process is gone: B takes over the unfinished ones, each counted
+    deadline = time.monotonic() + 20
+    while len(_table_locks(pg)) < len(made):
+        assert time.monotonic() < deadline, "B never took the tables over"
+        time.sleep(0.1)
+    assert f"diloti_takeovers_total {float(len(made))}" in httpx.get(f"{b.base}/metrics", timeout=10).text
+
+
 def test_a_player_whose_process_dies_reconnects_through_another(servers: list[Server], pg: str) -> None:
     a, b = servers
     t = a.post("/api/tables", {"name": "Ann", "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}],

@@ -9,9 +9,12 @@ A :class:`Cluster` holds two connections of its own:
   players. Notices are a wake-up, not the truth: after a lost connection the manager
   re-reads every table it holds (``on_reset``), and a periodic check compares move
   counts with the database anyway.
-- the *lock* connection holds a session-level advisory lock per table whose
-  computer seats this process runs. PostgreSQL releases them when the process dies
-  (``kill -9`` closes its sockets), so another process takes the table over.
+- the *lock* connection holds a session-level advisory lock per unfinished table this
+  process runs (its computer seats, and an away player's). A table is locked by the
+  process that creates it before it is stored, so it has an owner from its first
+  moment, and ownership changes only when the lock does: when its process dies
+  (``kill -9`` closes its sockets; PostgreSQL releases the locks) or loses its lock
+  connection. A slow or starved process keeps its tables: nothing expires.
 
 The moves themselves need no lock: a move is stored as the row ``(table, ply)``, and
 the primary key lets exactly one writer store each ply (versioned rows).
@@ -54,6 +57,7 @@ class Cluster:
         self.on_reset = on_reset
         self.poll = poll
         self.owned: set[str] = set()
+        self._lost: set[str] = set()  # owned when the lock connection went: taken back on reconnecting
         self._lock_conn: Any = None
         self._lock_mutex = asyncio.Lock()
         self._listener: asyncio.Task[None] | None = None
@@ -84,6 +88,7 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self._lock_conn.close()  # releases every advisory lock held
         self.owned.clear()
+        self._lost.clear()
 
     async def _connect(self) -> Any:
         import psycopg
@@ -201,30 +206,46 @@ class Cluster:
         if self._lock_conn is None or self._lock_conn.closed:
             if self.owned and not (self.outage is not None and self.outage.down):
                 log.warning("lost the lock connection: giving up %d tables", len(self.owned))
-            self.owned.clear()
+            self._give_up()
             self._lock_conn = await self._connect()
+            if self._lost:
+                # The tables this process ran before its lock connection went: taken back first, before another
+                # process's watcher finds them free (it would count a takeover of a process still alive).
+                lost, self._lost = sorted(self._lost), set()
+                self.owned.update(await self._try_locks(self._lock_conn, lost))
         return self._lock_conn
 
+    def _give_up(self) -> None:
+        """The lock connection is gone, and with it every lock: remember what it held, to take it back."""
+        self._lost |= self.owned
+        self.owned.clear()
+
+    @staticmethod
+    async def _try_locks(conn: Any, table_ids: list[str]) -> set[str]:
+        cur = await conn.execute(
+            "SELECT t, pg_try_advisory_lock(hashtext('diloti-table'), hashtext(t)) "
+            "FROM unnest(%s::text[]) AS t", (table_ids,))
+        return {tid for tid, got in await cur.fetchall() if got}
+
     async def claim(self, table_ids: list[str]) -> set[str]:
-        """Try to become the runner of these tables' computer seats; returns those this process runs."""
+        """Try to become the runner of these tables; returns those this process runs.
+
+        A process claims a table when it creates it (before the table is stored, so that no other process
+        can see it unowned) and when it resumes it; after that only when its runner is gone.
+        """
         want = [t for t in table_ids if t not in self.owned]
         if want:
             async with self._lock_mutex:
                 t0 = self._now()
                 try:
                     conn = await self._locks()
-                    cur = await conn.execute(
-                        "SELECT t, pg_try_advisory_lock(hashtext('diloti-table'), hashtext(t)) "
-                        "FROM unnest(%s::text[]) AS t", (want,))
-                    for tid, got in await cur.fetchall():
-                        if got:
-                            self.owned.add(tid)
+                    self.owned.update(await self._try_locks(conn, [t for t in want if t not in self.owned]))
                 except Exception as exc:
                     self._failed(None, exc, t0, "the lock connection",
                                  f"cannot take table locks ({exc.__class__.__name__})")
                     with contextlib.suppress(Exception):
                         await self._lock_conn.close()
-                    self.owned.clear()
+                    self._give_up()
         return {t for t in table_ids if t in self.owned}
 
     async def check(self) -> None:
@@ -239,12 +260,13 @@ class Cluster:
                 self._failed("locks", exc, t0, f"the lock connection (giving up {len(self.owned)} tables)",
                              f"database trouble: lost the lock connection ({exc.__class__.__name__}): giving up "
                              f"{len(self.owned)} tables")
-                self.owned.clear()
+                self._give_up()
                 with contextlib.suppress(Exception):
                     await self._lock_conn.close()
 
     async def release(self, table_id: str) -> None:
-        """Stop running this table's computer seats (it is over or closed)."""
+        """Stop running this table (it is over or closed)."""
+        self._lost.discard(table_id)
         if table_id not in self.owned:
             return
         self.owned.discard(table_id)

@@ -13,7 +13,7 @@ import secrets
 import time
 from abc import abstractmethod
 
-from diloti.server.live import REMATCH_OFFER, LiveTable, Seat, computer_plays
+from diloti.server.live import REMATCH_OFFER, LiveTable, Seat
 from diloti.server.protocol import ProtocolError
 from diloti.server.ratings import game_result, rate_seats
 from diloti.server.replica import Replica, report_failure
@@ -317,9 +317,13 @@ class TableLife(Replica):
                          clock=None if table.clock is None else (table.clock.move, table.clock.reserve),
                          series_before=table.series_score(), rated=table.rated and humans <= table.offer,
                          game=table.kind)
+        if self.cluster is not None:
+            await self.cluster.claim([data.id])  # owned before it is stored, as a new table is
         try:
             made = await self.db(self.store.create_rematch, table.id, data)
         except Exception as exc:
+            if self.cluster is not None:
+                await self.cluster.release(data.id)
             log.exception("cannot store the rematch of %s", table.id)
             raise ProtocolError("server_error", f"could not store the rematch ({exc.__class__.__name__}); "
                                 "nothing changed", 500) from None
@@ -327,9 +331,9 @@ class TableLife(Replica):
             new = LiveTable(data)
             new.client = table.client
             self.tables[new.id] = new
-            if self.cluster is not None and computer_plays(new):
-                await self.cluster.claim([new.id])
             self._kick(new)
+        elif self.cluster is not None:
+            await self.cluster.release(data.id)  # another process's rematch was stored first: it owns that one
         self._rematched(table, made)
         return table.next_table or ""
 

@@ -415,8 +415,3 @@ class LiveTable:
                            "scores": list(self.game.scores), "rounds": self.game.round_no, "end_reason": None})
             self.send_all({"type": "table", "table": self.summary()})
         self.send_states()
-
-
-def computer_plays(table: LiveTable) -> bool:
-    """Some seat of the table is (or may soon be) played by the computer: a process must run it."""
-    return any(s.kind == "bot" or s.away for s in table.seats)

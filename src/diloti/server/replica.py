@@ -250,13 +250,32 @@ class Replica(ABC):
                     log.exception("watching the other processes failed")
 
     async def _take_over(self) -> None:
-        """Run the computer seats of tables whose runner is gone (its lock died with its process)."""
+        """Run the unfinished tables whose runner is gone (its lock died with its process).
+
+        Every unfinished table is locked by a process from its creation, so a lock found free means its process
+        is gone (or lost its connection to PostgreSQL). A copy here may be behind, though: the game it shows
+        under way may have ended, and its lock been let go. So a table whose lock is taken is first brought up
+        to date from the database, and counted as a takeover only if it is still under way.
+        """
         assert self.cluster is not None
-        orphans = [t.id for t in self.tables.values()
-                   if t.id not in self.cluster.owned and self._bot_to_move(t) is not None]
+        orphans = [t.id for t in self.tables.values() if t.id not in self.cluster.owned and t.status in ACTIVE]
         for tid in await self.cluster.claim(orphans) if orphans else ():
             table = self.tables.get(tid)
-            if table is not None:
-                self.metrics.takeovers.inc()
-                log.warning("takeover: running the computer seats of %s (the process that ran them is gone)", tid)
-                self._kick(table)
+            if table is None or not await self._still_active(table):
+                await self.cluster.release(tid)
+                continue
+            self.metrics.takeovers.inc()
+            log.warning("takeover: running the computer seats of %s (the process that ran them is gone)", tid)
+            self._kick(table)
+
+    async def _still_active(self, table: LiveTable) -> bool:
+        """Bring a copy up to date from the database; is its game still under way?"""
+        stored = (await self.db(self.store.progress, [table.id])).get(table.id)
+        if stored is None:
+            return False
+        async with table.lock:
+            if stored[0] > table.ply:
+                await self._catch_up(table)
+            if stored[1] != table.status and self.tables.get(table.id) is table:
+                await self._refresh_seats(table)
+            return self.tables.get(table.id) is table and table.status in ACTIVE and not table.over

@@ -18,7 +18,7 @@ from diloti.games import DEFAULT_GAME, GAMES, GameInfo
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.health import is_outage
 from diloti.server.life import TableLife
-from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, computer_plays, token_hash
+from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, token_hash
 from diloti.server.model_base import GRACE_MAX
 from diloti.server.names import player_name
 from diloti.server.protocol import ProtocolError, clean_name
@@ -114,9 +114,15 @@ class Seating(TableLife):
         tid = secrets.token_urlsafe(8)
         data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats,
                          away_level=away_level, grace=grace, clock=clock, rated=rated, game=game)
+        if self.cluster is not None:
+            # Owned before it is stored: no other process ever sees it without an owner (its watcher would take
+            # it over, counting the takeover of a process that is alive).
+            await self.cluster.claim([tid])
         try:
             await self.db(self.store.create_table, data)
         except Exception as exc:
+            if self.cluster is not None:
+                await self.cluster.release(tid)
             if is_outage(exc):
                 raise  # answered 503 (try again) by diloti.server.health.Errors
             log.exception("cannot store a new table")
@@ -124,8 +130,6 @@ class Seating(TableLife):
         table = LiveTable(data)
         table.client = client
         self.tables[tid] = table
-        if self.cluster is not None and computer_plays(table):
-            await self.cluster.claim([tid])
         self._kick(table)
         return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
 

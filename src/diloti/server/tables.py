@@ -40,7 +40,7 @@ from diloti.games import GameInfo
 from diloti.match.workers import PoolSpec, choose_move, in_game, rank_hint, worker_pool
 from diloti.server.cluster import Cluster
 from diloti.server.health import Outage, Unreachable, is_outage
-from diloti.server.live import Connection, LiveTable, Seat, computer_plays, token_hash
+from diloti.server.live import Connection, LiveTable, Seat, token_hash
 from diloti.server.metrics import Metrics
 from diloti.server.protocol import ProtocolError, clean_chat, move_dict
 from diloti.server.replica import report_failure
@@ -164,7 +164,7 @@ class TableManager(Seating):
             if table is not None:
                 tables.append(table)
         if self.cluster is not None:
-            await self.cluster.claim([t.id for t in tables if computer_plays(t)])
+            await self.cluster.claim([t.id for t in tables])  # those another process runs stay its own
             self._watcher = asyncio.create_task(self._watch_loop())
         for table in tables:
             self._kick(table)
@@ -622,7 +622,7 @@ class TableManager(Seating):
             table.close_all()
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
-        if self.cluster is not None:
+        if self.cluster is not None and not reconnect:  # a table read again is still this process's to run
             self._spawn(self.cluster.release(table.id))
 
 
