@@ -1,13 +1,16 @@
 """Load benchmark for ``diloti serve`` (a script, not a test).
 
 Starts the server in a subprocess on a fresh SQLite file (or ``--processes N`` servers on one
-PostgreSQL database, or uses ``--url`` of a running server), creates ``--tables`` tables, and
+PostgreSQL database, or uses ``--url`` of a running server or proxy), creates ``--tables`` tables, and
 plays every game to the end with simulated players over websockets on loopback: each player
 answers its turn after a random think time by choosing a random legal move. Prints moves per
 second, the move latency p50/p90/p99/max (from sending a move to the server's ``played``
 coming back to the mover, and to the other player of the table), and checks that every game
 finished and that the database holds every move a player saw announced, with no ply missing
-or stored twice.
+or stored twice. With ``--url`` that check needs ``--db``, the URL of the database behind the server (or
+behind the proxy's servers): the run reads its own tables there directly, as it does for servers it starts.
+
+It needs the ``load`` extra (httpx, and the server's packages): ``pip install -c constraints/test.txt '.[load]'``.
 
 Each table's players use a loopback address of their own (127.0.0.2, 127.0.0.3, ...), so the
 server's per-address limits see one person per table. With several processes the two players
@@ -21,6 +24,7 @@ computer seat runs on the process its human does not use.
     .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --kill-after 30  # SIGKILL server 0
     .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --flood 1000     # one address floods
     .venv/bin/python bench/load.py --tables 20 --bots --bot-level expert --workers 1 --core both --pairs 2
+    .venv/bin/python bench/load.py --url http://127.0.0.1:8080 --db postgresql://diloti:...@db.internal/diloti
 
 With computer seats it also reports the computer moves played and the CPU seconds of the servers' worker
 processes (the ones that run computer moves, read from /proc), and their ratio: computer moves per worker
@@ -204,10 +208,13 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--nice", type=int, default=0,
                     help="run the server and this client at this niceness (negative needs root; a control on a "
                          "shared machine: shows the latency when the other work on it does not delay us)")
-    ap.add_argument("--url", default=None, help="use a running server (http://HOST:PORT) instead of starting one")
+    ap.add_argument("--url", default=None,
+                    help="use a running server or proxy (http://HOST:PORT) instead of starting servers; with --db "
+                         "its database is checked after the run")
     ap.add_argument("--processes", type=int, default=1,
                     help="server processes to start on one database (more than 1 needs PostgreSQL; default 1)")
     ap.add_argument("--db", default=None, help="database URL for the servers (default: a fresh SQLite file); "
+                    "with --url, the database of the server(s) behind it, read directly after the run; "
                     "on a database of your own only this run's tables are checked")
     ap.add_argument("--postgres", action="store_true",
                     help="start the project's private PostgreSQL (scripts/install-postgres) and use a fresh "
@@ -234,8 +241,9 @@ def parse_args() -> argparse.Namespace:
                     help="write every latency sample to FILE (CSV: kind, seconds since the start, latency ms; "
                          "also this client's own stalls over 100 ms)")
     args = ap.parse_args()
-    if args.url and (args.db or args.postgres or args.processes != 1 or args.kill_after is not None or args.core):
-        ap.error("--url uses a running server: --db, --postgres, --processes, --kill-after and --core start servers")
+    if args.url and (args.postgres or args.processes != 1 or args.kill_after is not None or args.core):
+        ap.error("--url uses a running server: --postgres, --processes, --kill-after and --core start servers "
+                 "(--db with --url names its database, for the check after the run)")
     if args.pairs < 1 or (args.pairs > 1 and args.core != "both"):
         ap.error("--pairs N needs --core both (and N >= 1)")
     if args.core == "both":
@@ -269,6 +277,7 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
     db = None
     if args.url:
         bases = [args.url]
+        db = args.db  # the running server's database (or None: no check), read directly after the run
     else:
         if args.postgres:
             db = fresh_postgres()
@@ -282,14 +291,16 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
         bases = [s.url for s in servers]
     spread = all(urlparse(b).hostname in ("127.0.0.1", "localhost") for b in bases)
     on_pg = db is not None and db.startswith("postgres")
+    local_pg = on_pg and bool(servers)  # PostgreSQL's CPU is read from this machine's processes: ours only
     who = (f"1 player + 1 server bot ({args.bot_level})" if args.bots else "2 players") + " each"
     where = (f"{len(servers)} server process{'es' if len(servers) > 1 else ''} on "
-             f"{'PostgreSQL' if on_pg else 'SQLite'}" if servers else f"server {args.url}")
+             f"{'PostgreSQL' if on_pg else 'SQLite'}" if servers
+             else f"server {args.url}, {'its database checked after the run' if db else 'no database check (--db)'}")
     print(f"load: {args.tables} tables, {who}, target {args.target}, think {args.think_min}-{args.think_max} s, "
           f"{where}, workers {args.workers or 'default'}, core {core or 'as the environment says'}; "
           f"load average at start "
           f"{load_start[0]:.1f} {load_start[1]:.1f} {load_start[2]:.1f}", flush=True)
-    pg0 = postgres_cpu() if on_pg else {}
+    pg0 = postgres_cpu() if local_pg else {}
     probe = subprocess.Popen([sys.executable, "-c", PROBE], stdout=subprocess.PIPE, text=True,
                              preexec_fn=dies_with_parent)
     probe_out = ["nan", "nan", "nan"]
@@ -309,7 +320,7 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
                               sorted({core_of(s.proc.pid) for s in servers if s.killed_at is None}),
                               None if None in computed else int(sum(c or 0 for c in computed)),
                               None if None in seconds else sum(c or 0.0 for c in seconds))
-        pg1 = postgres_cpu() if on_pg else {}
+        pg1 = postgres_cpu() if local_pg else {}
         probe.terminate()
         probe_out = (probe.communicate(timeout=10)[0] or "nan nan nan").split()
     finally:
@@ -318,7 +329,7 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
         stop_all(servers)
     check = check_database(db, out.ids, out.stats.acked, out.stats.seen) if db else None
     pg_cpu = sum(v - pg0.get(pid, 0.0) for pid, v in pg1.items())
-    figures = report(args, out, check, servers, server_cpu, pg_cpu if on_pg else None, probe_out, load_start)
+    figures = report(args, out, check, servers, server_cpu, pg_cpu if local_pg else None, probe_out, load_start)
     if check is not None:
         figures["games"] = check.digest
     if workers is not None and (args.bots or workers.processes):
