@@ -23,6 +23,7 @@ computer seat runs on the process its human does not use.
     .venv/bin/python bench/load.py --postgres --processes 2 --tables 200 --bots --bot-level expert --workers 1
     .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --kill-after 30  # SIGKILL server 0
     .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --flood 1000     # one address floods
+    .venv/bin/python bench/load.py --postgres --processes 2 --tables 250 --proxy          # through nginx
     .venv/bin/python bench/load.py --tables 20 --bots --bot-level expert --workers 1 --core both --pairs 2
     .venv/bin/python bench/load.py --url http://127.0.0.1:8080 --db postgresql://diloti:...@db.internal/diloti
 
@@ -55,6 +56,7 @@ from urllib.parse import urlparse
 from load_check import Check, check_database, pct, sustained_rate
 from load_flood import FLOOD_ADDRESS
 from load_players import Sample, Stats, one_table
+from load_proxy import Proxy
 from load_servers import (
     PROBE,
     Server,
@@ -211,6 +213,10 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--url", default=None,
                     help="use a running server or proxy (http://HOST:PORT) instead of starting servers; with --db "
                          "its database is checked after the run")
+    ap.add_argument("--proxy", action="store_true",
+                    help="put the shipped nginx file (deploy/nginx/diloti.conf) in front of the servers it starts: "
+                         "the players go through nginx, as a deployed service's do (needs nginx: "
+                         "scripts/install-proxy installs it)")
     ap.add_argument("--processes", type=int, default=1,
                     help="server processes to start on one database (more than 1 needs PostgreSQL; default 1)")
     ap.add_argument("--db", default=None, help="database URL for the servers (default: a fresh SQLite file); "
@@ -244,6 +250,10 @@ def parse_args() -> argparse.Namespace:
     if args.url and (args.postgres or args.processes != 1 or args.kill_after is not None or args.core):
         ap.error("--url uses a running server: --postgres, --processes, --kill-after and --core start servers "
                  "(--db with --url names its database, for the check after the run)")
+    if args.proxy and args.url:
+        ap.error("--proxy starts nginx in front of the servers this run starts; --url names a running service")
+    if args.proxy and args.kill_after is not None:
+        ap.error("--proxy with --kill-after is tests/test_deploy.py's (a killed upstream is nginx's to route around)")
     if args.pairs < 1 or (args.pairs > 1 and args.core != "both"):
         ap.error("--pairs N needs --core both (and N >= 1)")
     if args.core == "both":
@@ -274,6 +284,7 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
     """One run of the load on fresh servers running ``core`` (None: as this environment says)."""
     load_start = os.getloadavg()
     servers: list[Server] = []
+    proxy: Proxy | None = None
     db = None
     if args.url:
         bases = [args.url]
@@ -289,12 +300,19 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
             os.nice(args.nice)  # the servers inherit it
         servers = start_servers(db, args.processes, args.workers, core, allow_seed=args.fixed_deals)
         bases = [s.url for s in servers]
+        if args.proxy:
+            try:
+                proxy = Proxy([urlparse(b).port or 80 for b in bases])
+            except BaseException:
+                stop_all(servers)
+                raise
+            bases = [proxy.url]
     spread = all(urlparse(b).hostname in ("127.0.0.1", "localhost") for b in bases)
     on_pg = db is not None and db.startswith("postgres")
     local_pg = on_pg and bool(servers)  # PostgreSQL's CPU is read from this machine's processes: ours only
     who = (f"1 player + 1 server bot ({args.bot_level})" if args.bots else "2 players") + " each"
     where = (f"{len(servers)} server process{'es' if len(servers) > 1 else ''} on "
-             f"{'PostgreSQL' if on_pg else 'SQLite'}" if servers
+             f"{'PostgreSQL' if on_pg else 'SQLite'}{' behind nginx' if proxy else ''}" if servers
              else f"server {args.url}, {'its database checked after the run' if db else 'no database check (--db)'}")
     print(f"load: {args.tables} tables, {who}, target {args.target}, think {args.think_min}-{args.think_max} s, "
           f"{where}, workers {args.workers or 'default'}, core {core or 'as the environment says'}; "
@@ -326,10 +344,22 @@ def one_run(args: argparse.Namespace, core: str | None) -> tuple[bool, dict[str,
     finally:
         if probe.poll() is None:
             probe.kill()
+        if proxy is not None:
+            proxy.stop()
         stop_all(servers)
     check = check_database(db, out.ids, out.stats.acked, out.stats.seen) if db else None
     pg_cpu = sum(v - pg0.get(pid, 0.0) for pid, v in pg1.items())
     figures = report(args, out, check, servers, server_cpu, pg_cpu if local_pg else None, probe_out, load_start)
+    if servers:
+        # A table changes hands only when its process dies (docs/DEPLOY.md's alert): 0 in a run that kills none.
+        took = [metric(text, "diloti_takeovers_total") for text in metrics]
+        figures["takeovers"] = None if None in took else int(sum(t or 0 for t in took))
+        print(f"takeovers (diloti_takeovers_total, the live servers): {figures['takeovers']}")
+    if proxy is not None:
+        lines = proxy.errors()
+        figures["proxy"] = {"error_log_lines": len(lines)}
+        print(f"nginx logged {len(lines)} lines at warn or above" + "".join(f"\n    {ln}" for ln in lines[:5]))
+        proxy.cleanup()
     if check is not None:
         figures["games"] = check.digest
     if workers is not None and (args.bots or workers.processes):
