@@ -57,7 +57,7 @@ COMPILED = [
 # installed. Elsewhere they stay Python (the environments cannot run without numpy) and the core is compiled.
 RESEARCH_COMPILED = [
     "diloti/envs/actions.py",
-    "diloti/envs/hand_actions.py",
+    "diloti/games/onecard/envs/actions.py",
     "diloti/games/diloti/envs/actions.py",
     "diloti/games/diloti/envs/planes.py",
 ]

@@ -10,7 +10,7 @@ the wall clock). The figures are the medians over the rounds; the ratio is compi
 - ``engine``: ``diloti bench``'s loop (random playouts, full move generation), actions per second;
 - ``pettingzoo``: ``env()`` with PettingZoo's wrappers, random masked agents, steps per second
   (and ``pettingzoo-raw``: ``raw_env()``);
-- ``gymnasium``: ``DilotiEnv(opponent="random")`` steps per second;
+- ``gymnasium``: ``CardGameEnv(opponent="random")`` steps per second;
 - ``openspiel``: ``python_diloti`` decisions per second; ``openspiel-clone``: clones per second of
   states in mid-round;
 - ``expert``: the expert's playouts per second (bench/playouts.py's loop: sampled worlds, rollouts);
@@ -126,7 +126,8 @@ def _views(n: int, seed: int) -> list[object]:
 
 
 def _expert(seconds: float) -> float:
-    from diloti.ai.part import SearchSettings, players_part
+    from diloti.ai.games import players_part
+    from diloti.ai.part import SearchSettings
     from diloti.ai.search import playout
 
     rng = random.Random(3)

@@ -14,7 +14,7 @@ item or STOP; chance outcomes (OpenSpiel) are counted apart.
 - ``pettingzoo``: ``pettingzoo_env.env()`` with PettingZoo's wrappers, the usual
   ``agent_iter``/``last``/``step`` loop, a random legal action from the mask.
 - ``pettingzoo-raw``: the same loop on ``raw_env`` (no wrappers).
-- ``gymnasium``: ``DilotiEnv(opponent="random")``; the agent's steps (the
+- ``gymnasium``: ``CardGameEnv(opponent="random")``; the agent's steps (the
   opponent's moves are played inside ``step``).
 - ``openspiel``: ``python_diloti`` states, random decisions and chance outcomes.
 - ``openspiel-clone``: ``clone()`` of mid-round ``python_diloti`` states (clones per second; the states of
@@ -101,10 +101,10 @@ def pettingzoo(players: int, wrapped: bool, game: str) -> Run:
 
 
 def gymnasium_env(players: int, game: str) -> Run:
-    from diloti.envs.gym_env import DilotiEnv
+    from diloti.envs.gym_env import CardGameEnv
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        env = DilotiEnv(opponent="random", players=players, game=game)
+        env = CardGameEnv(opponent="random", players=players, game=game)
         rng = random.Random(seed)
         steps, start = 0, clock()
         end = start + seconds

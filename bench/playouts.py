@@ -13,8 +13,9 @@ import argparse
 import random
 import time
 
+from diloti.ai.expert import ExpertPlayer
 from diloti.ai.part import SearchSettings
-from diloti.ai.search import ExpertPlayer, playout
+from diloti.ai.search import playout
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.players import rollouts
 from diloti.games.diloti.players.rollout import rollout_move

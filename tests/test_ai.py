@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from diloti.ai import LEVELS, MEASUREMENT_LEVELS, UnknownLevelError, make_player, parse_spec
+from diloti.ai.expert import OraclePlayer
 from diloti.ai.heuristic import expected_best
-from diloti.ai.search import OraclePlayer
 from diloti.core.cards import mask_of, parse_cards
 from diloti.core.moves import Declaration, Move, MoveKind
 from diloti.games.diloti.game import Game

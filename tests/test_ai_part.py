@@ -9,11 +9,12 @@ from collections.abc import Iterator
 import pytest
 
 from diloti.ai import LEVELS, MEASUREMENT_LEVELS, make_player
-from diloti.ai.analysis import AnalysisError, rank_moves
-from diloti.ai.part import PlayersPart, game_players, players_part
-from diloti.ai.winchance import win_chances
+from diloti.ai.analysis import AnalysisError, rank_moves, win_chances
+from diloti.ai.base import player_move
+from diloti.ai.games import game_players, players_part
+from diloti.ai.part import PlayersPart
 from diloti.core.errors import UnknownGameError
-from diloti.games import BUILT_IN, GameInfo, registered
+from diloti.core.registry import GameInfo, built_in, registered
 from diloti.games.kontsina.rules import KontsinaOptions
 from diloti.match.tournament import play_game, play_match
 from diloti.match.workers import choose_move, rank_hint
@@ -22,7 +23,7 @@ from toy_players import ToyGame, ToyState
 CONTRACT = [name for name in PlayersPart.__dict__ if not name.startswith("_")]
 
 
-@pytest.mark.parametrize("game", BUILT_IN)
+@pytest.mark.parametrize("game", built_in())
 def test_every_built_in_game_has_the_whole_players_part(game: str) -> None:
     part = game_players(game)
     assert {"greedy_scores", "heuristic_scores", "rollouts", "worlds", "rank_moves", "endless"} <= set(CONTRACT)
@@ -49,8 +50,7 @@ def test_a_registered_game_gets_every_level(toy: GameInfo) -> None:
     assert set(LEVELS) <= set(bots)
     while not s.is_over:
         for name, bot in bots.items():
-            chooser = getattr(bot, "choose_full", None)
-            move = chooser(s) if chooser is not None else bot.choose(s.view(s.turn))
+            move = player_move(bot, s)
             assert s.is_legal(move), name
         s.push(bots["heuristic"].choose(s.view(s.turn)))
 

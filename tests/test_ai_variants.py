@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from diloti.ai import make_player
-from diloti.ai.part import SearchSettings, game_players
+from diloti.ai import FullStatePlayer, game_players, make_player, player_move
+from diloti.ai.part import SearchSettings
 from diloti.core.cards import mask_of, parse_card
 from diloti.games import new_game
 from diloti.games.diloti.state import State
@@ -68,7 +68,8 @@ def test_a_sampled_world_fits_the_view(game: str) -> None:
 def test_the_oracle_takes_the_full_hand() -> None:
     g = new_game("kontsina", seed=2)
     bot = make_player("oracle:iterations=8,seconds=none", 1, measurement=True)
-    m = bot.choose_full(g.state)  # type: ignore[attr-defined]
+    assert isinstance(bot, FullStatePlayer)
+    m = player_move(bot, g.state)
     assert m in g.state.legal_moves()
 
 

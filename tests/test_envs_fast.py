@@ -167,9 +167,9 @@ GYM_CASES = [("diloti", 2, None, "round"), ("diloti", 4, {"face_card_redeal": "a
 
 
 def gym_trajectory(game: str, players: int, options: Any, episode: str, seed: int) -> list[Any]:
-    from diloti.envs.gym_env import DilotiEnv
+    from diloti.envs.gym_env import CardGameEnv
 
-    env = DilotiEnv(opponent="random", players=players, options=options, game=game, episode=episode)
+    env = CardGameEnv(opponent="random", players=players, options=options, game=game, episode=episode)
     rng = random.Random(seed)
     out: list[Any] = []
     for episode_no in range(3):
@@ -384,7 +384,7 @@ def test_the_kernels_numbers_equal_each_parts_formula() -> None:
                                                         for i in range(players)]
                 assert part("stock") == [f32(v.stock_size / 52)]
                 assert part("captured_counts") == [f32(len(v.captured[own]) / 52), f32(len(v.captured[other]) / 52)]
-                assert part("xeri") == [f32(min(v.xeri[own], 24) / 24), f32(min(v.xeri[other], 24) / 24)]
+                assert part("xeri") == [f32(min(v.sweeps[own], 24) / 24), f32(min(v.sweeps[other], 24) / 24)]
                 t = options.target
                 assert part("scores") == [f32(min(max(scores[own], 0), t) / t), f32(min(max(scores[other], 0), t) / t)]
                 assert part("plays") == [f32(min(v.plays, 48) / 48)]

@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import diloti.envs  # noqa: E402
 from diloti.envs.driver import EnvArgumentError  # noqa: E402
-from diloti.envs.gym_env import DilotiEnv  # noqa: E402
+from diloti.envs.gym_env import CardGameEnv  # noqa: E402
 
 FAST_EXPERT = "expert:iterations=20,seconds=none"
 
@@ -24,14 +24,14 @@ def test_check_env(players: int, opponent: str) -> None:
 
 def test_registered_id_makes_the_environment() -> None:
     env = gymnasium.make("diloti/Diloti-v0", opponent="greedy", options={"liberal_groups": True}, seat=1)
-    assert isinstance(env.unwrapped, DilotiEnv)
+    assert isinstance(env.unwrapped, CardGameEnv)
     obs, info = env.reset(seed=1)
     assert info["seat"] == 1 and obs["action_mask"].sum() > 0
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_rounds_end_with_the_point_difference(players: int) -> None:
-    env = DilotiEnv(opponent="heuristic", players=players)
+    env = CardGameEnv(opponent="heuristic", players=players)
     for seed in range(3):
         obs, info = env.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -53,7 +53,7 @@ def test_rounds_end_with_the_point_difference(players: int) -> None:
 
 def test_same_seed_same_episode() -> None:
     def run(seed: int) -> list[float]:
-        env = DilotiEnv(opponent=FAST_EXPERT)
+        env = CardGameEnv(opponent=FAST_EXPERT)
         obs, _ = env.reset(seed=seed)
         out = [float(obs["observation"].sum())]
         while True:
@@ -66,7 +66,7 @@ def test_same_seed_same_episode() -> None:
 
 def test_each_step_returns_arrays_of_the_callers_own() -> None:
     """The observation, its mask and the info's mask are new writable arrays: changing them changes nothing else."""
-    env = DilotiEnv(opponent="random", players=2, seat=0)
+    env = CardGameEnv(opponent="random", players=2, seat=0)
     obs, info = env.reset(seed=4)
     rng = np.random.default_rng(4)
     for _ in range(40):
@@ -87,7 +87,7 @@ def test_each_step_returns_arrays_of_the_callers_own() -> None:
 
 
 def test_illegal_action_ends_the_episode() -> None:
-    env = DilotiEnv()
+    env = CardGameEnv()
     obs, _ = env.reset(seed=3)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     obs, reward, terminated, _, info = env.step(illegal)
@@ -98,28 +98,28 @@ def test_illegal_action_ends_the_episode() -> None:
 
 def test_bad_arguments_name_the_argument() -> None:
     with pytest.raises(EnvArgumentError, match="opponent='grandmaster'"):
-        DilotiEnv(opponent="grandmaster")
+        CardGameEnv(opponent="grandmaster")
     with pytest.raises(EnvArgumentError, match="partner=3"):
-        DilotiEnv(partner=3)  # type: ignore[arg-type]
+        CardGameEnv(partner=3)  # type: ignore[arg-type]
     with pytest.raises(EnvArgumentError, match="seat=2"):
-        DilotiEnv(seat=2)
+        CardGameEnv(seat=2)
     with pytest.raises(EnvArgumentError, match="players=5"):
-        DilotiEnv(players=5)
+        CardGameEnv(players=5)
     with pytest.raises(EnvArgumentError, match="illegal_reward="):
-        DilotiEnv(illegal_reward="x")  # type: ignore[arg-type]
+        CardGameEnv(illegal_reward="x")  # type: ignore[arg-type]
     with pytest.raises(EnvArgumentError, match="before reset"):
-        DilotiEnv().step(0)
+        CardGameEnv().step(0)
 
 
 def test_render_ansi() -> None:
-    env = DilotiEnv(render_mode="ansi", seat=0)
+    env = CardGameEnv(render_mode="ansi", seat=0)
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and "the agent plays player_0" in text
 
 
 # ------------------------------------------------------------------ max_steps: truncation
-def run_episode(env: DilotiEnv, seed: int) -> tuple[int, float, bool, bool, dict[str, np.ndarray], int]:
+def run_episode(env: CardGameEnv, seed: int) -> tuple[int, float, bool, bool, dict[str, np.ndarray], int]:
     """One episode at random: the agent's steps, the last step's reward, terminated and truncated, observation,
     and the step count the driver kept (the agent's decision steps)."""
     obs, _ = env.reset(seed=seed)
@@ -138,8 +138,8 @@ def run_episode(env: DilotiEnv, seed: int) -> tuple[int, float, bool, bool, dict
                                                           ("diloti", 2, "game"), ("xeri", 2, "round"),
                                                           ("kontsina", 3, "round")])
 def test_max_steps_truncates_the_episode_at_exactly_that_step(game: str, players: int, episode: str) -> None:
-    def make(max_steps: int | None = None) -> DilotiEnv:
-        return DilotiEnv(opponent="greedy", players=players, game=game, episode=episode, max_steps=max_steps)
+    def make(max_steps: int | None = None) -> CardGameEnv:
+        return CardGameEnv(opponent="greedy", players=players, game=game, episode=episode, max_steps=max_steps)
 
     length, whole_reward, terminated, truncated, _, applied = run_episode(make(), 6)
     assert terminated and not truncated and applied == length
@@ -162,7 +162,7 @@ def test_max_steps_truncates_the_episode_at_exactly_that_step(game: str, players
 
 
 def test_max_steps_leaves_the_episode_as_it_was_before_it_truncates() -> None:
-    a, b = DilotiEnv(opponent="heuristic", players=4), DilotiEnv(opponent="heuristic", players=4, max_steps=8)
+    a, b = CardGameEnv(opponent="heuristic", players=4), CardGameEnv(opponent="heuristic", players=4, max_steps=8)
     obs_a, _ = a.reset(seed=2)
     obs_b, _ = b.reset(seed=2)
     rng = np.random.default_rng(2)
@@ -185,6 +185,6 @@ def test_check_env_with_max_steps(players: int, max_steps: int) -> None:
 @pytest.mark.parametrize("bad", [0, -3, 1.5, True, "10", [10]])
 def test_a_bad_max_steps_is_named(bad: object) -> None:
     with pytest.raises(EnvArgumentError, match=r"invalid max_steps=.*expected None \(no limit\) or a positive int"):
-        DilotiEnv(max_steps=bad)  # type: ignore[arg-type]
+        CardGameEnv(max_steps=bad)  # type: ignore[arg-type]
     with pytest.raises(EnvArgumentError, match="max_steps="):
         gymnasium.make("diloti/Kontsina-v0", max_steps=bad)

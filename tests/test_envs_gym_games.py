@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import diloti.envs  # noqa: E402
 from diloti.envs.driver import EnvArgumentError  # noqa: E402
-from diloti.envs.gym_env import DilotiEnv  # noqa: E402
+from diloti.envs.gym_env import CardGameEnv  # noqa: E402
 
 FAST_EXPERT = "expert:iterations=10,seconds=none"
 
@@ -34,7 +34,7 @@ def test_registered_ids_and_the_game_argument_make_the_same_environment() -> Non
                                    "kontsina": "diloti/Kontsina-v0"}
     a = gymnasium.make("diloti/Kontsina-v0", players=3, seat=2).unwrapped
     b = gymnasium.make("diloti/Diloti-v0", game="kontsina", players=3, seat=2).unwrapped
-    assert isinstance(a, DilotiEnv) and a.game.name == b.game.name == "kontsina"
+    assert isinstance(a, CardGameEnv) and a.game.name == b.game.name == "kontsina"
     oa, ia = a.reset(seed=4)
     ob, ib = b.reset(seed=4)
     assert np.array_equal(oa["observation"], ob["observation"]) and ia["seat"] == ib["seat"] == 2
@@ -46,7 +46,7 @@ def test_registered_ids_and_the_game_argument_make_the_same_environment() -> Non
                                                           ("kontsina", 4, {"partnerships": True})])
 def test_hands_end_with_the_sides_points_against_the_others(game: str, players: int,
                                                             options: dict[str, Any] | None) -> None:
-    env = DilotiEnv(game=game, opponent="greedy", partner="random", players=players, options=options)
+    env = CardGameEnv(game=game, opponent="greedy", partner="random", players=players, options=options)
     for seed in range(3):
         obs, info = env.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -69,7 +69,7 @@ def test_hands_end_with_the_sides_points_against_the_others(game: str, players: 
 
 @pytest.mark.parametrize(("game", "worst"), [("xeri", -285.0), ("kontsina", -5.0)])
 def test_an_illegal_action_ends_the_episode_with_the_games_worst(game: str, worst: float) -> None:
-    env = DilotiEnv(game=game)
+    env = CardGameEnv(game=game)
     obs, _ = env.reset(seed=3)
     obs, reward, terminated, _, info = env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
     assert terminated and reward == worst and info["illegal_action"]
@@ -77,10 +77,10 @@ def test_an_illegal_action_ends_the_episode_with_the_games_worst(game: str, wors
 
 def test_bad_arguments_name_the_argument() -> None:
     with pytest.raises(EnvArgumentError, match="invalid game='chess'"):
-        DilotiEnv(game="chess")
+        CardGameEnv(game="chess")
     with pytest.raises(EnvArgumentError, match="invalid players=3 for game='xeri'"):
         gymnasium.make("diloti/Xeri-v0", players=3)
     with pytest.raises(EnvArgumentError, match="unknown xeri option 'liberal_groups'"):
-        DilotiEnv(game="xeri", options={"liberal_groups": True})
-    env = DilotiEnv(game="xeri", render_mode="ansi")
+        CardGameEnv(game="xeri", options={"liberal_groups": True})
+    env = CardGameEnv(game="xeri", render_mode="ansi")
     assert env.render() == "Xeri: call reset() to deal a hand\n  (the agent plays player_0)"

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from diloti.core.cards import Card, parse_cards
-from diloti.core.hand_state import HandState
 from diloti.core.moves import CAPTURE, Move
 from diloti.envs.actions import InvalidActionError
-from diloti.envs.hand_actions import HandDecision, HandEncoding
 from diloti.games.kontsina.envs import ENCODING as KONTSINA
 from diloti.games.kontsina.envs import ITEM as KONTSINA_ITEM
 from diloti.games.kontsina.rules import KontsinaOptions, KontsinaState
+from diloti.games.onecard.envs.actions import HandDecision, HandEncoding
+from diloti.games.onecard.state import HandState
 from diloti.games.xeri.envs import ENCODING as XERI
 from diloti.games.xeri.rules import XeriOptions, XeriState
 

@@ -11,9 +11,9 @@ pytest.importorskip("numpy", reason="the research extra (pip install 'diloti[res
 
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.games import find_env_game
-from diloti.envs.hand_driver import HandDriver, side_returns
-from diloti.envs.hand_games import HandEnv
 from diloti.games.kontsina.rules import KontsinaOptions
+from diloti.games.onecard.envs import HandEnv
+from diloti.games.onecard.envs.driver import HandDriver, side_returns
 from diloti.games.xeri.rules import XeriOptions
 
 

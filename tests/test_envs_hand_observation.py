@@ -11,11 +11,11 @@ import pytest
 
 pytest.importorskip("numpy", reason="the research extra (pip install 'diloti[research]') is not installed")
 
-from diloti.core.hand_state import HandState
-from diloti.envs.hand_actions import HandDecision
-from diloti.envs.hand_games import HandEnv
 from diloti.games.kontsina.envs import ENV as KONTSINA
 from diloti.games.kontsina.rules import KontsinaOptions, KontsinaState
+from diloti.games.onecard.envs import HandEnv
+from diloti.games.onecard.envs.actions import HandDecision
+from diloti.games.onecard.state import HandState
 from diloti.games.xeri.envs import ENV as XERI
 from diloti.games.xeri.rules import XeriOptions, XeriState
 

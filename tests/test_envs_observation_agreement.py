@@ -25,7 +25,7 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 import diloti.envs.openspiel_game  # noqa: E402, F401  (registers the three games)
 from diloti.core.cards import Card, parse_cards  # noqa: E402
 from diloti.envs.games import find_env_game  # noqa: E402
-from diloti.envs.hand_games import HandEnv  # noqa: E402
+from diloti.games.onecard.envs import HandEnv  # noqa: E402
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("python_diloti", {"players": 2}),
@@ -171,8 +171,8 @@ def test_a_xeri_pile_in_another_order_and_a_jacks_xeri_show_in_both_forms() -> N
     from diloti.games import find_game
 
     view = find_game("xeri").new_state(2, seed=4).view(0)
-    differ_in_both(hand_forms("xeri", replace(view, xeri=(1, 0), jack_xeri=(1, 0))),
-                   hand_forms("xeri", replace(view, xeri=(1, 0), jack_xeri=(0, 0))))
+    differ_in_both(hand_forms("xeri", replace(view, sweeps=(1, 0), jack_xeri=(1, 0))),
+                   hand_forms("xeri", replace(view, sweeps=(1, 0), jack_xeri=(0, 0))))
 
 
 def test_the_dealers_bottom_card_once_dealt_and_scores_past_the_target_are_alike_in_both_forms() -> None:

@@ -22,18 +22,19 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import diloti.envs  # noqa: E402
-from diloti.core.hand_state import HandView  # noqa: E402
 from diloti.envs import pettingzoo_env  # noqa: E402
 from diloti.envs.driver import EnvArgumentError  # noqa: E402
-from diloti.envs.games import EnvPart, find_env_game  # noqa: E402
-from diloti.envs.gym_env import DilotiEnv  # noqa: E402
-from diloti.envs.hand_actions import HandEncoding  # noqa: E402
-from diloti.envs.hand_games import HandEnv  # noqa: E402
-from diloti.envs.hand_observation import COMMON_TAIL, HandLayout, Seen  # noqa: E402
+from diloti.envs.games import find_env_game  # noqa: E402
+from diloti.envs.gym_env import CardGameEnv  # noqa: E402
 from diloti.envs.openspiel_game import register_openspiel  # noqa: E402
+from diloti.envs.part import EnvPart  # noqa: E402
 from diloti.games import GameInfo, registered  # noqa: E402
 from diloti.games.kontsina import envs as kontsina_envs  # noqa: E402
 from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions, KontsinaState  # noqa: E402
+from diloti.games.onecard.envs import HandEnv  # noqa: E402
+from diloti.games.onecard.envs.actions import HandEncoding  # noqa: E402
+from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout, Seen  # noqa: E402
+from diloti.games.onecard.view import HandView  # noqa: E402
 
 NAME = "toykontsina"
 
@@ -91,7 +92,7 @@ def test_pettingzoo_plays_a_game_registered_later(toy: GameInfo) -> None:
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # check_env's remarks on a Dict observation space
 def test_gymnasium_plays_a_game_registered_later(toy: GameInfo) -> None:
-    env = DilotiEnv(game=NAME, opponent="random")
+    env = CardGameEnv(game=NAME, opponent="random")
     check_env(env, skip_render_check=True)
     obs, _ = env.reset(seed=1)
     assert obs["observation"].shape == (291,) and obs["action_mask"].shape == (156,)

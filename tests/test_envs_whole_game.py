@@ -17,7 +17,7 @@ from pettingzoo.test import api_test, seed_test
 import diloti.envs  # noqa: F401 - registers the Gymnasium ids
 from diloti.envs import pettingzoo_env
 from diloti.envs.driver import EnvArgumentError
-from diloti.envs.gym_env import DilotiEnv
+from diloti.envs.gym_env import CardGameEnv
 from diloti.games.diloti.envs.observation import LAYOUT
 
 SHORT = {"target": 21}  # a few rounds a game, so that the tests stay short
@@ -66,7 +66,7 @@ def test_gymnasium_whole_game() -> None:
     rng = np.random.default_rng(2)
     rounds = set()
     raw = env.unwrapped
-    assert isinstance(raw, DilotiEnv)
+    assert isinstance(raw, CardGameEnv)
     while True:
         assert raw.driver is not None
         rounds.add(raw.driver.match.round_no)

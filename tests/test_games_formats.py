@@ -10,7 +10,6 @@ import pytest
 
 from diloti.core.errors import InvalidPositionError, RecordError, UnknownGameError
 from diloti.formats.games import (
-    HandsRecord,
     load_any_position,
     load_any_record,
     position_from_dict,
@@ -22,6 +21,7 @@ from diloti.games.diloti.formats.record import GameRecord, read_record
 from diloti.games.diloti.game import Game
 from diloti.games.diloti.state import State
 from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions
+from diloti.games.onecard.formats import HandsRecord
 from diloti.games.xeri.rules import XeriGame, XeriOptions
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -9,9 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from diloti.core.cards import ALL_MASK, mask_of
-from diloti.core.hand_state import HandState
-from diloti.formats.games import HandsRecord, position_from_json, position_to_json, read_any_record
+from diloti.formats.games import position_from_json, position_to_json, read_any_record
 from diloti.games import find_game
+from diloti.games.onecard.formats import HandsRecord
+from diloti.games.onecard.state import HandState
 
 SETUPS = [("xeri", 2, {}), ("xeri", 4, {"partnerships": True}), ("xeri", 2, {"xeri_jack_double": True}),
           ("kontsina", 2, {}), ("kontsina", 3, {}), ("kontsina", 4, {}), ("kontsina", 4, {"partnerships": True}),

@@ -1,14 +1,19 @@
-"""The floors of the package, read from the imports: nothing imports upward, and no module circle.
+"""The floors of the package, read from the imports: nothing imports upward, and no module circle, not even
+through an import by name.
 
-Floors, bottom up: the rules core; the games (one package each, on the core); the text formats;
-players and matches; research environments; front ends. A module may import the standard library,
-its own floor and the floors below. The core imports nothing outside the standard library.
+Floors, bottom up: the rules core (with the registry of games, ``core/registry.py``); the games (one package
+each, on the core, registering itself); the text formats; players and matches; research environments; front
+ends. A module may import the standard library, its own floor and the floors below. The core imports nothing
+outside the standard library. No exception.
 
 A game's package holds the game's parts for the floors above the rules as modules named for their
 floor (``games/diloti/formats/``: its notation, positions and records, on the formats' floor;
 ``games/xeri/players.py``: its card sense for the computer players, on the players' floor;
 ``games/xeri/envs.py``: its action and observation layouts, on the environments' floor): each part
-is on its floor, and the registry loads it by name for that floor.
+is on its floor. A floor finds a game's part by the module name the registry gives and imports it by that
+name (``formats/games.py``, ``ai/games.py``, ``envs/games.py``); no part imports the module that loads it.
+A family's shared frame is a package under ``games/`` that registers no game (``games/onecard/``: what the
+one-card games share), laid out as a game's is.
 """
 
 from __future__ import annotations
@@ -138,24 +143,42 @@ def test_the_core_needs_mypy_extensions_only_to_type_check() -> None:
     assert out.stdout.strip() == "True"
 
 
+def _registers_a_game(package: Path) -> bool:
+    """Whether the package's ``__init__.py`` registers a game (calls ``register_game``)."""
+    init = package / "__init__.py"
+    tree = ast.parse(init.read_text(encoding="utf-8")) if init.exists() else ast.Module(body=[], type_ignores=[])
+    return any(isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) ==
+               "register_game" for node in ast.walk(tree))
+
+
+GAME_PACKAGES = {p.name for p in (ROOT / "games").iterdir() if p.is_dir() and _registers_a_game(p)}
+FRAMES = {p.name for p in (ROOT / "games").iterdir()
+          if p.is_dir() and (p / "__init__.py").exists() and p.name not in GAME_PACKAGES}
+
+
+def test_every_game_package_registers_itself_and_the_registry_is_at_the_bottom() -> None:
+    from diloti.core.registry import built_in
+
+    games, frames = set(built_in()), {"onecard"}
+    assert games == GAME_PACKAGES and frames == FRAMES
+    assert _floor("diloti.core.registry") == 0 and _floor("diloti.core.interface") == 0
+
+
 def test_game_rules_import_only_the_core_and_the_standard_library() -> None:
-    """The rules of every game stand on the core alone: no other game's package, no floor above, no
-    third-party package (a game's parts for the floors above, ``players`` and ``envs``, are checked by
-    their floors)."""
+    """The rules of every game stand on the core alone, and on their family's frame: no other game's package, no
+    floor above, no third-party package (a game's parts for the floors above, ``formats``, ``players`` and
+    ``envs``, are checked by their floors)."""
     bad = []
     for mod, path in _modules().items():
         if _floor(mod) != FLOORS["games"]:
             continue
-        own = ".".join(mod.split(".")[:3])  # diloti.games.<game>
+        own = ".".join(mod.split(".")[:3])  # diloti.games.<game>, or diloti.games itself (the built-in games)
         for name in _imports(path):
             top = name.split(".")[0]
             if top == "diloti":
                 parts = name.split(".")
-                if parts[1] == "core" or name == "diloti.games" or (
-                        parts[1] == "games" and not (ROOT / "games" / parts[2]).is_dir()):
-                    continue  # the core, and the registry's names (find_game ...)
-                if mod == "diloti.games" and parts[1] == "games":
-                    continue  # the registry lists every game
+                if parts[1] == "core" or (parts[1] == "games" and len(parts) > 2 and parts[2] in FRAMES):
+                    continue  # the core, and a family's frame (the frame's parts above are checked by floor)
                 if not (name == own or name.startswith(own + ".")):
                     bad.append(f"{mod} imports {name}")
             elif top != "__future__" and top not in sys.stdlib_module_names:
@@ -163,10 +186,24 @@ def test_game_rules_import_only_the_core_and_the_standard_library() -> None:
     assert not bad, "\n".join(bad)
 
 
+def _loads_by_name(path: Path) -> bool:
+    """Whether the file imports a module by a name it holds (``importlib.import_module``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) ==
+               "import_module" for node in ast.walk(tree))
+
+
 def test_no_import_circle() -> None:
+    """No module circle, counting an import by name as an import of every game part it may load: a module of a
+    floor that imports by name may load any game's part on its floor (its floor's loader), so none of them may
+    reach it."""
     mods = _modules()
     graph = {m: {n for n in _imports(p) if n in mods and n != m and not m.startswith(n + ".")}
              for m, p in mods.items()}
+    for m, p in mods.items():
+        floor = _floor(m)
+        if floor is not None and floor > FLOORS["games"] and _loads_by_name(p):
+            graph[m] |= {n for n in mods if n.startswith("diloti.games.") and _floor(n) == floor and n != m}
     # Tarjan's strongly connected components: any component of two or more modules is a circle.
     index: dict[str, int] = {}
     low: dict[str, int] = {}

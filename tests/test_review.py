@@ -27,13 +27,13 @@ from diloti.ai.review import (
 )
 from diloti.core.cards import Card
 from diloti.core.moves import CAPTURE
-from diloti.formats.games import HandsRecord
 from diloti.games.diloti.formats.record import GameRecord, read_record
 from diloti.games.diloti.game import Game, RoundRecord
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
 from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions
+from diloti.games.onecard.formats import HandsRecord
 from diloti.games.xeri.rules import XeriGame, XeriOptions
 
 pytestmark = pytest.mark.timeout(240)

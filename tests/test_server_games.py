@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from diloti.formats.games import HandsRecord, read_any_record
+from diloti.formats.games import read_any_record
+from diloti.games.onecard.formats import HandsRecord
 from diloti.server.messages import SERVER_MESSAGE
 from diloti.server.tables import LiveTable
 from test_server import cards_in, contextlib_exit_stack, hello, live, make_client, new_table, until

@@ -108,7 +108,7 @@ def test_ten_and_jack_last_cards_example() -> None:
     assert s.legal_moves() == [mv("JH x JC")]
     s.push(mv("JH x JC"))
     s.push(mv("10S x 10D"))
-    assert s.xeri == [0, 1] and s.is_over
+    assert s.sweeps == [0, 1] and s.is_over
 
 
 # ------------------------------------------------------------------ plain declarations
@@ -332,7 +332,7 @@ def test_declarer_example_five_nine_jack() -> None:
     assert s.legal_moves() == [mv("8C x 3C 5D")]
     s.play("8C x 3C 5D")
     s.play("JH x JC")
-    assert s.xeri == [0, 1]
+    assert s.sweeps == [0, 1]
 
 
 def test_declarer_may_group_including_own() -> None:
@@ -363,16 +363,16 @@ def test_xeri_examples_three_five_seven() -> None:
     s = make(["5H 9C", "10C 8C"], "3D 5D 7D")
     s.play("5H x 5D")
     s.play("10C x 3D 7D")
-    assert s.xeri == [0, 1]
+    assert s.sweeps == [0, 1]
 
 
 def test_first_card_of_round_is_no_xeri_unless_option() -> None:
     s = make(["9H 2C", "KC"], "4D 5D", plays=0)
     s.play("9H x 4D 5D")
-    assert s.xeri == [0, 0]
+    assert s.sweeps == [0, 0]
     s = make(["9H 2C", "KC"], "4D 5D", plays=0, xeri_first_card=True)
     s.play("9H x 4D 5D")
-    assert s.xeri == [1, 0]
+    assert s.sweeps == [1, 0]
 
 
 def test_last_card_xeri_and_option() -> None:
@@ -382,29 +382,29 @@ def test_last_card_xeri_and_option() -> None:
         s.play("2H")
         s.play("9S x 2H 4D 5D") if False else s.play("9S x 4D 5D")
         # The 2 stays; only a clean sweep is a xeri.
-        assert s.xeri == [0, 0]
+        assert s.sweeps == [0, 0]
         s = make(["2H", "9S"], "4D 5D", rest="captured", plays=47, dealer=1, no_xeri_last_card=opt)
         s.play("2H + 4D = 6") if False else s.push(mv("2H x") if False else mv("2H"))
         s2 = make(["9H", "9S"], "4D 5D", rest="captured", plays=46, dealer=1, no_xeri_last_card=opt)
         s2.play("9H x 4D 5D")
-        assert s2.xeri == [1, 0]  # not the last card
+        assert s2.sweeps == [1, 0]  # not the last card
         s3 = make(["3H", "9S"], "4D 5D", rest="captured", plays=46, dealer=1, no_xeri_last_card=opt)
         s3.play("3H")
         s3.play("9S x 4D 5D")
-        assert s3.xeri == [0, 0] and s3.is_over  # the 3 stays for the sweep
+        assert s3.sweeps == [0, 0] and s3.is_over  # the 3 stays for the sweep
         s4 = make(["3H", "9S"], "4D 5D", rest="captured", plays=46, dealer=1, no_xeri_last_card=opt)
         s4.play("3H + 4D 5D = 10") if False else None
         s5 = make(["KH", "9S"], "KD 4D 5D", rest="captured", plays=46, dealer=1, no_xeri_last_card=opt)
         s5.play("KH x KD")
         s5.play("9S x 4D 5D")
-        assert s5.xeri == want and s5.is_over
+        assert s5.sweeps == want and s5.is_over
 
 
 def test_end_of_round_sweep_is_no_xeri_and_goes_to_last_capturer() -> None:
     s = make(["3H", "2S"], "9D", rest="captured", plays=46, dealer=1, last_capturer=1)
     s.play("3H")
     s.play("2S")
-    assert s.is_over and s.xeri == [0, 0]
+    assert s.is_over and s.sweeps == [0, 0]
     assert s.captured[1] >> Card("9D") & 1 and s.captured[1] >> Card("3H") & 1
 
 
@@ -526,7 +526,7 @@ def test_forced_capture_example() -> None:
 # --------------------------------------------------------------------------- scoring
 def test_scoring_breakdown() -> None:
     s = make(["2H", "3S"], "", rest="captured", plays=46, dealer=1)
-    s.xeri = [1, 0]
+    s.sweeps = [1, 0]
     s.play("2H")
     s.play("3S")
     a, b = s.score()

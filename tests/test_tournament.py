@@ -151,12 +151,12 @@ def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_outside_players_by_import_path() -> None:
-    from diloti.ai import UnknownLevelError, make_player
+    from diloti.ai import FullStatePlayer, UnknownLevelError, make_player
 
     r = play_match("outside_bot:LastMove:bias=1", "greedy", games=2, seed=3, rounds=1)
     assert r.games == 2 and r.a == "outside_bot:LastMove:bias=1"
     bot = make_player("outside_bot:LastMove", 1, measurement=True)
-    assert not hasattr(bot, "choose_full")  # only its seat's view ever reaches it
+    assert not isinstance(bot, FullStatePlayer)  # only its seat's view ever reaches it
     for spec, why in [("outside_bot:Nope", "has no callable 'Nope'"), ("no_such_mod.x:Bot", "cannot import"),
                       ("outside_bot:LastMove:depth=2", "unexpected keyword"),
                       ("outside_bot::bias=1", "package.module:Name")]:

@@ -12,10 +12,10 @@ import pytest
 from diloti.core.cards import CARDS, Card, parse_cards
 from diloti.core.chance import HANDS, TABLE
 from diloti.core.errors import InvalidPositionError, NoSuchOutcomeError
-from diloti.core.hand_state import HandState
 from diloti.core.phase import Phase
 from diloti.games.diloti.state import State
 from diloti.games.kontsina.rules import KontsinaOptions, KontsinaState
+from diloti.games.onecard.state import HandState
 from diloti.games.xeri.rules import XeriOptions, XeriState
 
 SEATINGS: list[tuple[type[HandState], int, Any]] = [

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from diloti.ai.analysis import rank_moves
-from diloti.ai.winchance import _splits, game_chance, move_chance, view_chances
+from diloti.ai.analysis import rank_moves, view_chances
+from diloti.ai.winchance import _splits, game_chance, move_chance
 from diloti.games.diloti.state import State
 
 SOURCE = "diloti.games.diloti.players"  # Diloti's measured round splits

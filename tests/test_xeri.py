@@ -85,7 +85,7 @@ def test_the_worked_deal_of_play() -> None:
     s = hand_of("xeri", ["7H 3S JH JD 2C QS", "3D JC 5C 8H 2D 6H"], "4C 9H KD 7S", turn=0, dealer=1, deals=2)
     play(s, "7H 3D 3S JC JH 5C JD 8H 2C 2D QS 6H")
     assert [bin(m).count("1") for m in s.captured] == [11 + 36 - 24, 3]  # the 12 undealt-elsewhere cards: side 0
-    assert s.xeri == [2, 0] and s.jack_xeri == [1, 0]
+    assert s.sweeps == [2, 0] and s.jack_xeri == [1, 0]
     assert s.table == parse_cards("QS 6H")  # the pile stays into the next deal
     assert s.turn == 0 and s.stock_size == 12 and [len(h) for h in s.hands] == [6, 6]
 
@@ -93,14 +93,14 @@ def test_the_worked_deal_of_play() -> None:
 def test_a_jack_on_a_lone_card_of_another_rank_is_no_xeri() -> None:
     s = hand_of("xeri", ["JD 2C", "5C 4D"], "", turn=1)
     play(s, "5C JD")
-    assert s.xeri == [0, 0] and s.table == [] and s.last_capturer == 0
+    assert s.sweeps == [0, 0] and s.table == [] and s.last_capturer == 0
 
 
 def test_partners_share_captures_and_xeris() -> None:
     s = hand_of("xeri", ["9C 2C", "4D 5D", "4H 3H", "6C 7C"], "", turn=0, dealer=3,
                 partnerships=True, players=4)
     play(s, "9C 4D 4H")  # seat 2 takes 9C 4D: not a xeri (two cards)
-    assert s.xeri == [0, 0] and s.last_capturer == 2 and s.side_of(2) == 0
+    assert s.sweeps == [0, 0] and s.last_capturer == 2 and s.side_of(2) == 0
     play(s, "6C 2C")
     assert s.table == parse_cards("6C 2C")
     play(s, "5D 3H 7C")
@@ -108,7 +108,7 @@ def test_partners_share_captures_and_xeris() -> None:
                  partnerships=True, players=4)
     play(s2, "4D")  # seat 1 takes the lone 4S: a xeri for side 1
     play(s2, "9D 6C")  # seat 2 lays 9D; seat 3 lays 6C on it
-    assert s2.xeri == [0, 1]
+    assert s2.sweeps == [0, 1]
 
 
 def test_a_xeri_on_a_lone_card_carried_into_a_new_deal() -> None:
@@ -117,22 +117,22 @@ def test_a_xeri_on_a_lone_card_carried_into_a_new_deal() -> None:
     assert s.table == parse_cards("5S 9C") and s.stock_size == 0
     s2 = hand_of("xeri", ["4H", "9C"], "5S", turn=1, dealer=0, deals=1)
     play(s2, "9C")  # no capture: 9C on 5S
-    assert s2.xeri == [0, 0]
+    assert s2.sweeps == [0, 0]
 
 
 def test_the_last_card_can_make_a_xeri_unless_the_option_says_no() -> None:
     s = hand_of("xeri", ["9C", "9D"], "", turn=0, dealer=1, last_capturer=1)
     play(s, "9C 9D")
-    assert s.is_over and s.xeri == [0, 1] and s.score()[1].xeri_points == 10
+    assert s.is_over and s.sweeps == [0, 1] and s.score()[1].xeri_points == 10
     t = hand_of("xeri", ["9C", "9D"], "", turn=0, dealer=1, last_capturer=1, no_xeri_last_card=True)
     play(t, "9C 9D")
-    assert t.is_over and t.xeri == [0, 0] and bin(t.captured[1]).count("1") == 2
+    assert t.is_over and t.sweeps == [0, 0] and bin(t.captured[1]).count("1") == 2
 
 
 def test_the_end_of_hand_sweep_goes_to_the_last_capturer_and_is_no_xeri() -> None:
     s = hand_of("xeri", ["9C", "4H"], "", turn=0, dealer=1, last_capturer=1)
     play(s, "9C 4H")
-    assert s.is_over and s.xeri == [0, 0] and s.swept and bin(s.captured[1]).count("1") == 2
+    assert s.is_over and s.sweeps == [0, 0] and s.swept and bin(s.captured[1]).count("1") == 2
 
 
 def test_with_no_capture_all_hand_the_leftovers_go_to_no_one() -> None:

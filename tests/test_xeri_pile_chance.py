@@ -4,7 +4,7 @@ RULES-XERI.md section 3 deals the pile again while its top card is a jack or pai
 (with ``pile_any_pair_redeal``, also while any two of its cards pair). Dealt that way the chance tree
 is infinite: a redeal can draw the same four cards forever. Every try is uniform over the piles that
 the undealt cards make, so the pile the redeals end with is uniform over the piles that stand, and
-explicit chance (:mod:`diloti.core.hand_chance`) draws exactly that, with no redeal: each pile card
+explicit chance (:mod:`diloti.games.onecard.chance`) draws exactly that, with no redeal: each pile card
 with probability proportional to the standing piles it can still end in. These tests walk the pile's
 whole chance subtree and check it against a count of the standing piles made with the rule's own
 test (:func:`~diloti.games.xeri.rules.pile_must_be_redealt`), and check the engine's own redeal
@@ -23,8 +23,8 @@ import pytest
 from diloti.core.cards import Card, parse_cards
 from diloti.core.chance import TABLE
 from diloti.core.errors import NoSuchOutcomeError
-from diloti.core.hand_chance import TableChance
 from diloti.core.phase import Phase
+from diloti.games.onecard.chance import TableChance
 from diloti.games.xeri.rules import JACK, XeriOptions, XeriState, pile_must_be_redealt, standing_piles
 
 OPTIONS = [(2, XeriOptions()), (2, XeriOptions(pile_any_pair_redeal=True)), (4, XeriOptions(partnerships=True))]

@@ -1,16 +1,16 @@
 """A fourth game, defined only here, that proves the games' seam: *Pairs*, a toy fishing game.
 
 It has the three parts a game brings for the floors above its rules, each written here: its
-formats are the one-card games' shared ones (``HANDS_FORMATS``); its card sense for the computer
-players (:class:`PairsPlayers`, on :mod:`diloti.ai.hand_sense`) and its environments' action ids
-and observation (:data:`ENV`, on :mod:`diloti.envs.hand_games`) are this module's own.
+formats are the one-card games' shared ones (``diloti.games.onecard.FORMATS``); its card sense for the computer
+players (:class:`PairsPlayers`, on :mod:`diloti.games.onecard.players`) and its environments' action ids
+and observation (:data:`ENV`, on :mod:`diloti.games.onecard.envs`) are this module's own.
 
 Rules (a few, on purpose): 2 players, 4 cards each per deal and 4 face up on the table; a
 played card takes one table card of its own rank (a pair), or is laid on the table; a capture
 that clears the table scores a sweep; the last capturer takes what is left at the end. A hand
 scores one point per card taken and one per sweep; the first side to ``target`` (11) points
 alone at the top wins. Nothing outside this module knows the game: it joins the registry with
-``diloti.games.register_game`` (see :func:`registered_pairs`) and every floor reaches it
+``diloti.core.registry.register_game`` (see :func:`registered_pairs`) and every floor reaches it
 through the interface.
 """
 
@@ -22,17 +22,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from diloti.ai.hand_sense import HandPlayers, lead_chance
 from diloti.core.cards import BIT, NAMES, VALUE, Card
 from diloti.core.errors import InvalidPositionError
-from diloti.core.hand_state import HandState, HandView
-from diloti.core.hands_game import HandsGame, points_winner
 from diloti.core.moves import CAPTURE, LAY, Move
+from diloti.core.registry import GameInfo, registered
 from diloti.core.rule_options import MAX_TARGET, RuleOptions, option
-from diloti.envs.hand_actions import HandEncoding
-from diloti.envs.hand_games import HandEnv
-from diloti.envs.hand_observation import COMMON_TAIL, HandLayout, Seen
-from diloti.games import HANDS_FORMATS, GameInfo, registered
+from diloti.games.onecard import FORMATS
+from diloti.games.onecard.envs import HandEnv
+from diloti.games.onecard.envs.actions import HandEncoding
+from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout, Seen
+from diloti.games.onecard.game import HandsGame, points_winner
+from diloti.games.onecard.players import HandPlayers, lead_chance
+from diloti.games.onecard.state import HandState
+from diloti.games.onecard.view import HandView
 
 NAME = "pairs"
 
@@ -69,7 +71,7 @@ class PairsState(HandState):
     GAME: ClassVar[str] = NAME
     HAND_SIZE: ClassVar[int] = 4
     OPTIONS: ClassVar[type[Any]] = PairsOptions
-    POSITION_COUNTS: ClassVar[tuple[str, ...]] = ("xeri",)  # the sweeps, in the frame's per-side counter
+    POSITION_COUNTS: ClassVar[tuple[str, ...]] = ("xeri",)  # its sweeps, as the one-card games' positions name them
     __slots__ = ()
     options: PairsOptions
 
@@ -99,14 +101,14 @@ class PairsState(HandState):
             self.table = [c for c in self.table if not BIT[c] & mask]
             self._capture(turn, mask | BIT[card])
             if not self.table and not last and not self.options.no_sweeps:
-                xeri = self.xeri = self.xeri.copy()  # the frame's per-side counter of table-clearing captures
-                xeri[turn % self.sides] += 1
+                sweeps = self.sweeps = self.sweeps.copy()  # the frame's per-side count of table-clearing captures
+                sweeps[turn % self.sides] += 1
         else:
             table = self.table = self.table.copy()
             insort(table, card)
 
     def score(self) -> tuple[PairsSide, ...]:
-        return tuple(PairsSide(m.bit_count(), self.xeri[i]) for i, m in enumerate(self.captured))
+        return tuple(PairsSide(m.bit_count(), self.sweeps[i]) for i, m in enumerate(self.captured))
 
 
 class PairsGame(HandsGame):
@@ -131,10 +133,10 @@ class PairsPlayers(HandPlayers):
 
     def expected_points(self, st: HandState, i: int) -> float:
         counts = [c.bit_count() for c in st.captured]
-        return counts[i] + st.xeri[i] + 0.5 * lead_chance(counts, 52, i)
+        return counts[i] + st.sweeps[i] + 0.5 * lead_chance(counts, 52, i)
 
 
-PART = PairsPlayers()  # the part for the players' floor (diloti.ai.part.game_players finds PART)
+PART = PairsPlayers()  # the part for the players' floor (diloti.ai.games.game_players finds PART)
 
 
 # ------------------------------------------------------------------- its envs part
@@ -166,7 +168,7 @@ OBSERVATION = (
 
 
 def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
-    for i, n in enumerate(view.xeri):
+    for i, n in enumerate(view.sweeps):
         tail[at["sweeps"] + i] = n / 10.0
     return [seen.hand, seen.table, seen.caps[0], seen.caps[1], seen.unseen]
 
@@ -176,7 +178,7 @@ ENV = HandEnv(NAME, HandEncoding(NAME, 104, head, describe_head, items=True),
 
 
 PAIRS = GameInfo(NAME, PairsState, PairsGame, PairsOptions, (2,), "tests/toy_game.py", "hand",
-                 {"formats": HANDS_FORMATS, "players": __name__, "envs": __name__},
+                 {"formats": FORMATS, "players": __name__, "envs": __name__},
                  side=PairsSide)  # its score of a hand, as the server's replies describe it
 
 

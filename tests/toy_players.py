@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from diloti.ai.hand_sense import HandPlayers, lead_chance
 from diloti.core.cards import Card
-from diloti.core.hand_state import HandState
 from diloti.games.kontsina.rules import KontsinaGame, KontsinaState
+from diloti.games.onecard.players import HandPlayers, lead_chance
+from diloti.games.onecard.state import HandState
 
 
 class ToyState(KontsinaState):

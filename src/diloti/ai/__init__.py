@@ -27,13 +27,14 @@ import inspect
 from collections.abc import Callable
 from typing import Any, cast
 
-from diloti.ai.base import Player, RandomPlayer, ScoringPlayer
+from diloti.ai.base import FullStatePlayer, Player, RandomPlayer, ScoringPlayer, player_move
 from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError, UnknownLevelError
+from diloti.ai.expert import ExpertPlayer, OraclePlayer
+from diloti.ai.games import game_players, players_part
 from diloti.ai.greedy import GreedyPlayer
 from diloti.ai.heuristic import HeuristicPlayer
 from diloti.ai.master import MasterPlayer
-from diloti.ai.part import PlayersPart, SearchSettings, game_players, players_part
-from diloti.ai.search import ExpertPlayer, OraclePlayer
+from diloti.ai.part import PlayersPart, SearchSettings
 from diloti.core.moves import Move
 
 # level name -> factory(seed, **settings). Only these are offered to people.
@@ -195,9 +196,27 @@ class OutsidePlayer:
 
 
 __all__ = [
-    "LEVELS", "MEASUREMENT_LEVELS", "ExpertPlayer", "GreedyPlayer", "HeuristicPlayer", "InvalidSettingError",
+    "LEVELS",
+    "MEASUREMENT_LEVELS",
+    "ExpertPlayer",
+    "FullStatePlayer",
+    "GreedyPlayer",
+    "HeuristicPlayer",
+    "InvalidSettingError",
     "MasterPlayer",
-    "NoMoveError", "OraclePlayer", "OutsidePlayer", "Player", "PlayerError", "PlayersPart", "RandomPlayer",
-    "ScoringPlayer", "SearchSettings", "UnknownLevelError", "game_players", "make_player", "parse_spec",
+    "NoMoveError",
+    "OraclePlayer",
+    "OutsidePlayer",
+    "Player",
+    "PlayerError",
+    "PlayersPart",
+    "RandomPlayer",
+    "ScoringPlayer",
+    "SearchSettings",
+    "UnknownLevelError",
+    "game_players",
+    "make_player",
+    "parse_spec",
+    "player_move",
     "players_part",
 ]

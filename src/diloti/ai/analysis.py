@@ -1,10 +1,11 @@
-"""Hints and analysis: the expert's (or the master's) ranking of every legal move, in any game.
+"""Hints and analysis: the expert's (or the master's) ranking of every legal move, in any game, and the chance
+to win the game after each.
 
-:func:`rank_moves` searches every legal move with the same sampled worlds
-(no pruning, no halving, so the estimates are comparable) and returns them
-best first. Each estimate is the **expected round points difference** (the
-mover's side minus the best other side, in the game's points: in Diloti cards
-majority, aces, 10 of diamonds, 2 of clubs, 10 per xeri) that the move leads
+:func:`rank_moves` asks the game's players part to search every legal move with the same sampled worlds
+(no pruning, no halving, so the estimates are comparable: :func:`diloti.ai.search.search_ranking`) and
+returns them best first; :func:`win_chances` asks it for the chance to win after each. Each estimate is
+the **expected round points difference** (the mover's side minus the best other side, in the game's points:
+in Diloti cards majority, aces, 10 of diamonds, 2 of clubs, 10 per xeri) that the move leads
 to, as the search sees it: exact where a rollout reaches the end of the
 round, otherwise the points captured so far plus the expected majorities.
 
@@ -19,11 +20,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from diloti.ai.errors import PlayerError
-from diloti.ai.part import SearchSettings, players_part
-from diloti.ai.search import DEFAULT_DEALS, weighted_search
+from diloti.ai.games import players_part
 from diloti.core.moves import Move
 
 DEFAULT_ANALYSIS_ITERATIONS = 800
@@ -62,23 +63,19 @@ def rank_moves(view: Any, seed: int | None = None, iterations: int = DEFAULT_ANA
     return players_part(view).rank_moves(view, seed, iterations, seconds, level)
 
 
-def search_ranking(view: Any, seed: int | None, iterations: int, seconds: float | None,
-                   settings: SearchSettings, salt: str = "analysis", digits: int | None = 3,
-                   deals: int = DEFAULT_DEALS) -> list[tuple[Move, float]]:
-    """Every legal move searched with the same worlds (no pruning, no halving: the estimates compare), best first.
+def win_chances(view: Any, ranked: Sequence[tuple[Move, float]]) -> list[float] | None:
+    """The chance to win the game after each ranked move ``(move, expected round points difference)`` of the
+    seat of ``view``, by the game's model (its players part's ``win_chances``; Diloti's is
+    :func:`diloti.ai.winchance.round_chances`), or None when the game has none."""
+    return players_part(view).win_chances(view, ranked)
 
-    What a game's ``rank_moves`` does with its own ``settings`` (which rollouts), ``salt`` (the
-    decision's generator, :meth:`~diloti.ai.part.PlayersPart.move_rng`) and ``digits`` (the estimates
-    rounded; None: not); a single legal move is worth 0.0.
-    """
-    part = players_part(view)
-    rng = part.move_rng(seed, view, salt)
-    stats = weighted_search(part.worlds(view, settings).sample, list(view.legal), view.side, rng, iterations,
-                            seconds, part.rollouts(settings), halving=False, deals=deals)
-    if len(stats) == 1:
-        return [(stats[0].move, 0.0)]
-    ranked = sorted(stats, key=lambda e: -e.mean)
-    return [(e.move, e.mean if digits is None else round(e.mean, digits)) for e in ranked]
+
+def view_chances(view: Any, ranked: Sequence[tuple[Move, float]]) -> list[float]:
+    """:func:`win_chances` of a game that has a model of them (a :class:`~diloti.ai.errors.PlayerError` if not)."""
+    chances = win_chances(view, ranked)
+    if chances is None:
+        raise PlayerError(f"no model of the chance to win a game of {view.game}", view)
+    return chances
 
 
 def format_ranking(ranked: list[tuple[Move, float]], limit: int | None = None,
@@ -97,4 +94,4 @@ def format_ranking(ranked: list[tuple[Move, float]], limit: int | None = None,
 
 
 __all__ = ["DEFAULT_ANALYSIS_ITERATIONS", "DEFAULT_ANALYSIS_SECONDS", "LEVELS_ANALYSED", "AnalysisError",
-           "format_ranking", "rank_moves", "search_ranking"]
+           "format_ranking", "rank_moves", "view_chances", "win_chances"]

@@ -1,8 +1,10 @@
 """The one interface every computer player implements, and what the simple levels share.
 
-A player is built with its own seeded random generator and, on each turn,
+A player (:class:`Player`) is built with its own seeded random generator and, on each turn,
 receives only the per-seat view (of any registered game); it returns a legal move.
-The same seed and the same views give the same moves. :class:`ScoringPlayer`
+The same seed and the same views give the same moves. A measurement player that needs every
+hidden card (the ``oracle``) says so by being a :class:`FullStatePlayer`: matches give it the
+round's state instead (:func:`player_move`). :class:`ScoringPlayer`
 is the choice of the ``greedy`` and ``heuristic`` levels: score every legal
 move, play the best. What a game's views mean to a player is the game's own
 (its players part, :mod:`diloti.ai.part`).
@@ -22,7 +24,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Protocol, runtime_checkable
 
 from diloti.ai.errors import NoMoveError
-from diloti.ai.part import players_part
+from diloti.ai.games import players_part
 from diloti.core.moves import Move
 
 
@@ -37,6 +39,38 @@ class Player(Protocol):
     def choose(self, view: Any) -> Move:
         """A legal move for the seat of ``view`` (which must be to move; a view of any registered game)."""
         ...
+
+
+class FullStatePlayer(ABC):
+    """A player for measurement that is given the round's whole state, every hidden card included, instead of a
+    seat's view (the ``oracle``); never an opponent in play. Its :meth:`choose` refuses a view."""
+
+    name: str
+
+    @abstractmethod
+    def choose(self, view: Any) -> Move:
+        """Refused: a full-state player is given the state (:meth:`choose_full`)."""
+
+    @abstractmethod
+    def choose_full(self, state: Any) -> Move:
+        """A legal move for the seat to move in ``state`` (a round of any registered game), seeing every card."""
+
+
+def player_move(player: Player | FullStatePlayer, state: Any, view: Any = None) -> Move:
+    """``player``'s move for the seat to move in the round ``state``: a :class:`FullStatePlayer` is given the
+    state, any other player ``view`` (the seat's view, by default the round's own: a whole game's adds its
+    scores).
+
+    >>> from diloti import State
+    >>> from diloti.ai import make_player
+    >>> s = State.new(seed=5)
+    >>> [player_move(make_player(spec, seed=1, measurement=True), s) in s.legal_moves()
+    ...  for spec in ("random", "oracle:iterations=20")]
+    [True, True]
+    """
+    if isinstance(player, FullStatePlayer):
+        return player.choose_full(state)
+    return player.choose(state.view(state.turn) if view is None else view)
 
 
 class RandomPlayer:

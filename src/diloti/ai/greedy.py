@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from diloti.ai.base import ScoringPlayer
-from diloti.ai.part import players_part
+from diloti.ai.games import players_part
 from diloti.core.moves import Move
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from diloti.ai.base import ScoringPlayer
-from diloti.ai.part import players_part
+from diloti.ai.games import players_part
 from diloti.core._mypyc import mypyc_attr
 from diloti.core.moves import Move
 

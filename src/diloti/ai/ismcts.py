@@ -21,7 +21,8 @@ Diloti's) and whose two sides score opposite values (a side's value is the other
 negated), the sides alternating seats.
 
 >>> from diloti.games.diloti.state import State
->>> from diloti.ai.part import SearchSettings, players_part
+>>> from diloti.ai.games import players_part
+>>> from diloti.ai.part import SearchSettings
 >>> import random
 >>> s = State.new(seed=2)
 >>> v = s.view(s.turn)

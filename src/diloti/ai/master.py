@@ -1,6 +1,6 @@
 """The ``master`` level: the expert's determinized search with card-counting rollouts and a time budget.
 
-What it adds to the ``expert`` (:mod:`diloti.ai.search`):
+What it adds to the ``expert`` (:mod:`diloti.ai.expert`):
 
 - **Rollouts that count cards instead of reading hands.** In each sampled
   world the expert's rollouts play a fast policy that reads the next
@@ -34,7 +34,7 @@ What it adds to the ``expert`` (:mod:`diloti.ai.search`):
 
 Any game: the worlds, rollouts and candidates are the game's (its players part,
 :mod:`diloti.ai.part`), which takes the refinements it offers and leaves the
-rest. In Xeri and Kontsina the master plays the expert's search of those games
+rest. In the one-card games the master plays the expert's search of those games
 with its own budget: ``iterations``, or 3,000 playouts capped by ``seconds``
 (their rollouts' ``timed_iterations``); the card-counting rollouts, the inference,
 the fitted evaluation and the tree search are Diloti's only.
@@ -52,9 +52,11 @@ from dataclasses import replace
 from typing import Any
 
 from diloti.ai.errors import InvalidSettingError
+from diloti.ai.expert import SearchPlayer, candidates
+from diloti.ai.games import players_part
 from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
-from diloti.ai.part import EPSILON, PlayersPart, Sampler, SearchSettings, players_part
-from diloti.ai.search import Estimate, SearchPlayer, candidates, search_clock, weighted_search
+from diloti.ai.part import EPSILON, PlayersPart, Sampler, SearchSettings
+from diloti.ai.search import Estimate, search_clock, weighted_search
 from diloti.core.moves import Move
 
 # A quarter of a second since 28 Nov 2026: the compiled core searches in it what the master of the day issue 25 was

@@ -1,13 +1,14 @@
-"""What a game provides its computer players: the contract of ``games/<game>/players``.
+"""What a game provides its computer players: the contract of a game's players part.
 
 The players (``random``, ``greedy``, ``heuristic``, ``expert``, ``master``, the
 measurement ``oracle``), the searches (:mod:`diloti.ai.search`,
 :mod:`diloti.ai.ismcts`), the analysis and the hints know no game: for a view of any
-registered game they ask that game's *players part*, the module
-``find_game(view.game).part("players")`` (:func:`players_part`), for its card sense.
-A game that provides a module meeting :class:`PlayersPart` gets every level. mypy checks
-each game's module against it (each part assigns itself to a ``PlayersPart`` under
-``TYPE_CHECKING``).
+registered game they ask that game's *players part*, the module its registry entry
+names for this floor (``parts["players"]``), found by :mod:`diloti.ai.games`, for its
+card sense. A game that provides a module meeting :class:`PlayersPart` gets every level.
+A part imports this module and the searches (:mod:`diloti.ai.search`), never
+:mod:`diloti.ai.games`. mypy checks each game's module against it (each part assigns
+itself to a ``PlayersPart`` under ``TYPE_CHECKING``).
 
 What the part provides:
 
@@ -30,10 +31,8 @@ What the part provides:
 - ``endless(options)``: the game's options for a game that never ends by itself (a match
   of a fixed number of rounds stops it).
 
->>> from diloti.games.diloti.state import State
->>> part = players_part(State.new(seed=1).view(0))
->>> part.__name__
-'diloti.games.diloti.players'
+>>> SearchSettings().eps == EPSILON
+True
 """
 
 from __future__ import annotations
@@ -44,7 +43,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from diloti.core.moves import Move
-from diloti.games import find_game
 
 EPSILON = 0.1  # the rollouts' share of random moves
 
@@ -121,17 +119,4 @@ class PlayersPart(Protocol):
     def endless(self, options: Any) -> Any: ...
 
 
-def players_part(view: Any) -> PlayersPart:
-    """The players part of the game ``view`` (or a state) belongs to."""
-    return game_players(view.game)
-
-
-def game_players(name: str) -> PlayersPart:
-    """The players part of the game called ``name``: its module's ``PART`` object (a one-card game's
-    :class:`~diloti.ai.hand_sense.HandPlayers`), or the module itself, whose functions are the part (Diloti's)."""
-    module = find_game(name).part("players")
-    part: PlayersPart = getattr(module, "PART", module)
-    return part
-
-
-__all__ = ["EPSILON", "PlayersPart", "Rollouts", "Sampler", "SearchSettings", "game_players", "players_part"]
+__all__ = ["EPSILON", "PlayersPart", "Rollouts", "Sampler", "SearchSettings"]

@@ -53,9 +53,8 @@ from dataclasses import asdict, dataclass, field, replace
 from math import exp
 from typing import Any, Protocol, cast
 
-from diloti.ai.analysis import rank_moves
+from diloti.ai.analysis import rank_moves, win_chances
 from diloti.ai.errors import PlayerError
-from diloti.ai.winchance import win_chances
 from diloti.core.interface import SeatViewLike
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
@@ -130,7 +129,7 @@ class Decision:
 
 class _Rec(Protocol):
     """What the review reads of a record (Diloti's :class:`~diloti.games.diloti.formats.record.GameRecord` and
-    the one-card games' :class:`~diloti.formats.hands.HandsRecord` both are)."""
+    the one-card games' :class:`~diloti.games.onecard.formats.record.HandsRecord` both are)."""
 
     players: int
     rounds: Any

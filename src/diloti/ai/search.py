@@ -1,25 +1,26 @@
-"""The search players: ``expert`` (determinized Monte Carlo) and ``oracle`` (all hands seen), for any game.
+"""The search over sampled worlds that every search player, hint and analysis runs, given a game's worlds and
+rollouts (determinized Monte Carlo).
 
-The expert samples *worlds*, full states consistent with its view (the
-game's ``worlds``, :mod:`diloti.ai.part`), and in each world plays every
-candidate move then a fast rollout (the game's ``rollouts``) to the end of
-the deal, scoring the points difference for its side. All candidates share
-each world and the rollout's random stream (common random numbers), so their
-comparison is far less noisy than their values. Candidates are cut by
-*sequential halving*: the worse half is dropped after each stage, so the
-budget goes to the moves that matter.
+:func:`weighted_search` draws *worlds*, full states consistent with a view (a game's ``worlds``,
+:mod:`diloti.ai.part`), and in each world plays every candidate move then a fast rollout (the game's
+``rollouts``, :func:`playout`) to the end of the deal, scoring the points difference for the mover's side.
+All candidates share each world and the rollout's random stream (common random numbers), so their comparison
+is far less noisy than their values. Candidates are cut by *sequential halving*: the worse half is dropped
+after each stage, so the budget goes to the moves that matter. :func:`search_ranking` searches every move
+alike, for hints and analysis.
 
-The oracle runs the same search in the one true world: a ceiling for
-measurement, built only from the full state (:meth:`OraclePlayer.choose_full`).
+Everything is played with ``push``/``pop`` on the sampled state: no copies in the inner loop. This module
+knows no game and finds none: the caller gives what it searches with (the players of
+:mod:`diloti.ai.expert` find the game's part by the view; a game's part ranks its own moves with it).
 
-Everything is played with ``push``/``pop`` on the sampled state: no copies in
-the inner loop. What is a game's own (its worlds, its rollout policy, its
-evaluation, its candidates) is resolved once a decision, never in the loop.
-
+>>> from diloti.ai.part import SearchSettings
+>>> from diloti.games.diloti import players as part
 >>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=2)
->>> bot = ExpertPlayer(seed=1, iterations=60)
->>> bot.choose(s.view(s.turn)) in s.legal_moves()
+>>> view, settings = s.view(s.turn), SearchSettings()
+>>> est = weighted_search(part.worlds(view, settings).sample, list(view.legal), view.side, random.Random(1), 60,
+...                       None, part.rollouts(settings))
+>>> sorted(e.move for e in est) == sorted(s.legal_moves())
 True
 """
 
@@ -27,13 +28,12 @@ from __future__ import annotations
 
 import random
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError
-from diloti.ai.part import EPSILON, PlayersPart, Rollouts, SearchSettings, players_part
+from diloti.ai.errors import InvalidSettingError
+from diloti.ai.part import Rollouts, Sampler
 from diloti.core.moves import Move
 
 DEFAULT_ITERATIONS = 300
@@ -52,10 +52,11 @@ def playout(st: Any, side: int, rng: random.Random, rollouts: Rollouts, deals: i
     into the next deal before the evaluation; the first ``rollouts.counted_moves``
     moves are ``rollouts.counted``'s. Returns ``rollouts.value`` for ``side`` where it stopped.
 
+    >>> from diloti.ai.part import SearchSettings
+    >>> from diloti.games.diloti import players as part
     >>> from diloti.games.diloti.state import State
-    >>> from diloti.ai.part import SearchSettings, players_part
     >>> s = State.new(seed=3)
-    >>> r = players_part(s).rollouts(SearchSettings(ahead=2, seam=True))
+    >>> r = part.rollouts(SearchSettings(ahead=2, seam=True))
     >>> v = playout(s, 0, random.Random(1), r)
     >>> len(s.history), isinstance(v, float)
     (0, True)
@@ -196,128 +197,30 @@ def weighted_search(sample: Callable[[random.Random], tuple[Any, float]], moves:
     return sorted(stats, key=lambda e: (-e.stage, -e.mean))
 
 
+def search_ranking(view: Any, rng: random.Random, worlds: Sampler, rollouts: Rollouts, iterations: int,
+                   seconds: float | None, digits: int | None = 3,
+                   deals: int = DEFAULT_DEALS) -> list[tuple[Move, float]]:
+    """Every legal move of ``view`` searched with the same worlds (no pruning, no halving: the estimates
+    compare), best first: what a game's ``rank_moves`` does with its own generator for the decision (``rng``),
+    its ``worlds`` and its ``rollouts``; ``digits``: the estimates rounded (None: not). A single legal move is
+    worth 0.0.
 
-class SearchPlayer(ABC):
-    """A player that plays the best of its :meth:`estimates`. A decision the game takes by rule (its part's
-    ``ruled_move``) and a lone legal move are not searched."""
-
-    name: str
-    seed: int | None
-
-    @abstractmethod
-    def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
-        """The searched moves with their estimates, best first."""
-
-    @abstractmethod
-    def candidates(self, view: Any, part: PlayersPart | None = None) -> list[Move]:
-        """The moves worth searching."""
-
-    def _search_start(self, view: Any, prune: bool) -> tuple[PlayersPart, random.Random, list[Move]]:
-        """What every search starts from: the view's players part, this decision's random numbers, and the
-        moves to search (every legal move unless ``prune``)."""
-        if not view.legal:
-            raise NoMoveError(view)
-        part = players_part(view)
-        rng = part.move_rng(self.seed, view, self.name)
-        return part, rng, (self.candidates(view, part) if prune else list(view.legal))
-
-    def choose(self, view: Any) -> Move:
-        if not view.legal:
-            raise NoMoveError(view)
-        ruled = players_part(view).ruled_move(view)
-        if ruled is not None:
-            return ruled
-        legal: tuple[Move, ...] = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        return self.estimates(view)[0].move
-
-
-class ExpertPlayer(SearchPlayer):
-    """Determinized Monte Carlo search over worlds sampled from the view.
-
-    ``iterations``: playouts per move (default 300); ``seconds``: a time cap
-    per move (default 1.0; None for none, which makes play fully reproducible);
-    ``width``: how many of the heuristic's best moves to search (0: all);
-    ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends a
-    rollout plays to before it is evaluated (default 1; 0: to the end of the round,
-    in Xeri and Kontsina the hand); ``cpu``: 1 counts ``seconds`` in the search's
-    CPU time instead of the wall clock's (for measurements on a busy machine).
-
-    Any game: its worlds, rollouts and candidates come from the game's players part
-    (:mod:`diloti.ai.part`).
+    >>> from diloti.ai.part import SearchSettings
+    >>> from diloti.games.diloti import players as part
+    >>> from diloti.games.diloti.state import State
+    >>> s = State.new(seed=3)
+    >>> view, settings = s.view(s.turn), SearchSettings()
+    >>> ranked = search_ranking(view, random.Random(1), part.worlds(view, settings), part.rollouts(settings), 40,
+    ...                         None)
+    >>> sorted(m for m, _ in ranked) == sorted(s.legal_moves()), ranked[0][1] >= ranked[-1][1]
+    (True, True)
     """
-
-    name = "expert"
-
-    def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                 seconds: float | None = DEFAULT_SECONDS, eps: float = EPSILON, width: int = DEFAULT_WIDTH,
-                 deals: int = DEFAULT_DEALS, cpu: int = 0) -> None:
-        self.seed = seed
-        self.width = int(width)
-        self.deals = int(deals)
-        if cpu not in (0, 1, True, False):
-            raise InvalidSettingError("cpu", cpu, "0 or 1")
-        self.cpu = bool(cpu)
-        self.iterations = int(iterations)
-        self.seconds = None if seconds is None else float(seconds)
-        self.eps = float(eps)
-        if self.iterations < 1:
-            raise InvalidSettingError("iterations", iterations, "at least 1")
-        if self.deals < 0:
-            raise InvalidSettingError("deals", deals, "0 (to the round's end) or more")
-
-    def candidates(self, view: Any, part: PlayersPart | None = None) -> list[Move]:
-        """The moves worth searching: the heuristic's best ``width`` (0: all)."""
-        return candidates(view, self.width, part)
-
-    def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
-        """The search's estimate of each candidate move (every legal move unless ``prune``), best first."""
-        part, rng, moves = self._search_start(view, prune)
-        settings = SearchSettings(eps=self.eps)
-        return weighted_search(part.worlds(view, settings).sample, moves, view.side, rng, self.iterations,
-                               self.seconds, part.rollouts(settings), halving, self.deals, self.cpu)
-
-
-class OraclePlayer(ExpertPlayer):
-    """The expert's search in the true world: sees every hand and the stock order.
-
-    For measurement only (the gap between ``expert`` and ``oracle`` is the
-    cost of hidden information). It needs the full state: tournaments call
-    :meth:`choose_full`; :meth:`choose` refuses a view.
-    """
-
-    name = "oracle"
-
-    def choose(self, view: Any) -> Move:
-        raise PlayerError("the oracle needs the full state: call choose_full(state)", view)
-
-    def choose_full(self, state: Any) -> Move:
-        view = state.view(state.turn)
-        if not view.legal:
-            raise NoMoveError(view)
-        part = players_part(state)
-        ruled = part.ruled_move(view)
-        if ruled is not None:
-            return ruled
-        legal: tuple[Move, ...] = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        rng = part.move_rng(self.seed, view, self.name)
-        truth = state.copy()
-        rollouts = part.rollouts(SearchSettings(eps=self.eps))
-        return weighted_search(lambda r: (truth, 1.0), self.candidates(view, part), view.side, rng,
-                               self.iterations, self.seconds, rollouts, True, self.deals, self.cpu)[0].move
-
-
-def candidates(view: Any, width: int, part: PlayersPart | None = None) -> list[Move]:
-    """The moves worth searching: the best ``width`` (0: all) by the game's heuristic scores."""
-    moves = list(view.legal)
-    if width <= 0 or len(moves) <= width:
-        return moves
-    scored = (part or players_part(view)).heuristic_scores(view)
-    scored.sort(key=lambda ms: -ms[1])
-    return [m for m, _ in scored[:width]]
+    stats = weighted_search(worlds.sample, list(view.legal), view.side, rng, iterations, seconds, rollouts,
+                            halving=False, deals=deals)
+    if len(stats) == 1:
+        return [(stats[0].move, 0.0)]
+    ranked = sorted(stats, key=lambda e: -e.mean)
+    return [(e.move, e.mean if digits is None else round(e.mean, digits)) for e in ranked]
 
 
 __all__ = [
@@ -325,14 +228,10 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "DEFAULT_SECONDS",
     "DEFAULT_WIDTH",
-    "EPSILON",
     "MAX_ITERATIONS",
     "Estimate",
-    "ExpertPlayer",
-    "OraclePlayer",
-    "SearchPlayer",
-    "candidates",
     "playout",
     "search_clock",
+    "search_ranking",
     "weighted_search",
 ]

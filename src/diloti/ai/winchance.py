@@ -29,8 +29,6 @@ from importlib import resources
 from math import erf, sqrt
 from typing import Any
 
-from diloti.ai.errors import PlayerError
-from diloti.ai.part import players_part
 from diloti.core.moves import Move
 
 MAX_EXACT_TARGET = 201  # above it the chance comes from a normal approximation (the table would be too big)
@@ -119,21 +117,6 @@ def _between(source: str, fa: float, fb: float, target: int, players: int) -> fl
             + wa * wb * game_chance(source, max(ia + 1, 0), max(ib + 1, 0), target, players))
 
 
-def win_chances(view: Any, ranked: Sequence[tuple[Move, float]]) -> list[float] | None:
-    """The chance to win the game after each ranked move ``(move, expected round points difference)`` of the
-    seat of ``view``, by the game's model (its players part's ``win_chances``; Diloti's is this module's
-    model, :func:`round_chances`), or None when the game has none."""
-    return players_part(view).win_chances(view, ranked)
-
-
-def view_chances(view: Any, ranked: Sequence[tuple[Move, float]]) -> list[float]:
-    """:func:`win_chances` of a game that has a model of them (a :class:`~diloti.ai.errors.PlayerError` if not)."""
-    chances = win_chances(view, ranked)
-    if chances is None:
-        raise PlayerError(f"no model of the chance to win a game of {view.game}", view)
-    return chances
-
-
 def round_chances(view: Any, ranked: Sequence[tuple[Move, float]], cards: int, source: str) -> list[float]:
     """This module's model for a game of two sides alternating seats with the game's points in ``view.scores``
     and a target in ``view.options.target``, ``cards`` cards played in a round (Diloti's 48), and its
@@ -144,4 +127,4 @@ def round_chances(view: Any, ranked: Sequence[tuple[Move, float]], cards: int, s
     return [move_chance(source, a, b, view.options.target, est, left, view.players) for _, est in ranked]
 
 
-__all__ = ["MAX_EXACT_TARGET", "game_chance", "move_chance", "round_chances", "view_chances", "win_chances"]
+__all__ = ["MAX_EXACT_TARGET", "game_chance", "move_chance", "round_chances"]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from diloti.ai.analysis import format_ranking, rank_moves
-from diloti.ai.winchance import win_chances
+from diloti.ai.analysis import format_ranking, rank_moves, win_chances
 from diloti.cli import CliError
 from diloti.cli.common import (
     add_game_flags,
@@ -20,7 +19,7 @@ from diloti.cli.common import (
     positive_int,
 )
 from diloti.core.errors import InvalidPositionError
-from diloti.games import find_game
+from diloti.core.registry import find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

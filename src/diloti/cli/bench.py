@@ -29,7 +29,7 @@ from diloti.cli.common import (
     positive_int,
 )
 from diloti.core.playouts import random_playout
-from diloti.games import DEFAULT_GAME, find_game
+from diloti.core.registry import default_game, find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,11 +48,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def playout_rate(players: int, options: Any, seconds: float, seed: int,
-                 clock: Callable[[], float] = time.perf_counter, game: str = DEFAULT_GAME) -> tuple[float, int, int]:
-    """(actions per second, actions, rounds) of random playouts of ``game`` for about ``seconds`` of ``clock``."""
+                 clock: Callable[[], float] = time.perf_counter,
+                 game: str | None = None) -> tuple[float, int, int]:
+    """(actions per second, actions, rounds) of random playouts of ``game`` (None: the default game) for about
+    ``seconds`` of ``clock``."""
     rng = random.Random(seed)
     actions = rounds = 0
-    new = find_game(game).state.new
+    new = (default_game() if game is None else find_game(game)).state.new
     start = clock()
     end = start + seconds
     while True:

@@ -23,7 +23,7 @@ from typing import Any, NoReturn, TypeVar
 
 from diloti.cli import CliError
 from diloti.core.errors import InvalidPositionError
-from diloti.games import GAMES, GameInfo, find_game
+from diloti.core.registry import GAMES, GameInfo, default_game, find_game
 from diloti.match.workers import WorkerPoolError, check_pool_spec
 
 N = TypeVar("N", int, float)
@@ -54,15 +54,10 @@ non_negative_float = _number_type(float, lambda v: 0 <= v < _INF, "a number of 0
 def join_words(words: Sequence[str], last: str = "and") -> str:
     """``a, b and c`` (or with ``last`` "or").
 
-    >>> join_words(["Xeri", "Kontsina"]), join_words(["2", "3", "4"], "or")
-    ('Xeri and Kontsina', '2, 3 or 4')
+    >>> join_words(["Ann", "Bob"]), join_words(["2", "3", "4"], "or")
+    ('Ann and Bob', '2, 3 or 4')
     """
     return ", ".join(words[:-1]) + f" {last} " + words[-1] if len(words) > 1 else "".join(words)
-
-
-def default_game() -> GameInfo:
-    """The game of a command without ``--game`` (the registry's default game, whose outputs name no game)."""
-    return next(info for info in GAMES.values() if not info.named)
 
 
 def other_games() -> list[GameInfo]:
@@ -128,8 +123,8 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
 def games_phrase() -> str:
     """The other games as ``--game``'s help names them: by what they are to the default game, if the registry says.
 
-    >>> games_phrase()
-    'its parent games xeri and kontsina'
+    >>> games_phrase() == "its parent games " + join_words([g.name for g in other_games()])
+    True
     """
     kin: dict[str, list[str]] = {}
     for info in other_games():

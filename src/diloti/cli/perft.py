@@ -22,8 +22,8 @@ from diloti.cli.common import (
 from diloti.core.errors import DilotiError
 from diloti.core.interface import RoundRules
 from diloti.core.perft import divide, perft
+from diloti.core.registry import find_game
 from diloti.formats.games import load_any_position, position_from_dict
-from diloti.games import find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

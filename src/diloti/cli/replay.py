@@ -7,10 +7,10 @@ import sys
 from typing import Any
 
 from diloti.cli import CliError
-from diloti.cli.common import default_game, join_words, one_line_errors, other_games, positive_int
+from diloti.cli.common import join_words, one_line_errors, other_games, positive_int
 from diloti.core.cards import NAMES
+from diloti.core.registry import default_game, find_game
 from diloti.formats.games import formats_of, load_any_record
-from diloti.games import find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -22,8 +22,8 @@ from diloti.ai.review import (
 )
 from diloti.cli import CliError
 from diloti.cli.common import join_words, non_negative_int, one_line_errors, progress_bar, read_text_file
+from diloti.core.registry import GAMES
 from diloti.formats.games import read_any_record
-from diloti.games import GAMES
 
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -105,7 +105,7 @@ def _print(review: Review, rec: Any, names: list[str]) -> None:
     print(f"review of {', '.join(who(s) for s in review.seats)}: expected round points lost against the "
           f"master's best move ({review.worlds} worlds a decision, seed {review.seed})")
     current = None
-    # As wide as the longest move up to PLAYED_MAX: a sweep of a whole table (a Xeri jack's, 75 characters)
+    # As wide as the longest move up to PLAYED_MAX: a sweep of a whole table (a jack on a pile, 75 characters)
     # pushes out its own line's marks, not every line's.
     width = min(PLAYED_MAX, max([12, *(len(d.played) for d in review.decisions)]))
     for d in review.decisions:

@@ -24,7 +24,7 @@ from diloti.formats.terminal import Terminal
 def short_error(exc: Exception) -> str:
     """An engine error without the whole position it ends with (the player sees the table already).
 
-    >>> short_error(ValueError("illegal move '7H' in [xeri play, seat 0 to play; ...]"))
+    >>> short_error(ValueError("illegal move '7H' in [pairs play, seat 0 to play; ...]"))
     "illegal move '7H'"
     """
     msg = str(exc)
@@ -92,8 +92,7 @@ class TerminalSession:
             return "hint: you have no move to make now"
         count = int(arg) if arg.isdigit() and int(arg) > 0 else 3
         try:
-            from diloti.ai.analysis import rank_moves
-            from diloti.ai.winchance import win_chances
+            from diloti.ai.analysis import rank_moves, win_chances
         except ImportError:
             return "hint: not available (the computer analysis module is not installed)"
         master = any(getattr(b, "name", "") == "master" for b in self.bots.values())

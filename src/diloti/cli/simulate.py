@@ -16,7 +16,7 @@ from diloti.cli.common import (
     positive_int,
     progress_bar,
 )
-from diloti.games import DEFAULT_GAME, find_game, new_game
+from diloti.core.registry import default_game, find_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,10 +40,10 @@ class Summary:
     wins: list[int] = field(default_factory=lambda: [0, 0])
     points: list[int] = field(default_factory=lambda: [0, 0])
     rounds: int = 0
-    xeri: list[int] = field(default_factory=lambda: [0, 0])
+    sweeps: list[int] = field(default_factory=lambda: [0, 0])  # per side (a "xeri" in the output, Diloti's word)
     turns: int = 0
     legal: int = 0
-    has_xeri: bool = False  # the game's round scores count xeri (table-clearing captures)
+    counts_sweeps: bool = False  # the game's rules count sweeps (its round state's SWEEPS)
 
     def to_dict(self) -> dict[str, object]:
         g, r, t = max(self.games, 1), max(self.rounds, 1), max(self.turns, 1)
@@ -51,41 +51,41 @@ class Summary:
             "games": self.games, "wins": self.wins, "points": self.points,
             "points_per_game": [round(p / g, 2) for p in self.points],
             "rounds": self.rounds, "rounds_per_game": round(self.rounds / g, 2),
-            "xeri": self.xeri, "xeri_per_round": [round(x / r, 3) for x in self.xeri],
+            "xeri": self.sweeps, "xeri_per_round": [round(x / r, 3) for x in self.sweeps],
             "turns": self.turns, "legal_moves_per_turn": round(self.legal / t, 2),
         }
 
 
 def simulate(games: int, players: int, options: Any, seed: int,
-             advance: Callable[[int], object] | None = None, game_name: str = DEFAULT_GAME) -> Summary:
-    """Play ``games`` random games of ``game_name`` (its options, or None for its defaults); deterministic for a
-    seed. ``advance(1)`` is called after each game.
+             advance: Callable[[int], object] | None = None, game_name: str | None = None) -> Summary:
+    """Play ``games`` random games of ``game_name`` (None: the default game; its options, or None for its
+    defaults); deterministic for a seed. ``advance(1)`` is called after each game.
 
-    >>> s = simulate(2, 2, find_game(DEFAULT_GAME).options.from_dict({"target": 20}), seed=1)
+    >>> s = simulate(2, 2, default_game().options.from_dict({"target": 20}), seed=1)
     >>> s.games, sum(s.wins), s.rounds >= 2
     (2, 2, True)
     """
+    info = default_game() if game_name is None else find_game(game_name)
     rng = random.Random(seed)
-    out = Summary()
+    out = Summary(counts_sweeps=info.state.SWEEPS)
     for _ in range(games):
-        game = new_game(game_name, players, options, seed=rng.randrange(2**63), first_dealer=rng.randrange(players))
+        game = info.new_game(players, options, seed=rng.randrange(2**63), first_dealer=rng.randrange(players))
         if len(out.wins) < game.sides:
-            out.wins, out.points, out.xeri = [0] * game.sides, [0] * game.sides, [0] * game.sides
+            out.wins, out.points, out.sweeps = [0] * game.sides, [0] * game.sides, [0] * game.sides
         while not game.is_over:
-            moves = game.state.legal_moves()
+            st = game.state
+            moves = st.legal_moves()
             out.turns += 1
             out.legal += len(moves)
             game.push(rng.choice(moves))
+            if st.is_over:  # a round ended (the game deals the next in a new state): its sweeps
+                for side, n in enumerate(st.sweeps):
+                    out.sweeps[side] += n
         out.games += 1
         out.wins[game.winner or 0] += 1
         for side in range(game.sides):
             out.points[side] += game.scores[side]
         out.rounds += len(game.rounds)
-        for r in game.rounds:
-            if r.score is not None:
-                out.has_xeri = out.has_xeri or hasattr(r.score[0], "xeri")
-                for side in range(game.sides):
-                    out.xeri[side] += getattr(r.score[side], "xeri", 0)
         if advance is not None:
             advance(1)
     return out
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"wins:            {sides}")
     print(f"points:          {points}")
     print(f"{info.round_word + 's:':<17}{summary.rounds} ({d['rounds_per_game']}/game)")
-    if summary.has_xeri:
+    if summary.counts_sweeps:
         per_round: list[float] = d["xeri_per_round"]  # type: ignore[assignment]
         xeri = ", ".join(f"side {i} {x}" for i, x in enumerate(per_round))
         print(f"{'xeri per ' + info.round_word + ':':<17}{xeri}")

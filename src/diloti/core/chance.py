@@ -9,8 +9,8 @@ table with a redeal rule (below). :meth:`State.deal` applies a chosen card. A
 seeded state (the default) draws the same events from its seed instead, so a
 seeded game replays exactly as it always has.
 
-**A first table with a redeal rule** (Diloti's three or four cards of a rank,
-RULES.md "Deal"; Xeri's pile, RULES-XERI.md section 3) is dealt without a redeal,
+**A first table with a redeal rule** (a game's own: Diloti's three or four cards of a rank,
+RULES.md "Deal") is dealt without a redeal,
 so that the chance tree is finite: "deal four, deal again until they stand" may
 draw tables that do not stand any number of times, but what it ends with is
 uniform over the standing tables (every try is uniform over all tables, the
@@ -121,8 +121,9 @@ def _pairs(n: int) -> tuple[Any, ...]:
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class ChanceEvents(RoundState):
-    """What explicit chance is in every game, and what :class:`ExplicitChance` (Diloti) and
-    :class:`~diloti.core.hand_chance.HandChance` (Xeri, Kontsina) inherit: the event
+    """What explicit chance is in every game, and what each game's explicit chance inherits (Diloti's
+    :class:`~diloti.games.diloti.chance.ExplicitChance`, the one-card games'
+    :class:`~diloti.games.onecard.chance.HandChance`): the event
     (:attr:`chance`), its outcomes, and dealing a card into the batch being dealt.
 
     A batch is ``(kind, next place, end, table next)``: the stock places ``next..end-1`` are dealt
@@ -151,7 +152,7 @@ class ChanceEvents(RoundState):
         """In how many ways the first table can be finished from ``dealt`` (its cards dealt so far, in
         order) into one that needs no redeal: the number of ordered choices of distinct undealt cards for
         its places left, the undealt cards being ``counts`` of each rank (13, ``card >> 2``); None when the
-        game has no redeal rule (every table stands). The rule may read only ranks (Diloti's and Xeri's do)."""
+        game has no redeal rule (every table stands). The rule may read only ranks (Diloti's does)."""
         return None
 
     def _table_dealing(self) -> tuple[list[Card], list[Card], list[int]] | None:
@@ -220,23 +221,9 @@ class ChanceEvents(RoundState):
         >>> s = State.new(seed=0, explicit_chance=True)
         >>> len(s.chance_outcomes()), s.chance_outcomes()[0]
         (52, (Card('AC'), 0.019230769230769232))
-        >>> from diloti.games.kontsina.rules import KontsinaState
-        >>> s = KontsinaState.new(3, explicit_chance=True)
-        >>> len(s.chance_outcomes()), s.chance_outcomes()[0]
-        (52, (Card('AC'), 0.019230769230769232))
 
-        A first table under a redeal rule: Xeri's pile, whose top card may be no jack and no card of the
-        rank under it.
-
-        >>> from diloti.games.xeri.rules import XeriState
-        >>> s = XeriState.new(explicit_chance=True)
-        >>> for c in range(12):
-        ...     s.deal(c)
-        >>> for c in "4C 9H KD".split():
-        ...     s.deal(c)
-        >>> outcomes = s.chance_outcomes()
-        >>> len(outcomes), round(sum(p for _, p in outcomes), 12), {p for _, p in outcomes} == {1 / 30}
-        (30, 1.0, True)
+        Under a first table's redeal rule the outcomes are weighed (a :class:`TableChance`: see
+        :mod:`diloti.games.onecard.chance` for a pile's).
         """
         event = self.chance
         if event is None:

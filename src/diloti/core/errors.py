@@ -52,4 +52,4 @@ class NoSuchOutcomeError(DilotiError, ValueError):
 
 
 class UnknownGameError(DilotiError, ValueError):
-    """A game name is not one of the games the engine plays (diloti, xeri, kontsina)."""
+    """A game name is not one of the registered games (:mod:`diloti.core.registry`)."""

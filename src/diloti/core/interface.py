@@ -1,7 +1,7 @@
-"""What every game provides: one interface for Diloti, Xeri, Kontsina and any game added later.
+"""What every game provides: one interface for every game, built in or added later.
 
-Modelled on OpenSpiel's ``Game``/``State`` split. A game is a :class:`GameRules` entry in the
-registry (:mod:`diloti.games`): its name, the seats it takes, its frozen options, the state of
+Modelled on OpenSpiel's ``Game``/``State`` split. A game is an entry in the registry
+(:class:`~diloti.core.registry.GameInfo`): its name, the seats it takes, its frozen options, the state of
 one round (:class:`RoundRules`), a whole game of rounds (:class:`WholeGame`) and the per-seat
 view that is the one door to hidden information (:class:`SeatViewLike`). Everything above the
 games (formats, players, matches, environments, the command line, the server) knows a game
@@ -11,11 +11,12 @@ only through these protocols; mypy checks each built-in game's classes against t
 Moves of every game are :class:`~diloti.core.moves.Move` values and cards are
 :class:`~diloti.core.cards.Card` values, so notation, records and the protocol read them alike.
 
->>> from diloti.games import find_game
->>> info = find_game("kontsina")
->>> s = info.state.new(3, info.options(), seed=5)
->>> s.push(s.legal_moves()[0]); s.plays, len(s.view(0).hand)
-(1, 4)
+>>> from diloti.core.registry import GAMES
+>>> for info in GAMES.values():
+...     s: RoundRules = info.state.new(2, info.options(), seed=5)
+...     m = s.legal_moves()[0]
+...     s.push(m)
+...     assert s.pop() == m and s == info.state.new(2, info.options(), seed=5)
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ class SeatViewLike(Protocol):
     reference to the state (:class:`~diloti.core.view.SeatView` is the shared base).
 
     ``game`` is the game's name in the registry: the players find the game's card sense by it
-    (``find_game(view.game).part("players")``).
+    (:func:`diloti.ai.games.players_part`).
     """
 
     @property
@@ -128,6 +129,7 @@ class RoundRules(Protocol):
     """One round (a hand) of a game in play: unchecked ``push`` and checked ``play``, ``pop`` to take back,
     cheap ``copy``, the per-seat ``view``, explicit chance, and the round's score once it is over."""
 
+    SWEEPS: ClassVar[bool]  # whether the rules count sweeps (captures that clear the table)
     players: int
     dealer: int
     turn: int
@@ -152,7 +154,7 @@ class RoundRules(Protocol):
     def plays(self) -> int: ...
 
     @property
-    def xeri(self) -> Sequence[int]: ...  # each side's xeris (sweeps) this round
+    def sweeps(self) -> Sequence[int]: ...  # each side's sweeps this round (captures that clear the table)
 
     @property
     def last_capturer(self) -> int | None: ...  # the seat that captured last (the end-of-round sweep is its)

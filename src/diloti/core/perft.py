@@ -11,8 +11,6 @@ any depth above 0). The walk uses ``push``/``pop`` on one state.
 (1, True)
 >>> sum(n for _, n in divide(s, 2)) == perft(s, 2)
 True
->>> perft(State.new(seed=1, game="xeri"), 2)
-36
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ from diloti.core.moves import Move
 
 
 class Walkable(Protocol):
-    """What perft needs of a position: Diloti's :class:`~diloti.games.diloti.state.State` or a parent game's hand."""
+    """What perft needs of a position: any game's round (:class:`~diloti.core.interface.RoundRules`)."""
 
     def legal_moves(self) -> list[Move]: ...
     def push(self, move: Move) -> None: ...

@@ -1,5 +1,5 @@
-"""What a round of every game is as an object: Diloti's :class:`~diloti.games.diloti.state.State` and the parent
-games' :class:`~diloti.core.hand_state.HandState` both build on :class:`RoundState`.
+"""What a round of every game is as an object: each game's round state builds on :class:`RoundState` (Diloti's
+:class:`~diloti.games.diloti.state.State`, the one-card games' :class:`~diloti.games.onecard.state.HandState`).
 
 It holds no rules: the stock and phase queries, the legal-move list's shape, copying and pickling
 over the state's slots, a copy with other hidden cards (for samplers), and equality by
@@ -7,10 +7,10 @@ over the state's slots, a copy with other hidden cards (for samplers), and equal
 
 >>> from diloti.games.diloti.state import State
 >>> import pickle
->>> s = State.new(seed=3, game="kontsina")
+>>> s = State.new(seed=3)
 >>> t = pickle.loads(pickle.dumps(s))
 >>> t == s, t is s, t.stock_size, t.is_over
-(True, False, 40, False)
+(True, False, 36, False)
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ class RoundState(metaclass=ABCMeta):
     """The object side of a round of any game (see the module). Not an ``ABC``: Diloti's state keeps the
     plain class's fast ``isinstance``. ``_moves``, ``copy``, ``key`` and ``describe`` are each game's own."""
 
+    # Whether the game's rules count sweeps, captures that clear the table (a game whose rules do not keeps its
+    # ``sweeps`` at 0, and shows none).
+    SWEEPS: ClassVar[bool] = True
     # The fields these methods read, slots of every game's state (a native class's own fields, compiled).
     FIELDS: ClassVar[tuple[str, ...]] = ("phase", "stock", "stock_pos", "hands", "history", "seed", "_legal")
     __slots__ = FIELDS

@@ -1,6 +1,6 @@
-"""Moving a game of rounds on: ``push`` and ``play`` shared by Diloti's :class:`~diloti.games.diloti.game.Game` and
-the parent games' :class:`~diloti.core.hands_game.HandsGame` (its own module: both import it, and the
-state modules import neither).
+"""Moving a game of rounds on: ``push`` and ``play`` shared by every game's whole game (Diloti's
+:class:`~diloti.games.diloti.game.Game`, the one-card games' :class:`~diloti.games.onecard.game.HandsGame`; its
+own module: both import it, and the state modules import neither).
 
 >>> from diloti.games.diloti.game import Game
 >>> g = Game(players=2, seed=1)
@@ -29,7 +29,7 @@ Rec = TypeVar("Rec", bound=PlayedRound)
 
 
 class MovesOn(ABC, Generic[Rec]):
-    """``push`` and ``play`` for a game of rounds (Diloti's, or a parent game's hands): the move goes to the
+    """``push`` and ``play`` for a game of rounds (Diloti's rounds, a one-card game's hands): the move goes to the
     round's state and into the record of the round; when the round ends it is scored, and
     :meth:`_scored` (each game's own rules) adds up the points and names a winner or deals the next."""
 

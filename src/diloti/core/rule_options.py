@@ -39,7 +39,7 @@ def option(default: Any, help: str) -> Any:
 
 
 class RuleOptions:
-    """The text and dict forms shared by the frozen option classes of Xeri and Kontsina.
+    """The text and dict forms of a game's frozen options (the one-card games' option classes are these).
 
     Every field is a flag (bool) or a positive number (int); the dataclass checks its ranges
     in ``__post_init__`` (inherited from here) by :meth:`check_numbers`.

@@ -1,7 +1,7 @@
 """What one seat may know of a round of any game: the part every game's per-seat view shares.
 
 Each game's view (Diloti's :class:`~diloti.games.diloti.view.View`, the one-card games'
-:class:`~diloti.core.hand_state.HandView`) is a frozen dataclass built on :class:`SeatView`:
+:class:`~diloti.games.onecard.view.HandView`) is a frozen dataclass built on :class:`SeatView`:
 it holds only copies of public information plus the seat's own hand, and keeps no reference
 to the state, so nothing reached from a view can reveal another hand or the stock order.
 
@@ -30,8 +30,9 @@ ViewT = TypeVar("ViewT")
 
 class SeatView:
     """What a seat's view of any game works out from its fields: whether it is to move, the cards it
-    has seen and those it has not. Diloti's :class:`View` and the parent games'
-    :class:`~diloti.core.hand_state.HandView` both build on it; each declares its own fields (their
+    has seen and those it has not. Each game's view builds on it (Diloti's
+    :class:`~diloti.games.diloti.view.View`, the one-card games' :class:`~diloti.games.onecard.view.HandView`);
+    each declares its own fields (their
     order is its constructor's) and overrides what its game does differently.
     """
 

@@ -5,13 +5,13 @@ same in every position; a move may take several steps (a head action, then
 items). :class:`StepDecision` holds the legal moves grouped by head action and
 the steps taken so far; each game's encoding (Diloti's in
 :mod:`diloti.games.diloti.envs.actions`, the one-card games' in
-:mod:`diloti.envs.hand_actions`) says what its ids mean. An action the mask does
+:mod:`diloti.games.onecard.envs.actions`) says what its ids mean. An action the mask does
 not allow raises :class:`InvalidActionError`, naming the step.
 
+>>> from diloti.core.registry import default_game
 >>> from diloti.envs.games import find_env_game
->>> from diloti.games import find_game
->>> s = find_game("xeri").new_state(seed=3)
->>> d = find_env_game("xeri").decision(s.view(s.turn))
+>>> s = default_game().new_state(seed=3)
+>>> d = find_env_game(default_game().name).decision(s.view(s.turn))
 >>> d.head, d.done, len(d.legal_actions()) == len(s.legal_moves())
 (-1, False, True)
 """
@@ -40,7 +40,7 @@ D = TypeVar("D", bound="StepDecision")
 class StepDecision:
     """A move being chosen in steps, in any game: what each game's decision (Diloti's
     :class:`~diloti.games.diloti.envs.actions.Decision`, the one-card games'
-    :class:`~diloti.envs.hand_actions.HandDecision`) shares.
+    :class:`~diloti.games.onecard.envs.actions.HandDecision`) shares.
 
     The legal moves are grouped by head action (``_groups``: head -> ``(item cards, move)`` pairs);
     :attr:`head` is -1 before the head is chosen, :attr:`chosen` the 52-bit set of item cards chosen

@@ -24,15 +24,10 @@ _NEEDS = {
     "driver.py": ("numpy",),
     "driver_base.py": ("numpy",),
     "games.py": ("numpy",),
-    "hand_actions.py": ("numpy",),
-    "hand_driver.py": ("numpy",),
-    "hand_games.py": ("numpy",),
-    "hand_observation.py": ("numpy",),
     "pettingzoo_env.py": ("numpy", "gymnasium", "pettingzoo"),
     "gym_env.py": ("numpy", "gymnasium"),
     "openspiel_base.py": ("numpy", "pyspiel"),
     "openspiel_game.py": ("numpy", "pyspiel"),
-    "openspiel_hands.py": ("numpy", "pyspiel"),
 }
 
 collect_ignore = [name for name, needs in _NEEDS.items() if any(_missing(m) for m in needs)]

@@ -4,7 +4,7 @@
 act, applies action ids, plays whole moves, and keeps each step's action mask
 and observations, so that asking twice costs nothing. Each game's driver
 (Diloti's :class:`~diloti.games.diloti.envs.driver.Driver`, the one-card
-games' :class:`~diloti.envs.hand_driver.HandDriver`) says only what its game
+games' :class:`~diloti.games.onecard.envs.driver.HandDriver`) says only what its game
 does differently: how a decision and an observation are made, the rewards,
 the seats that share a side, and the lines of ``render`` that show the table,
 the captures and the result.

@@ -1,7 +1,7 @@
 """Gymnasium single-agent environment: one seat against the built-in computer levels, in any registered game.
 
-Registered as ``diloti/Diloti-v0``, ``diloti/Xeri-v0`` and ``diloti/Kontsina-v0``
-when :mod:`diloti.envs` is imported::
+Registered as ``diloti/<Game>-v0`` for every registered game with an envs part (``diloti/Diloti-v0`` for
+the default game) when :mod:`diloti.envs` is imported::
 
     import gymnasium
     import diloti.envs  # registers the id
@@ -25,19 +25,19 @@ its end, is the agent's side's points minus the other side's. With
 observation, and the reward at its end 1 for a win and -1 for a loss. An illegal
 action ends the episode with ``illegal_reward`` (default ``-251``, the worst a
 round can give) and ``info["illegal_action"]``; ``info["action_mask"]`` and
-:meth:`DilotiEnv.action_masks` give the mask too (for maskable learners).
+:meth:`CardGameEnv.action_masks` give the mask too (for maskable learners).
 ``max_steps`` (default None, no limit) truncates an episode that has not ended
 after that many of the agent's steps: ``truncated=True``, the reward the game's
 so far (none before its end), the observation the position's own.
 
-``diloti/Xeri-v0`` and ``diloti/Kontsina-v0`` (or ``game="xeri"``,
-``game="kontsina"``, or any registered game with an envs part) play one hand
-of that game: its options, players (Xeri 2 or 4, Kontsina 2, 3 or 4), spaces
-and rewards are those of the PettingZoo environment with the same ``game``;
-the computer players are the same levels playing that game (its players part,
-:mod:`diloti.ai.part`). Every seat not on
-the agent's side is an ``opponent``; only a partner (4-player Xeri, Kontsina
-with ``partnerships``) is a ``partner``.
+Another game's id (or ``game=`` its name: any registered game with an envs part) plays a round of that
+game: its options, players, spaces and rewards are those of the PettingZoo environment with the same
+``game``, and its episodes those it offers (whole games where its envs part says so); the computer players
+are the same levels playing that game (its players part, :mod:`diloti.ai.part`). Every seat not on the
+agent's side is an ``opponent``; only a partner (4 players in partnerships) is a ``partner``.
+
+:class:`CardGameEnv` is the environment of every game (``DilotiEnv``, its name before there were other
+games, is kept as a deprecated alias).
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from diloti.ai import make_player
-from diloti.ai.base import Player, RandomPlayer
+from diloti.ai.base import FullStatePlayer, Player, RandomPlayer
 from diloti.core.errors import DilotiError
+from diloti.core.registry import default_game
 from diloti.core.shuffling import choice
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat
@@ -62,8 +63,9 @@ from diloti.envs.games import find_env_game
 ObsDict = dict[str, Any]  # "observation" and "action_mask", both arrays
 
 
-class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
-    """One round of Diloti, or one hand of Xeri or Kontsina, for one learning seat (see the module's description).
+class CardGameEnv(gymnasium.Env[ObsDict, np.int64]):
+    """One round (or hand, or with ``episode="game"`` one whole game) of a registered game for one learning seat
+    (see the module's description).
 
     Arguments: ``opponent`` and ``partner`` (computer levels or specs), ``players``, ``options``, ``seat`` and
     ``dealer`` (None: drawn each episode), ``illegal_reward``, ``render_mode``, ``game`` and ``episode``, as the
@@ -84,9 +86,9 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
     def __init__(self, opponent: str = "random", players: int = 2,
                  options: Mapping[str, Any] | str | Any | None = None, seat: int | None = None,
                  dealer: int | None = None, partner: str | None = None, illegal_reward: float | None = None,
-                 render_mode: str | None = None, game: str = "diloti", episode: str = "round",
+                 render_mode: str | None = None, game: str | None = None, episode: str = "round",
                  max_steps: int | None = None) -> None:
-        self.game = find_env_game(game)
+        self.game = find_env_game(default_game().name if game is None else game)
         self.episode = self.game.check_episode(episode)
         self.players = self.game.check_players(players)
         self.options = self.game.check_options(options, self.players)
@@ -212,15 +214,18 @@ class DilotiEnv(gymnasium.Env[ObsDict, np.int64]):
 def _check_level(name: str, spec: object) -> str:
     if not isinstance(spec, str):
         raise EnvArgumentError(f"invalid {name}={spec!r}: expected a level name such as 'expert'")
-    if spec.partition(":")[0].strip() == "oracle":  # it sees every hand: not an opponent for a seat's view
-        raise EnvArgumentError(f"invalid {name}={spec!r}: the oracle sees every hand; choose a level that plays "
-                               "from its own view")
     try:
-        # Outside players by import path too, as in matches (the oracle was refused above).
-        make_player(spec, seed=0, measurement=True)
+        # Outside players by import path too, as in matches.
+        player = make_player(spec, seed=0, measurement=True)
     except DilotiError as exc:
         raise EnvArgumentError(f"invalid {name}={spec!r}: {exc}") from None
+    if isinstance(player, FullStatePlayer):  # it sees every hand: not an opponent for a seat's view
+        raise EnvArgumentError(f"invalid {name}={spec!r}: the {player.name} sees every hand; choose a level that "
+                               "plays from its own view")
     return spec
 
 
-__all__ = ["DilotiEnv"]
+#: Deprecated: the environment's name from before there were other games (it plays every game).
+DilotiEnv = CardGameEnv
+
+__all__ = ["CardGameEnv", "DilotiEnv"]

@@ -5,7 +5,7 @@ a chance outcome) by the game's action ids, one step at a time;
 :class:`SpielObserver` fills the observation or information-state tensor and
 string of one player from its view. Each game's subclasses (Diloti's
 :mod:`diloti.games.diloti.envs.openspiel`, the one-card games'
-:mod:`diloti.envs.openspiel_hands`) say only what differs: the engine state and
+:mod:`diloti.games.onecard.envs.openspiel`) say only what differs: the engine state and
 decision they make, the returns, how the unseen cards are dealt again, and how
 an observation is laid out and made public.
 """

@@ -2,27 +2,27 @@
 
 Each game's envs part gives its OpenSpiel game (its ``openspiel()``: Diloti's
 :mod:`diloti.games.diloti.envs.openspiel`, the one-card games' from
-:mod:`diloti.envs.openspiel_hands`); registration with ``pyspiel.register_game``
-is global, so a game registered in :mod:`diloti.games` after this import joins
-with :func:`register_openspiel`::
+:mod:`diloti.games.onecard.envs.openspiel`); registration with ``pyspiel.register_game``
+is global, so a game registered (:func:`diloti.core.registry.register_game`) after this
+import joins with :func:`register_openspiel`::
 
     import pyspiel
-    import diloti.envs.openspiel_game  # registers python_diloti, python_xeri and python_kontsina
+    import diloti.envs.openspiel_game  # registers python_<game> for every registered game
     game = pyspiel.load_game("python_diloti", {"players": 2, "options": "liberal_groups soy"})
     state = game.new_initial_state()
 
->>> sorted(n for n in pyspiel.registered_names() if n in ("python_diloti", "python_xeri", "python_kontsina"))
-['python_diloti', 'python_kontsina', 'python_xeri']
->>> register_openspiel("xeri")  # already registered: nothing to do
-'python_xeri'
+>>> all(f"python_{name}" in pyspiel.registered_names() for name in SHORT_NAMES)
+True
+>>> register_openspiel(next(iter(SHORT_NAMES)))  # already registered: nothing to do
+'python_diloti'
 """
 
 from __future__ import annotations
 
 import pyspiel
 
+from diloti.core.registry import GAMES
 from diloti.envs.games import find_env_game
-from diloti.games import GAMES
 
 
 def register_openspiel(name: str) -> str:
@@ -37,6 +37,6 @@ def register_openspiel(name: str) -> str:
     return short_name
 
 
-SHORT_NAMES: dict[str, str] = {name: register_openspiel(name) for name, info in GAMES.items() if "envs" in info.parts}
+SHORT_NAMES: dict[str, str] = {name: register_openspiel(name) for name, info in GAMES.items() if info.has_part("envs")}
 
 __all__ = ["SHORT_NAMES", "register_openspiel"]

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environments ``diloti_v0``, ``xeri_v0``, ``kontsina_v0`` (any registered game): one round or hand.
+"""PettingZoo AEC environments ``<game>_v0`` of any registered game with an envs part: one round (or hand).
 
 Made like PettingZoo's classic card environments::
 
@@ -10,7 +10,8 @@ Made like PettingZoo's classic card environments::
         action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
         env.step(action)
 
-Agents ``player_0`` .. ``player_3`` are the seats (partners 0+2 and 1+3). The
+Without ``game``, the default game (``diloti_v0``). Agents ``player_0`` .. ``player_3`` are the seats
+(partners 0+2 and 1+3). The
 action space is ``Discrete(559)`` with the fixed meaning of
 :mod:`diloti.games.diloti.envs.actions`: a move takes one step or a few (the same agent acts
 again while it chooses table items). The observation is a dict:
@@ -28,14 +29,12 @@ after that many decision steps (every agent's ``step`` with an action counts):
 every agent's ``truncations`` turns True, the rewards stay the game's so far
 (none before its end), and the observations stay the position's own.
 
-``game="xeri"`` (2 or 4 players; 4 play in partnerships) or ``game="kontsina"``
-(2, 3 or 4 players), or any registered game with an envs part (:mod:`diloti.envs.games`),
-plays one hand of that game with its own options (``options={"xeri_jack_double": True}``),
-action space and observation (:mod:`diloti.envs.hand_actions`, :mod:`diloti.envs.hand_observation`
-and the game's part); the environment's ``metadata["name"]`` is ``<game>_v0``. Each
-agent's reward is its side's points for the hand minus the mean of the other
-sides' (the difference with two sides); the default ``illegal_reward`` is the
-game's worst (``-285`` in Xeri, ``-5`` in Kontsina)::
+``game=`` another registered game with an envs part (:mod:`diloti.envs.games`) plays a round of that game
+with its own players, options, action space and observation (its envs part's: a one-card game's on
+:mod:`diloti.games.onecard.envs`); the environment's ``metadata["name"]`` is ``<game>_v0``. Each agent's
+reward is its side's points for the round minus the mean of the other sides' (the difference with two
+sides); the default ``illegal_reward`` is the game's worst (its part's ``max_points``), and whole-game
+episodes are offered where its part says so::
 
     env = pettingzoo_env.env(game="kontsina", players=3, options={"forced_capture": True})
 """
@@ -54,6 +53,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
+from diloti.core.registry import default_game
 from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat, round_seed
 from diloti.envs.driver_base import DriverBase, check_max_steps
 from diloti.envs.games import find_env_game
@@ -69,7 +69,8 @@ def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:
     """
     illegal = kwargs.pop("illegal_reward", None)
     if illegal is None:
-        illegal = -float(find_env_game(kwargs.get("game", "diloti")).max_points)
+        game = kwargs.get("game")
+        illegal = -float(find_env_game(default_game().name if game is None else game).max_points)
     if isinstance(illegal, bool) or not isinstance(illegal, (int, float)):
         raise EnvArgumentError(f"invalid illegal_reward={illegal!r}: expected a number")
     e: AECEnv[str, ObsDict, int] = raw_env(**kwargs)
@@ -288,7 +289,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     ``max_steps``.
     """
 
-    # Not a ClassVar: each environment names its game in its own copy (diloti_v0, xeri_v0, kontsina_v0, ...).
+    # Not a ClassVar: each environment names its game in its own copy (<game>_v0).
     metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": ["ansi", "human"],
         "name": "diloti_v0",
@@ -297,11 +298,11 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     }
 
     def __init__(self, players: int = 2, options: Mapping[str, Any] | str | Any | None = None,
-                 dealer: int | None = None, render_mode: str | None = None, game: str = "diloti",
+                 dealer: int | None = None, render_mode: str | None = None, game: str | None = None,
                  episode: str = "round", max_steps: int | None = None) -> None:
         EzPickle.__init__(self, players, options, dealer, render_mode, game, episode, max_steps)
         super().__init__()
-        self.game = find_env_game(game)
+        self.game = find_env_game(default_game().name if game is None else game)
         self.players = self.game.check_players(players)
         self.options = self.game.check_options(options, self.players)
         self.dealer = check_seat("dealer", dealer, self.players)

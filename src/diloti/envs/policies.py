@@ -46,23 +46,20 @@ import numpy.typing as npt
 
 from diloti.ai import make_player
 from diloti.ai.base import Player
-from diloti.ai.part import SearchSettings, players_part
+from diloti.ai.games import players_part
+from diloti.ai.part import SearchSettings
 from diloti.core.moves import Move
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import EnvArgumentError
 from diloti.envs.games import EnvGame, find_env_game
-from diloti.games import GAMES
 
 #: A policy: (observation, action mask) -> action id.
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 
 
 def _game_of(view: Any) -> EnvGame:
-    """The research game a view belongs to: the game it names, else the game whose options it holds."""
-    name = getattr(view, "game", None)
-    if name is None:
-        name = next((n for n, info in GAMES.items() if type(view.options) is info.options), None)
-    return find_env_game(name)
+    """The research game a view belongs to: the game it names (every game's view does)."""
+    return find_env_game(view.game)
 
 
 class PolicyPlayer:
@@ -150,7 +147,7 @@ if pyspiel is not None:
 
     class LevelBot(pyspiel.Bot):  # type: ignore[misc]
         """A built-in level (or any player spec) as an OpenSpiel bot on any game of the package
-        (``python_diloti``, ``python_xeri``, ...): it chooses its move from its seat's view and plays it step
+        (``python_<game>``): it chooses its move from its seat's view and plays it step
         by step."""
 
         def __init__(self, player_id: int, level: str, seed: int | None = None) -> None:

@@ -1,89 +1,74 @@
 """Positions and records of every game, through the registry: each game's formats part reads and writes its own.
 
-A position or record says its game: ``"game": "xeri"`` in JSON, a ``[Game "xeri"]`` header in a
-record; one that names none is Diloti's (the formats before there were other games). Each game's
-part for this floor (:meth:`diloti.games.GameInfo.part` with ``"formats"``) provides
+A position or record says its game: ``"game": "<name>"`` in JSON, a ``[Game "<name>"]`` header in a
+record; one that names none is the default game's (the formats came before there were other games). Each
+game's part for this floor (the module its registry entry names, ``parts["formats"]``) provides
 ``position_to_dict``, ``position_from_dict``, ``read_record`` and ``record_from_game``
-(:class:`GameFormats`); Diloti's is :mod:`diloti.games.diloti.formats`, the one-card games'
-:mod:`diloti.formats.hands`.
+(:class:`~diloti.formats.part.GameFormats`): this module imports it by that name (:func:`formats_of`), and
+no part imports this module.
 
->>> from diloti.games import new_game
->>> g = new_game("xeri", seed=3)
->>> while not g.is_over:
-...     g.push(g.state.legal_moves()[0])
->>> rec = record_from_game(g, names=["ann", "bob"], date="2026.11.23")
->>> back = read_any_record(rec.dumps())
->>> back.errors, back.scores == tuple(g.scores), back.result == rec.result != "*"
-([], True, True)
->>> st = back.start(0)
->>> position_from_json(position_to_json(st)) == st
-True
+>>> from diloti.core.registry import GAMES
+>>> for info in GAMES.values():
+...     g = info.new_game(seed=3)
+...     for _ in range(8):
+...         g.push(g.state.legal_moves()[0])
+...     rec = record_from_game(g, names=["ann", "bob"], date="2026.11.23")
+...     back = read_any_record(rec.dumps())
+...     st = back.start(0)
+...     assert (back.errors, back.result, len(back.rounds[0].moves)) == ([], rec.result, 8)
+...     assert position_from_json(position_to_json(st)) == st
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from types import ModuleType
+from typing import Any
 
 from diloti.core.errors import InvalidPositionError, UnknownGameError
 from diloti.core.interface import RoundRules
 from diloti.core.moves import Move
-from diloti.formats.hands import HandsRecord, format_hand_score, move_text, result_text
+from diloti.core.registry import check_game, default_game, find_game
+from diloti.formats.part import GameFormats
 from diloti.formats.reader import _HEADER_RE, _unquote, load_record_file
-from diloti.formats.terminal import Terminal
-from diloti.formats.wire import TableFacts
-from diloti.games import DEFAULT_GAME, check_game, find_game
+
+_PARTS: dict[str, tuple[str, ModuleType]] = {}  # game -> (the module's name, the module): imported once
 
 
-class GameFormats(Protocol):
-    """What a game's formats part provides (a module with these functions)."""
-
-    def position_to_dict(self, state: Any) -> dict[str, Any]: ...
-
-    def position_from_dict(self, data: Mapping[str, Any], game: str) -> Any: ...
-
-    def describe_move(self, state: Any, move: Move) -> str: ...
-
-    def read_record(self, text: str, game: str) -> Any: ...
-
-    def record_from_game(self, game: Any, names: list[str] | None = None, event: str | None = None,
-                         date: str | None = None, site: str | None = None,
-                         notes: dict[int, str] | None = None) -> Any: ...
-
-    # What the server sends of a game (diloti.formats.wire): a seat's or a spectator's ``state`` message, a
-    # replay frame, and a move as a player or the store names it.
-    def state_message(self, game: Any, seat: int | None, facts: TableFacts) -> dict[str, Any]: ...
-
-    def replay_frame(self, state: Any, ply: int, seat: int | None, played: dict[str, Any] | None) -> dict[str, Any]:
-        ...
-
-    def read_played(self, state: Any, text: str) -> Move: ...
-
-    @property
-    def TERMINAL(self) -> Terminal: ...
+def _part_module(game: str) -> ModuleType:
+    name = find_game(game).part_module("formats")
+    found = _PARTS.get(game)
+    if found is None or found[0] != name:  # a game registered again with another part
+        found = _PARTS[game] = (name, importlib.import_module(name))
+    return found[1]
 
 
 def formats_of(game: str) -> GameFormats:
-    """The formats part of ``game``."""
-    part: GameFormats = find_game(game).part("formats")
+    """The formats part of ``game`` (its module, imported by the name the registry gives on first use).
+
+    >>> formats_of(default_game().name).__name__ == default_game().part_module("formats")
+    True
+    """
+    part: GameFormats = _part_module(game)  # a module meeting the protocol
     return part
 
 
 def game_of(data: Mapping[str, Any]) -> str:
-    """The game a position dict names (Diloti when it names none)."""
-    return check_game(data.get("game", DEFAULT_GAME))
+    """The game a position dict names (the default game when it names none)."""
+    return check_game(data.get("game", default_game().name))
 
 
 # ---------------------------------------------------------------- positions
 def position_to_dict(state: RoundRules) -> dict[str, Any]:
-    """The JSON-ready dict of a position of any game (Diloti's without a ``game`` key, as always).
+    """The JSON-ready dict of a position of any game (the default game's without a ``game`` key, as always).
 
-    >>> from diloti.games import find_game
-    >>> d = position_to_dict(find_game("kontsina").state.new(seed=1))
-    >>> d["game"], len(d["hands"][0]), len(d["table"]), len(d["stock"])
-    ('kontsina', 4, 4, 40)
+    >>> from diloti.core.registry import GAMES
+    >>> [position_to_dict(info.state.new(seed=1)).get("game") for info in GAMES.values()] == [
+    ...     info.name if info.named else None for info in GAMES.values()]
+    True
     """
     return formats_of(state.game).position_to_dict(state)
 
@@ -95,10 +80,10 @@ def position_to_json(state: RoundRules) -> str:
 def position_from_dict(data: Any) -> Any:
     """A position of any game from its dict, validated (every card once, whole deals in the stock).
 
-    >>> s = position_from_dict({"game": "xeri", "players": 3})
+    >>> s = position_from_dict({"players": 3})
     Traceback (most recent call last):
     ...
-    diloti.core.errors.InvalidPositionError: invalid number of players 3 for xeri: expected 2 or 4
+    diloti.core.errors.InvalidPositionError: invalid position: field 'players': expected 2 or 4, got 3
     """
     if not isinstance(data, Mapping):
         raise InvalidPositionError(f"invalid position: expected a JSON object, got {data!r}")
@@ -115,11 +100,11 @@ def position_from_json(text: str) -> Any:
 
 
 def load_any_position(text: str) -> Any:
-    """A position of any game: JSON (which names its game), or Diloti's compact line."""
+    """A position of any game: JSON (which names its game), or the default game's compact line."""
     t = text.strip()
     if t.startswith("{"):
         return position_from_json(t)
-    return find_game(DEFAULT_GAME).part("formats").parse_compact(t)
+    return _part_module(default_game().name).parse_compact(t)
 
 
 def describe_move(state: RoundRules, move: Move) -> str:
@@ -135,16 +120,17 @@ def record_from_game(game: Any, names: list[str] | None = None, event: str | Non
 
 
 def read_any_record(text: str) -> Any:
-    """Read a record of any game (its ``Game`` header; none: Diloti), replaying it; problems go to ``errors``."""
-    game = DEFAULT_GAME
+    """Read a record of any game (its ``Game`` header; none: the default game), replaying it; problems go to
+    ``errors`` (a record of a game not registered: the default game's empty record, with that problem)."""
+    game = default_game().name
     for i, raw in enumerate(text.splitlines(), 1):
         m = _HEADER_RE.match(raw.strip())
         if m and m.group(1) == "Game":
-            game = _unquote(m.group(2))
+            named = _unquote(m.group(2))
             try:
-                check_game(game)
+                game = check_game(named)
             except UnknownGameError as exc:
-                rec = HandsRecord()
+                rec = formats_of(game).read_record("", game)
                 rec.errors.append((i, f"bad header Game: {exc}"))
                 return rec
             break
@@ -156,7 +142,6 @@ def load_any_record(path: str | Path, strict: bool = False) -> Any:
     return load_record_file(path, strict, read_any_record)
 
 
-__all__ = ["GameFormats", "HandsRecord", "describe_move", "format_hand_score", "formats_of", "game_of",
-           "load_any_position",
-           "load_any_record", "move_text", "position_from_dict", "position_from_json", "position_to_dict",
-           "position_to_json", "read_any_record", "record_from_game", "result_text"]
+__all__ = ["GameFormats", "describe_move", "formats_of", "game_of", "load_any_position", "load_any_record",
+           "position_from_dict", "position_from_json", "position_to_dict", "position_to_json", "read_any_record",
+           "record_from_game"]

@@ -1,10 +1,10 @@
 """Reading a game record line by line, replaying it: what the records of every game share.
 
-A record is headers (``[Name "value"]``), then for each round (Xeri and Kontsina: hand) a line
+A record is headers (``[Name "value"]``), then for each round (a one-card game's: hand) a line
 ``round N dealer D seed S``, a ``deck`` line, one line per move (``s<seat> <move>``) and, once the
 round is over, its ``score`` line. :class:`RecordReader` reads that shape and replays the moves;
-each game's reader (:mod:`diloti.games.diloti.formats.record`, :mod:`diloti.formats.games`) says what its headers
-mean, how a round starts, deals, reads a move and writes a score. Problems go to the record's
+each game's reader (:mod:`diloti.games.diloti.formats.record`, :mod:`diloti.games.onecard.formats.record`)
+says what its headers mean, how a round starts, deals, reads a move and writes a score. Problems go to the record's
 ``errors`` as ``(line number, message)``; nothing is raised.
 
 >>> _quote('say "hi"\\n'), _unquote('say \\\\"hi\\\\" ')
@@ -51,7 +51,7 @@ def _strip_comment(line: str) -> str:
 
 class RecordReader(ABC):
     """Reads the lines of one record into ``rec``, replaying every round; ``word`` names a round in messages
-    (``round``, or ``hand`` in the parent games) and ``round_re`` matches a round's first line."""
+    (``round``, or ``hand`` in the one-card games) and ``round_re`` matches a round's first line."""
 
     def __init__(self, lines: list[str], rec: Any, word: str, round_re: re.Pattern[str]) -> None:
         self.rec = rec

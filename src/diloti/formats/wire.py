@@ -7,9 +7,15 @@ server reaches them through the registry and never asks which game it holds.
 
 >>> move_dict(Move.parse("9D x 4H 5C"))
 {'move': '9D x 4H 5C', 'card': '9D', 'kind': 'capture', 'value': 9, 'cards': ['4H', '5C']}
->>> from diloti.games.kontsina.rules import KontsinaSide
->>> side_dict(KontsinaSide(30, 2, 8, 1, 1, 0))
-{'cards': 30, 'cards_points': 2, 'clubs': 8, 'clubs_points': 1, 'two_of_clubs': 1, 'ten_of_diamonds': 0, 'total': 4}
+>>> @dataclasses.dataclass
+... class Side:
+...     cards: int
+...     sweeps: int
+...     @property
+...     def total(self) -> int:
+...         return self.cards + self.sweeps
+>>> side_dict(Side(30, 2))
+{'cards': 30, 'sweeps': 2, 'total': 32}
 """
 
 from __future__ import annotations
@@ -75,7 +81,7 @@ def frame_dict(state: Any, ply: int, seat: int | None, played: dict[str, Any] | 
         "declarations": list(declarations),
         "stock": state.stock_size,
         "captured": [side.bit_count() for side in state.captured],
-        "xeri": list(state.xeri), "turn": state.turn, "phase": Phase(state.phase).label,
+        "xeri": list(state.sweeps), "turn": state.turn, "phase": Phase(state.phase).label,  # the sweeps' word
     }
 
 

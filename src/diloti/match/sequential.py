@@ -27,8 +27,8 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from diloti.core.registry import default_game
 from diloti.core.seeds import derive_seed
-from diloti.games import DEFAULT_GAME
 from diloti.match.sprt import Sprt, SprtStatus, pentanomial
 from diloti.match.tournament import GameResult, MatchResult, TournamentError, check_match, play_game, summarise
 from diloti.match.workers import pool_width
@@ -97,14 +97,15 @@ def play_sequential(a: str, b: str, games: int, *, test: Sprt | None = None, see
                     pool: Executor | None = None, done: Sequence[GameResult] = (),
                     on_game: Callable[[GameResult], None] | None = None,
                     on_pair: Callable[[SprtStatus | None, int], None] | None = None,
-                    game: str = DEFAULT_GAME) -> SequentialResult:
+                    game: str | None = None) -> SequentialResult:
     """Play A against B pair by pair, at most ``games`` games (rounded up to even), stopping at ``test``'s verdict.
 
     ``done`` are games already played (from a results file): only the others are
     played. ``pool`` runs games ahead (as many as it has workers); without one,
     the games run here one after another. ``on_pair(status, pairs)`` follows every
-    pair in order (``status`` None without a test).
+    pair in order (``status`` None without a test). ``game`` None: the default game.
     """
+    game = default_game().name if game is None else game
     opts = check_match(a, b, games, players, options, rounds, target, game)
     games += games % 2
     known = check_results(done, seed)

@@ -39,10 +39,10 @@ from math import sqrt
 from statistics import NormalDist, fmean, stdev
 from typing import Any
 
-from diloti.ai import game_players, make_player
+from diloti.ai import FullStatePlayer, game_players, make_player
 from diloti.core.errors import DilotiError
+from diloti.core.registry import default_game, find_game, is_named
 from diloti.core.seeds import derive_seed
-from diloti.games import DEFAULT_GAME, find_game, is_named
 from diloti.match.workers import worker_pool
 
 
@@ -170,7 +170,7 @@ class MatchResult:
     rounds: int
     seconds: float
     results: list[GameResult] = field(default_factory=list, repr=False)
-    game: str = DEFAULT_GAME
+    game: str = field(default_factory=lambda: default_game().name)
 
     def to_dict(self, per_game: bool = False) -> dict[str, Any]:
         d = asdict(self)
@@ -206,13 +206,14 @@ def _endless(game: str, options: Any) -> Any:
 
 
 def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: Any = None,
-              rounds: int | None = None, game_name: str = DEFAULT_GAME) -> GameResult:
+              rounds: int | None = None, game_name: str | None = None) -> GameResult:
     """Game ``index`` of a match: pair ``index // 2``'s deals, A on side ``index % 2``.
 
-    Bots see only ``state.view(seat)``; a measurement player with a
-    ``choose_full`` method (the oracle) is given the full state instead.
-    ``game_name`` is a registered game (its options, if given, are that game's).
+    Bots see only ``game.view(seat)``; a full-state player (:class:`~diloti.ai.base.FullStatePlayer`: the
+    oracle, for measurement) is given the round's state instead. ``game_name`` is a registered game (its
+    options, if given, are that game's; None: the default game).
     """
+    game_name = default_game().name if game_name is None else game_name
     opts = options or find_game(game_name).options()
     if rounds is not None:
         # A game of a fixed number of rounds: the largest target, and the loop below stops at the rounds.
@@ -230,8 +231,7 @@ def play_game(a: str, b: str, index: int, seed: int, players: int = 2, options: 
         st = game.state
         seat = st.turn
         bot = bots[seat]
-        chooser = getattr(bot, "choose_full", None)
-        move = chooser(st) if chooser is not None else bot.choose(game.view(seat))
+        move = bot.choose_full(st) if isinstance(bot, FullStatePlayer) else bot.choose(game.view(seat))
         if not st.is_legal(move):
             raise TournamentError(f"player {bot.name!r} at seat {seat} chose the illegal move {move} "
                                   f"in {st.describe()}")
@@ -270,8 +270,9 @@ def pairs_of(results: Iterable[GameResult], whole: bool = False) -> dict[int, li
 
 
 def summarise(a: str, b: str, results: Iterable[GameResult], players: int, options: Any, seed: int,
-              rounds: int | None, seconds: float, game: str = DEFAULT_GAME) -> MatchResult:
-    """Match statistics from game results (pairs are the independent units)."""
+              rounds: int | None, seconds: float, game: str | None = None) -> MatchResult:
+    """Match statistics from game results (pairs are the independent units); ``game`` None: the default game."""
+    game = default_game().name if game is None else game
     res = sorted(results, key=lambda r: r.index)
     pairs = pairs_of(res)
     win = [[g.score for g in p] for p in pairs.values()]
@@ -310,16 +311,17 @@ def check_match(a: str, b: str, games: int, players: int, options: Any, rounds: 
 def play_match(a: str, b: str, games: int = 100, seed: int = 0, players: int = 2, options: Any = None,
                rounds: int | None = None, jobs: int = 1, target: int | None = None,
                progress: Progress | None = None, first: int = 0, pool: Executor | None = None,
-               game: str = DEFAULT_GAME) -> MatchResult:
+               game: str | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to an even number: duplicate pairs) of A against B.
 
     Games are numbered from ``first`` (even): a long match can be played in
     chunks that together are exactly the one long match. The games run in
     ``pool`` (any :func:`~diloti.match.workers.worker_pool`: local processes or
     Ray) when one is given, else in ``jobs`` local processes (1: here); the
-    results are the same either way. ``game`` is a registered game; a match is always
-    between two sides (Kontsina with 4 players: ``partnerships``).
+    results are the same either way. ``game`` is a registered game (None: the default game); a match
+    is always between two sides (4 players only in partnerships).
     """
+    game = default_game().name if game is None else game
     opts = check_match(a, b, games, players, options, rounds, target, game)
     games += games % 2
     first -= first % 2

@@ -50,7 +50,7 @@ from typing import Any, TypeVar
 from diloti.ai import make_player
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
-from diloti.games import GAMES, GameInfo, register_game
+from diloti.core.registry import GAMES, GameInfo, register_game
 
 T = TypeVar("T")
 
@@ -312,8 +312,8 @@ def in_game(game: GameInfo, fn: Callable[..., T], *args: Any) -> T:
     it, not in a worker process's started afresh: the game's entry travels with the work (its classes and
     parts by their modules' names), and the worker registers it once (a built-in game is there already).
 
-    >>> from diloti.games import find_game
-    >>> in_game(find_game("xeri"), len, "abc")
+    >>> from diloti.core.registry import default_game
+    >>> in_game(default_game(), len, "abc")
     3
     """
     if GAMES.get(game.name) != game:
@@ -330,13 +330,12 @@ def choose_move(spec: str, seed: int, view: Any) -> Move:
 def rank_hint(view: Any, seed: int, ply: int, level: str = "expert") -> list[tuple[Move, float, float | None]]:
     """The ranking of the legal moves for a hint by ``level``'s search (``expert`` or ``master``), best first:
     each move with its estimate in round points and the chance to win the game after it by the game's model
-    (:func:`diloti.ai.winchance.win_chances`; None where the game has none, as in the parent games).
+    (:func:`diloti.ai.analysis.win_chances`; None where the game has none).
 
     Seeded by the table's seed and the ply, so every process (and a restarted server) gives
     the same hint. Here rather than in the server, so that a Ray node needs only diloti itself.
     """
-    from diloti.ai.analysis import rank_moves
-    from diloti.ai.winchance import win_chances
+    from diloti.ai.analysis import rank_moves, win_chances
     from diloti.core.seeds import derive_seed
 
     hint_seed = derive_seed("diloti-hint", seed, ply)

@@ -234,13 +234,13 @@ class LiveTable:
         """Push a checked move into the game; returns (xeri, round ended)."""
         st = self.game.state
         side = self.side_of(seat)
-        before = st.xeri[side]
+        before = st.sweeps[side]
         round_no = self.game.round_no
         self.game.push(move)
         if self.seats[seat].kind == "human" and self.by.get(self.ply) is None:
             self.played.add(seat)
         self.ply += 1
-        xeri = st.xeri[side] > before
+        xeri = st.sweeps[side] > before
         if xeri:
             self.xeris[seat] += 1
         self.last = {"seat": seat, **move_dict(move), "xeri": xeri, "ply": self.ply, "round": round_no,

@@ -64,9 +64,9 @@ def round_frames(game: Any, index: int, first_ply: int = 0) -> list[dict[str, An
     frames = [frame(st, first_ply, None, None)]
     for i, (seat, move) in enumerate(r.moves):
         side = seat % game.sides
-        before = st.xeri[side]
+        before = st.sweeps[side]
         st.push(move)
-        frames.append(frame(st, first_ply + i + 1, seat, {**move_dict(move), "xeri": st.xeri[side] > before}))
+        frames.append(frame(st, first_ply + i + 1, seat, {**move_dict(move), "xeri": st.sweeps[side] > before}))
     return frames
 
 

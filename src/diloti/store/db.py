@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from diloti.core.errors import DilotiError
+from diloti.games import DEFAULT_GAME
 from diloti.games import sides_of as game_sides
 from diloti.store.models import ChatRow, MoveRow, ResultRow, ReviewRow, SeatRow, TableRow
 
@@ -132,7 +133,7 @@ class TableData:
     clock: tuple[int, int] | None = None  # the turn clock: (seconds per move, reserve seconds); None: no clock
     left: dict[int, int] = field(default_factory=dict)  # ply -> the mover's clock reserve after it, in ms
     rated: bool = True  # the game counts for its players' ratings (False: a casual game)
-    game: str = "diloti"  # which game the table plays (diloti.games: diloti, xeri, kontsina)
+    game: str = DEFAULT_GAME  # which game the table plays (a registered game's name)
 
 
 def sides_of(data: TableData) -> int:
@@ -507,7 +508,7 @@ class Store:
                          seats, moves, chat, row.end_reason, row.away_level, row.grace, by,
                          row.series, row.next_table,
                          clock=None if row.clock_move is None else (row.clock_move, row.clock_reserve or 0),
-                         left=left, rated=row.rated is not False, game=row.game or "diloti")
+                         left=left, rated=row.rated is not False, game=row.game or DEFAULT_GAME)
 
     def load(self, table_id: str) -> TableData | None:
         data = self._load(table_id)

@@ -13,6 +13,8 @@ from datetime import datetime
 from sqlalchemy import BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from diloti.games import DEFAULT_GAME
+
 
 class Base(DeclarativeBase):
     """Declarative base of the diloti schema."""
@@ -25,7 +27,9 @@ class TableRow(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     players: Mapped[int] = mapped_column(Integer)
-    game: Mapped[str] = mapped_column(String(16), default="diloti", server_default="diloti")  # diloti.games
+    # A registered game's name; the database's own default is the migration's, for the tables from before there were
+    # other games (Diloti's, migrations/versions/0008_games.py).
+    game: Mapped[str] = mapped_column(String(16), default=DEFAULT_GAME, server_default="diloti")
     options: Mapped[str] = mapped_column(Text)  # JSON of the game's options (Options.to_dict() for diloti)
     seed: Mapped[int] = mapped_column(BigInteger)
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)

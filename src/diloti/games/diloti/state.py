@@ -70,7 +70,7 @@ class State(ExplicitChance):
 
     # Its fields besides its bases' (slots; a native class's own fields, compiled).
     FIELDS: ClassVar[tuple[str, ...]] = ("_sample", "_stack", "captured", "deck", "explicit", "last_capturer",
-                                         "pending", "plays", "shuffles", "swept", "xeri")
+                                         "pending", "plays", "shuffles", "sweeps", "swept")
     __slots__ = FIELDS
 
     def __init__(self, players: int = 2, options: Options | None = None, dealer: int = 0) -> None:
@@ -86,7 +86,7 @@ class State(ExplicitChance):
         self.stock: list[Card] = []
         self.stock_pos = 0
         self.captured = [0, 0]  # per side, 52-bit masks
-        self.xeri = [0, 0]
+        self.sweeps = [0, 0]  # per side: Diloti's xeris
         self.last_capturer: int | None = None
         self.plays = 0
         self.phase = PLAY
@@ -157,7 +157,7 @@ class State(ExplicitChance):
         :attr:`chance` and :meth:`deal`).
         """
         if game != "diloti":
-            from diloti.games import find_game
+            from diloti.core.registry import find_game
 
             return find_game(game).state.new(players, options, dealer, seed, deck, explicit_chance)
         s = cls(players, options, dealer)
@@ -216,7 +216,7 @@ class State(ExplicitChance):
         self.first_table = tuple(self.table)
         self.declarations = []
         self.captured = [0, 0]
-        self.xeri = [0, 0]
+        self.sweeps = [0, 0]
         self.last_capturer = None
         self.plays = 0
         self.deal_no = 1
@@ -349,10 +349,10 @@ class State(ExplicitChance):
         card, kind, value, mask = move
         k: int = kind  # unboxed once (compiled, the kinds are then compared as C integers)
         turn = self.turn
-        # captured, xeri, hands, loose and piles are copied before any change, so the frame can keep
+        # captured, sweeps, hands, loose and piles are copied before any change, so the frame can keep
         # the objects themselves.
         self._stack.append((
-            turn, self.hands, self.table, self.declarations, self.captured, self.xeri, self.last_capturer,
+            turn, self.hands, self.table, self.declarations, self.captured, self.sweeps, self.last_capturer,
             self.phase, self.pending, self.stock_pos, self.deal_no, self.swept, None,
         ))
         self.history.append((turn, move))
@@ -389,7 +389,7 @@ class State(ExplicitChance):
                     last = not hand and turn == self.dealer and self.stock_pos == len(self.stock)
                     opts = self.options
                     if (plays_before or opts.xeri_first_card) and not (last and opts.no_xeri_last_card):
-                        xeri = self.xeri = self.xeri.copy()
+                        xeri = self.sweeps = self.sweeps.copy()
                         xeri[side] += 1
             else:
                 self.declarations = [*declarations, _DECLARATION(mask | _BITS[c], value, kind, turn)]
@@ -461,7 +461,7 @@ class State(ExplicitChance):
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        (self.turn, self.hands, self.table, self.declarations, self.captured, self.xeri, self.last_capturer,
+        (self.turn, self.hands, self.table, self.declarations, self.captured, self.sweeps, self.last_capturer,
          self.phase, self.pending, self.stock_pos, self.deal_no, self.swept, extra) = self._stack.pop()
         self._legal = None
         _, move = self.history.pop()
@@ -484,7 +484,7 @@ class State(ExplicitChance):
         s.declarations = self.declarations.copy()
         s.stock = self.stock.copy()
         s.captured = self.captured.copy()
-        s.xeri = self.xeri.copy()
+        s.sweeps = self.sweeps.copy()
         s.history = self.history.copy() if stack else []
         s._stack = self._stack.copy() if stack else []
         s._legal = None
@@ -493,7 +493,7 @@ class State(ExplicitChance):
     # --------------------------------------------------------------- scoring
     def score(self) -> tuple[Side, Side]:
         """The round's score per side (meaningful once the round is over)."""
-        return score_sides(self.captured, self.xeri)
+        return score_sides(self.captured, self.sweeps)
 
     def points(self) -> tuple[int, int]:
         a, b = self.score()
@@ -504,7 +504,7 @@ class State(ExplicitChance):
         """What ``seat`` may know (see :class:`diloti.core.view.View`)."""
         if not 0 <= seat < self.players:
             raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
-        cap, xeri = self.captured, self.xeri
+        cap, xeri = self.captured, self.sweeps
         return new_view(  # View's fields in order
             seat, self.players, self.options, self.dealer, self.turn, self.phase, tuple(self.hands[seat]),
             tuple(self.table), tuple(self.declarations), tuple(map(len, self.hands)),
@@ -527,7 +527,7 @@ class State(ExplicitChance):
         return (
             self.players, self.options, self.dealer, self.turn, tuple(tuple(h) for h in self.hands),
             tuple(self.table), tuple(self.declarations), tuple(self.stock[self.stock_pos:]),
-            tuple(self.captured), tuple(self.xeri), self.last_capturer, self.plays, self.phase,
+            tuple(self.captured), tuple(self.sweeps), self.last_capturer, self.plays, self.phase,
             self.pending, self.deal_no, self.bottom, self.seed, self.shuffles, self.swept, self.explicit,
             self.batch if self.phase == CHANCE else None,
         )
@@ -545,7 +545,7 @@ class State(ExplicitChance):
                    turn: int | None = None, hands: Sequence[Iterable[int]],
                    table: Iterable[int] = (), declarations: Iterable[Declaration] = (),
                    stock: Iterable[int] = (), captured: Sequence[Iterable[int]] = ((), ()),
-                   xeri: Sequence[int] = (0, 0), last_capturer: int | None = None,
+                   sweeps: Sequence[int] = (0, 0), last_capturer: int | None = None,
                    plays: int = 0, seed: int = 0, bottom: int | None = None,
                    pending: Sequence[int] = (), shuffles: int = 1, check: bool = True) -> State:
         """Build a position from its parts (used by the JSON reader and tests).
@@ -564,7 +564,7 @@ class State(ExplicitChance):
         s.stock = [Card(int(c)) for c in stock]
         s.stock_pos = 0
         s.captured = [mask_of(Card(int(c)) for c in captured[0]), mask_of(Card(int(c)) for c in captured[1])]
-        s.xeri = [int(xeri[0]), int(xeri[1])]
+        s.sweeps = [int(sweeps[0]), int(sweeps[1])]
         s.last_capturer = last_capturer
         s.plays = plays
         s.seed = seed

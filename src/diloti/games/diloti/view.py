@@ -73,7 +73,7 @@ class View(SeatView):
     stock_size: int
     plays: int
     deal_no: int
-    xeri: tuple[int, int]
+    sweeps: tuple[int, int]
     captured: tuple[tuple[Card, ...], tuple[Card, ...]]
     last_capturer: int | None
     history: tuple[tuple[int, Move], ...]
@@ -138,7 +138,7 @@ class View(SeatView):
             "stock": self.stock_size,
             "plays": self.plays,
             "deal": self.deal_no,
-            "xeri": list(self.xeri),
+            "xeri": list(self.sweeps),
             "captured": [[str(c) for c in side] for side in self.captured],
             "last_capturer": self.last_capturer,
             "history": [[seat, str(m)] for seat, m in self.history],
@@ -173,7 +173,7 @@ class PublicView:
     stock_size: int
     plays: int
     deal_no: int
-    xeri: tuple[int, int]
+    sweeps: tuple[int, int]
     captured: tuple[tuple[Card, ...], tuple[Card, ...]]
     last_capturer: int | None
     history: tuple[tuple[int, Move], ...]

@@ -3,12 +3,12 @@
 - **Actions** (:data:`ENCODING`, 156): a **head** ``2 * c`` lays card ``c``,
   ``2 * c + 1`` captures with it; while several captures share the head,
   **item** actions ``ITEM + t`` name the table cards taken, in increasing card
-  order, until one capture is left (:mod:`diloti.envs.hand_actions`). No stop
+  order, until one capture is left (:mod:`diloti.games.onecard.envs.actions`). No stop
   action is needed: no capture's cards are a part of another's with the same
   card (the numerals of a sum add up to the card's value, a match is one card of
   its rank). A lay, a capture with one way and most others take one step.
 - **Observation** (:data:`PARTS`, 517 floats; :data:`LAYOUT`): the generic
-  parts of :mod:`diloti.envs.hand_observation` and Kontsina's own: captured
+  parts of :mod:`diloti.games.onecard.envs.observation` and Kontsina's own: captured
   cards of up to four sides, the move being chosen, clubs and points of each
   side, the player count and the options that change play.
 - **Rewards** lie within +-:data:`MAX_POINTS` (zero-sum with three or four sides).
@@ -25,14 +25,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diloti.core.cards import NAMES
-from diloti.core.hand_state import HandView
 from diloti.core.moves import CAPTURE, Move
-from diloti.envs.hand_actions import HandEncoding
-from diloti.envs.hand_games import HandEnv
-from diloti.envs.hand_observation import COMMON_TAIL, HandLayout, Seen
+from diloti.games.onecard.envs import HandEnv
+from diloti.games.onecard.envs.actions import HandEncoding
+from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout, Seen
+from diloti.games.onecard.view import HandView
 
 if TYPE_CHECKING:
-    from diloti.envs.games import EnvPart
+    from diloti.envs.part import EnvPart
 
 #: The most points a side can score in a hand of Kontsina: most cards 2, most clubs 1, 2C 1, 10D 1.
 MAX_POINTS = 5

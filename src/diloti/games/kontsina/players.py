@@ -1,6 +1,6 @@
 """Kontsina's card sense for the computer players: its part for the players' floor (:mod:`diloti.ai.part`).
 
-Built on the one-card games' shared sense (:class:`~diloti.ai.hand_sense.HandPlayers`);
+Built on the one-card games' shared sense (:class:`~diloti.games.onecard.players.HandPlayers`);
 what is Kontsina's own: a card takes one table card of its rank or, a numeral, a
 set of table numerals adding up to its value (the rest of the table stays); the
 10♦ and the 2♣ count a point each, the card majority 2 and the clubs majority 1;
@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from diloti.ai.hand_sense import HandPlayers, lead_chance
 from diloti.core.cards import BIT, Card
-from diloti.core.hand_state import HandState
 from diloti.games.kontsina.rules import summing_sets
+from diloti.games.onecard.players import HandPlayers, lead_chance
+from diloti.games.onecard.state import HandState
 
 CLUBS = sum(1 << (4 * r) for r in range(13))
 

@@ -27,10 +27,10 @@ from typing import Any, ClassVar
 
 from diloti.core.cards import BIT, VALUE
 from diloti.core.errors import InvalidPositionError
-from diloti.core.hand_state import HandState, RuleOptions, option, strict_most
-from diloti.core.hands_game import HandsGame, points_winner
 from diloti.core.moves import CAPTURE, LAY, Move
-from diloti.core.rule_options import MAX_TARGET
+from diloti.core.rule_options import MAX_TARGET, RuleOptions, option
+from diloti.games.onecard.game import HandsGame, points_winner
+from diloti.games.onecard.state import HandState, strict_most
 
 CLUBS = sum(1 << (4 * r) for r in range(13))
 TEN_OF_DIAMONDS_BIT = BIT[37]
@@ -127,6 +127,7 @@ class KontsinaState(HandState):
     GAME: ClassVar[str] = "kontsina"
     HAND_SIZE: ClassVar[int] = 4
     OPTIONS: ClassVar[type[Any]] = KontsinaOptions
+    SWEEPS: ClassVar[bool] = False  # no xeri in Kontsina
     MOVE_HELP: ClassVar[str] = ("Play by number, or in notation: 7S (lay), 7S x 7D (match), 9D x 4H 5C (a sum of two "
                                 "or more numerals). One capture takes one thing; capturing is optional unless "
                                 "--forced-capture.")

@@ -5,32 +5,33 @@
   What it does follows from the rules: it takes the pile when it matches the
   top card or is a jack, else it goes on top. Every legal move is one action.
 - **Observation** (:data:`PARTS`, 404 floats; :data:`LAYOUT`): the generic
-  parts of :mod:`diloti.envs.hand_observation` and Xeri's own: the pile's top
+  parts of :mod:`diloti.games.onecard.envs.observation` and Xeri's own: the pile's top
   card and the order of its cards, the xeris and jack-on-jack xeris of each
   side, each side's points so far and the options that change play.
 - **Rewards** lie within +-:data:`MAX_POINTS`; four players play in partnerships.
 
 >>> ENV.num_actions, ENV.size, ENV.describe(0)
 (52, 404, 'play AC')
->>> from diloti.games import find_game
->>> ENV.describe_view(find_game("xeri").new_state(seed=3).view(0))[:42]
+>>> from diloti.games.xeri.rules import XeriState
+>>> ENV.describe_view(XeriState.new(seed=3).view(0))[:42]
 'xeri seat 0/2; phase play; turn +1; dealer'
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from diloti.core.cards import NAMES
-from diloti.core.hand_state import HandView
 from diloti.core.moves import Move
-from diloti.envs.hand_actions import HandEncoding
-from diloti.envs.hand_games import HandEnv
-from diloti.envs.hand_observation import COMMON_TAIL, HandLayout, Seen
+from diloti.games.onecard.envs import HandEnv
+from diloti.games.onecard.envs.actions import HandEncoding
+from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout, Seen
+from diloti.games.onecard.view import HandView
+from diloti.games.xeri.rules import XeriView
 
 if TYPE_CHECKING:
-    from diloti.envs.games import EnvPart
+    from diloti.envs.part import EnvPart
 
 #: The most points a side can score in a hand of Xeri: cards 3, honours 20, 10D and 2C 2, a xeri on
 #: each of its 24 plays, and the jack-on-jack bonus twice (four jacks make at most two such xeris).
@@ -84,10 +85,10 @@ def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], 
     k = at["pile_order"]
     for place, c in enumerate(view.table):  # bottom first: the order the string shows
         tail[k + c] = (place + 1) / 52.0
-    jack = view.jack_xeri or (0, 0)
+    jack = cast(XeriView, view).jack_xeri or (0, 0)  # a hand of Xeri's: its view (XeriState.VIEW)
     for i, s in enumerate(order):
         m = caps[i]
-        x, j = view.xeri[s], jack[s]
+        x, j = view.sweeps[s], jack[s]
         points = ((3 if counts[i] > counts[1 - i] else 0) + (m & _HONOURS).bit_count()
                   + (1 if m & _TEN_OF_DIAMONDS else 0) + (1 if m & _TWO_OF_CLUBS else 0)
                   + 10 * x + (10 * j if opts.xeri_jack_double else 0))
@@ -107,7 +108,8 @@ def partnerships(options: Any, players: int) -> Any:
 
 
 ENCODING = HandEncoding("xeri", 52, head, describe_head)
-LAYOUT = HandLayout(PARTS, planes=6, hand_size=6, fill=fill, table_word="pile", tallies=("xeri", "jack_xeri"))
+LAYOUT = HandLayout(PARTS, planes=6, hand_size=6, fill=fill, table_word="pile",
+                    tallies=(("xeri", "sweeps"), ("jack_xeri", "jack_xeri")))
 ENV = HandEnv("xeri", ENCODING, LAYOUT, MAX_POINTS, MAX_STEPS, adjust=partnerships)
 _CONTRACT: EnvPart = ENV  # mypy checks the part against the contract
 

@@ -1,6 +1,6 @@
 """Xeri's card sense for the computer players: its part for the players' floor (:mod:`diloti.ai.part`).
 
-Built on the one-card games' shared sense (:class:`~diloti.ai.hand_sense.HandPlayers`);
+Built on the one-card games' shared sense (:class:`~diloti.games.onecard.players.HandPlayers`);
 what is Xeri's own: a capture takes the whole pile (by the top card's rank, or any
 pile with a jack), a lone card taken is a xeri (10 points, 20 for a jack with
 ``xeri_jack_double``; none with the last card under ``no_xeri_last_card``), the
@@ -18,10 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from diloti.ai.hand_sense import HandPlayers, is_last_card, lead_chance
 from diloti.core.cards import BIT, Card, mask_of
-from diloti.core.hand_state import HandState, HandView
 from diloti.core.rule_options import MAX_TARGET
+from diloti.games.onecard.players import HandPlayers, is_last_card, lead_chance
+from diloti.games.onecard.state import HandState
+from diloti.games.onecard.view import HandView
+from diloti.games.xeri.rules import XeriState
 
 XERI_POINTS = 10
 JACK = 10  # card >> 2 of the jacks
@@ -65,11 +67,12 @@ class XeriPlayers(HandPlayers):
         return 1.2 if card >> 2 == JACK and len(view.table) > 1 else 0.0  # a jack kept takes a later pile
 
     def expected_points(self, st: HandState, i: int) -> float:
+        assert isinstance(st, XeriState)
         m = st.captured[i]
         counts = [c.bit_count() for c in st.captured]
         fixed = (1 if m & BIT[37] else 0) + (1 if m & BIT[4] else 0)
         jack = st.jack_xeri[i] if st.options.xeri_jack_double else 0
-        fixed += (m & HONOURS).bit_count() + XERI_POINTS * (st.xeri[i] + jack)
+        fixed += (m & HONOURS).bit_count() + XERI_POINTS * (st.sweeps[i] + jack)
         return fixed + 3.0 * lead_chance(counts, 52, i)
 
     def endless(self, options: Any) -> Any:

@@ -18,7 +18,7 @@ The worked deal of RULES-XERI.md section 11:
 ...     "7H 3S JH JD 2C QS 3D JC 5C 8H 2D 6H 4C 9H KD 7S")][:36], check=False)
 >>> for card in "7H 3D 3S JC JH 5C JD 8H 2C 2D QS 6H".split():
 ...     _ = s.play(card)
->>> [len(c) for c in s.view(0).captured], s.xeri, s.table, s.turn
+>>> [len(c) for c in s.view(0).captured], s.sweeps, s.table, s.turn
 ([11, 3], [2, 0], [Card('QS'), Card('6H')], 0)
 """
 
@@ -31,10 +31,11 @@ from typing import Any, ClassVar
 
 from diloti.core.cards import BIT, VALUE, Card, mask_of
 from diloti.core.errors import InvalidPositionError
-from diloti.core.hand_state import HandState, RuleOptions, option
-from diloti.core.hands_game import HandsGame, points_winner
 from diloti.core.moves import CAPTURE, LAY, Move
-from diloti.core.rule_options import MAX_TARGET
+from diloti.core.rule_options import MAX_TARGET, RuleOptions, option
+from diloti.games.onecard.game import HandsGame, points_winner
+from diloti.games.onecard.state import HandState
+from diloti.games.onecard.view import HandView
 
 JACK = 10  # a card's rank index (card >> 2) for the jacks
 HONOURS = 0xF | 0xFFFF << 36  # the aces, tens, jacks, queens and kings: 1 point each
@@ -152,7 +153,7 @@ def standing_piles(dealt: Sequence[Card], counts: Sequence[int], any_pair: bool 
     ``dealt`` holds the pile's cards dealt so far (bottom first, at most four); ``counts`` the undealt
     cards of each rank (13, ``card >> 2``), those of ``dealt`` not among them. Each way is an ordered
     choice of distinct undealt cards for the places left, so with nothing dealt it is the number of
-    standing piles. Explicit chance (:mod:`diloti.core.hand_chance`) deals the next card in proportion
+    standing piles. Explicit chance (:mod:`diloti.games.onecard.chance`) deals the next card in proportion
     to this count after it, which draws the pile uniformly from the standing piles: the distribution
     of RULES-XERI.md section 3's "redeal until it stands" without a redeal.
 
@@ -204,20 +205,32 @@ def _elementary(values: Sequence[int], k: int) -> int:
     return e[k]
 
 
+@dataclass(frozen=True)
+class XeriView(HandView):
+    """What a seat may know of a hand of Xeri: a one-card game's view, and each side's xeris made by a jack on a
+    lone jack (``jack_xeri``; ``sweeps`` counts every xeri)."""
+
+    jack_xeri: tuple[int, ...] = ()
+
+
 class XeriState(HandState):
-    """One hand of Xeri: 6 cards each per deal, 4 on the first pile."""
+    """One hand of Xeri: 6 cards each per deal, 4 on the first pile. Its sweeps are its xeris; ``jack_xeri``
+    counts those a jack made on a lone jack (per side)."""
 
     GAME: ClassVar[str] = "xeri"
     HAND_SIZE: ClassVar[int] = 6
     OPTIONS: ClassVar[type[Any]] = XeriOptions
+    TALLIES: ClassVar[tuple[str, ...]] = ("jack_xeri",)
+    VIEW: ClassVar[type[HandView]] = XeriView
     POSITION_COUNTS: ClassVar[tuple[str, ...]] = ("xeri", "jack_xeri")
     RECORD_CARD_ONLY: ClassVar[bool] = True  # what a card does on the pile follows from the rules
     PILE: ClassVar[bool] = True
     MOVE_HELP: ClassVar[str] = ("Play a card by its number in the list or by name (7H, jd, T♦). A card of the top "
                                 "card's rank, or a jack, takes the whole pile; taking a lone card of its rank is a "
                                 "xeri (10 points).")
-    __slots__ = ()
+    __slots__ = ("jack_xeri",)
     options: XeriOptions
+    jack_xeri: list[int]
 
     @classmethod
     def check_players(cls, players: int, options: Any) -> int:
@@ -268,7 +281,7 @@ class XeriState(HandState):
         table = self.table
         if len(table) == 1 and table[0] >> 2 == card >> 2 and not (last and self.options.no_xeri_last_card):
             side = turn % self.sides
-            xeri = self.xeri = self.xeri.copy()
+            xeri = self.sweeps = self.sweeps.copy()
             xeri[side] += 1
             if card >> 2 == JACK:
                 jacks = self.jack_xeri = self.jack_xeri.copy()
@@ -278,7 +291,7 @@ class XeriState(HandState):
 
     def score(self) -> tuple[XeriSide, XeriSide]:
         """The hand's score per side (meaningful once the hand is over)."""
-        return score_xeri(self.captured, self.xeri, self.jack_xeri, self.options)
+        return score_xeri(self.captured, self.sweeps, self.jack_xeri, self.options)
 
 
 def hands_won(hands: Sequence[Sequence[int]]) -> list[int]:
@@ -353,5 +366,5 @@ class XeriGame(HandsGame):
         return f"{won[0]}-{won[1]}"
 
 
-__all__ = ["HONOURS", "XeriGame", "XeriOptions", "XeriSide", "XeriState", "hands_won", "pile_must_be_redealt",
-           "score_xeri", "standing_piles"]
+__all__ = ["HONOURS", "XeriGame", "XeriOptions", "XeriSide", "XeriState", "XeriView", "hands_won",
+           "pile_must_be_redealt", "score_xeri", "standing_piles"]

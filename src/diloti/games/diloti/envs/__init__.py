@@ -1,6 +1,6 @@
 """Diloti's envs part: its action encoding, observation, driver and OpenSpiel game, for the environments.
 
-:data:`ENV` meets :class:`diloti.envs.games.EnvPart`: 559 action ids
+:data:`ENV` meets :class:`diloti.envs.part.EnvPart`: 559 action ids
 (:mod:`~diloti.games.diloti.envs.actions`), a 744-float observation
 (:mod:`~diloti.games.diloti.envs.observation`, the game's scores in it for whole
 games), rewards within +-251 a round, and whole-game episodes
@@ -27,12 +27,12 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from diloti.envs.games import EnvPart
+    from diloti.envs.part import EnvPart
     from diloti.games.diloti.options import Options
     from diloti.games.diloti.view import View
 
 
-class DilotiEnv:
+class DilotiEnvPart:
     """Diloti for the environments (see the module's description)."""
 
     num_actions = NUM_ACTIONS
@@ -67,7 +67,7 @@ class DilotiEnv:
         return openspiel()
 
 
-ENV = DilotiEnv()
+ENV = DilotiEnvPart()
 _CONTRACT: EnvPart = ENV  # mypy checks the part against the contract
 
-__all__ = ["ENV", "DilotiEnv"]
+__all__ = ["ENV", "DilotiEnvPart"]

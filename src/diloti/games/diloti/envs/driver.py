@@ -126,7 +126,7 @@ class Driver(DriverBase[State, Decision, View]):
         table = [NAMES[c] for c in s.table] + [str(d) for d in s.declarations]
         return [f"  table: {' '.join(table) or '-'}",
                 f"  captured: side 0 {s.captured[0].bit_count()}, side 1 {s.captured[1].bit_count()}; "
-                f"xeri {s.xeri[0]}/{s.xeri[1]}"]
+                f"xeri {s.sweeps[0]}/{s.sweeps[1]}"]
 
     def _render_result(self) -> str:
         a, b = self.state.points()

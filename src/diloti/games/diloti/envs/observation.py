@@ -27,7 +27,7 @@ from diloti.core.cards import NAMES, cards_of, mask_of
 from diloti.core.errors import InvalidPositionError
 from diloti.core.moves import Declaration
 from diloti.core.phase import Phase
-from diloti.envs.games import layout_of
+from diloti.envs.part import layout_of
 from diloti.games.diloti.envs.actions import describe
 from diloti.games.diloti.envs.planes import MAX_ROUND_POINTS, OPTION_FLAGS, PARTS, encode, encode_state, prefix
 from diloti.games.diloti.view import View
@@ -49,7 +49,7 @@ def observe(view: View, head: int = -1, chosen: int = 0,
     """
     cap = view.captured
     return _array(encode(view.seat, view.players, mask_of(view.hand), mask_of(view.table), view.declarations,
-                         _mask_of(cap[0]), _mask_of(cap[1]), view.xeri, view.bottom, view.hand_sizes,
+                         _mask_of(cap[0]), _mask_of(cap[1]), view.sweeps, view.bottom, view.hand_sizes,
                          view.stock_size, view.scores, view.options, view.phase, view.turn, view.dealer,
                          view.last_capturer, view.deal_no, view.plays, view.pending, head, chosen), out)
 
@@ -143,7 +143,7 @@ def describe_view(view: View, head: int = -1, chosen: int = 0) -> str:
         f"stock {view.stock_size}", f"deal {view.deal_no}", f"plays {view.plays}",
         f"captured {len(own)}/{len(other)}: {' '.join(NAMES[c] for c in own) or '-'} | "
         f"{' '.join(NAMES[c] for c in other) or '-'}",
-        f"xeri {view.xeri[seat & 1]}/{view.xeri[1 - (seat & 1)]}",
+        f"xeri {view.sweeps[seat & 1]}/{view.sweeps[1 - (seat & 1)]}",
     ]
     if view.last_capturer is not None:
         parts.append(f"last +{(view.last_capturer - seat) % n}")

@@ -135,7 +135,7 @@ def encode_state(state: State, seat: int, scores: Sequence[int], head: int = -1,
     for c in state.table:
         ci = c
         table |= 1 << ci
-    return encode(seat, state.players, hand, table, state.declarations, cap[0], cap[1], state.xeri,
+    return encode(seat, state.players, hand, table, state.declarations, cap[0], cap[1], state.sweeps,
                   state.bottom if seat == state.dealer else None, [len(h) for h in state.hands],
                   len(state.stock) - state.stock_pos, scores, state.options, state.phase, state.turn, state.dealer,
                   state.last_capturer, state.deal_no, state.plays, state.pending, head, chosen)

@@ -81,7 +81,7 @@ def position_to_dict(state: State) -> dict[str, Any]:
         "declarations": [p.to_dict() for p in state.declarations],
         "stock": [NAMES[c] for c in state.remaining_stock],
         "captured": [[NAMES[c] for c in cards_of(m)] for m in state.captured],
-        "xeri": list(state.xeri),
+        "xeri": list(state.sweeps),
         "last_capturer": state.last_capturer,
         "plays": state.plays,
     }
@@ -203,7 +203,7 @@ def position_from_dict(data: Any) -> State:
             or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < players for p in pending)):
         raise bad_field("pending", f"expected a list of seats, got {pending!r}")
     return build_state(players=players, options=options, dealer=dealer, turn=turn, hands=hands, table=table,
-                       declarations=declarations, stock=stock, captured=captured, xeri=(xeri[0], xeri[1]),
+                       declarations=declarations, stock=stock, captured=captured, sweeps=(xeri[0], xeri[1]),
                        last_capturer=last, plays=plays, seed=seed, bottom=bottom,
                        pending=tuple(pending) if pending else (), shuffles=shuffles)
 
@@ -239,7 +239,7 @@ def _pile(i: int, d: Any, players: int) -> Declaration:
 
 def build_state(*, players: int, options: Options, dealer: int, turn: int, hands: Sequence[Sequence[Card]],
                 table: Sequence[Card], declarations: Sequence[Declaration], stock: Sequence[Card],
-                captured: Sequence[Sequence[Card]], xeri: tuple[int, int], last_capturer: int | None,
+                captured: Sequence[Sequence[Card]], sweeps: tuple[int, int], last_capturer: int | None,
                 plays: int, seed: int = 0, bottom: Card | None = None, pending: tuple[int, ...] = (),
                 shuffles: int = 1) -> State:
     """Build a position from parts and check it can arise in a round.
@@ -252,7 +252,7 @@ def build_state(*, players: int, options: Options, dealer: int, turn: int, hands
     """
     try:
         s = State.from_parts(players=players, options=options, dealer=dealer, turn=turn, hands=hands,
-                             table=table, declarations=declarations, stock=stock, captured=captured, xeri=xeri,
+                             table=table, declarations=declarations, stock=stock, captured=captured, sweeps=sweeps,
                              last_capturer=last_capturer, plays=plays, seed=seed, bottom=bottom,
                              shuffles=shuffles, check=False)
         s.validate()
@@ -329,7 +329,7 @@ def format_position(state: State) -> str:
         "/".join(_fmt_pile(p) for p in s.declarations) or "-",
         _fmt_cards(s.remaining_stock),
         "/".join(_fmt_cards(cards_of(m)) for m in s.captured),
-        f"{s.xeri[0]}/{s.xeri[1]}",
+        f"{s.sweeps[0]}/{s.sweeps[1]}",
         "-" if s.last_capturer is None else str(s.last_capturer),
         str(s.plays),
     ]
@@ -358,7 +358,7 @@ def format_view(view: View) -> str:
     fields = [
         f"@{v.seat}", str(v.players), str(v.dealer), str(v.turn), "/".join(hands), _fmt_cards(v.table),
         "/".join(_fmt_pile(p) for p in v.declarations) or "-", f"?{v.stock_size}",
-        "/".join(_fmt_cards(c) for c in v.captured), f"{v.xeri[0]}/{v.xeri[1]}",
+        "/".join(_fmt_cards(c) for c in v.captured), f"{v.sweeps[0]}/{v.sweeps[1]}",
         "-" if v.last_capturer is None else str(v.last_capturer), str(v.plays),
     ]
     fields += v.options.to_text().split()
@@ -450,7 +450,7 @@ def _parse_compact(parts: list[str]) -> State:
     x = _parse_extras(parts[11:], players)
     return build_state(players=players, options=x.options, dealer=dealer, turn=turn, hands=hands, table=table,
                        declarations=declarations, stock=stock, captured=captured,
-                       xeri=(int(xm.group(1)), int(xm.group(2))),
+                       sweeps=(int(xm.group(1)), int(xm.group(2))),
                        last_capturer=last, plays=plays, seed=x.seed, bottom=x.bottom, pending=x.pending,
                        shuffles=x.shuffles)
 

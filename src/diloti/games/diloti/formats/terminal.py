@@ -39,7 +39,7 @@ class DilotiTerminal:
             s.say(f"declaration:  [{' '.join(NAMES[c] for c in p.cards)}] {kind}, owner {s.who(p.owner)}, {rel}")
         sizes = ", ".join(f"{s.names[i]} {n}" for i, n in enumerate(view.hand_sizes))
         s.say(f"hand sizes:   {sizes}; stock {view.stock_size}")
-        caps = "; ".join(f"{s.side_name(i)} {len(view.captured[i])} cards, {view.xeri[i]} xeri" for i in (0, 1))
+        caps = "; ".join(f"{s.side_name(i)} {len(view.captured[i])} cards, {view.sweeps[i]} xeri" for i in (0, 1))
         s.say(f"captured:     {caps}")
         if view.bottom is not None:
             s.say(f"bottom card:  {NAMES[view.bottom]} (you dealt and saw it)")

@@ -1,7 +1,7 @@
 """Diloti's card sense for the computer players: its part for the players' floor (:mod:`diloti.ai.part`).
 
 The generic players and searches (:mod:`diloti.ai`) ask this module, through the
-registry (``find_game("diloti").part("players")``), for what is Diloti's own:
+registry (:func:`diloti.ai.games.game_players`), for what is Diloti's own:
 
 - :mod:`~diloti.games.diloti.players.knowledge`: card values, card counting, tables
   after a move, what a card sweeps; the face-card redeal decision;
@@ -22,12 +22,13 @@ True
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from diloti.ai.analysis import search_ranking
 from diloti.ai.part import Rollouts, SearchSettings
+from diloti.ai.search import search_ranking
 from diloti.ai.winchance import round_chances
 from diloti.core.moves import REDEAL, Move
 from diloti.core.phase import Phase
@@ -82,7 +83,8 @@ def rank_moves(view: View, seed: int | None, iterations: int, seconds: float | N
     if view.phase == Phase.DECIDE:
         return sorted(((m, 0.0) for m in view.legal), key=lambda ms: ms[0].kind != REDEAL)
     settings = SearchSettings(counted=COUNTED_ANALYSIS) if level == "master" else SearchSettings()
-    return search_ranking(view, seed, iterations, seconds, settings, salt="analysis", digits=3)
+    return search_ranking(view, move_rng(seed, view, "analysis"), worlds(view, settings), rollouts(settings),
+                          iterations, seconds, digits=3)
 
 
 def win_chances(view: View, ranked: Sequence[tuple[Move, float]]) -> list[float]:
@@ -96,6 +98,10 @@ def endless(options: Any) -> Any:
     return options.replace(target=MAX_TARGET)
 
 
+#: The part: this module, whose functions meet the contract (what :mod:`diloti.ai.games` reads of every game's
+#: players part).
+PART = sys.modules[__name__]
+
 if TYPE_CHECKING:
     from diloti.ai.part import PlayersPart
     from diloti.games.diloti import players as _this
@@ -103,5 +109,5 @@ if TYPE_CHECKING:
     _checked: PlayersPart = _this
 
 
-__all__ = ["endless", "greedy_scores", "heuristic_scores", "move_rng", "rank_moves", "rollouts", "ruled_move",
+__all__ = ["PART", "endless", "greedy_scores", "heuristic_scores", "move_rng", "rank_moves", "rollouts", "ruled_move",
            "win_chances", "worlds"]

@@ -239,7 +239,7 @@ def evaluate(st: State, side: int) -> float:
         return float(a - b if side == 0 else b - a)
     c0, c1 = st.captured
     n0, n1 = c0.bit_count(), c1.bit_count()
-    v = float(mask_points(c0) - mask_points(c1) + XERI * (st.xeri[0] - st.xeri[1]))
+    v = float(mask_points(c0) - mask_points(c1) + XERI * (st.sweeps[0] - st.sweeps[1]))
     rest = 52 - n0 - n1
     sd = 0.65 * sqrt(rest) + 1e-9
     p0 = 0.5 * (1.0 + erf((n0 + rest / 2 - 26.5) / (sd * SQRT2)))

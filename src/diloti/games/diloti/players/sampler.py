@@ -75,7 +75,7 @@ class Worlds:
         t = State.from_parts(
             players=view.players, options=view.options, dealer=view.dealer, turn=view.turn,
             hands=[[] for _ in range(view.players)], table=view.table, declarations=view.declarations,
-            captured=view.captured, xeri=view.xeri, last_capturer=view.last_capturer,
+            captured=view.captured, sweeps=view.sweeps, last_capturer=view.last_capturer,
             plays=view.plays, bottom=view.bottom, check=False,
         )
         # What from_parts would infer from the dealt cards, the view knows.

@@ -1,7 +1,7 @@
 """Observations of the one-card games (any HandState game): one fixed-layout ``float32`` vector per seat.
 
 As Diloti's (:mod:`diloti.games.diloti.envs.observation`): the
-:class:`~diloti.core.hand_state.HandView` is the one door to hidden
+:class:`~diloti.games.onecard.state.HandView` is the one door to hidden
 information, seats are relative (0 = the observing seat, 1 = the next to
 play, ...) and sides too (0 = the observer's side, then the next side to play),
 every entry lies in ``[0, 1]``, and one layout serves every player count of a
@@ -33,9 +33,9 @@ import numpy as np
 import numpy.typing as npt
 
 from diloti.core.cards import NAMES, cards_of, mask_of
-from diloti.core.hand_state import HandView
 from diloti.core.phase import Phase
-from diloti.envs.games import Parts, layout_of
+from diloti.envs.part import Parts, layout_of
+from diloti.games.onecard.view import HandView
 
 #: The parts every one-card game's layout holds after its own numbers (the game places them in its parts).
 COMMON_TAIL: Parts = (
@@ -69,15 +69,15 @@ Fill = Callable[[HandView, int, int, Seen, list[float], dict[str, int]], Sequenc
 class HandLayout:
     """One game's observation layout: its ``parts`` in order (the first ``planes`` of them 52-card planes),
     what a full hand holds (``hand_size``, for the ``hand_sizes`` part), its ``fill``, and for the text
-    form the word for the table (``table_word``) and the per-side counts the views hold (``tallies``,
-    e.g. Xeri's ``("xeri",)``)."""
+    form the word for the table (``table_word``) and the per-side counts the views hold (``tallies``: each the
+    word the text shows and the view's field, e.g. Xeri's ``("xeri", "sweeps")``)."""
 
     parts: Parts
     planes: int
     hand_size: int
     fill: Fill
     table_word: str = "table"
-    tallies: tuple[str, ...] = ()
+    tallies: tuple[tuple[str, str], ...] = ()
     layout: dict[str, slice] = field(init=False)
     size: int = field(init=False)
     tail: int = field(init=False)
@@ -169,8 +169,8 @@ def describe_hand_view(layout: HandLayout, view: HandView, head: int = -1, chose
         "captured " + "/".join(str(len(view.captured[(me + i) % view.sides])) for i in sides) + ": "
         + " | ".join(" ".join(NAMES[c] for c in view.captured[(me + i) % view.sides]) or "-" for i in sides),
     ]
-    for name in layout.tallies:
-        counts = getattr(view, name)
+    for name, attr in layout.tallies:
+        counts = getattr(view, attr)
         parts.append(f"{name} " + "/".join(str(counts[(me + i) % view.sides]) for i in sides))
     if view.last_capturer is not None:
         parts.append(f"last +{(view.last_capturer - seat) % n}")

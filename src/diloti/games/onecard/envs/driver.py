@@ -1,7 +1,7 @@
 """One hand of a one-card game (any HandState game) driven by action ids.
 
-A :class:`HandDriver` holds the :class:`~diloti.core.hand_state.HandState` of
-one hand and the :class:`~diloti.envs.hand_actions.HandDecision` of the
+A :class:`HandDriver` holds the :class:`~diloti.games.onecard.state.HandState` of
+one hand and the :class:`~diloti.games.onecard.envs.actions.HandDecision` of the
 seat to act, applies action ids and keeps each step's mask and observations
 (:class:`~diloti.envs.driver_base.DriverBase`, whose surface every game's driver
 has, so the environment wrappers drive any).
@@ -32,11 +32,12 @@ import numpy as np
 import numpy.typing as npt
 
 from diloti.core.cards import NAMES
-from diloti.core.hand_state import HandState, HandView
+from diloti.core.registry import find_game
 from diloti.envs.driver_base import DriverBase
-from diloti.envs.hand_actions import HandDecision, HandEncoding
-from diloti.envs.hand_observation import HandLayout, observe_hand
-from diloti.games import find_game
+from diloti.games.onecard.envs.actions import HandDecision, HandEncoding
+from diloti.games.onecard.envs.observation import HandLayout, observe_hand
+from diloti.games.onecard.state import HandState
+from diloti.games.onecard.view import HandView
 
 
 def side_returns(points: Sequence[int], players: int, sides: int) -> list[float]:
@@ -89,7 +90,7 @@ class HandDriver(DriverBase[HandState, HandDecision, HandView]):
         s = self.state
         layout = self.layout
         counts = ", ".join(f"side {i} {m.bit_count()}" for i, m in enumerate(s.captured))
-        tallies = "".join(f"; {name} {'/'.join(map(str, getattr(s, name)))}" for name in layout.tallies)
+        tallies = "".join(f"; {name} {'/'.join(map(str, getattr(s, attr)))}" for name, attr in layout.tallies)
         return [f"  {layout.table_word}: {' '.join(NAMES[c] for c in s.table) or '-'}",
                 f"  captured: {counts}{tallies}"]
 

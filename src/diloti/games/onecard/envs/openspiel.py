@@ -2,7 +2,7 @@
 every card dealt a chance node.
 
 :func:`hand_openspiel` makes a game's type and creator from its
-:class:`~diloti.envs.hand_games.HandEnv`; :mod:`diloti.envs.openspiel_game`
+:class:`~diloti.games.onecard.envs.HandEnv`; :mod:`diloti.envs.openspiel_game`
 registers them with ``pyspiel.register_game``::
 
     import pyspiel
@@ -18,14 +18,14 @@ options text, ``:`` for ``=``) and ``dealer``.
   deal, from the engine's explicit-chance hand (``HandState.new(...,
   explicit_chance=True)``). A table the rules deal again until it stands
   (Xeri's pile) is dealt once, as one that stands, each card with its
-  probability (:mod:`diloti.core.hand_chance`): the chance tree is finite, every
+  probability (:mod:`diloti.games.onecard.chance`): the chance tree is finite, every
   hand is 52 chance outcomes, and the piles are drawn as the redeals draw them.
-- **Players** act with the game's fixed action ids (:mod:`diloti.envs.hand_actions`):
+- **Players** act with the game's fixed action ids (:mod:`diloti.games.onecard.envs.actions`):
   52 in Xeri (the card played), 156 in Kontsina (card and kind, then table cards).
 - **Returns**: each player's side's points for the hand minus the mean of the other
   sides' (zero sum; partners share).
 - **Observations**: the observation tensor is the game's layout
-  (:mod:`diloti.envs.hand_observation`) and the observation string the same
+  (:mod:`diloti.games.onecard.envs.observation`) and the observation string the same
   information as text; the information-state tensor adds the cards each seat has
   played (by relative seat), the first table and every move, and the
   information-state string the first table and every move. For each player,
@@ -39,24 +39,25 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from diloti.core.hand_state import HandState, HandView
 from diloti.core.phase import Phase
+from diloti.core.registry import find_game
 from diloti.envs.driver import EnvArgumentError
-from diloti.envs.games import EnvPart, find_env_game
-from diloti.envs.hand_actions import HandDecision, HandEncoding
-from diloti.envs.hand_driver import side_returns
 from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, SpielState, game_type
-from diloti.games import find_game
+from diloti.envs.part import EnvPart
+from diloti.games.onecard.envs.actions import HandDecision, HandEncoding
+from diloti.games.onecard.envs.driver import side_returns
+from diloti.games.onecard.state import HandState
+from diloti.games.onecard.view import HandView
 
 
 class HandSpielPart(EnvPart, Protocol):
-    """What the OpenSpiel game reads of a one-card game's envs part (:class:`~diloti.envs.hand_games.HandEnv`)."""
+    """What the OpenSpiel game reads of a one-card game's envs part (:class:`~diloti.games.onecard.envs.HandEnv`)."""
 
     @property
     def game(self) -> str: ...
@@ -148,8 +149,9 @@ class HandSpielState(SpielState):
         return self._env().describe(action)
 
     def _env(self) -> HandSpielPart:
-        # Found by name, not kept: the state's attributes are pickled with it, the game's functions are not.
-        return cast(HandSpielPart, find_env_game(self.game_name).part)
+        # Found by name, not kept: the state's attributes are pickled with it, the game's functions are not
+        # (its game's class, made when the game was registered with pyspiel, holds its part).
+        return _CLASSES[self.game_name].ENV
 
     def returns(self) -> list[float]:
         s = self.round

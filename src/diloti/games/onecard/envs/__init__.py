@@ -1,9 +1,9 @@
-"""What a one-card game (any HandState game) gives the environments: its encoding, layout and bounds.
+"""What a one-card game gives the environments: the frame of its envs part, from its encoding, layout and bounds.
 
-A :class:`HandEnv` meets the envs-part contract (:class:`diloti.envs.games.EnvPart`)
-for a game whose round is a :class:`~diloti.core.hand_state.HandState`, from what
-is the game's own: its action encoding (:class:`~diloti.envs.hand_actions.HandEncoding`),
-its observation layout (:class:`~diloti.envs.hand_observation.HandLayout`), the
+A :class:`HandEnv` meets the envs-part contract (:class:`diloti.envs.part.EnvPart`)
+for a game whose round is a :class:`~diloti.games.onecard.state.HandState`, from what
+is the game's own: its action encoding (:class:`~diloti.games.onecard.envs.actions.HandEncoding`),
+its observation layout (:class:`~diloti.games.onecard.envs.observation.HandLayout`), the
 most a side can score in a hand, the most decision steps in a hand, and what
 its player count implies of its options. Each such game's envs part holds one
 as its ``ENV``.
@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from diloti.core.hand_state import HandView
-from diloti.envs import games
-from diloti.envs.hand_actions import HandDecision, HandEncoding
-from diloti.envs.hand_driver import HandDriver
-from diloti.envs.hand_observation import HandLayout, describe_hand_view, observe_hand
-from diloti.games import GameInfo, find_game
+from diloti.core.registry import GameInfo, find_game
+from diloti.envs.part import check_options, check_players
+from diloti.games.onecard.envs.actions import HandDecision, HandEncoding
+from diloti.games.onecard.envs.driver import HandDriver
+from diloti.games.onecard.envs.observation import HandLayout, describe_hand_view, observe_hand
+from diloti.games.onecard.view import HandView
 
 
 @dataclass(frozen=True)
@@ -60,10 +60,10 @@ class HandEnv:
         return self.layout.size
 
     def check_players(self, players: object) -> int:
-        return games.check_players(self.info, players)
+        return check_players(self.info, players)
 
     def check_options(self, options: object, players: int) -> Any:
-        return games.check_options(self.info, options, players, self.adjust)
+        return check_options(self.info, options, players, self.adjust)
 
     def decision(self, view: HandView) -> HandDecision:
         return HandDecision(self.encoding, view.legal)
@@ -82,7 +82,7 @@ class HandEnv:
         return HandDriver(self.encoding, self.layout, players, options, dealer, seed)
 
     def openspiel(self) -> tuple[Any, Callable[..., Any]]:
-        from diloti.envs.openspiel_hands import hand_openspiel
+        from diloti.games.onecard.envs.openspiel import hand_openspiel  # pyspiel: only when registered
 
         return hand_openspiel(self)
 

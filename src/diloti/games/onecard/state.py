@@ -1,19 +1,13 @@
-"""What Diloti's two parent games, Xeri and Kontsina, share: options text, the hand state, views, games.
+"""One hand of a one-card game (Xeri, Kontsina, any game whose move is one card): the frame every such game's
+round state builds on.
 
-Each game's own rules (its moves, what a capture does, its scoring and when a
-game is won) live in its module (:mod:`diloti.games.xeri.rules`,
-:mod:`diloti.games.kontsina.rules`); this module holds the frame they share, in the
-shape of Diloti's (:mod:`diloti.games.diloti.state`, :mod:`diloti.games.diloti.game`):
-
-- :class:`RuleOptions`, the text and dict forms of a game's frozen options;
-- :class:`HandState`, one hand (Diloti's round) with ``new``, ``legal_moves``,
-  ``push``/``pop``/``play``, ``copy``, ``view``, ``score``; the deck is dealt from a seed
-  (or given, or card by card: :mod:`diloti.core.hand_chance`), so a hand replays exactly;
-- :class:`HandView`, the one door to hidden information, per seat;
-- :class:`HandsGame`, hands until the game's own rule names a winner.
-
-Moves are Diloti's :class:`~diloti.core.moves.Move` values: a lay or a capture
-of one card, so notation and records read them the same way.
+Each game's own rules (its moves, what a capture does, its scoring and when a game is won) live in its
+package (:mod:`diloti.games.xeri.rules`, :mod:`diloti.games.kontsina.rules`); :class:`HandState` holds the
+frame they share, in the shape of Diloti's round (:mod:`diloti.games.diloti.state`): ``new``, ``legal_moves``,
+``push``/``pop``/``play``, ``copy``, ``view``, ``score``; the deck is dealt from a seed (or given, or card by
+card: :mod:`diloti.games.onecard.chance`), so a hand replays exactly. Moves are the core's
+:class:`~diloti.core.moves.Move` values: a lay or a capture of one card, so notation and records read them
+alike.
 
 >>> from diloti.games.xeri.rules import XeriState
 >>> s = XeriState.new(seed=1)
@@ -28,18 +22,17 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from diloti.core.cards import CARDS, NAMES, Card, cards_of, mask_of, parse_card
 from diloti.core.errors import DilotiError, IllegalMoveError, InvalidCardError, InvalidPositionError, OptionsError
-from diloti.core.hand_chance import HandChance
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.core.round_state import slot_names
-from diloti.core.rule_options import RuleOptions, option
-from diloti.core.view import SeatView, cards_of_set, view_maker
+from diloti.core.view import cards_of_set, view_maker
+from diloti.games.onecard.chance import HandChance
+from diloti.games.onecard.view import HandView
 
 PLAY, OVER = Phase.PLAY, Phase.OVER
 
@@ -56,60 +49,11 @@ def strict_most(counts: Sequence[int]) -> int | None:
     return counts.index(top) if counts.count(top) == 1 else None
 
 
-@dataclass(frozen=True)
-class HandView(SeatView):
-    """Everything ``seat`` may see of a hand of Xeri or Kontsina.
-
-    ``table`` is the pile in Xeri (bottom first, the top card last) and the loose
-    cards in Kontsina (in card order). ``captured`` and ``xeri`` are per side.
-    ``legal`` lists the seat's legal moves when it is to move.
-    """
-
-    game: str
-    seat: int
-    players: int
-    sides: int
-    options: Any
-    dealer: int
-    turn: int
-    phase: Phase
-    hand: tuple[Card, ...]
-    table: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    plays: int
-    deal_no: int
-    captured: tuple[tuple[Card, ...], ...]
-    xeri: tuple[int, ...]
-    last_capturer: int | None
-    history: tuple[tuple[int, Move], ...]
-    jack_xeri: tuple[int, ...] = ()
-    scores: tuple[int, ...] = ()
-    legal: tuple[Move, ...] = ()
-
-    @property
-    def side(self) -> int:
-        return self.seat % self.sides
-
-    def to_dict(self) -> dict[str, object]:
-        """A JSON-ready dict (cards as text)."""
-        return {
-            "game": self.game, "seat": self.seat, "players": self.players, "options": self.options.to_dict(),
-            "dealer": self.dealer, "turn": self.turn, "phase": Phase(self.phase).label,
-            "hand": [NAMES[c] for c in self.hand], "table": [NAMES[c] for c in self.table],
-            "hand_sizes": list(self.hand_sizes), "stock": self.stock_size, "plays": self.plays,
-            "deal": self.deal_no, "xeri": list(self.xeri),
-            "captured": [[NAMES[c] for c in side] for side in self.captured],
-            "last_capturer": self.last_capturer, "history": [[seat, str(m)] for seat, m in self.history],
-            "scores": list(self.scores), "legal": [str(m) for m in self.legal],
-        }
-
-
-_new_view = view_maker(HandView)
+_VIEW_MAKERS: dict[type[HandView], Callable[..., HandView]] = {}
 
 
 class HandState(HandChance, ABC):
-    """One hand of a variant game in play: hands, table, stock, captures per side, whose turn.
+    """One hand of a one-card game in play: hands, table, stock, captures and sweeps per side, whose turn.
 
     Subclasses set the game's name, hand size and seat counts, and write its rules:
     :meth:`_generate` (the legal moves), :meth:`_apply` (what a played card does),
@@ -119,12 +63,18 @@ class HandState(HandChance, ABC):
     GAME: ClassVar[str] = ""
     HAND_SIZE: ClassVar[int] = 6
     OPTIONS: ClassVar[type[Any]]
-    # The per-side counts a position of the game carries besides its cards (Xeri: xeri, jack_xeri).
+    # The game's own per-side counts besides its cards and sweeps (Xeri's jack-on-jack xeris): each a slot of the
+    # game's state holding a list per side, kept through push and pop, copied, compared, and shown by the game's
+    # view (``VIEW``: a HandView with a field of each name).
+    TALLIES: ClassVar[tuple[str, ...]] = ()
+    VIEW: ClassVar[type[HandView]] = HandView
+    # The per-side counts a position of the game carries besides its cards, by the words the one-card games'
+    # positions write them with (:mod:`diloti.games.onecard.formats.position`).
     POSITION_COUNTS: ClassVar[tuple[str, ...]] = ()
-    # A record writes a move as its card alone when the game's rules say what the card does (Xeri).
+    # A record writes a move as its card alone when the game's rules say what the card does.
     RECORD_CARD_ONLY: ClassVar[bool] = False
-    # The table is a pile whose top card a capture matches, and a lone card taken is a xeri (Xeri): said so
-    # wherever the table and moves are shown in words.
+    # The table is a pile whose top card a capture matches, and a lone card taken sweeps it: said so wherever
+    # the table and moves are shown in words.
     PILE: ClassVar[bool] = False
     # How a move is typed, for a terminal game's help.
     MOVE_HELP: ClassVar[str] = "Play a card by its number in the list, or in notation: 7S (lay), 7S x 7D (capture)."
@@ -132,8 +82,8 @@ class HandState(HandChance, ABC):
     # Its fields besides those of RoundState and ChanceEvents (which may be native classes: a slot of the same
     # name here would hide theirs).
     __slots__ = (
-        "_stack", "captured", "deal_no", "deck", "explicit", "first_table", "jack_xeri", "last_capturer", "options",
-        "plays", "shuffles", "sides", "swept", "table", "turn", "xeri",
+        "_stack", "captured", "deal_no", "deck", "explicit", "first_table", "last_capturer", "options",
+        "plays", "shuffles", "sides", "sweeps", "swept", "table", "turn",
     )
 
     def __init__(self, players: int = 2, options: Any = None, dealer: int = 0) -> None:
@@ -151,8 +101,9 @@ class HandState(HandChance, ABC):
         self.stock: list[Card] = []
         self.stock_pos = 0
         self.captured = [0] * self.sides
-        self.xeri = [0] * self.sides
-        self.jack_xeri = [0] * self.sides
+        self.sweeps = [0] * self.sides
+        for name in self.TALLIES:
+            setattr(self, name, [0] * self.sides)
         self.last_capturer: int | None = None
         self.plays = 0
         self.phase = PLAY
@@ -165,7 +116,7 @@ class HandState(HandChance, ABC):
         self._legal: list[Move] | None = None
         self.deck: tuple[Card, ...] = ()
         self.first_table: tuple[Card, ...] = ()
-        self.explicit, self.batch = False, None  # explicit: deals wait for deal() (hand_chance)
+        self.explicit, self.batch = False, None  # explicit: deals wait for deal() (onecard.chance)
 
     @classmethod
     @abstractmethod
@@ -181,7 +132,7 @@ class HandState(HandChance, ABC):
     def new(cls: type[S], players: int = 2, options: Any = None, dealer: int = 0, seed: int | None = None,
             deck: Sequence[int] | None = None, explicit_chance: bool = False) -> S:
         """Deal a new hand from ``seed`` (random if None), from ``deck`` (top card first) or, with
-        ``explicit_chance``, card by card as the caller chooses (:mod:`diloti.core.hand_chance`).
+        ``explicit_chance``, card by card as the caller chooses (:mod:`diloti.games.onecard.chance`).
 
         Any later shuffle (Xeri's redeal of the first pile) also comes from ``seed``, so a hand is
         fully determined by ``(players, options, dealer, seed, deck)``.
@@ -276,8 +227,10 @@ class HandState(HandChance, ABC):
         card = move[0]
         turn = self.turn
         # Every list changed below is replaced by a changed copy, so the frame keeps the objects themselves.
-        self._stack.append((turn, self.hands, self.table, self.captured, self.xeri, self.jack_xeri,
-                            self.last_capturer, self.phase, self.stock_pos, self.deal_no, self.swept, self.stock))
+        tallies = self.TALLIES
+        self._stack.append((turn, self.hands, self.table, self.captured, self.sweeps, self.last_capturer,
+                            self.phase, self.stock_pos, self.deal_no, self.swept, self.stock,
+                            tuple([getattr(self, name) for name in tallies]) if tallies else ()))
         self.history.append((turn, move))
         self._legal = None
         assert card is not None
@@ -319,23 +272,27 @@ class HandState(HandChance, ABC):
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        (self.turn, self.hands, self.table, self.captured, self.xeri, self.jack_xeri, self.last_capturer,
-         self.phase, self.stock_pos, self.deal_no, self.swept, self.stock) = self._stack.pop()
+        (self.turn, self.hands, self.table, self.captured, self.sweeps, self.last_capturer, self.phase,
+         self.stock_pos, self.deal_no, self.swept, self.stock, tallies) = self._stack.pop()
+        for name, counts in zip(self.TALLIES, tallies, strict=False):
+            setattr(self, name, counts)
         self._legal = None
         self.plays -= 1
         return self.history.pop()[1]
 
     def copy(self: S, stack: bool = False) -> S:
         """An independent copy; with ``stack`` the history is kept so the copy can ``pop``."""
-        s = type(self).__new__(type(self))
-        for name in slot_names(HandState):
+        cls = type(self)
+        s = cls.__new__(cls)
+        for name in slot_names(cls):
             setattr(s, name, getattr(self, name))
         s.hands = [h.copy() for h in self.hands]
         s.table = self.table.copy()
         s.stock = self.stock.copy()
         s.captured = self.captured.copy()
-        s.xeri = self.xeri.copy()
-        s.jack_xeri = self.jack_xeri.copy()
+        s.sweeps = self.sweeps.copy()
+        for name in self.TALLIES:
+            setattr(s, name, getattr(self, name).copy())
         s.history = self.history.copy() if stack else []
         s._stack = self._stack.copy() if stack else []
         s._legal = None
@@ -351,15 +308,20 @@ class HandState(HandChance, ABC):
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int, scores: Sequence[int] = ()) -> HandView:
-        """What ``seat`` may know."""
+        """What ``seat`` may know (the game's ``VIEW``)."""
         if not 0 <= seat < self.players:
             raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
-        return _new_view(  # HandView's fields in order
+        cls = self.VIEW
+        make = _VIEW_MAKERS.get(cls)
+        if make is None:
+            make = _VIEW_MAKERS[cls] = view_maker(cls)
+        return make(  # HandView's fields in order, then the game's tallies
             self.GAME, seat, self.players, self.sides, self.options, self.dealer, self.turn, self.phase,
             tuple(self.hands[seat]), tuple(self.table), tuple(map(len, self.hands)), len(self.stock) - self.stock_pos,
-            self.plays, self.deal_no, tuple(map(cards_of_set, self.captured)), tuple(self.xeri), self.last_capturer,
-            tuple(self.history), tuple(self.jack_xeri), tuple(scores) or (0,) * self.sides,
+            self.plays, self.deal_no, tuple(map(cards_of_set, self.captured)), tuple(self.sweeps), self.last_capturer,
+            tuple(self.history), tuple(scores) or (0,) * self.sides,
             tuple(self._moves()) if seat == self.turn and self.phase == PLAY else (),
+            *[tuple(getattr(self, name)) for name in self.TALLIES],
         )
 
     # ------------------------------------------------------------ comparison
@@ -367,8 +329,9 @@ class HandState(HandChance, ABC):
         """Everything that defines the position (for equality and tests)."""
         return (
             self.GAME, self.players, self.options, self.dealer, self.turn, tuple(tuple(h) for h in self.hands),
-            tuple(self.table), tuple(self.remaining_stock), tuple(self.captured), tuple(self.xeri),
-            tuple(self.jack_xeri), self.last_capturer, self.plays, self.phase, self.deal_no, self.seed,
+            tuple(self.table), tuple(self.remaining_stock), tuple(self.captured), tuple(self.sweeps),
+            tuple(tuple(getattr(self, name)) for name in self.TALLIES), self.last_capturer, self.plays, self.phase,
+            self.deal_no, self.seed,
             self.shuffles, self.swept, self.explicit, self.batch if self.phase == Phase.CHANCE else None,
         )
 
@@ -384,13 +347,14 @@ class HandState(HandChance, ABC):
     def from_parts(cls: type[S], *, players: int = 2, options: Any = None, dealer: int = 0,
                    turn: int | None = None, hands: Sequence[Iterable[int]], table: Iterable[int] = (),
                    stock: Iterable[int] = (), captured: Sequence[Iterable[int]] | None = None,
-                   xeri: Sequence[int] | None = None, jack_xeri: Sequence[int] | None = None,
+                   sweeps: Sequence[int] | None = None, tallies: Mapping[str, Sequence[int]] | None = None,
                    last_capturer: int | None = None, seed: int = 0, shuffles: int = 1,
                    check: bool = True) -> S:
         """Build a position from its parts (the JSON reader, samplers and tests).
 
-        ``table`` keeps its order (Xeri's pile, bottom first; Kontsina sorts it). ``plays`` and the
-        deal number follow from the hand sizes and the stock.
+        ``table`` keeps its order (a pile's bottom first, unless the game sorts it: :meth:`_order_table`).
+        ``tallies``: the game's own per-side counts by name (:attr:`TALLIES`; 0 each where not given). ``plays``
+        and the deal number follow from the hand sizes and the stock.
         """
         s = cls(players, options, dealer)
         s.turn = (s.dealer + 1) % players if turn is None else turn
@@ -404,7 +368,11 @@ class HandState(HandChance, ABC):
         if len(captured) != sides:
             raise InvalidPositionError(f"invalid position: field 'captured': expected {sides} sides")
         s.captured = [mask_of(Card(int(c)) for c in side) for side in captured]
-        for name, counts in (("xeri", xeri), ("jack_xeri", jack_xeri)):
+        tallies = dict(tallies or {})
+        unknown = sorted(set(tallies) - set(cls.TALLIES))
+        if unknown:
+            raise InvalidPositionError(f"invalid position: {cls.GAME} keeps no count {unknown[0]!r}")
+        for name, counts in (("sweeps", sweeps), *((n, tallies.get(n)) for n in cls.TALLIES)):
             values = [0] * sides if counts is None else [int(x) for x in counts]
             if len(values) != sides:
                 raise InvalidPositionError(f"invalid position: field {name!r}: expected {sides} counts")
@@ -459,4 +427,4 @@ class HandState(HandChance, ABC):
                                        f"of {size * n}")
 
 
-__all__ = ["HandState", "HandView", "RuleOptions", "option", "strict_most"]
+__all__ = ["HandState", "HandView", "strict_most"]

@@ -1,13 +1,13 @@
-"""The card sense shared by the one-card fishing games (a :class:`~diloti.core.hand_state.HandState` game).
+"""The card sense shared by the one-card games: the frame of their parts for the players' floor.
 
-A game whose round is a :class:`~diloti.core.hand_state.HandState` (one card a move:
-lay it or take with it; captures, xeris and majorities per side) builds its players
+A game whose round is a :class:`~diloti.games.onecard.state.HandState` (one card a move:
+lay it or take with it; captures, sweeps and majorities per side) builds its players
 part on :class:`HandPlayers`, giving only what its rules make different: what a set of
 cards is worth (:meth:`HandPlayers.card_value`), the most a card of a rank can take
 from a table (:meth:`HandPlayers.best_take`), what a capture leaves, a capture's bonus
-(a xeri), and its points expected mid-hand. The rest is here, once:
+(Xeri's xeri), and its points expected mid-hand. The rest is here, once:
 
-- ``greedy``: the most valuable capture now (a xeri first); a lay that leaves a
+- ``greedy``: the most valuable capture now (a sweep first); a lay that leaves a
   table an unseen card could take costs what could be taken;
 - ``heuristic``: the greedy gain, less the next player's expected best reply,
   with card counting (the chance they hold each rank, from the unseen cards
@@ -17,10 +17,10 @@ from a table (:meth:`HandPlayers.best_take`), what a capture leaves, a capture's
   :meth:`HandPlayers.evaluate` (the points taken, the majorities as the chance of
   ending ahead); the rollouts' horizon counts from the position searched.
 
->>> from diloti.ai.part import game_players
+>>> from diloti.games.xeri.players import PART
 >>> from diloti.games.xeri.rules import XeriState
 >>> s = XeriState.new(seed=2)
->>> scores = game_players("xeri").greedy_scores(s.view(s.turn))
+>>> scores = PART.greedy_scores(s.view(s.turn))
 >>> len(scores) == len(s.legal_moves())
 True
 """
@@ -34,13 +34,14 @@ from functools import partial
 from math import comb, erf, sqrt
 from typing import Any
 
-from diloti.ai.analysis import search_ranking
 from diloti.ai.part import Rollouts, SearchSettings
+from diloti.ai.search import search_ranking
 from diloti.core.cards import BIT, Card
-from diloti.core.hand_state import HandState, HandView
 from diloti.core.moves import CAPTURE, Move
+from diloti.core.registry import find_game
 from diloti.core.rule_options import MAX_TARGET
-from diloti.games import find_game
+from diloti.games.onecard.state import HandState
+from diloti.games.onecard.view import HandView
 
 SQRT2 = sqrt(2.0)
 TIMED_ITERATIONS = 3000  # the master's playouts a move when only time is given (capped by it)
@@ -102,14 +103,14 @@ class HandPlayers(ABC):
 
     @abstractmethod
     def best_take(self, table: Sequence[Card], rank: int) -> float:
-        """The most a card of rank index ``rank`` can take from ``table`` (a xeri included)."""
+        """The most a card of rank index ``rank`` can take from ``table`` (a sweep's bonus included)."""
 
     def after_capture(self, table: Sequence[Card], mask: int) -> tuple[Card, ...]:
         """The table left by a capture of the cards of ``mask``."""
         return tuple(c for c in table if not BIT[c] & mask)
 
     def capture_bonus(self, view: HandView, card: Card) -> float:
-        """What a capture with ``card`` adds to the cards it takes (a xeri), as the players see it."""
+        """What a capture with ``card`` adds to the cards it takes (Xeri's xeri), as the players see it."""
         return 0.0
 
     def rollout_bonus(self, table: Sequence[Card], card: Card) -> float:
@@ -126,7 +127,7 @@ class HandPlayers(ABC):
 
     # ----------------------------------------------------------- the scores
     def gain(self, view: HandView, move: Move) -> float:
-        """What ``move`` takes now, a xeri included."""
+        """What ``move`` takes now, a capture's bonus included."""
         card, kind, _, mask = move
         assert card is not None
         if kind != CAPTURE:
@@ -218,8 +219,8 @@ class HandPlayers(ABC):
         cls: type[HandState] = find_game(view.game).state
         s = cls.from_parts(players=view.players, options=view.options, dealer=view.dealer, turn=view.turn,
                            hands=hands, table=view.table, stock=pool[pos:], captured=view.captured,
-                           xeri=view.xeri, jack_xeri=view.jack_xeri or None, last_capturer=view.last_capturer,
-                           check=False)
+                           sweeps=view.sweeps, tallies={name: view.tally(name) for name in cls.TALLIES},
+                           last_capturer=view.last_capturer, check=False)
         s.deal_no, s.plays = view.deal_no, view.plays
         return s
 
@@ -275,7 +276,9 @@ class HandPlayers(ABC):
                    level: str) -> list[tuple[Move, float]]:
         """Every legal move ranked by the expert's search, each with its estimated points difference at the
         hand's end (unrounded); the master's ranking is the same search here."""
-        return search_ranking(view, seed, iterations, seconds, SearchSettings(), salt="rank", digits=None)
+        settings = SearchSettings()
+        return search_ranking(view, self.move_rng(seed, view, "rank"), self.worlds(view, settings),
+                              self.rollouts(settings), iterations, seconds, digits=None)
 
     def win_chances(self, view: HandView, ranked: Sequence[tuple[Move, float]]) -> list[float] | None:
         """No model of the chance to win a game of these (None)."""

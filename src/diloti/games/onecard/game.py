@@ -1,5 +1,5 @@
-"""The game level of the parent games: hands of one variant until its rule names a winning side
-(Diloti's is :class:`~diloti.games.diloti.game.Game`), and the record of each hand.
+"""A whole game of a one-card game: hands until its rule names a winning side (Diloti's is
+:class:`~diloti.games.diloti.game.Game`), and the record of each hand.
 
 >>> from diloti.games.xeri.rules import XeriGame
 >>> g = XeriGame(seed=1)
@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from diloti.core.cards import Card
-from diloti.core.hand_state import HandState, HandView, strict_most
 from diloti.core.moves import Move
 from diloti.core.rounds import MovesOn
 from diloti.core.seeds import derive_seed
+from diloti.games.onecard.state import HandState, strict_most
+from diloti.games.onecard.view import HandView
 
 
 @dataclass

@@ -1,7 +1,7 @@
-"""Chance made explicit for Xeri and Kontsina: every card dealt is an event a caller sees and chooses.
+"""Chance made explicit for the one-card games: every card dealt is an event a caller sees and chooses.
 
-The parent games' counterpart of :mod:`diloti.core.chance`. A hand made with
-``HandState.new(..., explicit_chance=True)`` deals nothing by itself: while
+The one-card games' counterpart of Diloti's :mod:`diloti.games.diloti.chance`, on :mod:`diloti.core.chance`.
+A hand made with ``HandState.new(..., explicit_chance=True)`` deals nothing by itself: while
 cards are to be dealt its phase is :attr:`~diloti.core.phase.Phase.CHANCE` and
 :attr:`~HandChance.chance` says what is dealt (one card at a time, to whom,
 from which cards, each equally likely but on a table with a redeal rule, below)
@@ -35,6 +35,18 @@ with Diloti's first table; a game gives its count of standing tables.
 ...     _ = s.deal_random(rng)
 >>> s.phase.label, len(s.hands[0]), len(s.table), s.stock_size
 ('play', 6, 4, 36)
+
+Xeri's first pile, whose top card may be no jack and no card of the rank under it: its last card's outcomes
+are the 30 cards that let it stand, each as likely.
+
+>>> s = XeriState.new(explicit_chance=True)
+>>> for c in range(12):
+...     s.deal(c)
+>>> for c in "4C 9H KD".split():
+...     s.deal(c)
+>>> outcomes = s.chance_outcomes()
+>>> len(outcomes), round(sum(p for _, p in outcomes), 12), {p for _, p in outcomes} == {1 / 30}
+(30, 1.0, True)
 """
 
 from __future__ import annotations
@@ -51,7 +63,7 @@ S = TypeVar("S", bound="HandChance")
 
 
 class HandChance(ChanceEvents):
-    """The explicit-chance half of :class:`~diloti.core.hand_state.HandState` (which inherits it)."""
+    """The explicit-chance half of :class:`~diloti.games.onecard.state.HandState` (which inherits it)."""
 
     if not TYPE_CHECKING:
         __slots__ = ()
