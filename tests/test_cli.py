@@ -10,22 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from diloti.cli import main
+from cli_run import run
 from diloti.games.diloti.formats.position import format_position, position_to_json
 from diloti.games.diloti.formats.record import GameRecord, load_record
 from diloti.games.diloti.state import State
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINE = ["play", "moves", "perft", "replay", "simulate", "bench"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("command", MINE)

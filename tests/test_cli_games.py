@@ -9,19 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from diloti.cli import main
-from diloti.formats.games import HandsRecord, load_any_record
+from cli_run import run
+from diloti.formats.games import load_any_record
+from diloti.games.onecard.formats import HandsRecord
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("command", ["play", "perft", "replay", "simulate", "bench", "tournament", "analyse"])

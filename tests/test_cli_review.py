@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import run
 from diloti.ai.review import review_record
-from diloti.cli import main
 from diloti.cli.review import PLAYED_MAX
 from diloti.games.diloti.formats.record import load_record
 
@@ -16,15 +16,6 @@ pytestmark = pytest.mark.timeout(120)
 SAMPLE = Path(__file__).parent / "fixtures" / "sample_record.txt"
 BAD = Path(__file__).parent / "fixtures" / "bad_record_illegal_line18.txt"
 SWEEPS = Path(__file__).parent / "fixtures" / "xeri_record_sweeps.txt"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_review_prints_every_decision_of_the_seat_and_the_accuracy(capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,7 +73,7 @@ def test_help_names_the_marks(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_a_xeri_record_is_reviewed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from diloti.ai import make_player
-    from diloti.formats.games import HandsRecord
+    from diloti.games.onecard.formats import HandsRecord
     from diloti.games.xeri.rules import XeriGame, XeriOptions
 
     g = XeriGame(options=XeriOptions(hands=1), seed=2)

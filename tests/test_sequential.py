@@ -10,6 +10,7 @@ from typing import TypedDict
 
 import pytest
 
+from cli_run import run
 from diloti.cli import main
 from diloti.match.sequential import append_result, play_sequential, read_results
 from diloti.match.sprt import Sprt
@@ -82,12 +83,6 @@ def test_a_results_file_that_is_not_one_says_where(tmp_path: Path) -> None:
         read_results(str(bad))
     with pytest.raises(TournamentError, match="is a folder"):
         read_results(str(tmp_path))
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_sprt_prints_the_running_llr_and_a_verdict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

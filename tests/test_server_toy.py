@@ -59,8 +59,12 @@ def test_a_new_table_of_a_registered_game_is_checked_by_its_own_rules(
 def test_a_registered_game_is_served_played_against_the_computer_and_replayed(tmp_path: Path,
                                                                              pairs: GameInfo) -> None:
     with make_client(tmp_path, rate=1e6, burst=1e6) as client:
-        assert client.get("/api/info").json()["games"][NAME] == {"players": [2],
-                                                                 "options": {"target": 11, "no_sweeps": False}}
+        info = client.get("/api/info").json()["games"][NAME]  # what the page draws it by (docs/PROTOCOL.md)
+        assert {k: info[k] for k in ("players", "options", "title", "named", "rated", "pile", "declarations")} == {
+            "players": [2], "options": {"target": 11, "no_sweeps": False}, "title": "Pairs", "named": True,
+            "rated": False, "pile": False, "declarations": False}
+        assert (info["goal"], info["ranges"], info["seating"]) == ("target", {"target": [1, 10000]},
+                                                                   [{"players": 2, "sides": 2, "options": {}}])
         t = new_table(client, game=NAME, options={"target": 5}, seed=3,
                       seats=[{"kind": "human"}, {"kind": "bot", "level": "heuristic"}])
         tid = t["table"]

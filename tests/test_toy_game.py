@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import run
 from diloti.ai import make_player
 from diloti.ai.analysis import rank_moves
-from diloti.cli import main
 from diloti.core.interface import GameOptions, RoundRules, WholeGame
 from diloti.core.perft import divide, perft
 from diloti.formats.games import (
@@ -33,15 +33,6 @@ def pairs() -> Iterator[GameInfo]:
     with registered_pairs() as info:
         yield info
     assert NAME not in GAMES
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_the_classes_meet_the_interface(pairs: GameInfo) -> None:
@@ -139,7 +130,7 @@ def test_the_three_research_environments_and_their_checks(pairs: GameInfo) -> No
     from pettingzoo.test import api_test, seed_test
 
     from diloti.envs import pettingzoo_env
-    from diloti.envs.gym_env import DilotiEnv
+    from diloti.envs.gym_env import CardGameEnv
     from diloti.envs.openspiel_game import register_openspiel
     from toy_game import ENV
 
@@ -147,7 +138,7 @@ def test_the_three_research_environments_and_their_checks(pairs: GameInfo) -> No
     assert env.observation_space("player_0")["observation"].shape == (ENV.size,)
     api_test(env, num_cycles=100)
     seed_test(lambda: pettingzoo_env.env(game=NAME), num_cycles=50)
-    check_env(DilotiEnv(game=NAME, opponent="heuristic"), skip_render_check=True)
+    check_env(CardGameEnv(game=NAME, opponent="heuristic"), skip_render_check=True)
     game = pyspiel.load_game(register_openspiel(NAME))
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
@@ -173,8 +164,10 @@ def test_simulate_plays_it(pairs: GameInfo, capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and err == "", err
     lines = out.splitlines()
     assert lines[0] == "4 pairs games, 2 players, seed 2, options: {'target': 5}"
-    # Its round word; no xeri line, since its hand scores count none (its sweeps are its own).
-    assert lines[3].startswith("hands:           ") and lines[4].startswith("legal moves:") and len(lines) == 5
+    # Its round word, and its sweeps per hand (its rules count them: its round state's SWEEPS), under the
+    # summary's word for them.
+    assert lines[3].startswith("hands:           ") and lines[4].startswith("xeri per hand:   side 0 ")
+    assert lines[5].startswith("legal moves:") and len(lines) == 6
     code, out, _ = run(capsys, "simulate", "3", "--game", NAME, "--seed", "2", "--no-sweeps", "--json")
     summary = json.loads(out)
     assert code == 0 and summary["game"] == NAME and summary["options"] == {"no_sweeps": True}

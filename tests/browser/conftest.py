@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -28,16 +27,39 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 
-SERVER_CODE = """
-import sys, uvicorn
+# The server binds its port (any free one) before anything else and writes which to the file argv[2]: between
+# choosing the port and listening on it nothing else can take it (other suites' servers run on this machine too,
+# and the server takes tens of seconds to import on a loaded host).
+SERVER_HEAD = """
+import os, socket, sys
+sock = socket.socket()
+sock.bind(("127.0.0.1", 0))
+with open(sys.argv[2] + ".part", "w") as f:
+    f.write(str(sock.getsockname()[1]))
+os.replace(sys.argv[2] + ".part", sys.argv[2])
+"""
+
+SERVER_TAIL = """
+import uvicorn
 from diloti.server.app import create_app
 from diloti.server.limits import Limits
 # Every browser test comes from one address, faster than a person: the per-address limits are tested elsewhere.
 # A game review at 2 worlds a decision: its page is tested, not its judgement (tests/test_review.py does that).
 app = create_app(sys.argv[1], allow_seed=True, limits=Limits("1000/minute", "1000/minute", "1000/minute", 1000),
                  review_worlds=2)
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
 """
+
+SERVER_CODE = SERVER_HEAD + SERVER_TAIL
+
+# The same server with a fourth game registered, defined only in tests/toy_game.py (argv[3] is tests/): the page
+# draws it from what /api/info says of it, with no script of its own.
+TOY_SERVER_CODE = SERVER_HEAD + """
+sys.path.insert(0, sys.argv[3])
+from diloti.games import register_game
+from toy_game import PAIRS
+register_game(PAIRS)
+""" + SERVER_TAIL
 
 
 def chromium_path() -> str | None:
@@ -54,32 +76,27 @@ def _missing(reason: str) -> None:
     pytest.skip(f"{reason}: install it with scripts/install-browser to run the browser tests")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a running server (one per test session)."""
+def _serve(tmp_path_factory: pytest.TempPathFactory, code: str, *extra: str) -> Iterator[str]:
+    """Run the server ``code`` on a new database; yields its base URL while it runs."""
     db = tmp_path_factory.mktemp("browser-db") / "diloti.sqlite3"
-    port = _free_port()
+    port_file = db.parent / "port"
     log = (db.parent / "server.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-c", SERVER_CODE, f"sqlite:///{db}", str(port)],
+    proc = subprocess.Popen([sys.executable, "-c", code, f"sqlite:///{db}", str(port_file), *extra],
                             stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
     try:
         # A slow host takes tens of seconds to import the server (32 to 42 s seen in a session): a server that
         # does start is waited for, and one that exits still fails at once.
         deadline = time.monotonic() + 120
+        base = ""
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"the server exited: {(db.parent / 'server.log').read_text()[-2000:]}")
-            with contextlib.suppress(OSError), urllib.request.urlopen(base + "/healthz", timeout=1) as r:
-                if r.status == 200:
-                    break
+            if not base and port_file.exists():
+                base = f"http://127.0.0.1:{int(port_file.read_text())}"
+            if base:
+                with contextlib.suppress(OSError), urllib.request.urlopen(base + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not answer /healthz within 120 s")
             time.sleep(0.1)
@@ -91,6 +108,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running server (one per test session)."""
+    yield from _serve(tmp_path_factory, SERVER_CODE)
+
+
+@pytest.fixture(scope="module")
+def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running server that also plays *Pairs*, the toy game of tests/toy_game.py."""
+    yield from _serve(tmp_path_factory, TOY_SERVER_CODE, str(Path(__file__).parents[1]))
 
 
 @pytest.fixture(scope="session")

@@ -201,7 +201,7 @@ def test_xeri_is_marked(server: str, new_page: Any, ui: Any, screenshot: Any) ->
     st = Game(2, Options(), XERI_SEED, 0).state
     st.play("10H x 5C 5H")
     st.play("7D x 3S 4H")
-    assert st.xeri == [1, 0] and not st.table
+    assert st.sweeps == [1, 0] and not st.table
     me = new_page()
     table = open_seeded(me, server, [{"kind": "human"}, {"kind": "human"}], seed=XERI_SEED)
     opp = new_page()

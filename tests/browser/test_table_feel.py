@@ -289,7 +289,7 @@ def test_a_xeri_is_marked_as_one(server: str, new_page: Any, ui: Any) -> None:
     st = Game(2, Options(), CAPTURE_SEED, 0).state
     st.play("10H x 5C 5H")
     st.play("7D x 3S 4H")
-    assert st.xeri == [1, 0] and not st.table
+    assert st.sweeps == [1, 0] and not st.table
     me = new_page(**MOTION)
     resp = me.request.post(server + "/api/tables", data={
         "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}], "seat": 1, "name": "Eleni", "seed": CAPTURE_SEED,

@@ -36,10 +36,11 @@ from fastapi.staticfiles import StaticFiles
 from diloti import __version__
 from diloti.ai import LEVELS
 from diloti.ai.review import DEFAULT_WORLDS
-from diloti.games import DEFAULT_GAME, GAMES, find_game
+from diloti.games import DEFAULT_GAME, find_game
 from diloti.match.workers import PoolSpec
 from diloti.server.bodies import read_json
 from diloti.server.health import Errors, readiness
+from diloti.server.info import games_info
 from diloti.server.limits import Limiter, Limits
 from diloti.server.messages import (
     Health,
@@ -161,8 +162,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     async def info() -> dict[str, Any]:
         default = find_game(DEFAULT_GAME).options  # the form's first game: a request naming no game plays it
         return {"version": __version__, "levels": list(LEVELS), "options": default().to_dict(),
-                "games": {g.name: {"players": list(g.players), "options": g.options().to_dict()}
-                          for g in GAMES.values()},
+                "games": games_info(),
                 "choices": {name: list(words) for name, words in default.CHOICES.items()},
                 "limits": {"name_max": NAME_MAX, "message_max": MAX_MESSAGE, "rate": rate, "burst": burst,
                            "connections": limiter.max_connections, "chat_max": CHAT_MAX,

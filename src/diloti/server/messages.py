@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, TypeAdapter, create_model
 
+from diloti.core.registry import GameInfo
 from diloti.games import DEFAULT_GAME, GAMES, find_game
-from diloti.games import GameInfo as Game
 from diloti.server.client_models import (  # the client's messages, named here with the server's
     CLIENT_MESSAGE as CLIENT_MESSAGE,
 )
@@ -156,7 +156,7 @@ NewTable.__doc__ = (f"{NewTable.__doc__}\n\nWith ``game`` {' or '.join(f'``{g.na
                     "(their own options and players).\n")
 
 
-def table_model(info: Game) -> type[NewTable]:
+def table_model(info: GameInfo) -> type[NewTable]:
     """The model of a new table of a game: :class:`NewTable` with the game's own players, options and rating
     (``NewXeriTable``, ...; the default game's is :class:`NewTable` itself).
 
@@ -183,7 +183,7 @@ def table_model(info: Game) -> type[NewTable]:
     return made[1]
 
 
-_TABLE_MODELS: dict[str, tuple[Game, type[NewTable]]] = {}
+_TABLE_MODELS: dict[str, tuple[GameInfo, type[NewTable]]] = {}
 
 
 def __getattr__(name: str) -> type[NewTable]:
@@ -342,11 +342,33 @@ class InfoLimits(Strict):
     chat_seconds: float
 
 
-class GameInfo(Strict):
-    """One game a table may play: its seats and its options' defaults."""
+class Seating(Strict):
+    """One way a game seats ``players``: ``sides`` scoring apart, with its seating flags set to ``options``."""
+
+    players: int
+    sides: int
+    options: Annotated[dict[str, bool], Field(description="the game's seating flags (partnerships) for this way")]
+
+
+class InfoGame(Strict):
+    """One game a table may play: its seats, its options, and what the page draws it by."""
 
     players: list[int]
     options: AnyOptionsBody
+    title: Annotated[str, Field(description="the game's name as a sentence writes it (English)")]
+    named: Annotated[bool, Field(description="outputs name the game (every game but the default one)")]
+    rated: Annotated[bool, Field(description="its games may count for the ratings")]
+    quick_play: Annotated[bool, Field(description="quick play (POST /api/quickplay) plays this game")]
+    pile: Annotated[bool, Field(description="the table is one pile that a capture takes whole (Xeri)")]
+    declarations: Annotated[bool, Field(description="its moves may declare (build piles on the table)")]
+    hands_won: Annotated[bool, Field(description="the game counts the hands each side wins")]
+    goal: Annotated[Literal["target", "hands"], Field(description="what decides a game under the default "
+                                                                  "options: a target score, or hands won")]
+    goal_flags: Annotated[list[str], Field(description="the flags that, turned on, switch the goal to the other")]
+    seating: list[Seating]
+    ranges: Annotated[dict[str, list[int]], Field(description="each number option's least and greatest value")]
+    choices: Annotated[dict[str, list[str]], Field(description="the words each option of words takes")]
+    help: Annotated[dict[str, str], Field(description="what each option means (English)")]
 
 
 class Info(Strict):
@@ -355,7 +377,8 @@ class Info(Strict):
     version: str
     levels: list[str]
     options: OptionsBody
-    games: Annotated[dict[str, GameInfo], Field(description=f"{', '.join(GAMES)}: players and default options")]
+    games: Annotated[dict[str, InfoGame], Field(description=f"{', '.join(GAMES)} (every registered game, the "
+                                                           "default one first): seats, options, what it is drawn by")]
     choices: InfoChoices
     limits: InfoLimits
 

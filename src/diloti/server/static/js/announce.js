@@ -1,6 +1,7 @@
 // Every move said in words for screen readers: one polite live region outside the re-rendered table
 // (a region that is replaced on each render is not reliably read), filled with a sentence per move.
 import { cardName } from "./cards.js";
+import { gameOf } from "./games.js";
 import { t, tn } from "./i18n.js";
 
 /** "4 of hearts, 5 of clubs and 9 of spades". */
@@ -11,14 +12,15 @@ export function cardList(cards) {
 }
 
 /**
- * A `played` message in words, e.g. moveWords({kind: "capture", card: "9D", cards: ["4H", "5C"], xeri: true},
- * "Anna", "diloti") -> "Anna took 4 of hearts and 5 of clubs with 9 of diamonds. Xeri!"
+ * A `played` message in words, e.g. moveWords({kind: "capture", card: "9D", cards: ["4H", "5C"], xeri: true}, "Anna",
+ * game) -> "Anna took 4 of hearts and 5 of clubs with 9 of diamonds. Xeri!"; in a game whose table is one pile
+ * (/api/info `pile`) a capture takes the pile.
  */
 export function moveWords(mv, who, game) {
   const card = mv.card ? cardName(mv.card, t) : "";
   const cards = cardList(mv.cards || []);
   let s;
-  if (mv.kind === "capture" && game === "xeri") {
+  if (mv.kind === "capture" && gameOf(game).pile) {
     const n = (mv.cards || []).length;
     s = tn("say.pile", n, { who, card });
   } else if (["lay", "capture", "plain", "group", "keep", "redeal"].includes(mv.kind)) s = t("say." + mv.kind, { who, card, cards, value: mv.value });

@@ -3,6 +3,7 @@
 // render: `this` is the table view.
 import { cardEl, pileEl } from "./cards.js";
 import { h } from "./dom.js";
+import { gameOf, gameTitle } from "./games.js";
 import { t, tn } from "./i18n.js";
 import { KEYS } from "./keys.js";
 import { moveLabel, prettyCard, prettyMove, sideName } from "./present.js";
@@ -12,7 +13,7 @@ import { soundButton } from "./felt.js";
 export const tableBoard = {
   // The score bar: my side first (a spectator: seat 0's), then the others in the order of play.
   scoreBar(st, tb, me, pov) {
-    const target = st.target || (tb.target ?? 61);
+    const target = st.target ?? tb.target ?? null;
     const nSides = st.sides || 2;
     const counts = st.captured_counts || st.scores.map((_, s) => (st.captured && st.captured[s] ? st.captured[s].length : 0));
     const order = [...new Set(Array.from({ length: st.players }, (_, k) => (pov + k) % st.players % nSides))];
@@ -21,12 +22,13 @@ export const tableBoard = {
       st.hands_won ? h("small", { class: "hands-won", dataset: { won: String(st.hands_won[s]) } }, " · " + t("game.hands_won", { n: st.hands_won[s] })) : null,
       h("small", { class: "taken", title: t("game.captured", { n: counts[s] }) }, " · " + t("game.captured", { n: counts[s] })),
       st.xeri && st.xeri[s] ? h("small", { class: "xeris", dataset: { xeri: String(st.xeri[s]) } }, " · " + t("game.xeris", { n: st.xeri[s] })) : null));
-    const goal = st.game && st.game !== "diloti" && st.target === null ? tn("game.hands_of", st.hands, { total: st.hands })
-      : t("game.target", { n: target });
-    return h("div", { class: "scorebar", id: "scorebar", dataset: { game: st.game || "diloti" } },
-      st.game && st.game !== "diloti" ? h("span", { class: "info gamename", id: "game-name" }, t("game.name." + st.game)) : null,
+    // A game decided by hands won has no target (the state's `target` null, `hands` its length).
+    const goal = st.target === null && st.hands ? tn("game.hands_of", st.hands, { total: st.hands })
+      : target !== null ? t("game.target", { n: target }) : null;
+    return h("div", { class: "scorebar", id: "scorebar", dataset: { game: st.game } },
+      gameOf(st.game).named ? h("span", { class: "info gamename", id: "game-name" }, gameTitle(st.game)) : null,
       ...sides,
-      h("span", { class: "info" }, goal),
+      goal ? h("span", { class: "info" }, goal) : null,
       this.spectatorsEl(),
       h("span", { class: "info" }, t("game.round", { n: st.round }) + " · " + t("game.deal", { n: st.deal })));
   },
@@ -144,7 +146,7 @@ export const tableBoard = {
       soundButton(this),
       !watching && this.playing() ? h("button", { type: "button", class: "btn small", id: "resign-btn", onclick: () => this.confirm("resign") }, t("resign.btn")) : null,
       !watching && !this.isOver() ? h("button", { type: "button", class: "btn small", id: "leave-btn", onclick: () => this.confirm("leave") }, t("leave.btn")) : null,
-      this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${st.game || "diloti"}-${this.id}.txt` }, t("game.download")) : null,
+      this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${st.game}-${this.id}.txt` }, t("game.download")) : null,
       this.isOver() ? h("a", { class: "btn small", id: "replay-btn", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")) : null);
   },
 };

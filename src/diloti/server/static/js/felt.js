@@ -22,7 +22,7 @@ export function stockStack(n) {
 export function lastTrick(view, last) {
   if (!last || !last.card) return h("span", { class: "lasttrick empty", id: "lasttrick" });
   const who = view.name(last.seat);
-  const words = moveWords(last, who, view.state ? view.state.game : "diloti");
+  const words = moveWords(last, who, view.gameKind());
   const shown = (last.cards || []).slice(-5);
   return h("span", { class: ["lasttrick", last.xeri && "xeri"], id: "lasttrick", dataset: { seat: String(last.seat), kind: last.kind }, title: words },
     h("span", { class: "ltwho" }, who),

@@ -4,6 +4,7 @@ import { Connection, forgetToken, saveToken, tokenFor } from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { $, fill, h } from "./dom.js";
 import { fixed, serverText, t, tn } from "./i18n.js";
+import { gameOf, gameTitle, infoReady } from "./games.js";
 import { filterFor, matchTyped, playableCards, sortCards, unitsOf } from "./moves.js";
 import { prettyMove, seatName } from "./present.js";
 import { showDialog, closeDialog } from "./dialogs.js";
@@ -67,7 +68,9 @@ export class TableView {
       onMessage: (m) => this.enqueue(m),
       onStatus: (s) => this.banner(s === "closed" ? t("game.disconnected") : ""),
     });
-    this.conn.connect();
+    // The table is drawn by what /api/info says of its game (games.js): asked first (once per page).
+    const conn = this.conn;
+    infoReady().then(() => conn.connect());
     this.ticker.start();
     document.addEventListener("keydown", this.keyHandler);
     this.render();
@@ -159,7 +162,7 @@ export class TableView {
         this.hintMove = null;
         if (msg.xeri) this.xeriBy.add(msg.seat); else this.xeriBy.delete(msg.seat);
         playSound(soundOf(msg));
-        announce(moveWords(msg, this.name(msg.seat), this.state ? this.state.game : "diloti"));
+        announce(moveWords(msg, this.name(msg.seat), this.gameKind()));
         if (!this.moves.has(msg.round)) this.moves.set(msg.round, []);
         this.moves.get(msg.round).push([msg.seat, msg.move, !!msg.xeri]);
         break;
@@ -392,7 +395,7 @@ export class TableView {
     const link = location.origin + "/?join=" + encodeURIComponent(tb.id);
     fill(this.root, h("main", { class: "page" }, h("section", { class: "panel", id: "waiting" },
       h("h2", null, t("wait.title")),
-      tb.game && tb.game !== "diloti" ? h("p", { id: "wait-game" }, t("game.name." + tb.game)) : null,
+      gameOf(tb.game).named ? h("p", { id: "wait-game" }, gameTitle(tb.game)) : null,
       this.watching ? h("p", { class: "watchnote", id: "watching" }, t("watch.you")) : null,
       h("p", null, t("wait.invite")),
       this.linkBox(link, "invite-link", t("wait.invite")),
@@ -431,7 +434,7 @@ export class TableView {
     if (mine && !this.waitingMove) dragCards(hand, (c, u, r) => this.dropCard(c, u, r));
 
     // Typing a move.
-    const typedInput = h("input", { type: "text", id: "typed", placeholder: t(st.game === "xeri" ? "game.type_ph_xeri" : "game.type_ph"), "aria-label": t("game.type"), autocomplete: "off", autocapitalize: "characters", spellcheck: "false" });
+    const typedInput = h("input", { type: "text", id: "typed", placeholder: t(gameOf(st.game).pile ? "game.type_ph_xeri" : "game.type_ph"), "aria-label": t("game.type"), autocomplete: "off", autocapitalize: "characters", spellcheck: "false" });
     const typeBtn = h("button", { type: "button", class: "btn small ghost", id: "type-btn", "aria-expanded": this.typing ? "true" : "false",
       "aria-controls": "typed-form", onclick: () => this.showTyped(!this.typing) }, "⌨ " + t(this.typing ? "table.type_hide" : "table.type_btn"));
     const typed = h("form", { class: "typed", id: "typed-form", hidden: !this.typing || undefined, onsubmit: (e) => { e.preventDefault(); if (typedInput.value.trim() && this.playTyped(typedInput.value.trim())) typedInput.value = ""; } },

@@ -19,7 +19,10 @@ const STRINGS = {
     "new.players4_alone": "4 players (each alone)",
     "new.game": "Game",
     "new.hands": "Rounds in the game",
-    "new.casual": "Xeri and Kontsina are casual games: the ratings are Diloti's.",
+    "new.casual": "{game} is a casual game: the ratings are {rated}'s.",
+    "new.casual_none": "{game} is a casual game.",
+    "new.players_n": "{n} players",
+    "rules.none": "This page has no summary of the rules of {game}.",
     "game.name.diloti": "Diloti",
     "game.name.xeri": "Xeri",
     "game.name.kontsina": "Kontsina",
@@ -274,7 +277,10 @@ const STRINGS = {
     "new.players4_alone": "4 παίκτες (ο καθένας μόνος)",
     "new.game": "Παιχνίδι",
     "new.hands": "Γύροι της παρτίδας",
-    "new.casual": "Η ξερή και η κοντσίνα παίζονται χωρίς βαθμολογία: η βαθμολογία είναι της δηλωτής.",
+    "new.casual": "{game}: παρτίδα χωρίς βαθμολογία· βαθμολογία έχει μόνο: {rated}.",
+    "new.casual_none": "{game}: παρτίδα χωρίς βαθμολογία.",
+    "new.players_n": "{n} παίκτες",
+    "rules.none": "Η σελίδα δεν έχει σύνοψη των κανόνων του παιχνιδιού {game}.",
     "game.name.diloti": "Δηλωτή",
     "game.name.xeri": "Ξερή",
     "game.name.kontsina": "Κοντσίνα",
@@ -546,6 +552,11 @@ function fillIn(s, params) {
 
 export function t(key, params) {
   return fillIn(STRINGS[lang][key] ?? STRINGS.en[key] ?? key, params);
+}
+
+/** Whether the page has words of its own for `key` (else the caller says what the server said). */
+export function has(key) {
+  return key in STRINGS[lang] || key in STRINGS.en;
 }
 
 /**

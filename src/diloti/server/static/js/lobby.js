@@ -1,18 +1,26 @@
 // The start page (new table, open tables) and the join page of an invitation link.
 import { api, saveToken } from "./api.js";
 import { fill, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { defaultGame, gameNames, gameOf, gameTitle, goalOf, infoReady, loadInfo, optionLabel, optionWord, seatingChoices,
+  seatingFlags, seatingOf } from "./games.js";
+import { has, t, tn } from "./i18n.js";
 import { seatName } from "./present.js";
 import { PlayerPanel } from "./player.js";
 import { QuickPlayView } from "./quickplay.js";
 
 const FORM_KEY = "diloti.form";
 const CLOCKS = ["off", "15+60", "30+120", "60+300"];  // the turn clocks offered: "move+reserve" seconds
-const GAMES = ["diloti", "xeri", "kontsina"];
-const PLAYERS = { diloti: [2, 4], xeri: [2, 4], kontsina: [2, 3, 4] };  // until /api/info says
+// What decides a game (/api/info `goal`): the number option of that name is the form's goal field, not an option.
+const GOALS = ["target", "hands"];
 
 function loadForm() {
   try { return JSON.parse(localStorage.getItem(FORM_KEY)) || {}; } catch (e) { return {}; }
+}
+
+/** "2 players", "4 players (2 against 2)", "4 players (each alone)": `n` players making `sides` sides. */
+export function playersWords(n, sides) {
+  const alone = n === 4 && sides === 4 ? "_alone" : "";
+  return has("new.players" + n + alone) ? t("new.players" + n + alone) : tn("new.players_n", n);
 }
 
 export class Lobby {
@@ -24,20 +32,19 @@ export class Lobby {
     this.finished = [];
     this.error = "";
     const saved = loadForm();
-    const game = GAMES.includes(saved.game) ? saved.game : "diloti";
     this.form = {
       name: typeof saved.name === "string" ? saved.name : "",
-      game,
-      // The parent games' own settings, kept apart from Diloti's: {options, target, hands} each.
+      game: typeof saved.game === "string" ? saved.game : null,  // one of /api/info `games` once it came
+      // Each game's own settings, {options, and a value for each number option (target, hands)}, by game.
       games: saved.games && typeof saved.games === "object" ? saved.games : {},
-      players: PLAYERS[game].includes(saved.players) ? saved.players : 2,
+      players: Number.isInteger(saved.players) ? saved.players : 2,
       seats: Array.isArray(saved.seats) ? saved.seats : null,  // per seat: "human" or a level
-      target: Number.isInteger(saved.target) ? saved.target : 61,
-      options: saved.options && typeof saved.options === "object" ? saved.options : {},
       private: !!saved.private,
       clock: CLOCKS.includes(saved.clock) ? saved.clock : "off",
       rated: saved.rated !== false,
     };
+    // A form saved by an earlier page kept the default game's settings apart: they become that game's.
+    this.earlier = { options: saved.options, target: saved.target };
     this.player = new PlayerPanel({ changed: () => this.render(), nameInput: () => this.form.name });
   }
 
@@ -46,11 +53,11 @@ export class Lobby {
     await this.player.load();
     if (this.player.me) this.form.name = this.player.me.name;
     try {
-      this.info = await api("GET", "/api/info");
+      this.info = await loadInfo(true);
+      this.adopt();
     } catch (e) {
       this.error = e.message;
     }
-    this.fixSeats();
     this.render();
     try {
       this.tables = (await api("GET", "/api/tables")).tables || [];
@@ -61,6 +68,19 @@ export class Lobby {
 
   stop() {}
 
+  /** The form made to fit the server's games (once /api/info came). */
+  adopt() {
+    const f = this.form;
+    const first = defaultGame();
+    const old = this.earlier;
+    if (first && !f.games[first] && (old.options || Number.isInteger(old.target))) {
+      f.games[first] = { options: old.options && typeof old.options === "object" ? old.options : {} };
+      if (Number.isInteger(old.target)) f.games[first].target = old.target;
+    }
+    if (!gameNames().includes(f.game)) f.game = first;
+    this.fixSeats();
+  }
+
   levels() { return (this.info && this.info.levels) || ["random"]; }
 
   defaultLevel() {
@@ -69,51 +89,45 @@ export class Lobby {
     return lv[lv.length - 1];
   }
 
-  playerChoices() {
-    const g = this.info && this.info.games && this.info.games[this.form.game];
-    return g ? g.players : PLAYERS[this.form.game];
-  }
+  playerChoices() { return gameOf(this.form.game).players; }
 
-  /** The parent game's settings in the form (made on first use). */
+  /** The game's settings in the form (made on first use): its changed options and its numbers. */
   gameForm(game) {
     const f = this.form;
     if (!f.games[game] || typeof f.games[game] !== "object") f.games[game] = {};
-    const g = f.games[game];
-    const defaults = (this.info && this.info.games && this.info.games[game] && this.info.games[game].options) || {};
-    if (!g.options || typeof g.options !== "object") g.options = {};
-    if (!Number.isInteger(g.target)) g.target = defaults.target || (game === "xeri" ? 101 : 21);
-    if (!Number.isInteger(g.hands)) g.hands = defaults.hands || 10;
-    return g;
+    const gf = f.games[game];
+    if (!gf.options || typeof gf.options !== "object") gf.options = {};
+    const g = gameOf(game);
+    for (const k of Object.keys(g.ranges)) if (!Number.isInteger(gf[k])) gf[k] = g.options[k];
+    return gf;
   }
 
-  /** The options sent for the form's game (only the changed ones, the target and, for Xeri, the hands). */
+  /** How the form's table seats its players (/api/info `seating`: the sides, the seating flags' values). */
+  seating(n = this.form.players) {
+    const f = this.form;
+    return seatingOf(f.game, n, this.gameForm(f.game).options);
+  }
+
+  /** The options sent for the form's game: the changed ones, its numbers, and the seating flags the players set. */
   optionsBody() {
     const f = this.form;
-    if (f.game === "diloti") return { ...f.options, target: f.target };
-    const g = this.gameForm(f.game);
-    const out = { ...g.options, target: g.target };
-    if (f.game === "xeri") {
-      out.hands = g.hands;
-      if (f.players === 4) out.partnerships = true; else delete out.partnerships;  // four play Xeri as partners
-    } else if (f.players !== 4) delete out.partnerships;
+    const g = gameOf(f.game);
+    const gf = this.gameForm(f.game);
+    const out = { ...gf.options };
+    for (const k of Object.keys(g.ranges)) out[k] = gf[k];
+    const way = this.seating();
+    const chosen = seatingChoices(f.game, f.players);
+    for (const k of seatingFlags(f.game)) {
+      if (chosen.includes(k)) continue;  // the player's choice, among the options
+      const v = way ? way.options[k] : g.options[k];
+      if (v === g.options[k]) delete out[k]; else out[k] = v;  // four play Xeri as partners
+    }
     return out;
   }
 
-  /** With `n` players, do partners sit opposite (Diloti, Xeri; Kontsina only when chosen)? */
-  partnersAt(n) {
-    if (n !== 4) return false;
-    const f = this.form;
-    return f.game !== "kontsina" || !!this.gameForm(f.game).options.partnerships;
-  }
-
-  partners() {
-    const f = this.form;
-    if (f.players !== 4) return false;
-    return f.game === "diloti" || f.game === "xeri" || !!this.gameForm(f.game).options.partnerships;
-  }
-
   fixSeats() {
-    if (!this.playerChoices().includes(this.form.players)) this.form.players = 2;
+    const choices = this.playerChoices();
+    if (choices.length && !choices.includes(this.form.players)) this.form.players = choices[0];
     const n = this.form.players;
     const lv = this.levels();
     let seats = this.form.seats && this.form.seats.length === n ? this.form.seats.slice() : null;
@@ -146,9 +160,11 @@ export class Lobby {
   async create(ev) {
     ev.preventDefault();
     const f = this.form;
+    const g = gameOf(f.game);
     const name = f.name.trim();
     if (!name) { this.error = t("join.name_needed"); this.render(); return; }
     const body = {
+      game: f.game,
       players: f.players,
       options: this.optionsBody(),
       seats: f.seats.map((s) => (s === "human" ? { kind: "human" } : { kind: "bot", level: s })),
@@ -156,10 +172,10 @@ export class Lobby {
       name,
       private: f.private,
     };
-    // The ratings are Diloti's: the parent games are casual.
-    if (f.game === "diloti") body.rated = f.rated; else body.game = f.game;
+    // Only a rated game's tables may count for the ratings (/api/info `rated`); the others are casual.
+    if (g.rated) body.rated = f.rated;
     // A rated table plays by the rated pool's conditions (the server's default away level and grace).
-    const pool = f.game === "diloti" && f.rated;
+    const pool = g.rated && f.rated;
     if (!pool && f.away_level && this.levels().includes(f.away_level)) body.away_level = f.away_level;
     if (f.clock !== "off") {
       const [move, reserve] = f.clock.split("+").map(Number);
@@ -176,23 +192,64 @@ export class Lobby {
     }
   }
 
-  render() {
+  /** The option rows of the form's game: flags, words and numbers, as /api/info describes its options. */
+  optionRows(gf) {
+    const f = this.form;
+    const g = gameOf(f.game);
+    const chosen = gf.options;
+    const seated = seatingFlags(f.game);
+    const free = seatingChoices(f.game, f.players);
+    const redraw = (k) => g.goal_flags.includes(k) || seated.has(k);  // the goal's field, or the seats, change
+    const opts = [];
+    for (const [k, v] of Object.entries(g.options)) {
+      if (GOALS.includes(k)) continue;
+      if (seated.has(k) && !free.includes(k)) continue;  // set by the number of players (Xeri's partnerships)
+      const label = optionLabel(f.game, k);
+      if (k in g.ranges) {
+        opts.push(h("label", null, label + ": ", h("input", { type: "number", id: "opt-" + k, min: g.ranges[k][0],
+          max: g.ranges[k][1], value: String(gf[k]),
+          oninput: (e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n > 0) gf[k] = n; } })));
+      } else if (k in g.choices) {
+        opts.push(h("label", null, label + ": ", h("select", { id: "opt-" + k, onchange: (e) => {
+          if (e.target.value === v) delete chosen[k]; else chosen[k] = e.target.value; } },
+        g.choices[k].map((c) => h("option", { value: c, selected: (chosen[k] || v) === c || undefined }, optionWord(k, c))))));
+      } else {
+        opts.push(h("label", null, h("input", { type: "checkbox", id: "opt-" + k, checked: (k in chosen ? chosen[k] : v) || undefined,
+          onchange: (e) => { if (e.target.checked === v) delete chosen[k]; else chosen[k] = e.target.checked;
+            if (redraw(k)) this.render(); } }), label));
+      }
+    }
+    return opts;
+  }
+
+  /** The new-table form, drawn from what /api/info says of the chosen game. */
+  renderForm() {
     const f = this.form;
     const info = this.info;
     const set = (k) => (e) => { f[k] = e.target.value; };
     const nameInput = h("input", { type: "text", id: "name", name: "name", maxlength: (info && info.limits && info.limits.name_max) || 24, value: f.name, autocomplete: "nickname", oninput: set("name") });
+    if (!info || !f.game) {
+      return h("section", { class: "panel", id: "new-table-wait" }, h("h2", null, t("new.title")),
+        h("p", { class: this.error ? "error" : "note", id: "form-error", role: "alert" }, this.error || t("game.waiting")));
+    }
+    const g = gameOf(f.game);
+    const gf = this.gameForm(f.game);
 
-    const games = h("div", { class: "radio-row", role: "radiogroup", id: "game-choice" }, GAMES.map((g) =>
-      h("label", null, h("input", { type: "radio", name: "game", value: g, checked: f.game === g || undefined,
-        onchange: () => { f.game = g; this.fixSeats(); this.render(); } }), " ", t("game.name." + g))));
+    const games = h("div", { class: "radio-row", role: "radiogroup", id: "game-choice" }, gameNames().map((name) =>
+      h("label", null, h("input", { type: "radio", name: "game", value: name, checked: f.game === name || undefined,
+        onchange: () => { f.game = name; this.fixSeats(); this.render(); } }), " ", gameTitle(name))));
 
-    const players = h("div", { class: "radio-row", role: "radiogroup" }, this.playerChoices().map((n) =>
-      h("label", null, h("input", { type: "radio", name: "players", value: String(n), checked: f.players === n || undefined,
+    const players = h("div", { class: "radio-row", role: "radiogroup" }, this.playerChoices().map((n) => {
+      const way = this.seating(n);
+      return h("label", null, h("input", { type: "radio", name: "players", value: String(n), checked: f.players === n || undefined,
         onchange: () => { f.players = n; f.seats = null; this.fixSeats(); this.render(); } }), " ",
-      t(n === 4 && !this.partnersAt(4) ? "new.players4_alone" : "new.players" + n))));
+      playersWords(n, way ? way.sides : n));
+    }));
 
+    const way = this.seating();
+    const sides = way ? way.sides : f.players;
     const seatRows = (f.seats || []).map((s, i) => {
-      const role = i === 0 ? t("new.you") : this.partners() && i === 2 ? t("new.partner") : t("new.opponent");
+      const role = i === 0 ? t("new.you") : sides < f.players && i % sides === 0 ? t("new.partner") : t("new.opponent");
       if (i === 0) return h("div", { class: "seat-row" }, h("span", { class: "who" }, t("seat.n", { n: 1 }) + " · " + role));
       const sel = h("select", { id: "seat-" + i, "aria-label": t("seat.n", { n: i + 1 }), onchange: (e) => { f.seats[i] = e.target.value; } },
         h("option", { value: "human", selected: s === "human" || undefined }, t("new.human")),
@@ -200,69 +257,54 @@ export class Lobby {
       return h("div", { class: "seat-row" }, h("span", { class: "who" }, t("seat.n", { n: i + 1 }) + " · " + role), sel);
     });
 
-    const diloti = f.game === "diloti";
-    const gf = diloti ? null : this.gameForm(f.game);
-    const byHands = f.game === "xeri" && !gf.options.game_by_points;
-    const numberInput = (id, value, max, put) => h("input", { type: "number", id, min: 1, max, value: String(value),
-      oninput: (e) => { const v = Number(e.target.value); if (Number.isInteger(v) && v > 0) put(v); } });
-    const target = byHands ? numberInput("hands", gf.hands, 1000, (v) => { gf.hands = v; })
-      : numberInput("target", diloti ? f.target : gf.target, 10000, (v) => { if (diloti) f.target = v; else gf.target = v; });
+    // What decides the game (a target score, or hands won), as the chosen options make it: its number's field.
+    const goal = goalOf(f.game, gf.options);
+    const goalInput = goal in g.ranges ? h("input", { type: "number", id: goal, min: g.ranges[goal][0], max: g.ranges[goal][1],
+      value: String(gf[goal]), oninput: (e) => { const v = Number(e.target.value); if (Number.isInteger(v) && v > 0) gf[goal] = v; } }) : null;
 
-    const opts = [];
-    const defaults = diloti ? (info && info.options) || {}
-      : (info && info.games && info.games[f.game] && info.games[f.game].options) || {};
-    const chosen = diloti ? f.options : gf.options;
-    for (const [k, v] of Object.entries(defaults)) {
-      if (k === "target" || k === "hands") continue;
-      // Xeri's partnerships follow from 4 players; Kontsina's are a choice of 4 players only.
-      if (k === "partnerships" && (f.game === "xeri" || f.players !== 4)) continue;
-      if (typeof v === "boolean") {
-        opts.push(h("label", null, h("input", { type: "checkbox", id: "opt-" + k, checked: chosen[k] || undefined,
-          onchange: (e) => { if (e.target.checked) chosen[k] = true; else delete chosen[k];
-            if (k === "game_by_points" || k === "partnerships") this.render(); } }), t("opt." + k)));
-      } else {
-        const choices = (info.choices && info.choices[k]) || [v];
-        opts.push(h("label", null, t("opt." + k) + ": ", h("select", { id: "opt-" + k, onchange: (e) => {
-          if (e.target.value === v) delete f.options[k]; else f.options[k] = e.target.value; } },
-        choices.map((c) => h("option", { value: c, selected: (f.options[k] || v) === c || undefined }, t(`opt.${k}.${c}`))))));
-      }
-    }
+    const opts = this.optionRows(gf);
+    const rated = g.rated;
+    const ratedGames = gameNames().filter((n) => gameOf(n).rated).map(gameTitle);
 
-    const form = h("form", { class: "panel", id: "new-table", onsubmit: (e) => this.create(e) },
+    return h("form", { class: "panel", id: "new-table", onsubmit: (e) => this.create(e) },
       h("h2", null, t("new.title")),
       h("label", { class: "field" }, h("span", null, t("new.name")), nameInput),
       h("div", { class: "field" }, h("span", null, t("new.game")), games),
       h("div", { class: "field" }, h("span", null, t("new.players")), players),
       h("div", { class: "field" }, h("span", null, t("new.seats")), seatRows),
-      h("label", { class: "field" }, h("span", null, t(byHands ? "new.hands" : "new.target")), target),
+      goalInput ? h("label", { class: "field" }, h("span", null, t(goal === "hands" ? "new.hands" : "new.target")), goalInput) : null,
       h("label", { class: "field" }, h("span", null, t("new.away_level")),
-        h("select", { id: "away-level", disabled: (diloti && f.rated) || undefined, onchange: (e) => { f.away_level = e.target.value; } },
-          this.levels().map((lv) => h("option", { value: lv, selected: ((diloti && f.rated ? null : f.away_level) || "heuristic") === lv || undefined }, lv)))),
+        h("select", { id: "away-level", disabled: (rated && f.rated) || undefined, onchange: (e) => { f.away_level = e.target.value; } },
+          this.levels().map((lv) => h("option", { value: lv, selected: ((rated && f.rated ? null : f.away_level) || "heuristic") === lv || undefined }, lv)))),
       h("label", { class: "field" }, h("span", null, t("new.clock")),
         h("select", { id: "clock", onchange: (e) => { f.clock = e.target.value; } },
           CLOCKS.map((c) => h("option", { value: c, selected: f.clock === c || undefined }, t("new.clock." + c))))),
-      h("details", { open: Object.keys(chosen).length ? true : undefined }, h("summary", null, t("new.options")), h("div", { class: "opts" }, opts)),
+      opts.length ? h("details", { open: Object.keys(gf.options).length ? true : undefined }, h("summary", null, t("new.options")), h("div", { class: "opts" }, opts)) : null,
       h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "private", checked: f.private || undefined,
         onchange: (e) => { f.private = e.target.checked; } }), " ", t("new.private")),
-      diloti ? h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "rated", checked: f.rated || undefined,
+      rated ? h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "rated", checked: f.rated || undefined,
         onchange: (e) => { f.rated = e.target.checked; this.render(); } }), " ", t("new.rated"))
-        : h("p", { class: "note", id: "casual-note" }, t("new.casual")),
-      diloti && f.rated ? h("p", { class: "note", id: "rated-note" }, t("new.rated_pool")) : null,
+        : h("p", { class: "note", id: "casual-note" }, ratedGames.length ? t("new.casual", { game: gameTitle(f.game), rated: ratedGames.join(", ") })
+          : t("new.casual_none", { game: gameTitle(f.game) })),
+      rated && f.rated ? h("p", { class: "note", id: "rated-note" }, t("new.rated_pool")) : null,
       h("p", { class: "error", id: "form-error", role: "alert" }, this.error),
       h("div", { class: "choices start" },
         h("button", { type: "submit", class: "btn primary", id: "create" }, t("new.create")),
-        diloti ? h("button", { type: "button", class: "btn", id: "quick-play", title: t("quick.hint"), onclick: () => this.quickPlay() }, t("quick.play")) : null));
+        g.quick_play ? h("button", { type: "button", class: "btn", id: "quick-play", title: t("quick.hint"), onclick: () => this.quickPlay() }, t("quick.play")) : null));
+  }
 
+  render() {
+    const form = this.renderForm();
     const open = this.tables.filter((tb) => tb.free && tb.free.length);
     const list = open.length ? h("section", { class: "panel", id: "open-tables" }, h("h2", null, t("lobby.open")),
-      h("ul", { class: "lobbylist" }, open.map((tb) => h("li", { dataset: { game: tb.game || "diloti" } },
-        h("span", null, t("game.name." + (tb.game || "diloti")) + " · " + t("new.players" + tb.players + (tb.players === 4 && tb.sides === 4 ? "_alone" : ""))),
+      h("ul", { class: "lobbylist" }, open.map((tb) => h("li", { dataset: { game: tb.game } },
+        h("span", null, gameTitle(tb.game) + " · " + playersWords(tb.players, tb.sides)),
         h("span", null, tb.seats.filter((s) => s.taken).map((s) => seatName(tb, s.seat, null)).join(", ")),
         h("a", { class: "btn small", href: "/?join=" + encodeURIComponent(tb.id) }, t("join.title")))))) : null;
 
     const done = this.finished.length ? h("section", { class: "panel", id: "finished-games" }, h("h2", null, t("replay.games")),
-      h("ul", { class: "lobbylist" }, this.finished.slice(0, 10).map((tb) => h("li", { dataset: { game: tb.game || "diloti" } },
-        h("span", null, (tb.game && tb.game !== "diloti" ? t("game.name." + tb.game) + ": " : "") + tb.seats.map((s) => seatName(tb, s.seat, null)).join(" · ")),
+      h("ul", { class: "lobbylist" }, this.finished.slice(0, 10).map((tb) => h("li", { dataset: { game: tb.game } },
+        h("span", null, (gameOf(tb.game).named ? gameTitle(tb.game) + ": " : "") + tb.seats.map((s) => seatName(tb, s.seat, null)).join(" · ")),
         tb.scores ? h("span", null, tb.scores.join(" – ")) : null,
         h("a", { class: "btn small", href: "/?replay=" + encodeURIComponent(tb.id) }, t("game.replay")))))) : null;
 
@@ -283,7 +325,7 @@ export class JoinPage {
 
   async start() {
     try {
-      this.table = await api("GET", "/api/tables/" + encodeURIComponent(this.id));
+      [this.table] = await Promise.all([api("GET", "/api/tables/" + encodeURIComponent(this.id)), infoReady()]);
     } catch (e) {
       this.error = e.message;
     }
@@ -309,7 +351,7 @@ export class JoinPage {
   render() {
     const tb = this.table;
     const body = [h("h2", null, t("join.title"))];
-    if (tb && tb.game && tb.game !== "diloti") body.push(h("p", { id: "join-game" }, t("game.name." + tb.game) + " · " + t("new.players" + tb.players + (tb.players === 4 && tb.sides === 4 ? "_alone" : ""))));
+    if (tb && gameOf(tb.game).named) body.push(h("p", { id: "join-game" }, gameTitle(tb.game) + " · " + playersWords(tb.players, tb.sides)));
     if (tb) {
       body.push(h("ul", { class: "seatlist" }, tb.seats.map((s) => h("li", null,
         h("span", { class: "tag side" + (s.seat % (tb.sides || 2)) }, t("seat.n", { n: s.seat + 1 })),

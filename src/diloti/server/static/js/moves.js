@@ -1,5 +1,6 @@
 // Reading the engine's move notation and matching moves to what the player pointed at.
 // The page never decides legality itself: it only filters the legal list the server sent.
+import { gameOf } from "./games.js";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUITS = "CDHS";
@@ -103,21 +104,22 @@ export function tableUnits(table, declarations) {
 }
 
 /**
- * The table of a state message as selectable units: in Xeri the whole pile is one unit ("x:pile": a capture
- * always takes all of it); otherwise the loose cards and declarations of `tableUnits`.
+ * The table of a state message as selectable units: in a game whose table is one pile (/api/info `pile`: Xeri)
+ * the whole pile is one unit ("x:pile": a capture always takes all of it); otherwise the loose cards and
+ * declarations of `tableUnits`.
  */
-export function unitsOf(st) {
-  if (st.game === "xeri") return st.table.length ? [{ id: "x:pile", cards: [...st.table] }] : [];
+export function unitsOf(st, game = gameOf(st.game)) {
+  if (game.pile) return st.table.length ? [{ id: "x:pile", cards: [...st.table] }] : [];
   return tableUnits(st.table, st.declarations);
 }
 
 /**
- * `filterMoves`, except that in the parent games a card with one move only (always so in Xeri) has it
- * ready at once: the player need not point at what it takes.
+ * `filterMoves`, except that in a game without declarations (/api/info `declarations`: the parent games) a
+ * card with one move only (always so on a pile) has it ready at once: the player need not point at what it takes.
  */
-export function filterFor(st, legal, units, card, chosen) {
+export function filterFor(st, legal, units, card, chosen, game = gameOf(st.game)) {
   const f = filterMoves(legal, units, card, chosen);
-  if (st.game && st.game !== "diloti" && !f.exact.length && f.possible.length === 1 && !chosen.size) f.exact.push(f.possible[0]);
+  if (!game.declarations && !f.exact.length && f.possible.length === 1 && !chosen.size) f.exact.push(f.possible[0]);
   return f;
 }
 

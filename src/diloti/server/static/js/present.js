@@ -1,6 +1,7 @@
 // Presenting moves, names and scores as text (shared by the table and the replay viewer).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { gameOf } from "./games.js";
 import { normCard, suitSymbol, cardRank } from "./moves.js";
 
 /** "10D" -> "10♦". */
@@ -21,11 +22,11 @@ export function prettyMove(text) {
   }).join(" ");
 }
 
-/** A move described in words for the chooser: "plain 8", "group of 4s", "take …" (Xeri: "takes the pile"). */
+/** A move described in words for the chooser: "plain 8", "group of 4s", "take …" (a pile's: "takes the pile"). */
 export function moveLabel(mv, game) {
   const cards = mv.cards.map(prettyCard).join(" ");
   const card = mv.card ? prettyCard(mv.card) : "";
-  if (game === "xeri" && mv.kind === "capture") return t("mv.pile", { card, n: mv.cards.length });
+  if (gameOf(game).pile && mv.kind === "capture") return t("mv.pile", { card, n: mv.cards.length });
   switch (mv.kind) {
     case "lay": return t("mv.lay", { card });
     case "capture": return t("mv.capture", { card, cards });
@@ -66,38 +67,35 @@ export function sideName(table, side, mySeat) {
   return table.seats.filter((s) => s.seat % n === side).map((s) => seatName(table, s.seat, mySeat)).join(" & ");
 }
 
-// Each game's score breakdown, row by row (RULES.md, RULES-XERI.md, RULES-KONTSINA.md).
-const BREAKDOWN = {
-  diloti: [
-    ["round.cards", (s) => s.cards],
-    ["round.most", (s) => s.cards_points],
-    ["round.aces", (s) => s.aces],
-    ["round.td", (s) => s.ten_of_diamonds],
-    ["round.tc", (s) => s.two_of_clubs],
-    ["round.xeri", (s) => (s.xeri ? `${s.xeri} × 10` : 0)],
-  ],
-  xeri: [
-    ["round.cards", (s) => s.cards],
-    ["round.most", (s) => s.cards_points],
-    ["round.honours", (s) => s.honours],
-    ["round.td", (s) => s.ten_of_diamonds],
-    ["round.tc", (s) => s.two_of_clubs],
-    ["round.xeri", (s) => (s.xeri ? `${s.xeri}${s.jack_xeri ? " (" + t("round.jacks", { n: s.jack_xeri }) + ")" : ""} = ${s.xeri_points}` : 0)],
-  ],
-  kontsina: [
-    ["round.cards", (s) => s.cards],
-    ["round.most", (s) => s.cards_points],
-    ["round.clubs", (s) => s.clubs],
-    ["round.most_clubs", (s) => s.clubs_points],
-    ["round.tc", (s) => s.two_of_clubs],
-    ["round.td", (s) => s.ten_of_diamonds],
-  ],
+// A round's score breakdown, row by row: the rows are the fields of a side's score as the server sends them
+// (docs/PROTOCOL.md, `round_over`), each with the page's words for it when it has them. A game's xeris are one row
+// (with the jacks' and their points when its score has them); the total closes the table.
+const SCORE_WORDS = {
+  cards: "round.cards", cards_points: "round.most", aces: "round.aces", honours: "round.honours", clubs: "round.clubs",
+  clubs_points: "round.most_clubs", ten_of_diamonds: "round.td", two_of_clubs: "round.tc", xeri: "round.xeri",
+};
+const SCORE_FOLDED = new Set(["total", "jack_xeri", "xeri_points"]);  // in the xeri's row, or the total's
+
+function scoreLabel(field) {
+  if (SCORE_WORDS[field]) return t(SCORE_WORDS[field]);
+  const words = field.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// The fields shown otherwise than as their number: the xeris, with their points (and the jacks' when counted).
+const SCORE_CELLS = {
+  xeri: (s) => (!s.xeri ? 0 : !("xeri_points" in s) ? `${s.xeri} × 10`
+    : `${s.xeri}${s.jack_xeri ? " (" + t("round.jacks", { n: s.jack_xeri }) + ")" : ""} = ${s.xeri_points}`),
 };
 
-/** The round breakdown as a table (one column per side), for the table's `game`. */
-export function breakdownTable(score, names, gameScores, game) {
-  const rows = BREAKDOWN[game] || BREAKDOWN.diloti;
-  const body = rows.map(([k, f]) => h("tr", null, h("td", null, t(k)), score.map((s) => h("td", null, String(f(s))))));
+function scoreCell(field, s) {
+  return SCORE_CELLS[field] ? SCORE_CELLS[field](s) : s[field];
+}
+
+/** The round breakdown as a table (one column per side). */
+export function breakdownTable(score, names, gameScores) {
+  const fields = Object.keys(score[0] || {}).filter((f) => !SCORE_FOLDED.has(f));
+  const body = fields.map((f) => h("tr", null, h("td", null, scoreLabel(f)), score.map((s) => h("td", null, String(scoreCell(f, s))))));
   body.push(h("tr", { class: "total" }, h("td", null, t("round.total")), score.map((s) => h("td", null, String(s.total)))));
   if (gameScores) body.push(h("tr", { class: "total" }, h("td", null, t("round.game")), gameScores.map((s) => h("td", null, String(s)))));
   return h("table", { class: "sheet breakdown" },

@@ -2,6 +2,7 @@
 import { api } from "./api.js";
 import { cardEl, pileEl } from "./cards.js";
 import { fill, h } from "./dom.js";
+import { gameOf, gameTitle, infoReady } from "./games.js";
 import { t } from "./i18n.js";
 import { breakdownTable, prettyMove, seatName, sideName } from "./present.js";
 import { ReviewPanel } from "./review.js";
@@ -21,7 +22,7 @@ export class ReplayView {
   async start() {
     document.addEventListener("keydown", this.keyHandler);
     try {
-      this.data = await api("GET", `/api/tables/${encodeURIComponent(this.id)}/replay`);
+      [this.data] = await Promise.all([api("GET", `/api/tables/${encodeURIComponent(this.id)}/replay`), infoReady()]);
     } catch (e) {
       this.error = e.message;
     }
@@ -109,11 +110,11 @@ export class ReplayView {
 
     const score = sides.length === 2 ? sides[0] + " " + d.scores[0] + " – " + d.scores[1] + " " + sides[1]
       : sides.map((n, i) => n + " " + d.scores[i]).join(" · ");
-    const title = (d.game && d.game !== "diloti" ? t("game.name." + d.game) + " · " : "") + t("replay.title");
+    const title = (gameOf(d.game).named ? gameTitle(d.game) + " · " : "") + t("replay.title");
     const body = [h("h2", null, title + " · " + score),
       controls, moveLine, h("div", { class: "status" }, h("span", { class: "info", id: "replay-stock" }, t("game.stock") + " " + fr.stock)), felt, hands];
     if (this.f === frames.length - 1 && round.score) {
-      body.push(h("h3", null, t("round.title", { n: round.number })), breakdownTable(round.score, sides, null, d.game));
+      body.push(h("h3", null, t("round.title", { n: round.number })), breakdownTable(round.score, sides, null));
     }
     const aside = this.review.el(fr.move ? fr.ply - 1 : null, name, round.number);
     fill(this.root, h("main", { class: "page", id: "replay" }, h("div", { class: "replay-layout" }, h("div", { class: "panel replay" }, body), aside)));

@@ -2,6 +2,7 @@
 // watch link. Mixed into TableView (game.js): `this` is the table view.
 import { closeDialog, showDialog } from "./dialogs.js";
 import { h } from "./dom.js";
+import { gameOf } from "./games.js";
 import { t } from "./i18n.js";
 import { breakdownTable, prettyCard, prettyMove, sideName, sidesOf } from "./present.js";
 import { alertPrefs, askNotify, saveAlertPrefs } from "./alerts.js";
@@ -35,11 +36,12 @@ export const tableDialogs = {
     return Array.from({ length: n }, (_, s) => sideName(tb, s, this.seat));
   },
 
-  gameKind() { return (this.state && this.state.game) || (this.table && this.table.game) || "diloti"; },
+  /** The table's game (its name: what the server says of it is `gameOf(name)`, games.js). */
+  gameKind() { return (this.state && this.state.game) || (this.table && this.table.game) || null; },
 
   showRoundOver(msg) {
     const names = this.sideNames();
-    const body = [breakdownTable(msg.score, names, msg.scores, this.gameKind())];
+    const body = [breakdownTable(msg.score, names, msg.scores)];
     const won = this.handWinner(msg);
     if (won !== null) body.push(h("p", { id: "hand-winner" }, t("round.won_by", { name: names[won] })));
     if (msg.swept && msg.swept.length && msg.swept_to !== null && msg.swept_to !== undefined) {
@@ -48,9 +50,10 @@ export const tableDialogs = {
     showDialog(t("round.title", { n: msg.round }), body, [h("button", { type: "button", class: "btn primary", id: "round-continue", onclick: closeDialog }, t("round.continue"))], "round-over");
   },
 
-  /** In Xeri the hand goes to the side with the most points (none on a tie); null in the other games. */
+  /** In a game that counts hands won (/api/info `hands_won`: Xeri) the hand goes to the side with the most points
+   *  (none on a tie); null in the other games. */
   handWinner(msg) {
-    if (this.gameKind() !== "xeri" || !msg.totals) return null;
+    if (!gameOf(this.gameKind()).hands_won || !msg.totals) return null;
     const top = Math.max(...msg.totals);
     return msg.totals.filter((x) => x === top).length === 1 ? msg.totals.indexOf(top) : null;
   },
@@ -74,10 +77,10 @@ export const tableDialogs = {
       this.state && this.state.hands_won ? h("p", { id: "end-hands" }, t("end.hands_won", { scores: names.map((n, i) => `${n} ${this.state.hands_won[i]}`).join(" · ") })) : null];
     if (this.table && this.table.series_score) body.push(h("p", { id: "end-series" }, this.seriesText()));
     if (this.seat !== null) body.push(h("p", { id: "end-offer", role: "status" }, this.offerText() || ""));
-    if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores, this.gameKind()));
+    if (lastRound) body.push(h("h3", null, t("round.title", { n: g.rounds })), breakdownTable(lastRound.score, names, lastRound.scores));
     if (this.rounds.size > 1) body.push(h("h3", null, t("game.scores")), this.sheetTable());
     showDialog(t("end.title"), body, [
-      h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${(this.table && this.table.game) || "diloti"}-${this.id}.txt` }, t("game.download")),
+      h("a", { class: "btn", id: "end-download", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${this.gameKind()}-${this.id}.txt` }, t("game.download")),
       h("a", { class: "btn", id: "end-replay", href: "/?replay=" + encodeURIComponent(this.id) }, t("game.replay")),
       h("a", { class: "btn", id: "end-review", href: reviewHref(this.id, this.seat) }, t("review.btn")),
       h("a", { class: "btn", href: "/" }, t("game.new")),
@@ -118,7 +121,7 @@ export const tableDialogs = {
     const body = [this.sheetTable()];
     const rounds = [...this.rounds.values()].sort((a, b) => b.round - a.round);
     for (const r of rounds) {
-      body.push(h("h3", null, t("game.round", { n: r.round })), breakdownTable(r.score, this.sideNames(), r.scores, this.gameKind()));
+      body.push(h("h3", null, t("game.round", { n: r.round })), breakdownTable(r.score, this.sideNames(), r.scores));
     }
     showDialog(t("game.scores"), body, [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "score-sheet");
   },
