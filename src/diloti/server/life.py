@@ -16,7 +16,8 @@ from abc import abstractmethod
 from diloti.server.live import REMATCH_OFFER, LiveTable, Seat
 from diloti.server.protocol import ProtocolError
 from diloti.server.ratings import game_result, rate_seats
-from diloti.server.replica import Replica, report_failure
+from diloti.server.replica import Replica
+from diloti.server.tasks import report_failure
 from diloti.store.db import SeatData, TableData
 from diloti.store.players import PlayerStore
 

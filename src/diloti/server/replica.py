@@ -30,14 +30,6 @@ T = TypeVar("T")
 ACTIVE = ("waiting", "playing")
 
 
-def report_failure(task: asyncio.Future[Any]) -> None:
-    """Log the failure of a task nobody awaits (a done callback); a database outage's is not logged (the outage's
-    own lines say it: diloti.server.health.Outage)."""
-    exc = None if task.cancelled() else task.exception()
-    if exc is not None and not is_outage(exc):
-        log.error("background task failed: %r", exc)
-
-
 class Replica(ABC):
     """The manager's side of the cluster: its copies of the tables follow the database."""
 

@@ -43,8 +43,8 @@ from diloti.server.health import Outage, Unreachable, is_outage
 from diloti.server.live import Connection, LiveTable, Seat, token_hash
 from diloti.server.metrics import Metrics
 from diloti.server.protocol import ProtocolError, clean_chat, move_dict
-from diloti.server.replica import report_failure
 from diloti.server.seating import Seating
+from diloti.server.tasks import report_failure
 from diloti.server.writer import GroupCommit
 from diloti.store.db import DuplicateMove, Store, StoreError
 from diloti.store.players import PlayerStore
@@ -149,11 +149,11 @@ class TableManager(Seating):
         over the computer seats of tables that no live process runs.
         """
         if self.store.is_postgres:
-            self.cluster = Cluster(self.store.url, self._on_notice, self._resync)
+            self.cluster = Cluster(self.store.url)
             self.cluster.on_trouble = self._db_trouble
             self.cluster.outage = self.outage
             self.store.origin = self.cluster.origin
-            await self.cluster.start()
+            await self.cluster.start(self._on_notice, self._resync)
         tables = []
         for tid in await self.db(self.store.active_ids):
             try:
