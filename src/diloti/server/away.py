@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable
 
 from diloti.server.cluster import Ownership
 from diloti.server.copies import Copies
+from diloti.server.held import HeldTables
 from diloti.server.live import LiveTable, Seat
 from diloti.server.protocol import ProtocolError
-from diloti.server.registry import Registry
 from diloti.server.storage import TableStore
 from diloti.server.tasks import Background
 
@@ -42,11 +42,11 @@ async def set_away(storage: TableStore, table: LiveTable, seat: Seat, away: bool
 class AwayPlay:
     """Turn clocks, absent players, seats handed to the computer and taken back."""
 
-    def __init__(self, storage: TableStore, registry: Registry, copies: Copies, owners: Ownership,
+    def __init__(self, storage: TableStore, held: HeldTables, copies: Copies, owners: Ownership,
                  background: Background, run_computer: Callable[[LiveTable], Awaitable[None]]) -> None:
         self.storage = storage
         self.store = storage.store
-        self.registry = registry
+        self.held = held
         self.copies = copies
         self.owners = owners
         self.background = background
@@ -70,7 +70,7 @@ class AwayPlay:
         """Hand to the computer every seat whose clock ran out, or (one process) whose player is to move and
         has been disconnected longer than the table's grace period."""
         now = time.monotonic() if now is None else now
-        for table in list(self.registry.tables.values()):
+        for table in list(self.held.tables.values()):
             if table.clock is None:
                 self._check_absent(table, now)
                 continue
@@ -103,7 +103,7 @@ class AwayPlay:
             async with table.lock:
                 s = table.seats[seat]
                 if (table.ply != ply or table.over or s.away or s.conns or s.token_hash is None
-                        or not self.registry.holds(table)):
+                        or not self.held.holds(table)):
                     return
                 if await self._abort_if_unplayed(table, seat):
                     return
@@ -132,7 +132,7 @@ class AwayPlay:
         try:
             async with table.lock:
                 c = table.clock
-                if c is None or (c.seat, c.ply) != (seat, ply) or table.ply != ply or not self.registry.holds(table):
+                if c is None or (c.seat, c.ply) != (seat, ply) or table.ply != ply or not self.held.holds(table):
                     return
                 if await self._abort_if_unplayed(table, seat):
                     return
@@ -160,17 +160,17 @@ class AwayPlay:
     async def back(self, table: LiveTable, seat: int) -> None:
         """A connected player whose seat the computer plays (their clock ran out) takes it back."""
         async with table.lock:
-            self.registry.check_live(table)
+            self.held.check_live(table)
             s = table.seats[seat]
             if not s.away:
                 raise ProtocolError("not_away", f"seat {seat} is played by its player already")
-            self.registry.touch(table)
+            self.held.touch(table)
             await set_away(self.storage, table, s, False)
 
     async def hand_over(self, table: LiveTable, seat: int, other: int) -> None:
         """Hand an absent player's seat to the computer (``away_level``), after the table's grace period."""
         async with table.lock:
-            self.registry.check_live(table)
+            self.held.check_live(table)
             if table.status == "waiting":
                 raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
             if not 0 <= other < table.players:
@@ -191,6 +191,6 @@ class AwayPlay:
             if left > 0:
                 raise ProtocolError("grace_period", f"the player of seat {other} keeps the seat for "
                                     f"{max(1, round(left))} more seconds")
-            self.registry.touch(table)
+            self.held.touch(table)
             await set_away(self.storage, table, s, True)
         await self.run_computer(table)

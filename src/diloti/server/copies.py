@@ -17,8 +17,8 @@ from typing import Any
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Move
 from diloti.server.cluster import Ownership
+from diloti.server.held import ACTIVE, HeldTables
 from diloti.server.live import LiveTable
-from diloti.server.registry import ACTIVE, Registry
 from diloti.server.storage import TableStore
 from diloti.server.tasks import Background
 
@@ -28,10 +28,10 @@ log = logging.getLogger("diloti.server")
 class Copies:
     """Read a table's changes from the database into the copy held here."""
 
-    def __init__(self, storage: TableStore, registry: Registry, owners: Ownership, background: Background) -> None:
+    def __init__(self, storage: TableStore, held: HeldTables, owners: Ownership, background: Background) -> None:
         self.storage = storage
         self.store = storage.store
-        self.registry = registry
+        self.held = held
         self.owners = owners
         self.background = background
 
@@ -50,7 +50,7 @@ class Copies:
         if (move is None or table.game.is_over or seat != table.game.state.turn
                 or not table.game.state.is_legal(move)):
             log.error("table %s: stored move %s %r does not follow; reloading it", table.id, table.ply, text)
-            self.registry.drop(table, reconnect=True)  # its players reconnect to a copy read afresh
+            self.held.drop(table, reconnect=True)  # its players reconnect to a copy read afresh
             return False
         if isinstance(by, str):
             table.by[table.ply] = by
@@ -90,7 +90,7 @@ class Copies:
                 s.name, s.token_hash, s.away, s.player = stored.name, stored.token_hash, stored.away, stored.player_id
                 changed = True
         if status == "closed":
-            self.registry.drop(table, closed=True)
+            self.held.drop(table, closed=True)
             return
         if (status == "over" and ending.end_reason is not None and ending.winner is not None
                 and table.end_reason is None and not table.game.is_over):

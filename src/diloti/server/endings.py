@@ -13,9 +13,9 @@ from collections.abc import Awaitable, Callable
 
 from diloti.server.cluster import Ownership
 from diloti.server.copies import Copies
+from diloti.server.held import HeldTables
 from diloti.server.live import LiveTable
 from diloti.server.protocol import ProtocolError
-from diloti.server.registry import Registry
 from diloti.server.storage import TableStore
 
 log = logging.getLogger("diloti.server")
@@ -24,11 +24,11 @@ log = logging.getLogger("diloti.server")
 class Endings:
     """Leave, resign, claim."""
 
-    def __init__(self, storage: TableStore, registry: Registry, copies: Copies, owners: Ownership,
+    def __init__(self, storage: TableStore, held: HeldTables, copies: Copies, owners: Ownership,
                  run_computer: Callable[[LiveTable], Awaitable[None]]) -> None:
         self.storage = storage
         self.store = storage.store
-        self.registry = registry
+        self.held = held
         self.copies = copies
         self.owners = owners
         self.run_computer = run_computer  # make sure a process plays the table's away seats
@@ -37,7 +37,7 @@ class Endings:
         """A player gives up the seat: its token no longer holds it and anyone with the invitation link may
         take it; in a game under way the computer (``away_level``) plays for it meanwhile."""
         async with table.lock:
-            self.registry.check_live(table)
+            self.held.check_live(table)
             s = table.seats[seat]
             if s.token_hash is None:
                 raise ProtocolError("bad_token", f"seat {seat} is not held any more")
@@ -62,9 +62,9 @@ class Endings:
                 c.close()
             s.conns.clear()
             s.gone = time.monotonic()
-            self.registry.touch(table)
+            self.held.touch(table)
             if empty:
-                self.registry.drop(table, closed=True)
+                self.held.drop(table, closed=True)
                 return
             table.send_all({"type": "table", "table": table.summary()})
         if playing:
@@ -74,13 +74,13 @@ class Endings:
         """A player resigns: the game ends at once and the other side wins (with more than two sides, the one
         leading among the others)."""
         async with table.lock:
-            self.registry.check_live(table)
+            self.held.check_live(table)
             if table.status == "waiting":
                 raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
             winner = table.resign_winner(seat)
             reason = f"resigned:{seat}"
             await self._store_end_or_refuse(table, winner, reason, "the resignation")
-            self.registry.touch(table)
+            self.held.touch(table)
             table.end(winner, reason)
         await self.owners.release(table.id)
 
@@ -90,7 +90,7 @@ class Endings:
         (``abandoned:SEAT``, rated as the table is); a game that player had not made a move in yet is aborted
         instead (``aborted:SEAT``: no result, nobody's rating moves)."""
         async with table.lock:
-            self.registry.check_live(table)
+            self.held.check_live(table)
             if table.status == "waiting":
                 raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
             mine = table.side_of(seat)
@@ -100,7 +100,7 @@ class Endings:
                                     "claimed only from a player gone past the table's grace period, out of "
                                     "time, or who left")
             absent = gone[0]
-            self.registry.touch(table)
+            self.held.touch(table)
             if absent.seat not in table.played:
                 winner, reason = None, f"aborted:{absent.seat}"
             else:

@@ -15,8 +15,8 @@ from datetime import UTC, datetime, timedelta
 
 from diloti.server.cluster import Ownership
 from diloti.server.health import is_outage
+from diloti.server.held import ACTIVE, HeldTables
 from diloti.server.live import LiveTable
-from diloti.server.registry import ACTIVE, Registry
 from diloti.server.storage import TableStore
 
 log = logging.getLogger("diloti.server")
@@ -25,11 +25,11 @@ log = logging.getLogger("diloti.server")
 class Sweeper:
     """Warn, then close, the tables left idle."""
 
-    def __init__(self, storage: TableStore, registry: Registry, owners: Ownership,
+    def __init__(self, storage: TableStore, held: HeldTables, owners: Ownership,
                  refresh_activity: Callable[[list[LiveTable]], Awaitable[None]], idle_seconds: float) -> None:
         self.storage = storage
         self.store = storage.store
-        self.registry = registry
+        self.held = held
         self.owners = owners
         self.refresh_activity = refresh_activity  # when the tables were last used through any process
         self.idle_seconds = idle_seconds
@@ -54,7 +54,7 @@ class Sweeper:
         """Warn, then close, tables idle longer than the limit; returns how many were let go."""
         now = time.monotonic()
         limit = now - self.idle_seconds
-        tables = self.registry.tables
+        tables = self.held.tables
         if self.owners.shared:
             # Another process may have seen players here meanwhile: the database knows.
             await self.refresh_activity([t for t in tables.values() if t.activity < limit + self.warn_seconds])
@@ -68,7 +68,7 @@ class Sweeper:
                                    watchers=False)
                 continue
             async with table.lock:
-                if table.activity >= limit or not self.registry.holds(table):
+                if table.activity >= limit or not self.held.holds(table):
                     continue
                 if table.status in ACTIVE:
                     if not self.owners.shared:
@@ -78,8 +78,8 @@ class Sweeper:
                         if not await self.storage.db(self.store.close_if_idle, table.id, cutoff):
                             table.activity = time.monotonic()  # used through another process
                             continue
-                    self.registry.drop(table, closed=True)
+                    self.held.drop(table, closed=True)
                 else:
-                    self.registry.drop(table)
+                    self.held.drop(table)
                 gone += 1
         return gone

@@ -22,9 +22,9 @@ from diloti.server.away import set_away
 from diloti.server.computers import Workers
 from diloti.server.copies import Copies
 from diloti.server.health import is_outage
+from diloti.server.held import HeldTables
 from diloti.server.live import LiveTable
 from diloti.server.protocol import ProtocolError, move_dict
-from diloti.server.registry import Registry
 from diloti.server.storage import TableStore
 from diloti.store.db import DuplicateMove
 
@@ -34,15 +34,15 @@ log = logging.getLogger("diloti.server")
 class Moves:
     """Play a move at a table, and answer what a player may ask about the next one."""
 
-    def __init__(self, storage: TableStore, registry: Registry, copies: Copies, workers: Workers) -> None:
+    def __init__(self, storage: TableStore, held: HeldTables, copies: Copies, workers: Workers) -> None:
         self.storage = storage
-        self.registry = registry
+        self.held = held
         self.copies = copies
         self.workers = workers
 
     def check_turn(self, table: LiveTable, seat: int, ply: int | None) -> None:
         """Refuse a move (or a question about one) of ``seat`` at ``ply`` that is not its to make now."""
-        self.registry.check_open(table)
+        self.held.check_open(table)
         if table.status == "waiting":
             raise ProtocolError("not_started", f"table {table.id} is waiting for players: {table.free()} free")
         if table.over:
@@ -54,7 +54,7 @@ class Moves:
 
     async def play_text(self, table: LiveTable, seat: int, text: str, ply: int | None) -> None:
         """A human's move, as notation: checked, stored, announced."""
-        self.registry.touch(table)
+        self.held.touch(table)
         try:
             move = Move.parse(text)
         except DilotiError as exc:
@@ -132,7 +132,7 @@ class Moves:
         if not table.hints:
             raise ProtocolError("hints_unavailable", "hints are offered only when every opponent is a computer")
         self.check_turn(table, seat, None)
-        self.registry.touch(table)
+        self.held.touch(table)
         ply = table.ply
         # One search per position, shared by every request for it: hint floods cost nothing more.
         if table.hint is None or table.hint[0] != ply:
@@ -147,7 +147,7 @@ class Moves:
         """What a hand card can do with some table cards (the ``choices`` message), worked out in a worker
         process: bounded on any table (:meth:`SeatView.choices`)."""
         self.check_turn(table, seat, None)
-        self.registry.touch(table)
+        self.held.touch(table)
         try:
             card = Card(card_text)
             picked = mask_of([Card(c) for c in chosen])

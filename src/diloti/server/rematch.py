@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable
 
 from diloti.server.cluster import Ownership
+from diloti.server.held import HeldTables
 from diloti.server.live import REMATCH_OFFER, LiveTable
 from diloti.server.protocol import ProtocolError
-from diloti.server.registry import Registry
 from diloti.server.storage import TableStore
 from diloti.server.tasks import Background
 from diloti.store.db import SeatData, TableData
@@ -27,11 +27,11 @@ log = logging.getLogger("diloti.server")
 class Rematches:
     """Rematch offers, accepted and made."""
 
-    def __init__(self, storage: TableStore, registry: Registry, owners: Ownership, background: Background,
+    def __init__(self, storage: TableStore, held: HeldTables, owners: Ownership, background: Background,
                  kick: Callable[[LiveTable], None]) -> None:
         self.storage = storage
         self.store = storage.store
-        self.registry = registry
+        self.held = held
         self.owners = owners
         self.background = background
         self.kick = kick  # play a new table's computer seats
@@ -47,15 +47,15 @@ class Rematches:
         players or processes, it is asked for; every connection of the old table is told its id. Returns the
         rematch's id, or "" while the offer waits for the others."""
         async with table.lock:
-            self.registry.check_open(table)
+            self.held.check_open(table)
             if not table.over:
                 raise ProtocolError("game_not_over", "a rematch can be asked for only once the game is over")
             if table.next_table is not None:
-                self.registry.touch(table)
+                self.held.touch(table)
                 table.send_all({"type": "rematch", "table": table.next_table})
                 return table.next_table
             self._offer(table, {seat}, REMATCH_OFFER)
-            self.registry.touch(table)
+            self.held.touch(table)
             if self.owners.shared:  # the other seats' players may be connected through other processes
                 event = {"k": "offer", "t": table.id, "s": sorted(table.offer),
                          "l": round(table.offer_until - time.monotonic(), 1)}
@@ -78,7 +78,7 @@ class Rematches:
     async def offer_heard(self, table: LiveTable, seats: set[int], left: float) -> None:
         """Seats that asked for the rematch through another process."""
         async with table.lock:
-            if not table.over or table.next_table is not None or left <= 0 or not self.registry.holds(table):
+            if not table.over or table.next_table is not None or left <= 0 or not self.held.holds(table):
                 return
             self._offer(table, {s for s in seats if 0 <= s < table.players}, min(left, REMATCH_OFFER))
             await self._rematch_if_all(table)
@@ -113,7 +113,7 @@ class Rematches:
         if made == data.id:
             new = LiveTable(data)
             new.client = table.client
-            self.registry.add(new)
+            self.held.add(new)
             self.kick(new)
         else:
             await self.owners.release(data.id)  # another process's rematch was stored first: it owns that one
@@ -123,7 +123,7 @@ class Rematches:
     async def _offer_lapses(self, table: LiveTable, until: float) -> None:
         """Tell the table when a rematch offer lapses unaccepted (the page stops showing it)."""
         await asyncio.sleep(max(0.0, until - time.monotonic()) + 0.05)
-        if table.offer_until == until and table.next_table is None and self.registry.holds(table):
+        if table.offer_until == until and table.next_table is None and self.held.holds(table):
             table.offer = set()
             table.send_all({"type": "table", "table": table.summary()})
 

@@ -16,9 +16,9 @@ from typing import Any, Protocol
 from diloti.server.cluster import Cluster
 from diloti.server.copies import Copies
 from diloti.server.health import is_outage
+from diloti.server.held import ACTIVE, HeldTables
 from diloti.server.live import LiveTable
 from diloti.server.metrics import Metrics
-from diloti.server.registry import ACTIVE, Registry
 from diloti.server.storage import TableStore
 from diloti.store.db import ChatLine, StoreError
 
@@ -36,13 +36,13 @@ class Rematched(Protocol):
 class Replica:
     """This process's copies of the tables follow the database, and its watcher the other processes."""
 
-    def __init__(self, cluster: Cluster, storage: TableStore, registry: Registry, copies: Copies,
+    def __init__(self, cluster: Cluster, storage: TableStore, held: HeldTables, copies: Copies,
                  rematches: Rematched, kick: Callable[[LiveTable], None], metrics: Metrics) -> None:
         self.cluster = cluster
         self.storage = storage
         self.store = storage.store
-        self.registry = registry
-        self.tables = registry.tables
+        self.held = held
+        self.tables = held.tables
         self.copies = copies
         self.rematches = rematches
         self.kick = kick  # play a table's computer seats, if this process runs them
@@ -63,7 +63,7 @@ class Replica:
         kind, tid = notice.get("k"), notice.get("t")
         if not isinstance(tid, str) or await self._on_held_notice(kind, notice, self.tables.get(tid)):
             return
-        table = await self.registry.get(tid)  # a table created elsewhere, or one we did not hold, is loaded whole
+        table = await self.held.get(tid)  # a table created elsewhere, or one we did not hold, is loaded whole
         if table is None:
             return
         async with table.lock:
@@ -84,7 +84,7 @@ class Replica:
         if kind == "status" and notice.get("status") == "closed":
             if held is not None:
                 async with held.lock:
-                    self.registry.drop(held, closed=True)
+                    self.held.drop(held, closed=True)
         elif kind == "rematch":
             new_id = notice.get("n")
             if held is not None and isinstance(new_id, str):
@@ -121,7 +121,7 @@ class Replica:
         for tid in await self.storage.db(self.store.active_ids):
             if tid not in self.tables:
                 try:
-                    await self.registry.get(tid)
+                    await self.held.get(tid)
                 except StoreError as exc:
                     log.error("cannot load %s", exc)
         held = [t for t in self.tables.values() if t.status in ACTIVE]
@@ -134,7 +134,7 @@ class Replica:
                 async with table.lock:
                     if count > table.ply:
                         await self.copies.catch_up(table)
-                    if self.registry.holds(table):
+                    if self.held.holds(table):
                         await self.copies.refresh_seats(table)
             self.kick(table)
 
@@ -178,6 +178,6 @@ class Replica:
         async with table.lock:
             if stored[0] > table.ply:
                 await self.copies.catch_up(table)
-            if stored[1] != table.status and self.registry.holds(table):
+            if stored[1] != table.status and self.held.holds(table):
                 await self.copies.refresh_seats(table)
-            return self.registry.holds(table) and table.status in ACTIVE and not table.over
+            return self.held.holds(table) and table.status in ACTIVE and not table.over

@@ -18,11 +18,11 @@ from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
 from diloti.server.cluster import Ownership
 from diloti.server.copies import Copies
 from diloti.server.health import is_outage
+from diloti.server.held import HeldTables
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, token_hash
 from diloti.server.model_base import GRACE_MAX
 from diloti.server.names import player_name
 from diloti.server.protocol import ProtocolError, clean_name
-from diloti.server.registry import Registry
 from diloti.server.storage import TableStore
 from diloti.store.db import SeatData, TableData
 from diloti.store.players import PlayerData, name_key
@@ -65,12 +65,12 @@ def table_level(text: Any, what: str) -> str:
 class Seating:
     """Create tables, seat players, list the lobby."""
 
-    def __init__(self, storage: TableStore, registry: Registry, copies: Copies, owners: Ownership,
+    def __init__(self, storage: TableStore, held: HeldTables, copies: Copies, owners: Ownership,
                  kick: Callable[[LiveTable], None], *, allow_seed: bool = False) -> None:
         self.storage = storage
         self.store = storage.store
         self.players = storage.players
-        self.registry = registry
+        self.held = held
         self.copies = copies
         self.owners = owners
         self.kick = kick  # play a table's computer seats, if one is to move
@@ -134,7 +134,7 @@ class Seating:
             raise ProtocolError("server_error", f"could not store the table: {exc.__class__.__name__}", 500) from None
         table = LiveTable(data)
         table.client = client
-        self.registry.add(table)
+        self.held.add(table)
         self.kick(table)
         return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
 
@@ -170,7 +170,7 @@ class Seating:
     async def join(self, table_id: str, req: Any, player: PlayerData | None = None) -> dict[str, Any]:
         """Claim a free human seat (``POST /api/tables/{id}/join``); ``player``: for that player who comes back."""
         _check_join_body(req)
-        table = await self.registry.must_get(table_id)
+        table = await self.held.must_get(table_id)
         name = await self._seat_name(req.get("name"), player)
         pid = player.id if player is not None else None
         async with table.lock:
@@ -197,7 +197,7 @@ class Seating:
                 await self.copies.refresh_seats(table)
             was = table.status
             table.status = status
-            self.registry.touch(table)
+            self.held.touch(table)
             rearmed = table.arm()
             table.send_all({"type": "table", "table": table.summary()})
             if status == "playing" and was == "waiting":
@@ -214,7 +214,7 @@ class Seating:
         lobby of thousands of waiting tables costs a sort of their creation times, not their summaries.
         """
         if status == "waiting":
-            tables = [t for t in self.registry.tables.values() if t.status == "waiting" and not t.private]
+            tables = [t for t in self.held.tables.values() if t.status == "waiting" and not t.private]
             tables.sort(key=lambda t: t.created, reverse=True)
             total = len(tables)
             shown = tables[(page - 1) * per_page:page * per_page]
@@ -223,7 +223,7 @@ class Seating:
             total = len(ids)
             shown = []
             for tid in ids[(page - 1) * per_page:page * per_page]:
-                t = await self.registry.get(tid)
+                t = await self.held.get(tid)
                 if t is not None and not t.private:
                     shown.append(t)
             shown.sort(key=lambda t: t.created, reverse=True)

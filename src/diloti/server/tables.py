@@ -1,7 +1,7 @@
 """The table manager: every live table of this process, and the parts that play them.
 
 A :class:`~diloti.server.live.LiveTable` holds one game rebuilt from the stored seed, options and moves. The
-:class:`TableManager` holds the tables (:class:`~diloti.server.registry.Registry`), connects players and
+:class:`TableManager` holds the tables (:class:`~diloti.server.held.HeldTables`), connects players and
 spectators to them, and wires the parts that each do one thing with them:
 
 - :class:`~diloti.server.storage.TableStore`: every database call, on a worker thread; the moves of all tables
@@ -42,12 +42,12 @@ from diloti.server.computers import Computers, Workers
 from diloti.server.copies import Copies
 from diloti.server.endings import Endings
 from diloti.server.health import is_outage
+from diloti.server.held import HeldTables
 from diloti.server.idle import Sweeper
 from diloti.server.live import Connection, LiveTable, Seat, token_hash
 from diloti.server.metrics import Metrics
 from diloti.server.moves import Moves
 from diloti.server.protocol import ProtocolError, clean_chat
-from diloti.server.registry import Registry
 from diloti.server.rematch import Rematches
 from diloti.server.replica import Replica
 from diloti.server.seating import LOBBY_PAGE, Seating
@@ -82,22 +82,22 @@ class TableManager:
             self.cluster.outage = self.outage
             store.origin = self.cluster.origin
         self.owners = Ownership(self.cluster, self.background)
-        self.registry = Registry(self.storage, self.owners, self.background, idle_seconds)
-        self.tables = self.registry.tables
-        self.copies = Copies(self.storage, self.registry, self.owners, self.background)
+        self.held = HeldTables(self.storage, self.owners, self.background, idle_seconds)
+        self.tables = self.held.tables
+        self.copies = Copies(self.storage, self.held, self.owners, self.background)
         self.workers = Workers(workers)
-        self.moves = Moves(self.storage, self.registry, self.copies, self.workers)
-        self.computers = Computers(self.workers, self.moves.apply, self.registry.holds, self.owners, self.outage,
+        self.moves = Moves(self.storage, self.held, self.copies, self.workers)
+        self.computers = Computers(self.workers, self.moves.apply, self.held.holds, self.owners, self.outage,
                                    self.metrics, delay=bot_delay, slots=bot_slots)
         run_computer = self.computers.run_for
-        self.away = AwayPlay(self.storage, self.registry, self.copies, self.owners, self.background, run_computer)
-        self.endings = Endings(self.storage, self.registry, self.copies, self.owners, run_computer)
-        self.rematches = Rematches(self.storage, self.registry, self.owners, self.background, self.computers.kick)
-        self.seating = Seating(self.storage, self.registry, self.copies, self.owners, self.computers.kick,
+        self.away = AwayPlay(self.storage, self.held, self.copies, self.owners, self.background, run_computer)
+        self.endings = Endings(self.storage, self.held, self.copies, self.owners, run_computer)
+        self.rematches = Rematches(self.storage, self.held, self.owners, self.background, self.computers.kick)
+        self.seating = Seating(self.storage, self.held, self.copies, self.owners, self.computers.kick,
                                allow_seed=allow_seed)
-        self.sweeper = Sweeper(self.storage, self.registry, self.owners, self.copies.refresh_activity, idle_seconds)
+        self.sweeper = Sweeper(self.storage, self.held, self.owners, self.copies.refresh_activity, idle_seconds)
         self.replica = None if self.cluster is None else Replica(
-            self.cluster, self.storage, self.registry, self.copies, self.rematches, self.computers.kick, self.metrics)
+            self.cluster, self.storage, self.held, self.copies, self.rematches, self.computers.kick, self.metrics)
         self._loops: list[asyncio.Task[None]] = []  # the parts' own loops (sweeper, clocks, watcher)
         self.metrics.watch(self._gauges)
 
@@ -121,7 +121,7 @@ class TableManager:
         tables = []
         for tid in await self.storage.db(self.store.active_ids):
             try:
-                table = await self.registry.get(tid)
+                table = await self.held.get(tid)
             except StoreError as exc:
                 log.error("cannot resume %s", exc)
                 continue
@@ -162,16 +162,16 @@ class TableManager:
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The live table, loaded (and its game replayed) from the database if needed."""
-        return await self.registry.get(table_id)
+        return await self.held.get(table_id)
 
     async def must_get(self, table_id: str) -> LiveTable:
         """The live table, or the ``unknown_table`` error."""
-        return await self.registry.must_get(table_id)
+        return await self.held.must_get(table_id)
 
     # ---------------------------------------------------------------- connections
     async def hello(self, conn: Connection, table_id: str, token: str) -> tuple[LiveTable, int]:
         """Give ``conn`` the seat its token holds (taken back from the computer if it played it meanwhile)."""
-        table = await self.registry.must_get(table_id)
+        table = await self.held.must_get(table_id)
         h = token_hash(token)
         seat = table.seat_of(h)
         if seat is None and self.owners.shared:
@@ -187,7 +187,7 @@ class TableManager:
                 if seat.away and seat.token_hash is not None:
                     await set_away(self.storage, table, seat, False)
         seat.conns.add(conn)
-        self.registry.touch(table)
+        self.held.touch(table)
         conn.send({"type": "welcome", "table": table.id, "seat": seat.seat, "name": seat.name})
         table.send_all({"type": "table", "table": table.summary()})
         if table.status in ("playing", "over"):
@@ -200,7 +200,7 @@ class TableManager:
 
         Watching is not playing: it does not keep a table from closing for idleness.
         """
-        table = await self.registry.must_get(table_id)
+        table = await self.held.must_get(table_id)
         if table.status == "closed":
             raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
         table.watchers.add(conn)
@@ -218,13 +218,13 @@ class TableManager:
             held.discard(conn)
             if seat is not None and not held:
                 table.seats[seat].gone = time.monotonic()
-            if self.registry.holds(table):
+            if self.held.holds(table):
                 table.send_all({"type": "table", "table": table.summary()})
 
     def sync(self, conn: Connection, table: LiveTable, seat: int | None) -> None:
         """The table and its game as they are now, to ``conn`` (asked for, or after a stale move)."""
         if seat is not None:
-            self.registry.touch(table)
+            self.held.touch(table)
         conn.send({"type": "table", "table": table.summary()})
         if table.status in ("playing", "over"):
             conn.send(table.state_for(seat))
@@ -232,8 +232,8 @@ class TableManager:
     async def chat(self, table: LiveTable, seat: int, text: str) -> None:
         """A seated player's chat line: checked, stored (it outlives a restart), told to the table."""
         line = clean_chat(text)
-        self.registry.check_open(table)
-        self.registry.touch(table)
+        self.held.check_open(table)
+        self.held.touch(table)
         name = table.seats[seat].name or f"seat {seat + 1}"
         try:
             stored = await self.storage.db(self.store.add_chat, table.id, seat, name, line)

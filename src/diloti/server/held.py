@@ -1,6 +1,6 @@
 """The tables this process holds: loaded from the database on first use, let go when they close.
 
-:class:`Registry` is the table manager's dict of :class:`~diloti.server.live.LiveTable` and what every other
+:class:`HeldTables` is the table manager's dict of :class:`~diloti.server.live.LiveTable` and what every other
 part asks of it: a table by id (loaded and replayed if needed), whether a table is still the one held here
 (a table closed, or read again, is another object or none), a table used by a player, a table let go.
 """
@@ -19,7 +19,7 @@ from diloti.server.tasks import Background
 ACTIVE = ("waiting", "playing")
 
 
-class Registry:
+class HeldTables:
     """Every live table of this process, by id."""
 
     def __init__(self, storage: TableStore, owners: Ownership, background: Background, idle_seconds: float) -> None:
