@@ -76,7 +76,7 @@ def test_clock_is_shown_spends_the_reserve_and_survives_a_restart(tmp_path: Path
 
 def force_timeouts(client: Any) -> None:
     """Run the clock check as if a long time had passed (on the server's own event loop)."""
-    client.portal.call(manager(client).check_clocks, time.monotonic() + 10_000)
+    client.portal.call(manager(client).away.check_clocks, time.monotonic() + 10_000)
 
 
 def test_a_clock_that_runs_out_hands_the_seat_to_the_computer_until_its_player_is_back(tmp_path: Path) -> None:

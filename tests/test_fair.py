@@ -77,7 +77,7 @@ def play_one_each(ann: WebSocketTestSession, bob: WebSocketTestSession) -> dict[
 
 def test_a_rematch_the_other_player_never_accepted_is_never_made_or_rated(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("diloti.server.life.REMATCH_OFFER", 1)
+    monkeypatch.setattr("diloti.server.rematch.REMATCH_OFFER", 1)
     with make_client(sqlite(tmp_path)) as client:
         _ann, bob, a, b = rated_pair(client)
         resign(client, b)  # a rated game: Bob lost, then went away

@@ -232,8 +232,8 @@ def test_new_table_settings_are_checked(tmp_path: Path, body: dict[str, Any], co
 def test_a_resignation_the_store_cannot_take_is_refused_and_the_game_goes_on(tmp_path: Path) -> None:
     with make_client(tmp_path) as client:
         tid, tokens = two(client)
-        m = manager(client)
-        stored = m._store_end
+        storage = manager(client).storage
+        stored = storage.store_end
 
         async def broken(*args: Any, **kwargs: Any) -> bool:
             raise OSError("disk gone")
@@ -241,12 +241,12 @@ def test_a_resignation_the_store_cannot_take_is_refused_and_the_game_goes_on(tmp
         with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
             hello(ann, tid, tokens[0])
             hello(bob, tid, tokens[1])
-            m._store_end = broken  # type: ignore[method-assign]
+            storage.store_end = broken  # type: ignore[method-assign]
             got = error(bob, {"type": "resign"})
             assert (got["code"], got["message"]) == (
                 "server_error", "could not store the resignation (OSError); the game is unchanged")
             assert client.get(f"/api/tables/{tid}").json()["status"] == "playing"
-            m._store_end = stored  # type: ignore[method-assign]
+            storage.store_end = stored  # type: ignore[method-assign]
             bob.send_json({"type": "resign"})
             over = until(ann, "game_over")[-1]
             assert (over["winner"], over["end_reason"]) == (0, "resigned:1")

@@ -253,14 +253,14 @@ def test_a_moves_round_trip_as_the_player_feels_it(client: TestClient) -> None:
         expr = alert_exprs()["DilotiMoveRoundTripSlow"]
         assert "diloti_move_round_trip_seconds_bucket" in expr and expr.endswith("> 0.5")
         # DilotiMoveRoundTripSlow: a slow commit (0.6 s, test-only) makes a move that its player waits for.
-        mgr = manager(client)
-        store_move = mgr.store_move
+        storage = manager(client).storage
+        store_move = storage.store_move
 
         async def slow(*args: Any, **kw: Any) -> None:
             await asyncio.sleep(0.6)
             await store_move(*args, **kw)
 
-        mgr.store_move = slow  # type: ignore[method-assign]
+        storage.store_move = slow  # type: ignore[method-assign]
         socks[turn].send_json({"type": "move", "move": states[turn]["legal"][0]["move"], "ply": 2})
         state_for(socks[turn], 3)
         slow_text = poll(client, lambda t: get(t, count) == 3)

@@ -234,7 +234,7 @@ def test_the_end_is_scored_once_and_the_players_of_a_rematch_stay(tmp_path: Path
         before = ratings(client, ann)
 
         async def again() -> None:
-            await m._store_end(live)
+            await m.storage.store_end(live)
 
         client.portal.call(again)  # type: ignore[union-attr]
         assert ratings(client, ann) == before and ratings(client, ann)["2p"]["games"] == 1
@@ -269,18 +269,18 @@ def test_a_failed_end_store_is_logged_once_awaited_or_not(tmp_path: Path, caplog
         async def awaited() -> None:
             gate.set()
             with pytest.raises(RuntimeError):
-                await m._store_end(live)
+                await m.storage.store_end(live)
 
         async def abandoned() -> None:
             # The awaiting handler is cancelled (its connection closed) while the store runs on.
             gate.clear()
-            waiter = asyncio.ensure_future(m._store_end(live))
+            waiter = asyncio.ensure_future(m.storage.store_end(live))
             await asyncio.sleep(0)
             waiter.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await waiter
             gate.set()
-            await asyncio.gather(*m._background, return_exceptions=True)
+            await asyncio.gather(*m.background.tasks, return_exceptions=True)
             await asyncio.sleep(0)  # the done callbacks run
 
         caplog.set_level(logging.ERROR, logger="diloti.server")

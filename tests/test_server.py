@@ -683,7 +683,7 @@ def test_creating_joining_and_hints_are_rate_limited_per_address(tmp_path: Path)
 def test_one_clients_computer_moves_share_a_few_slots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from diloti.server import tables as tables_module
+    from diloti.server import computers as computers_module
 
     busy = {"now": 0, "most": 0}
     guard = threading.Lock()
@@ -697,11 +697,11 @@ def test_one_clients_computer_moves_share_a_few_slots(tmp_path: Path, monkeypatc
             busy["now"] -= 1
         return view.legal[0]
 
-    monkeypatch.setattr(tables_module, "choose_move", slow_first_move)
+    monkeypatch.setattr(computers_module, "choose_move", slow_first_move)
     with make_client(tmp_path) as client:
         m = manager(client)
-        m._cpu = ThreadPoolExecutor(8)  # threads, so the patched player is seen; the slots are what is tested
-        m.bot_slots = 2
+        m.workers.pool = ThreadPoolExecutor(8)  # threads, so the patched player is seen; the slots are what is tested
+        m.computers.slots = 2
         # The computer seat (seat 1) leads: six tables from one address want a computer move at once.
         ids = [new_table(client, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])["table"]
                for _ in range(6)]

@@ -103,7 +103,7 @@ def test_a_registered_game_is_served_played_against_the_computer_and_replayed(tm
                 assert played["move"] == choice["move"] and played["seat"] == 0
                 moves += 1
             assert table.game.is_over and hinted and moves > 0
-            assert manager(client).bot_errors == 0  # the computer played the game itself (no fallback move)
+            assert manager(client).computers.errors == 0  # the computer played the game itself (no fallback move)
             assert state["phase"] == "over" and state["scores"] == list(table.game.scores)
             assert max(table.game.scores) >= 5 and len(state["rounds"]) == len(table.game.rounds)
             seen = until(watcher, "game_over")

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from diloti.server.health import Outage, is_outage
+from diloti.server.tasks import Background
 from diloti.store.db import CHANNEL, CONNECT_TIMEOUT
 
 log = logging.getLogger("diloti.server")
@@ -49,12 +50,11 @@ def _dsn(url: str) -> str:
 class Cluster:
     """This process's membership of a service of several processes on one PostgreSQL."""
 
-    def __init__(self, url: str, on_notice: Handler, on_reset: Callable[[], Awaitable[None]],
-                 origin: str | None = None, poll: float = 2.0) -> None:
+    def __init__(self, url: str, origin: str | None = None, poll: float = 2.0) -> None:
         self.dsn = _dsn(url)
         self.origin = origin or secrets.token_hex(6)
-        self.on_notice = on_notice
-        self.on_reset = on_reset
+        self.on_notice: Handler | None = None
+        self.on_reset: Callable[[], Awaitable[None]] | None = None
         self.poll = poll
         self.owned: set[str] = set()
         self._lost: set[str] = set()  # owned when the lock connection went: taken back on reconnecting
@@ -68,8 +68,10 @@ class Cluster:
         self.outage: Outage | None = None
         self._tails: dict[str, asyncio.Task[None]] = {}  # the last notice task of each table
 
-    async def start(self) -> None:
-        """Connect, start listening, and return once notices flow."""
+    async def start(self, on_notice: Handler, on_reset: Callable[[], Awaitable[None]]) -> None:
+        """Connect, start listening, and return once notices flow: each notice of another process to ``on_notice``,
+        and ``on_reset`` called after the listener reconnects (the notices sent meanwhile are lost)."""
+        self.on_notice, self.on_reset = on_notice, on_reset
         self._listener = asyncio.create_task(self._listen())
         waiter = asyncio.create_task(self._ready.wait())
         done, _ = await asyncio.wait({waiter, self._listener}, return_when=asyncio.FIRST_COMPLETED)
@@ -118,6 +120,7 @@ class Cluster:
                         self._ready.set()
                     else:
                         # Notices sent while we were away are gone: re-read what we hold.
+                        assert self.on_reset is not None
                         await self.on_reset()
                     while True:
                         # The generator holds the connection: leave it now and then to check
@@ -196,6 +199,7 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await asyncio.shield(before)
         try:
+            assert self.on_notice is not None
             await self.on_notice(notice)
         except Exception as exc:
             if not is_outage(exc):  # an outage: its own lines say it, and the resync catches up afterwards
@@ -274,3 +278,39 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self._lock_conn.execute(
                     "SELECT pg_advisory_unlock(hashtext('diloti-table'), hashtext(%s))", (table_id,))
+
+
+class Ownership:
+    """Which tables' computer seats this process runs, as the table manager's parts ask it: every table when it
+    is alone; with a :class:`Cluster`, those whose lock it holds. The parts ask this, not the cluster, so that
+    they read the same alone and in a cluster."""
+
+    def __init__(self, cluster: Cluster | None, background: Background) -> None:
+        self.cluster = cluster
+        self.background = background
+
+    @property
+    def shared(self) -> bool:
+        """Other processes may hold these tables too (and this process knows only its own connections)."""
+        return self.cluster is not None
+
+    def runs(self, table_id: str) -> bool:
+        """This process runs the table's computer seats (another process does, in a cluster, if it holds the lock;
+        its watcher takes over if that process dies)."""
+        return self.cluster is None or table_id in self.cluster.owned
+
+    async def claim(self, table_ids: list[str]) -> set[str]:
+        """Become the runner of these tables where nobody else is; returns those this process runs."""
+        if self.cluster is None:
+            return set(table_ids)
+        return await self.cluster.claim(table_ids)
+
+    async def release(self, table_id: str) -> None:
+        """Stop running this table (it is over or closed, or it was not stored)."""
+        if self.cluster is not None:
+            await self.cluster.release(table_id)
+
+    def let_go(self, table_id: str) -> None:
+        """:meth:`release`, in the background (for callers that cannot wait)."""
+        if self.cluster is not None:
+            self.background.spawn(self.cluster.release(table_id))

@@ -1,29 +1,31 @@
 """Seating: new tables, claiming seats and the lobby.
 
-:class:`Seating` is a part of :class:`~diloti.server.tables.TableManager` (which builds on it, as it
-builds on :class:`~diloti.server.life.TableLife`); it names below, as abstract methods, what else it
-uses of the manager.
+:class:`Seating` makes a table from a ``POST /api/tables`` body (checked by the functions below), seats the
+players who join it (the database decides who gets a seat, whichever process they reach), and lists the lobby.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-from abc import abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 from diloti.ai import LEVELS, UnknownLevelError, parse_spec
 from diloti.core.errors import DilotiError
 from diloti.games import DEFAULT_GAME, GAMES, GameInfo
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
+from diloti.server.cluster import Ownership
+from diloti.server.copies import Copies
 from diloti.server.health import is_outage
-from diloti.server.life import TableLife
+from diloti.server.held import HeldTables
 from diloti.server.live import AWAY_LEVEL, GRACE, LiveTable, token_hash
 from diloti.server.model_base import GRACE_MAX
 from diloti.server.names import player_name
 from diloti.server.protocol import ProtocolError, clean_name
+from diloti.server.storage import TableStore
 from diloti.store.db import SeatData, TableData
-from diloti.store.players import PlayerData, PlayerStore, name_key
+from diloti.store.players import PlayerData, name_key
 
 log = logging.getLogger("diloti.server")
 
@@ -60,14 +62,19 @@ def table_level(text: Any, what: str) -> str:
     return f"{level}:seconds={seconds:g}"
 
 
-class Seating(TableLife):
+class Seating:
     """Create tables, seat players, list the lobby."""
 
-    allow_seed: bool
-    players: PlayerStore
-
-    @abstractmethod
-    async def must_get(self, table_id: str) -> LiveTable: ...
+    def __init__(self, storage: TableStore, held: HeldTables, copies: Copies, owners: Ownership,
+                 kick: Callable[[LiveTable], None], *, allow_seed: bool = False) -> None:
+        self.storage = storage
+        self.store = storage.store
+        self.players = storage.players
+        self.held = held
+        self.copies = copies
+        self.owners = owners
+        self.kick = kick  # play a table's computer seats, if one is to move
+        self.allow_seed = allow_seed  # a table may ask for its seed (a server for tests only: it reveals the deck)
 
     async def _seat_name(self, raw: Any, player: PlayerData | None) -> str:
         """The name a seat is taken under: a player's own (the body's is checked all the same), or a guest's,
@@ -76,7 +83,7 @@ class Seating(TableLife):
         if player is not None and player.name is not None:
             return player.name
         name, key = player_name(raw)  # a guest may not sit as a computer, nor as a player who comes back
-        if await self.db(self.players.by_name, key) is not None:
+        if await self.storage.db(self.players.by_name, key) is not None:
             raise ProtocolError("name_taken", f"the name {name!r} belongs to a player who comes back: use that "
                                 "player's key, or choose another name", 409)
         return name
@@ -114,23 +121,21 @@ class Seating(TableLife):
         tid = secrets.token_urlsafe(8)
         data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats,
                          away_level=away_level, grace=grace, clock=clock, rated=rated, game=game)
-        if self.cluster is not None:
-            # Owned before it is stored: no other process ever sees it without an owner (its watcher would take
-            # it over, counting the takeover of a process that is alive).
-            await self.cluster.claim([tid])
+        # Owned before it is stored: no other process ever sees it without an owner (its watcher would take
+        # it over, counting the takeover of a process that is alive).
+        await self.owners.claim([tid])
         try:
-            await self.db(self.store.create_table, data)
+            await self.storage.db(self.store.create_table, data)
         except Exception as exc:
-            if self.cluster is not None:
-                await self.cluster.release(tid)
+            await self.owners.release(tid)
             if is_outage(exc):
                 raise  # answered 503 (try again) by diloti.server.health.Errors
             log.exception("cannot store a new table")
             raise ProtocolError("server_error", f"could not store the table: {exc.__class__.__name__}", 500) from None
         table = LiveTable(data)
         table.client = client
-        self.tables[tid] = table
-        self._kick(table)
+        self.held.add(table)
+        self.kick(table)
         return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
 
     def _read_seed(self, seed: Any) -> int:
@@ -165,7 +170,7 @@ class Seating(TableLife):
     async def join(self, table_id: str, req: Any, player: PlayerData | None = None) -> dict[str, Any]:
         """Claim a free human seat (``POST /api/tables/{id}/join``); ``player``: for that player who comes back."""
         _check_join_body(req)
-        table = await self.must_get(table_id)
+        table = await self.held.must_get(table_id)
         name = await self._seat_name(req.get("name"), player)
         pid = player.id if player is not None else None
         async with table.lock:
@@ -177,29 +182,29 @@ class Seating(TableLife):
             # The database decides the seat (any free one, if none was asked for) and whether the game
             # starts (the last free seat, claimed through any process); a seat left in a game under way
             # is taken over from the next move.
-            claimed = await self.db(self.store.claim_seat, table.id, asked, name, h, pid)
+            claimed = await self.storage.db(self.store.claim_seat, table.id, asked, name, h, pid)
             if claimed is None:
-                if self.cluster is not None:  # claimed through another process: show it as it is
-                    await self._refresh_seats(table)
+                if self.owners.shared:  # claimed through another process: show it as it is
+                    await self.copies.refresh_seats(table)
                 if asked is None:
                     raise ProtocolError("table_full", f"table {table.id} has no free seat", 409)
                 raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is not free", 409)
             seat, status = claimed
             table.seats[seat].take(name, pid, h)
-            if self.cluster is not None and len(free) > 1:
+            if self.owners.shared and len(free) > 1:
                 # Other seats may have been claimed through other processes: read them (and start the
                 # game here if this claim started it) before telling our players.
-                await self._refresh_seats(table)
+                await self.copies.refresh_seats(table)
             was = table.status
             table.status = status
-            self._touch(table)
+            self.held.touch(table)
             rearmed = table.arm()
             table.send_all({"type": "table", "table": table.summary()})
             if status == "playing" and was == "waiting":
                 table.send_states()
             elif rearmed:
                 table.send_clock()
-        self._kick(table)
+        self.kick(table)
         return {"table": table.id, "seat": seat, "token": token, "invite": f"/?join={table.id}"}
 
     async def lobby_page(self, status: str = "waiting", page: int = 1, per_page: int = LOBBY_PAGE) -> dict[str, Any]:
@@ -209,16 +214,16 @@ class Seating(TableLife):
         lobby of thousands of waiting tables costs a sort of their creation times, not their summaries.
         """
         if status == "waiting":
-            tables = [t for t in self.tables.values() if t.status == "waiting" and not t.private]
+            tables = [t for t in self.held.tables.values() if t.status == "waiting" and not t.private]
             tables.sort(key=lambda t: t.created, reverse=True)
             total = len(tables)
             shown = tables[(page - 1) * per_page:page * per_page]
         else:
-            ids = await self.db(self.store.recent_ids, "over", LOBBY_OVER)
+            ids = await self.storage.db(self.store.recent_ids, "over", LOBBY_OVER)
             total = len(ids)
             shown = []
             for tid in ids[(page - 1) * per_page:page * per_page]:
-                t = await self.get(tid)
+                t = await self.held.get(tid)
                 if t is not None and not t.private:
                     shown.append(t)
             shown.sort(key=lambda t: t.created, reverse=True)
