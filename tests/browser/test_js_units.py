@@ -201,6 +201,10 @@ def test_every_server_error_has_a_greek_sentence(server: str, home: Any) -> None
         text = f.read_text(encoding="utf-8")
         codes |= set(re.findall(r"(?:ProtocolError|\berror)\(\s*\"([a-z_]+)\"", text))
         codes |= set(re.findall(r"code = \"([a-z_]+)\"", text)) | set(re.findall(r"\"(bad_[a-z_]+)\" if", text))
+        codes |= set(re.findall(r"_json\(send, \d+, \"([a-z_]+)\"", text))  # the ASGI layer's own answers
+    # The proxy's own refusals reach the page too, in the servers' shape (deploy/nginx/diloti.conf).
+    nginx = (STATIC.parents[4] / "deploy" / "nginx" / "diloti.conf").read_text(encoding="utf-8")
+    codes |= set(re.findall(r'"code": *"([a-z_]+)"', nginx))
     assert {"name_taken", "table_full", "illegal_move", "bad_chat", "bad_players", "review_busy"} <= codes
     protocol = (STATIC.parents[4] / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
     table = protocol[protocol.index("### Error codes"):protocol.index("### Spectators")]
