@@ -209,7 +209,8 @@ def explain(view: Any, played: Move, best: Move, worlds: int, seed: int, lost: f
     if sweeps_count and p >= SWEEP_SHARE and p - q >= SHARE_GAP:
         reasons.append(Reason(
             "sweep_left", f"leaves {mine.left} {'card' if mine.left == 1 else 'cards'} on the table: the other side "
-            f"sweeps it (a xeri) before your side plays again in {_pct(p)} of the worlds searched ({_pct(q)} after the best move)",
+            f"sweeps it (a xeri) before your side plays again in {_pct(p)} of the worlds searched ({_pct(q)} after "
+            "the best move)",
             {"left": mine.left, "share": round(p, 3), "best_share": round(q, 3)}))
     lost_piles = sorted(((v, mine.share(w), top.share(top.lost_piles.get(v, 0.0)))
                          for v, w in mine.lost_piles.items()), key=lambda x: x[2] - x[1])
