@@ -116,8 +116,11 @@ export class ReplayView {
     if (this.f === frames.length - 1 && round.score) {
       body.push(h("h3", null, t("round.title", { n: round.number })), breakdownTable(round.score, sides, null));
     }
-    const aside = this.review.el(fr.move ? fr.ply - 1 : null, name, round.number);
-    fill(this.root, h("main", { class: "page", id: "replay" }, h("div", { class: "replay-layout" }, h("div", { class: "panel replay" }, body), aside)));
+    const ply = fr.move ? fr.ply - 1 : null;
+    const aside = this.review.el(ply, name, round.number);
+    // The review's graph of the whole game runs the page's full width under the replay and its review.
+    fill(this.root, h("main", { class: "page", id: "replay" }, h("div", { class: "replay-layout" }, h("div", { class: "panel replay" }, body), aside),
+      this.review.graphEl(ply)));
   }
 
   isXeri(frames, i) {
