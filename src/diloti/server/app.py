@@ -53,6 +53,7 @@ from diloti.server.players import add_routes as add_player_routes
 from diloti.server.protocol import CHAT_MAX, MAX_MESSAGE, NAME_MAX, ProtocolError, error
 from diloti.server.quickplay import QuickPlayDesk
 from diloti.server.quickplay import add_routes as add_quickplay_routes
+from diloti.server.retry import add_routes as add_retry_routes
 from diloti.server.reviews import ReviewDesk
 from diloti.server.reviews import add_routes as add_review_routes
 from diloti.server.sockets import BURST, RATE, TokenBucket, refuse, serve_socket
@@ -171,6 +172,7 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     add_table_routes(app, mgr, limiter, players, read_json, documented)
     add_player_routes(app, players, read_json, documented)
     add_review_routes(app, reviews, read_json, documented)
+    add_retry_routes(app, mgr, limiter, players, read_json, documented)
     add_quickplay_routes(app, QuickPlayDesk(mgr, players, limiter), read_json, documented)
 
     @app.websocket("/ws")

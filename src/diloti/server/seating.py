@@ -76,7 +76,7 @@ class Seating:
         self.kick = kick  # play a table's computer seats, if one is to move
         self.allow_seed = allow_seed  # a table may ask for its seed (a server for tests only: it reveals the deck)
 
-    async def _seat_name(self, raw: Any, player: PlayerData | None) -> str:
+    async def seat_name(self, raw: Any, player: PlayerData | None) -> str:
         """The name a seat is taken under: a player's own (the body's is checked all the same), or a guest's,
         which may not be a player's name."""
         clean_name(raw)
@@ -107,7 +107,7 @@ class Seating:
         seat = req.get("seat", humans[0])
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in humans:
             raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected a human seat ({humans})")
-        name = await self._seat_name(req.get("name"), player)
+        name = await self.seat_name(req.get("name"), player)
         private = req.get("private", False)
         if not isinstance(private, bool):
             raise ProtocolError("bad_request", f"invalid private {private!r:.40}: expected true or false")
@@ -121,6 +121,13 @@ class Seating:
         tid = secrets.token_urlsafe(8)
         data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats,
                          away_level=away_level, grace=grace, clock=clock, rated=rated, game=game)
+        await self.open(data, client)
+        return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
+
+    async def open(self, data: TableData, client: str | None = None) -> LiveTable:
+        """Store a new table (with the moves it starts from, if any: a retried position), hold it in this process
+        and let its computer seats play if one is to move."""
+        tid = data.id
         # Owned before it is stored: no other process ever sees it without an owner (its watcher would take
         # it over, counting the takeover of a process that is alive).
         await self.owners.claim([tid])
@@ -136,7 +143,7 @@ class Seating:
         table.client = client
         self.held.add(table)
         self.kick(table)
-        return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
+        return table
 
     def _read_seed(self, seed: Any) -> int:
         """The table's seed: the one asked for (a server for tests only), or a random one."""
@@ -171,7 +178,7 @@ class Seating:
         """Claim a free human seat (``POST /api/tables/{id}/join``); ``player``: for that player who comes back."""
         _check_join_body(req)
         table = await self.held.must_get(table_id)
-        name = await self._seat_name(req.get("name"), player)
+        name = await self.seat_name(req.get("name"), player)
         pid = player.id if player is not None else None
         async with table.lock:
             free = table.free()

@@ -266,6 +266,9 @@ class Store:
         for st in t.seats:
             s.add(SeatRow(table_id=t.id, seat=st.seat, kind=st.kind, level=st.level, name=st.name,
                           token_hash=st.token_hash, away=st.away, player_id=st.player_id))
+        stamp = now()
+        for ply, (seat, move) in enumerate(t.moves):  # a table that starts from a position: its moves so far
+            s.add(MoveRow(table_id=t.id, ply=ply, seat=seat, move=move, created=stamp))
         self._notify(s, [{"k": "created", "t": t.id}])
 
     def create_rematch(self, old_id: str, t: TableData) -> str:
