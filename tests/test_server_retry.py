@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_review import finished_table, make_client
-
 from diloti.games import find_game
+from test_server_review import finished_table, make_client
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -75,7 +74,8 @@ def test_retry_refuses_what_is_not_a_finished_decision_of_the_seat(tmp_path: Pat
         assert client.post("/api/tables/nosuch/retry", json={"seat": 0, "ply": 0, "name": "Bea"}).status_code == 404
         tid = finished_table(client)
         replay = client.get(f"/api/tables/{tid}/replay").json()
-        other = next(fr["ply"] - 1 for rd in replay["rounds"] for fr in rd["frames"] if fr.get("move") and fr["seat"] == 1)
+        other = next(fr["ply"] - 1 for rd in replay["rounds"] for fr in rd["frames"]
+                     if fr.get("move") and fr["seat"] == 1)
         for body, words in (({"seat": 0, "ply": other, "name": "Bea"}, "not seat 0's"),
                             ({"seat": 0, "ply": 10_000, "name": "Bea"}, "invalid ply"),
                             ({"seat": 3, "ply": 0, "name": "Bea"}, "invalid seat"),
