@@ -20,12 +20,10 @@ pytestmark = pytest.mark.timeout(120)
 def replay_state(client: TestClient, tid: str, ply: int) -> dict[str, Any]:
     """The finished game's frame before move ``ply`` (every hand shown)."""
     data = client.get(f"/api/tables/{tid}/replay").json()
-    for rd in data["rounds"]:
-        for fr in rd["frames"]:
-            if fr["ply"] == ply:
-                out: dict[str, Any] = fr
-                return out
-    raise AssertionError(f"no frame at ply {ply}")
+    found = [fr for rd in data["rounds"] for fr in rd["frames"] if fr["ply"] == ply]
+    assert found, f"no frame at ply {ply}"
+    out: dict[str, Any] = found[-1]  # at a round's start: its first frame, not the last round's last
+    return out
 
 
 def hello(client: TestClient, table: str, token: str) -> dict[str, Any]:
