@@ -49,6 +49,7 @@ COMPILED = [
     "diloti/games/diloti/players/rollout.py",
     "diloti/games/diloti/players/scoring.py",
     "diloti/ai/heuristic.py",
+    "diloti/ai/exact.py",  # the exact solver of a round's end (issue 54): its search loop
 ]
 
 # The research environments' numpy-free parts that every step runs (the action tree, Diloti's observation
