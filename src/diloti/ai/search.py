@@ -12,6 +12,11 @@ budget goes to the moves that matter.
 The oracle runs the same search in the one true world: a ceiling for
 measurement, built only from the full state (:meth:`OraclePlayer.choose_full`).
 
+An *exact* position (2 players, the stock empty: the unseen cards are the other
+hand) is not sampled: the expert and the master play a best move of the exact
+solver (:mod:`diloti.ai.exact`, issue 54) and search only past its limits
+(``exact=0``: always search).
+
 Everything is played with ``push``/``pop`` on the sampled state: no copies in
 the inner loop. What is a game's own (its worlds, its rollout policy, its
 evaluation, its candidates) is resolved once a decision, never in the loop.
@@ -25,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from abc import ABC, abstractmethod
@@ -33,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError
+from diloti.ai.exact import DEFAULT_NODE_LIMIT, exact_choice, is_exact
 from diloti.ai.part import EPSILON, PlayersPart, Rollouts, SearchSettings, players_part
 from diloti.core.moves import Move
 
@@ -40,6 +47,9 @@ DEFAULT_ITERATIONS = 300
 DEFAULT_SECONDS = 1.0
 DEFAULT_WIDTH = 5  # candidates searched, the heuristic's best
 DEFAULT_DEALS = 1  # rollouts stop at the end of the current deal
+# Of a timed move's budget, the exact solver's at most (issue 54): past it the search has the rest. Half: the solver
+# finds a best move within it in all but the longest of positions (docs/STRENGTH.md, *The exact end of a round*).
+EXACT_SHARE = 0.5
 
 
 def playout(st: Any, side: int, rng: random.Random, rollouts: Rollouts, deals: int = DEFAULT_DEALS,
@@ -199,10 +209,14 @@ def weighted_search(sample: Callable[[random.Random], tuple[Any, float]], moves:
 
 class SearchPlayer(ABC):
     """A player that plays the best of its :meth:`estimates`. A decision the game takes by rule (its part's
-    ``ruled_move``) and a lone legal move are not searched."""
+    ``ruled_move``) and a lone legal move are not searched; with ``exact`` (the default) an exact position is
+    solved instead (:meth:`choose_exact`)."""
 
     name: str
     seed: int | None
+    seconds: float | None
+    cpu: bool
+    exact: bool = True
 
     @abstractmethod
     def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
@@ -230,7 +244,32 @@ class SearchPlayer(ABC):
         legal: tuple[Move, ...] = view.legal
         if len(legal) == 1:
             return legal[0]
+        if self.exact and is_exact(view):  # issue 54: solved, not sampled
+            return self.choose_exact(view)
         return self.estimates(view)[0].move
+
+    def choose_exact(self, view: Any) -> Move:
+        """A best move of an exact view by the exact solver (:func:`~diloti.ai.exact.exact_choice`) within
+        :data:`EXACT_SHARE` of the move's time (on the player's clock) and the solver's node limit; past them,
+        the search's best with the time left (with ``iterations`` alone: the node limit, reproducible)."""
+        clock = search_clock(self.cpu)
+        start = clock()
+        seconds = self.seconds
+        move = exact_choice(view, DEFAULT_NODE_LIMIT, None if seconds is None else seconds * EXACT_SHARE, clock)
+        if move is not None:
+            return move
+        if seconds is None:
+            return self.estimates(view)[0].move
+        rest = copy.copy(self)  # the same player with the time the solver left
+        rest.seconds = max(seconds - (clock() - start), seconds * (1.0 - EXACT_SHARE) / 2)
+        return rest.estimates(view)[0].move
+
+
+def check_exact(exact: object) -> bool:
+    """The ``exact`` setting of the search players: 1 (solve exact positions) or 0 (search them as any other)."""
+    if exact not in (0, 1, True, False):
+        raise InvalidSettingError("exact", exact, "0 or 1")
+    return bool(exact)
 
 
 class ExpertPlayer(SearchPlayer):
@@ -242,7 +281,9 @@ class ExpertPlayer(SearchPlayer):
     ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends a
     rollout plays to before it is evaluated (default 1; 0: to the end of the round,
     in Xeri and Kontsina the hand); ``cpu``: 1 counts ``seconds`` in the search's
-    CPU time instead of the wall clock's (for measurements on a busy machine).
+    CPU time instead of the wall clock's (for measurements on a busy machine);
+    ``exact``: 1 (default) plays the exact solver's best move in an exact position
+    (2 players, the stock empty; :meth:`SearchPlayer.choose_exact`), 0 searches it.
 
     Any game: its worlds, rollouts and candidates come from the game's players part
     (:mod:`diloti.ai.part`).
@@ -252,13 +293,14 @@ class ExpertPlayer(SearchPlayer):
 
     def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
                  seconds: float | None = DEFAULT_SECONDS, eps: float = EPSILON, width: int = DEFAULT_WIDTH,
-                 deals: int = DEFAULT_DEALS, cpu: int = 0) -> None:
+                 deals: int = DEFAULT_DEALS, cpu: int = 0, exact: int = 1) -> None:
         self.seed = seed
         self.width = int(width)
         self.deals = int(deals)
         if cpu not in (0, 1, True, False):
             raise InvalidSettingError("cpu", cpu, "0 or 1")
         self.cpu = bool(cpu)
+        self.exact = check_exact(exact)
         self.iterations = int(iterations)
         self.seconds = None if seconds is None else float(seconds)
         self.eps = float(eps)
@@ -326,12 +368,14 @@ __all__ = [
     "DEFAULT_SECONDS",
     "DEFAULT_WIDTH",
     "EPSILON",
+    "EXACT_SHARE",
     "MAX_ITERATIONS",
     "Estimate",
     "ExpertPlayer",
     "OraclePlayer",
     "SearchPlayer",
     "candidates",
+    "check_exact",
     "playout",
     "search_clock",
     "weighted_search",
