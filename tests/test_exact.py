@@ -100,7 +100,7 @@ def last_deal(game: str, options: Any, cards: int, rng: random.Random, policy: s
 def checked_positions(game: str) -> list[Any]:
     """Last-deal positions of every option mix, played at random and by the heuristic (shared: don't change)."""
     rng = random.Random(54)
-    out = []
+    out: list[Any] = []
     for i, options in enumerate(option_mixes(game)):
         for policy in ("random", "heuristic", "random"):
             out.append(last_deal(game, options, 1 + (i + len(out)) % BRUTE_CARDS[game], rng, policy))
