@@ -102,7 +102,7 @@ def checked_positions(game: str) -> list[Any]:
     rng = random.Random(54)
     out: list[Any] = []
     for i, options in enumerate(option_mixes(game)):
-        for policy in ("random", "heuristic", "random"):
+        for policy in ("random", "heuristic", "random", "heuristic"):
             out.append(last_deal(game, options, 1 + (i + len(out)) % BRUTE_CARDS[game], rng, policy))
     return out
 
@@ -168,16 +168,18 @@ def test_what_is_exact() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_state_of_an_exact_view_is_the_true_state(game: str) -> None:
-    rng = random.Random(5)
-    for cards in (1, 3):
-        s = last_deal(game, find_game(game).options(), cards, rng)
+    # Every option mix's positions (Diloti's with declarations on the table among them), from either seat.
+    positions = checked_positions(game)
+    assert game != "diloti" or any(s.declarations for s in positions)
+    for s in positions:
         for seat in (0, 1):
             w = exact_state(s.view(seat))
             assert w is not None
             assert (w.hands, w.table, w.captured, w.xeri, w.turn, w.last_capturer, w.plays) == (
                 s.hands, s.table, s.captured, s.xeri, s.turn, s.last_capturer, s.plays)
             assert getattr(w, "declarations", None) == getattr(s, "declarations", None)
-            assert solve(w) == solve(s)
+            assert getattr(w, "jack_xeri", None) == getattr(s, "jack_xeri", None)
+        assert solve(exact_state(s.view(s.turn))) == solve(s)
 
 
 def test_past_its_limits_the_solver_answers_none() -> None:

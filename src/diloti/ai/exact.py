@@ -12,8 +12,8 @@ the points already made this round count (the cards captured, the xeris), and so
 (the last capturer's sweep, the xeris, the card majority and in Kontsina the clubs majority). It is what a
 search's rollout scores at the round's end (the master's, the expert's, the review's estimates), exactly.
 
-**Bounded.** A search stops after ``node_limit`` positions (:data:`DEFAULT_NODE_LIMIT`: about a second of an
-idle core at most, far less in most positions) or ``seconds``, and :func:`solve` then answers None: the caller
+**Bounded.** A search stops after ``node_limit`` positions (:data:`DEFAULT_NODE_LIMIT`: about 2 s of an idle
+core at most, far less in most positions) or ``seconds``, and :func:`solve` then answers None: the caller
 falls back to its own search. docs/STRENGTH.md (*The exact end of a round*) has its cost by the cards left in
 a hand. :func:`solve` gives every legal move's value; :func:`solve_best` (for the players) a best move, which
 costs a third of that or less.
@@ -45,10 +45,10 @@ from diloti.core.cards import ALL_MASK, BIT
 from diloti.core.moves import CAPTURE, Move
 from diloti.core.phase import Phase
 
-# Positions one solve may visit: about a second of an idle core's CPU with the compiled core (some 100,000 positions
-# a second; docs/STRENGTH.md, *The exact end of a round*), what a hint's search takes, and some 25 MB of table at
-# most. A limit of positions, not of time, so hints and reviews are the same on every machine; the players add
-# their own time budget (:func:`exact_choice`).
+# Positions one solve may visit: about 2 s of an idle core's CPU with the compiled core at most (some 90,000
+# positions a second), what a hint's search takes, and some 25 MB of table. Every move's value of the slowest of
+# bench/exact.py's 6-card Diloti positions took 92,214 (docs/STRENGTH.md, *The exact end of a round*). A limit of
+# positions, not of time, so hints and reviews are the same on every machine; the players add their own time.
 DEFAULT_NODE_LIMIT: Final = 200_000
 _INF: Final = 1 << 20
 _OVER: Final = Phase.OVER
