@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from functools import cache
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -164,6 +165,9 @@ def test_what_is_exact() -> None:
     assert not is_exact(three)
     # A view whose legal moves are a large table's sample is not searched (its moves are not all known).
     assert not is_exact(replace(s.view(s.turn), complete=False))
+    # A game whose scoring the solver does not know (a test's, a plug-in's), with options or none.
+    toy = SimpleNamespace(players=2, stock_size=0, phase=Phase.PLAY, game="pairs")
+    assert not is_exact(toy) and solve(toy) is None
 
 
 @pytest.mark.parametrize("game", GAMES)

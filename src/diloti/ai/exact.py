@@ -164,7 +164,8 @@ def is_exact(position: Any) -> bool:
     """
     if position.players != 2 or position.stock_size != 0 or position.phase != _PLAY:
         return False
-    if scoring_of(position.game, position.options) is None:
+    # A game registered elsewhere (a test's, a plug-in's) may have no options: it is not known here anyway.
+    if scoring_of(position.game, getattr(position, "options", None)) is None:
         return False
     lists_all = getattr(position, "lists_all", None)  # a view's: its legal moves may be a large table's sample
     return lists_all is None or bool(lists_all())
@@ -400,8 +401,8 @@ def solve_counted(state: Any, node_limit: int = DEFAULT_NODE_LIMIT, seconds: flo
     """:func:`solve` (``every``) or :func:`solve_best`, with the positions visited and the time taken (its
     ``seconds`` on ``clock``)."""
     start = clock()
-    scoring = scoring_of(state.game, state.options)
-    if scoring is None or not is_exact(state):
+    scoring = scoring_of(state.game, state.options) if is_exact(state) else None
+    if scoring is None:
         return Solution(None, None, 0, 0.0)
     solver = Solver(state, scoring, node_limit, seconds, clock)
     values: dict[Move, int] | None = None
