@@ -153,3 +153,36 @@ def test_the_reasons_read_only_the_view() -> None:
 def test_codes_are_listed() -> None:
     assert set(CODES) >= {"sweep_left", "sweep_missed", "card_given", "declaration_lost", "cards", "margin",
                           "exact"}
+
+
+def test_a_reviewed_decision_carries_its_reasons_and_an_exact_one_says_so() -> None:
+    from diloti.ai.review import EXACT_REASON, Point, review_decision
+
+    state = diloti(["5H", "KD"], ["9C", "QS"], ["4S"])  # the stock empty, 2 players: the exact solver judges
+    view = state.view(0)
+    d = review_decision(Point(1, 46, 1, view, Move.parse("5H")), worlds=WORLDS, seed=1)
+    assert d.exact and d.mark is not None
+    assert d.reasons[0] == {"code": "exact", "text": EXACT_REASON, "params": {}}
+    assert "sweep_left" in [r["code"] for r in d.reasons[1:]]
+    good = review_decision(Point(1, 46, 1, view, Move.parse("KD")), worlds=WORLDS, seed=1)
+    assert good.mark is None and [r["code"] for r in good.reasons] == ["exact"]  # nothing to explain but the verdict
+
+
+def test_a_searched_review_explains_only_its_marked_moves() -> None:
+    from diloti.ai.review import review_record
+    from diloti.games.diloti.formats.record import GameRecord
+    from diloti.games.diloti.game import Game
+    from diloti.games.diloti.options import Options
+
+    g = Game(seed=7, options=Options(target=11))
+    rng = __import__("random").Random(7)
+    while not g.is_over:
+        g.push(rng.choice(g.state.legal_moves()))
+    rev = review_record(GameRecord.from_game(g), seats=[0], worlds=4, seed=2)
+    marked = [d for d in rev.decisions if d.mark]
+    assert marked, "random play makes mistakes"
+    for d in rev.decisions:
+        codes_ = [r["code"] for r in d.reasons if r["code"] != "exact"]
+        assert bool(codes_) == (d.mark is not None), d
+        assert set(codes_) <= set(CODES)
+    assert all("reasons" in d for d in rev.to_dict()["decisions"])

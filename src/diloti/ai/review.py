@@ -36,6 +36,11 @@ there loses that many points against best play, and a best move is never marked;
 the decision says so (``exact``, and its ``reason``). Past the solver's node
 limit the search judges it, as any other.
 
+Each marked decision also says why (``reasons``, issue 49): :func:`diloti.ai.reasons.explain` plays the move
+made and the best move again in the search's worlds and names what differed (a sweep left to the other side, a
+sweep missed, a card worth points given up, a declaration lost, fewer cards; or, when nothing stands out, the
+margin); an exact verdict's first reason is ``exact``.
+
 Everything is a function of the seat's view and the review's seed: the same
 review whatever the hidden cards were. The budget is ``worlds``: sampled
 worlds per decision, every legal move played in each (so it is bounded and,
@@ -63,6 +68,7 @@ from typing import Any, Protocol, cast
 from diloti.ai.analysis import rank_moves, win_chances
 from diloti.ai.errors import PlayerError
 from diloti.ai.exact import exact_ranking
+from diloti.ai.reasons import Reason, explain
 from diloti.core.interface import SeatViewLike
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
@@ -76,8 +82,8 @@ BLUNDER = 5.0
 ACCURACY_SCALE = 2.5  # a decision's accuracy is 100 * exp(-lost / ACCURACY_SCALE)
 MARKS = ("inaccuracy", "mistake", "blunder")
 # Of the review's method: a stored review of another version is made again (2: forced moves have no chance; 3: exact
-# positions judged by the exact solver).
-VERSION = 3
+# positions judged by the exact solver; 4: each marked move's reasons, issue 49).
+VERSION = 4
 EXACT_REASON = "exact: both hands are known (2 players, the stock empty), every move solved to the round's end"
 AWAY_NOTE = "for the absent player"  # the record's comment on a move the computer made for an away player
 _MOVE_LINE = re.compile(r"^s\d+\s+\S")
@@ -134,6 +140,8 @@ class Decision:
     top: list[tuple[str, float]] = field(default_factory=list)  # the best three moves with their estimates
     exact: bool = False  # the estimates are the exact solver's values (issue 54), not a search's
     reason: str | None = None  # why the verdict is what it is (an exact one says so: EXACT_REASON)
+    # Why a marked move lost (diloti.ai.reasons: code, English text, figures), and an exact verdict's "exact" first.
+    reasons: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def accuracy(self) -> float:
@@ -258,12 +266,16 @@ def review_decision(point: Point, worlds: int = DEFAULT_WORLDS, seed: int = 0) -
     played_points = values[point.move]
     lost = round(max(0.0, best_points - played_points), 3) if judged else 0.0
     at = next(i for i, (m, _) in enumerate(ranked) if m == point.move)
+    mark = mark_of(lost) if judged else None
+    reasons = [Reason("exact", EXACT_REASON).to_dict()] if solved is not None else []
+    if mark is not None:  # a marked move says why, from the search's worlds (issue 49)
+        reasons += [r.to_dict() for r in explain(view, point.move, best, worlds, decision_seed(seed, point.ply), lost)]
     return Decision(point.round, point.ply, point.number, seat, str(point.move), str(best), played_points,
-                    best_points, lost, mark_of(lost) if judged else None, judged, len(view.legal),
+                    best_points, lost, mark, judged, len(view.legal),
                     None if chances is None else round(chances[0], 4),
                     None if chances is None else round(chances[at], 4),
                     [(str(m), v) for m, v in ranked[:3]], solved is not None,
-                    EXACT_REASON if solved is not None else None)
+                    EXACT_REASON if solved is not None else None, reasons)
 
 
 def rank_view(view: SeatViewLike, seed: int, worlds: int) -> list[tuple[Move, float]]:

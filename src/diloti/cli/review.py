@@ -113,6 +113,8 @@ def _print(review: Review, rec: Any, names: list[str]) -> None:
             current = d.round
             print(f"=== round {d.round} ===")
         print(format_decision(d, width=width))
+        for r in d.reasons:  # why a marked move lost (and that an exact verdict is exact)
+            print(f"       why: {r['text']}")
     print("accuracy (100: always the best move):")
     for s in review.seats:
         acc = review.accuracy.get(s)
