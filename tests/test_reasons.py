@@ -186,3 +186,18 @@ def test_a_searched_review_explains_only_its_marked_moves() -> None:
         assert bool(codes_) == (d.mark is not None), d
         assert set(codes_) <= set(CODES)
     assert all("reasons" in d for d in rev.to_dict()["decisions"])
+
+
+def test_an_exact_verdicts_reasons_follow_the_solvers_line() -> None:
+    # Seen in a browser game: 2C + AD = 3 loses 14 points against 3H + AD 4S = 8 with best play (the last capture
+    # takes the table, 10D with it); the rollouts' play misses that, the solver's line shows it.
+    state = diloti(["2C", "3H", "8D"], ["AS", "QS"], ["4S", "6D", "9S", "10D", "QC", "AD"])
+    view = state.view(0)
+    played, best = Move.parse("2C + AD = 3"), Move.parse("3H + AD 4S = 8")
+    reasons = explain(view, played, best, WORLDS, 1, lost=14.0, exact=True)
+    given = [r for r in reasons if r.code == "card_given"]
+    assert given and given[0].params == {"line": True, "card": "10D", "points": 2, "best_share": 1.0, "share": 0.0,
+                                         "theirs": 1.0}
+    assert "cards" in [r.code for r in reasons] and all(r.params.get("line") for r in reasons)
+    # Not exact (the stock not empty): the worlds and rollouts, never the solver.
+    assert not any(r.params.get("line") for r in explain(view, played, best, WORLDS, 1, lost=14.0))

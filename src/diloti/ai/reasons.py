@@ -16,7 +16,9 @@ counts what happened in them:
 - ``cards``: the mover's side ends the deal with clearly more cards (toward the majority) after the best move;
 - ``margin``: when none of these stands out, the plain evidence: how much more the best move is worth over the
   worlds searched;
-- ``exact``: the verdict is the exact solver's (set by the review, not found here).
+- ``exact``: the verdict is the exact solver's (set by the review, not found here). Its other reasons are read
+  along the solver's own line of best play after each move (the one true world, ``params["line"]``) instead of
+  the rollouts, since that line is what the verdict weighed.
 
 Each reason is a code, its figures (``params``: shares of the worlds, cards, points) and an English sentence;
 the page words it in the reader's language from the code and the figures. Everything depends only on the view,
@@ -33,10 +35,11 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from diloti.ai.exact import DEFAULT_NODE_LIMIT, exact_state, solve_best
 from diloti.ai.games import players_part
 from diloti.ai.master import DEFAULT_COUNTED
 from diloti.ai.part import Rollouts, SearchSettings
@@ -48,6 +51,7 @@ SHARE_GAP = 0.15  # a share of the worlds (sweeps, declarations) must differ thi
 SWEEP_SHARE = 0.2  # ... and be at least this large after the move made
 CARD_GAP = 0.3  # a card's share of the worlds in the mover's side's hands must drop this much
 CARDS_MORE = 2.0  # cards more on average after the best move, to be a reason on their own
+EXACT_NODES = DEFAULT_NODE_LIMIT  # the solver's positions for each move of its line (past it: the rollouts' policy)
 CODES = ("exact", "sweep_missed", "sweep_left", "declaration_lost", "card_given", "cards", "margin")
 
 
@@ -97,9 +101,32 @@ def _items(state: Any) -> int:
     return len(state.table) + len(getattr(state, "declarations", ()))
 
 
+def _rollout_chooser(rollouts: Rollouts) -> Callable[[Any, random.Random, int], Move]:
+    """The search's rollouts as a chooser of the ``n``-th move after the one probed (card counting first)."""
+    counted, n_counted = rollouts.counted, rollouts.counted_moves if rollouts.counted is not None else 0
+
+    def choose(world: Any, rng: random.Random, n: int) -> Move:
+        return counted(world, rng) if counted is not None and n < n_counted else rollouts.policy(world, rng)
+
+    return choose
+
+
+def _solver_chooser(rollouts: Rollouts) -> Callable[[Any, random.Random, int], Move]:
+    """The exact solver's best move at every turn (the line of best play by both sides it judged by); the rollouts'
+    policy should a position pass its limit."""
+    fallback = _rollout_chooser(rollouts)
+
+    def choose(world: Any, rng: random.Random, n: int) -> Move:
+        found = solve_best(world, EXACT_NODES)
+        return found[0] if found is not None else fallback(world, rng, n)
+
+    return choose
+
+
 def _follow(world: Any, move: Move, side: int, seed: int, rollouts: Rollouts, tracked: Sequence[int],
-            out: Outcome, weight: float) -> None:
-    """Play ``move`` in ``world``, then the rollouts to the deal's end, and add what happened to ``out``."""
+            out: Outcome, weight: float, choose: Callable[[Any, random.Random, int], Move]) -> None:
+    """Play ``move`` in ``world``, then ``choose``'s moves (the rollouts, or the solver's line) to the deal's end,
+    and add what happened to ``out``."""
     sides = len(world.sweeps)
     rng = random.Random(seed)
     stop = world.deal_no + 1 if rollouts.root_horizon else None
@@ -111,13 +138,11 @@ def _follow(world: Any, move: Move, side: int, seed: int, rollouts: Rollouts, tr
     piles = [p for p in getattr(world, "declarations", ()) if p.owner % sides == side]
     after = list(world.sweeps)
     stop = world.deal_no + 1 if stop is None else stop
-    counted, n_counted = rollouts.counted, rollouts.counted_moves if rollouts.counted is not None else 0
     ours_again = False
     swept = False
     while not world.is_over and world.deal_no < stop:
         mover = world.turn
-        mv = counted(world, rng) if counted is not None and depth - 1 < n_counted else rollouts.policy(world, rng)
-        world.push(mv)
+        world.push(choose(world, rng, depth - 1))
         depth += 1
         if not ours_again:
             if mover % sides == side:
@@ -174,21 +199,24 @@ def card_points(state: Any) -> dict[int, int]:
     return found
 
 
-def probe(view: Any, moves: Sequence[Move], worlds: int, seed: int) -> list[Outcome]:
+def probe(view: Any, moves: Sequence[Move], worlds: int, seed: int, exact: bool = False) -> list[Outcome]:
     """What each of ``moves`` leads to in ``worlds`` sampled worlds of ``view`` (the same worlds and rollout
-    streams for every move)."""
+    streams for every move). With ``exact`` (a verdict of the exact solver: the view is the one true world) the
+    moves are followed along the solver's line of best play instead, once."""
     rollouts, sampler = _rollouts(view)
     rng = random.Random(seed)
     hand: tuple[Card, ...] = view.hand
     tracked = sorted({int(c) for c in (*hand, *view.table)})
     out = [Outcome() for _ in moves]
-    for _ in range(worlds):
-        world, weight = sampler.sample(rng)
+    truth = exact_state(view) if exact else None
+    choose = _rollout_chooser(rollouts) if truth is None else _solver_chooser(rollouts)
+    for _ in range(1 if truth is not None else worlds):
+        world, weight = (truth, 1.0) if truth is not None else sampler.sample(rng)
         stream = rng.getrandbits(64)
         if weight <= 0.0:
             continue
         for m, o in zip(moves, out, strict=True):
-            _follow(world, m, view.side, stream, rollouts, tracked, o, weight)
+            _follow(world, m, view.side, stream, rollouts, tracked, o, weight, choose)
     return out
 
 
@@ -196,29 +224,40 @@ def _pct(x: float) -> str:
     return f"{round(100 * x)}%"
 
 
-def explain(view: Any, played: Move, best: Move, worlds: int, seed: int, lost: float | None = None) -> list[Reason]:
+def _where(line: bool, p: float, q: float) -> str:
+    """Where a share was counted: over the worlds searched, or along the exact solver's line."""
+    if line:
+        return "with best play by both sides (the exact solver's line; not after the best move)"
+    return f"in {_pct(p)} of the worlds searched ({_pct(q)} after the best move)"
+
+
+def explain(view: Any, played: Move, best: Move, worlds: int, seed: int, lost: float | None = None,
+            exact: bool = False) -> list[Reason]:
     """The reasons ``played`` was worse than ``best`` in ``view``, strongest first (at least one: ``margin`` when
-    no other stands out); ``lost`` is the review's points lost, quoted by ``margin``."""
-    mine, top = probe(view, [played, best], worlds, derive_seed("diloti-reasons", seed))
+    no other stands out); ``lost`` is the review's points lost, quoted by ``margin``. With ``exact`` (the verdict
+    is the exact solver's) the evidence is the solver's line of best play after each move (``params["line"]``)."""
+    line = exact and exact_state(view) is not None
+    mine, top = probe(view, [played, best], worlds, derive_seed("diloti-reasons", seed), exact=line)
     reasons: list[Reason] = []
+    base: dict[str, Any] = {"line": True} if line else {}
     sweeps_count = bool(getattr(type(_sample_state(view)), "SWEEPS", True))
     if sweeps_count and top.sweeps and not mine.sweeps:
         reasons.append(Reason("sweep_missed", "the best move sweeps the table (a xeri) and yours does not",
-                              {"best": str(best)}))
+                              {**base, "best": str(best)}))
     p, q = mine.share(mine.swept), top.share(top.swept)
     if sweeps_count and p >= SWEEP_SHARE and p - q >= SHARE_GAP:
+        n = mine.left
         reasons.append(Reason(
-            "sweep_left", f"leaves {mine.left} {'card' if mine.left == 1 else 'cards'} on the table: the other side "
-            f"sweeps it (a xeri) before your side plays again in {_pct(p)} of the worlds searched ({_pct(q)} after "
-            "the best move)",
-            {"left": mine.left, "share": round(p, 3), "best_share": round(q, 3)}))
+            "sweep_left", f"leaves {n} {'card' if n == 1 else 'cards'} on the table: the other side sweeps "
+            f"{'it' if n == 1 else 'them'} (a xeri) before your side plays again {_where(line, p, q)}",
+            {**base, "left": n, "share": round(p, 3), "best_share": round(q, 3)}))
     lost_piles = sorted(((v, mine.share(w), top.share(top.lost_piles.get(v, 0.0)))
                          for v, w in mine.lost_piles.items()), key=lambda x: x[2] - x[1])
     for value, a, b in lost_piles[:1]:
         if a - b >= SHARE_GAP:
             reasons.append(Reason(
-                "declaration_lost", f"the other side takes your declaration of {value} in {_pct(a)} of the worlds "
-                f"({_pct(b)} after the best move)", {"value": value, "share": round(a, 3), "best_share": round(b, 3)}))
+                "declaration_lost", f"the other side takes your declaration of {value} {_where(line, a, b)}",
+                {**base, "value": value, "share": round(a, 3), "best_share": round(b, 3)}))
     points = card_points(_sample_state(view))
     given = []
     for c in set(top.mine) | set(mine.mine):
@@ -226,20 +265,25 @@ def explain(view: Any, played: Move, best: Move, worlds: int, seed: int, lost: f
         if points.get(c, 0) > 0 and a - b >= CARD_GAP:
             given.append((points[c] * (a - b), c, a, b, mine.share(mine.theirs.get(c, 0.0))))
     for _, c, a, b, theirs in sorted(given, reverse=True)[:2]:
-        reasons.append(Reason(
-            "card_given", f"gives up {NAMES[c]} ({points[c]} point{'s' if points[c] != 1 else ''}): your side "
-            f"takes it in {_pct(a)} of the worlds after the best move, {_pct(b)} after yours (the other side in "
-            f"{_pct(theirs)})", {"card": NAMES[c], "points": points[c], "best_share": round(a, 3),
-                                  "share": round(b, 3), "theirs": round(theirs, 3)}))
+        worth = f"{NAMES[c]} ({points[c]} point{'s' if points[c] != 1 else ''})"
+        text = (f"gives up {worth}: with best play by both sides (the exact solver's line) your side ends with it "
+                f"after the best move, {'the other side' if theirs else 'nobody'} after yours" if line else
+                f"gives up {worth}: your side ends the deal with it in {_pct(a)} of the worlds searched after the "
+                f"best move, {_pct(b)} after yours (the other side in {_pct(theirs)})")
+        reasons.append(Reason("card_given", text, {**base, "card": NAMES[c], "points": points[c],
+                                                   "best_share": round(a, 3), "share": round(b, 3),
+                                                   "theirs": round(theirs, 3)}))
     more = top.share(top.cards) - mine.share(mine.cards)
     if more >= CARDS_MORE:
-        reasons.append(Reason("cards", f"the best move ends the deal with {more:.1f} more cards on average "
-                                       "(toward the majority of cards)", {"more": round(more, 1)}))
+        reasons.append(Reason("cards", f"the best move ends the deal with {more:.1f} more cards "
+                                       f"{'with best play' if line else 'on average'} (toward the majority of cards)",
+                              {**base, "more": round(more, 1)}))
     if not reasons:
-        n = round(top.weight) if top.weight else worlds
         gap = f"{lost:.2f} points" if lost is not None else "more"
-        reasons.append(Reason("margin", f"no single cause stands out: the best move is worth {gap} more over the "
-                                        f"{n} worlds searched", {"lost": lost, "worlds": worlds}))
+        reasons.append(Reason("margin", f"no single cause stands out: the best move is worth {gap} more "
+                                        + ("with best play by both sides" if line else
+                                           f"over the {worlds} worlds searched"),
+                              {**base, "lost": lost, "worlds": worlds}))
     return reasons
 
 

@@ -269,7 +269,8 @@ def review_decision(point: Point, worlds: int = DEFAULT_WORLDS, seed: int = 0) -
     mark = mark_of(lost) if judged else None
     reasons = [Reason("exact", EXACT_REASON).to_dict()] if solved is not None else []
     if mark is not None:  # a marked move says why, from the search's worlds (issue 49)
-        reasons += [r.to_dict() for r in explain(view, point.move, best, worlds, decision_seed(seed, point.ply), lost)]
+        reasons += [r.to_dict() for r in explain(view, point.move, best, worlds, decision_seed(seed, point.ply), lost,
+                                                 exact=solved is not None)]
     return Decision(point.round, point.ply, point.number, seat, str(point.move), str(best), played_points,
                     best_points, lost, mark, judged, len(view.legal),
                     None if chances is None else round(chances[0], 4),

@@ -46,6 +46,11 @@ export function moveCards(text) {
 /** A reason in the page's language, from its code and figures (diloti.ai.reasons). */
 export function reasonText(r) {
   const p = r.params || {};
+  // Along the exact solver's line of best play (one true world): no shares of worlds to quote.
+  if (p.line && ["sweep_left", "card_given", "declaration_lost", "cards", "margin"].includes(r.code)) {
+    return t("review.reason." + r.code + "_line", { card: p.card ? prettyCard(p.card) : "", pts: p.points, v: p.value,
+      n: p.more === undefined ? "" : fixed(p.more, 0), lost: p.lost === null || p.lost === undefined ? "–" : fixed(p.lost, 1) });
+  }
   switch (r.code) {
     case "sweep_left": return t(p.left === 1 ? "review.reason.sweep_left_one" : "review.reason.sweep_left",
       { n: p.left, p: pct(p.share), q: pct(p.best_share) });
