@@ -117,7 +117,7 @@ def test_the_key_moments_of_every_round_with_reasons_on_a_desktop(server: str, n
     best_cards = page.eval_on_selector_all("#review-best .card", "els => els.map(e => e.dataset.card)")
     assert best_cards and best_cards[0] == worst["best"].split()[0], (best_cards, worst["best"])
     assert re.search(r"expected [+−]\d+\.\d points in the round", page.inner_text("#review-best"))
-    screenshot(page, "60-review-desktop")
+    screenshot(page, "60-review-desktop", full=True)  # the whole game's graph under the replay too
     # A point of the graph opens its move.
     other = next(d for d in decisions if d["judged"] and d["win_after"] is not None and d["ply"] != worst["ply"])
     page.locator(f'#review-graph .hit[data-ply="{other["ply"]}"]').dispatch_event("click")
@@ -159,7 +159,7 @@ def test_a_parent_games_graph_is_the_points_lost(server: str, new_page: Any, scr
     assert page.get_attribute("#review-graph", "data-kind") == "lost"
     assert page.locator("#review-graph rect.bar").count() > 3
     no_sideways_scroll(page, 390)
-    page.locator("#review-graph-panel").scroll_into_view_if_needed()
+    page.evaluate("document.querySelector('#review-graph-panel').scrollIntoView({block: 'center'})")
     screenshot(page, "62-review-xeri-phone")
 
 
