@@ -92,7 +92,11 @@ def test_declaration_lost_when_the_other_side_can_take_it() -> None:
 
 def test_cards_when_the_best_move_brings_clearly_more_cards() -> None:
     # 9D takes four cards now; laid KD leaves them to the other hand's 9C.
-    assert "cards" in codes(diloti(["9D", "KD"], ["9C", "QS"], ["2S", "3S", "4S", "JC"]), "KD", "9D x 2S 3S 4S")
+    state = diloti(["9D", "KD"], ["9C", "QS"], ["2S", "3S", "4S", "JC"])
+    reasons = explain(state.view(0), Move.parse("KD"), Move.parse("9D x 2S 3S 4S"), WORLDS, 1)
+    cards = [r for r in reasons if r.code == "cards"]
+    # 22 cards each before: the four decide the majority of cards (4 points each way).
+    assert cards and cards[0].params["more"] >= 4 and cards[0].params["majority"] >= 4, reasons
     # The same cards taken, one way or another.
     assert "cards" not in codes(diloti(["9D", "KD"], ["8C", "QS"], ["2S", "3S", "4S", "JC"]), "9D x 2S 3S 4S",
                                 "9D x 2S 3S 4S")

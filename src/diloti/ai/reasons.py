@@ -13,7 +13,8 @@ counts what happened in them:
   more often after the best move than after the move made;
 - ``declaration_lost``: a declaration of the mover's side (games with declarations) that the other side takes
   (captures or raises) far more often after the move made;
-- ``cards``: the mover's side ends the deal with clearly more cards (toward the majority) after the best move;
+- ``cards``: the mover's side ends the deal with more cards after the best move (and, in a game that scores a
+  majority of cards, how many points of it that is);
 - ``margin``: when none of these stands out, the plain evidence: how much more the best move is worth over the
   worlds searched;
 - ``exact``: the verdict is the exact solver's (set by the review, not found here). Its other reasons are read
@@ -50,7 +51,8 @@ from diloti.core.seeds import derive_seed
 SHARE_GAP = 0.15  # a share of the worlds (sweeps, declarations) must differ this much between the moves to be a reason
 SWEEP_SHARE = 0.2  # ... and be at least this large after the move made
 CARD_GAP = 0.3  # a card's share of the worlds in the mover's side's hands must drop this much
-CARDS_MORE = 2.0  # cards more on average after the best move, to be a reason on their own
+CARDS_MORE = 1.0  # cards more on average after the best move, to be a reason on their own
+MAJORITY_MORE = 1.0  # points of the majority of cards more on average, to be named with the cards
 EXACT_NODES = DEFAULT_NODE_LIMIT  # the solver's positions for each move of its line (past it: the rollouts' policy)
 CODES = ("exact", "sweep_missed", "sweep_left", "declaration_lost", "card_given", "cards", "margin")
 
@@ -76,6 +78,7 @@ class Outcome:
     mine: dict[int, float] = field(default_factory=dict)  # card -> worlds in which the mover's side took it
     theirs: dict[int, float] = field(default_factory=dict)  # card -> worlds in which another side took it
     cards: float = 0.0  # the cards the mover's side holds at the deal's end (weighted sum)
+    majority: float = 0.0  # the mover's side's points for the majority of cards there, less the best other side's
     lost_piles: dict[int, float] = field(default_factory=dict)  # declared value -> worlds the other side took it
     left: int = 0  # the table's items after the move
     sweeps: bool = False  # the move itself swept the table
@@ -150,6 +153,10 @@ def _follow(world: Any, move: Move, side: int, seed: int, rollouts: Rollouts, tr
             elif any(world.sweeps[s] > after[s] for s in range(sides) if s != side):
                 swept = True
     taken = _taken(world)
+    scores = world.score()
+    if hasattr(scores[side], "cards_points"):  # the game scores a majority of cards
+        others = max(sc.cards_points for s, sc in enumerate(scores) if s != side)
+        out.majority += weight * (scores[side].cards_points - others)
     out.weight += weight
     out.swept += weight if swept else 0.0
     if taken is not None:
@@ -274,10 +281,14 @@ def explain(view: Any, played: Move, best: Move, worlds: int, seed: int, lost: f
                                                    "best_share": round(a, 3), "share": round(b, 3),
                                                    "theirs": round(theirs, 3)}))
     more = top.share(top.cards) - mine.share(mine.cards)
+    majority = top.share(top.majority) - mine.share(mine.majority)
     if more >= CARDS_MORE:
+        said = (f"{majority:.1f} points more from the majority of cards" if majority >= MAJORITY_MORE else
+                "toward the majority of cards")
         reasons.append(Reason("cards", f"the best move ends the deal with {more:.1f} more cards "
-                                       f"{'with best play' if line else 'on average'} (toward the majority of cards)",
-                              {**base, "more": round(more, 1)}))
+                                       f"{'with best play' if line else 'on average'} ({said})",
+                              {**base, "more": round(more, 1),
+                               **({"majority": round(majority, 1)} if majority >= MAJORITY_MORE else {})}))
     if not reasons:
         gap = f"{lost:.2f} points" if lost is not None else "more"
         reasons.append(Reason("margin", f"no single cause stands out: the best move is worth {gap} more "
