@@ -149,6 +149,7 @@ def test_every_key_built_from_data_exists(server: str, home: Any) -> None:
     # Keys built at run time (t("mode." + r.mode)) escape the literal check above: each family is listed
     # here with the values the server can send, taken from where the server takes them. A new family in
     # the scripts fails the first assert until it is listed.
+    from diloti.ai.reasons import CODES
     from diloti.ai.review import MARKS
     from diloti.core.cards import SUITS
     from diloti.games import GAMES
@@ -185,6 +186,9 @@ def test_every_key_built_from_data_exists(server: str, home: Any) -> None:
         "opt.": options,
         "profile.result.": literal(GameEntry.model_fields["result"]),
         "review.mark.": set(MARKS) | {"ok", "forced"},
+        # A reason read along the exact solver's line (review.js): every code that quotes shares of the worlds.
+        "review.reason.": {f"{c}_line" for c in CODES if c not in ("exact", "sweep_missed")},
+        "review.reason.cards_majority": {"", "_line"},
         "say.": set(re.findall(r"\"(\w+)\"", said.group(1))),
         "suit.": set(SUITS),
     }
