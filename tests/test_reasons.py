@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from diloti.ai.reasons import CODES, card_points, explain
-from diloti.core.cards import parse_card
+from diloti.core.cards import parse_card, parse_cards
 from diloti.core.moves import PLAIN, Declaration, Move
 from diloti.games.diloti.state import State
 from diloti.games.kontsina.rules import KontsinaState
@@ -155,7 +155,7 @@ def test_the_reasons_read_only_the_view() -> None:
 
 
 def test_codes_are_listed() -> None:
-    assert set(CODES) >= {"sweep_left", "sweep_missed", "card_given", "declaration_lost", "cards", "margin",
+    assert set(CODES) >= {"sweep_left", "sweep_missed", "xeris", "card_given", "declaration_lost", "cards", "margin",
                           "exact"}
 
 
@@ -205,3 +205,21 @@ def test_an_exact_verdicts_reasons_follow_the_solvers_line() -> None:
     assert "cards" in [r.code for r in reasons] and all(r.params.get("line") for r in reasons)
     # Not exact (the stock not empty): the worlds and rollouts, never the solver.
     assert not any(r.params.get("line") for r in explain(view, played, best, WORLDS, 1, lost=14.0))
+
+
+def test_xeris_later_in_the_round_when_no_sweep_is_next() -> None:
+    # Found by the solver in a random game and written out whole: laying 4H loses a xeri later in the round (not the
+    # very next move's), where taking a face card keeps it.
+    cap0 = parse_cards("AS 2C 2D 2H 3C 3D 3S 5S 7C 7D 7H 7S 8C 8S 9C 9D 9S 10H 10S JC JS KD KS")
+    cap1 = parse_cards("AC AH 2S 3H 4C 4D 5D 5H 6C 6D 6H 8D 9H 10C 10D JD JH QD QS")
+    pile = Declaration((1 << int(parse_card("AD"))) | (1 << int(parse_card("4S"))), 5, PLAIN, 0)
+    state = State.from_parts(hands=[parse_cards("5C 6S 8H"), parse_cards("4H QH KH")],
+                             table=[parse_card("QC"), parse_card("KC")], declarations=[pile], turn=1, stock=[],
+                             captured=[cap0, cap1],
+                             last_capturer=0, plays=42)
+    view = state.view(1)
+    found = explain(view, Move.parse("4H"), Move.parse("QH x QC"), WORLDS, 1, exact=True)
+    assert [r.code for r in found] == ["xeris"] and found[0].params == {"line": True, "more": 1.0}
+    # Either face card taken: the same xeris follow.
+    assert "xeris" not in [r.code for r in explain(view, Move.parse("KH x KC"), Move.parse("QH x QC"), WORLDS, 1,
+                                                   exact=True)]

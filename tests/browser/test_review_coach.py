@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 pytestmark = pytest.mark.timeout(300)
 
-CODES = {"sweep_left", "sweep_missed", "card_given", "declaration_lost", "cards", "margin", "exact"}
+CODES = {"sweep_left", "sweep_missed", "xeris", "card_given", "declaration_lost", "cards", "margin", "exact"}
 
 
 def get(server: str, path: str) -> Any:

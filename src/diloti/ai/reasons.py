@@ -9,6 +9,8 @@ counts what happened in them:
 - ``sweep_left``: how often another side swept the table (the ``sweeps`` counter: a xeri) before the mover's
   side moved again, after each move (games whose rules count sweeps);
 - ``sweep_missed``: the best move sweeps the table now and the move made does not;
+- ``xeris``: later in the deal, the mover's side's sweeps less the other sides' are clearly more after the best
+  move (when neither of the two above says it);
 - ``card_given``: a card worth points (the hand's cards and the table's) that the mover's side ends up with far
   more often after the best move than after the move made;
 - ``declaration_lost``: a declaration of the mover's side (games with declarations) that the other side takes
@@ -52,9 +54,10 @@ SHARE_GAP = 0.15  # a share of the worlds (sweeps, declarations) must differ thi
 SWEEP_SHARE = 0.2  # ... and be at least this large after the move made
 CARD_GAP = 0.3  # a card's share of the worlds in the mover's side's hands must drop this much
 CARDS_MORE = 1.0  # cards more on average after the best move, to be a reason on their own
+XERIS_MORE = 0.5  # xeris more after the best move (the mover's less the other sides'), on average, to be a reason
 MAJORITY_MORE = 1.0  # points of the majority of cards more on average, to be named with the cards
 EXACT_NODES = DEFAULT_NODE_LIMIT  # the solver's positions for each move of its line (past it: the rollouts' policy)
-CODES = ("exact", "sweep_missed", "sweep_left", "declaration_lost", "card_given", "cards", "margin")
+CODES = ("exact", "sweep_missed", "sweep_left", "xeris", "declaration_lost", "card_given", "cards", "margin")
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ class Outcome:
     theirs: dict[int, float] = field(default_factory=dict)  # card -> worlds in which another side took it
     cards: float = 0.0  # the cards the mover's side holds at the deal's end (weighted sum)
     majority: float = 0.0  # the mover's side's points for the majority of cards there, less the best other side's
+    xeris: float = 0.0  # the sweeps after the move to the deal's end: the mover's side's less the other sides'
     lost_piles: dict[int, float] = field(default_factory=dict)  # declared value -> worlds the other side took it
     left: int = 0  # the table's items after the move
     sweeps: bool = False  # the move itself swept the table
@@ -153,6 +157,7 @@ def _follow(world: Any, move: Move, side: int, seed: int, rollouts: Rollouts, tr
             elif any(world.sweeps[s] > after[s] for s in range(sides) if s != side):
                 swept = True
     taken = _taken(world)
+    out.xeris += weight * sum((world.sweeps[s] - after[s]) * (1 if s == side else -1) for s in range(sides))
     scores = world.score()
     if hasattr(scores[side], "cards_points"):  # the game scores a majority of cards
         others = max(sc.cards_points for s, sc in enumerate(scores) if s != side)
@@ -258,6 +263,13 @@ def explain(view: Any, played: Move, best: Move, worlds: int, seed: int, lost: f
             "sweep_left", f"leaves {n} {'card' if n == 1 else 'cards'} on the table: the other side sweeps "
             f"{'it' if n == 1 else 'them'} (a xeri) before your side plays again {_where(line, p, q)}",
             {**base, "left": n, "share": round(p, 3), "best_share": round(q, 3)}))
+    gap = top.share(top.xeris) - mine.share(mine.xeris)
+    if sweeps_count and gap >= XERIS_MORE and not reasons:
+        text = (f"with best play by both sides, the rest of the round brings your side {gap:.0f} more "
+                f"xeri{'s' if round(gap) != 1 else ''} (less the other side's) after the best move than after yours"
+                if line else f"the rest of the deal brings your side {gap:.1f} more xeris on average (less the other "
+                f"side's) after the best move than after yours")
+        reasons.append(Reason("xeris", text, {**base, "more": round(gap, 2)}))
     lost_piles = sorted(((v, mine.share(w), top.share(top.lost_piles.get(v, 0.0)))
                          for v, w in mine.lost_piles.items()), key=lambda x: x[2] - x[1])
     for value, a, b in lost_piles[:1]:
@@ -290,8 +302,8 @@ def explain(view: Any, played: Move, best: Move, worlds: int, seed: int, lost: f
                               {**base, "more": round(more, 1),
                                **({"majority": round(majority, 1)} if majority >= MAJORITY_MORE else {})}))
     if not reasons:
-        gap = f"{lost:.2f} points" if lost is not None else "more"
-        reasons.append(Reason("margin", f"no single cause stands out: the best move is worth {gap} more "
+        worth = f"{lost:.2f} points" if lost is not None else "more"
+        reasons.append(Reason("margin", f"no single cause stands out: the best move is worth {worth} more "
                                         + ("with best play by both sides" if line else
                                            f"over the {worlds} worlds searched"),
                               {**base, "lost": lost, "worlds": worlds}))

@@ -50,7 +50,7 @@ export function reasonText(r) {
     return t("review.reason.cards_majority" + (p.line ? "_line" : ""), { n: fixed(p.more, 1), m: fixed(p.majority, 1) });
   }
   // Along the exact solver's line of best play (one true world): no shares of worlds to quote.
-  if (p.line && ["sweep_left", "card_given", "declaration_lost", "cards", "margin"].includes(r.code)) {
+  if (p.line && ["sweep_left", "xeris", "card_given", "declaration_lost", "cards", "margin"].includes(r.code)) {
     return t("review.reason." + r.code + "_line", { card: p.card ? prettyCard(p.card) : "", pts: p.points, v: p.value,
       n: p.more === undefined ? "" : fixed(p.more, 0), lost: p.lost === null || p.lost === undefined ? "–" : fixed(p.lost, 1) });
   }
@@ -58,6 +58,7 @@ export function reasonText(r) {
     case "sweep_left": return t(p.left === 1 ? "review.reason.sweep_left_one" : "review.reason.sweep_left",
       { n: p.left, p: pct(p.share), q: pct(p.best_share) });
     case "sweep_missed": return t("review.reason.sweep_missed");
+    case "xeris": return t("review.reason.xeris", { n: fixed(p.more, 1) });
     case "card_given": return t("review.reason.card_given", { card: prettyCard(p.card), pts: p.points,
       q: pct(p.best_share), p: pct(p.share), o: pct(p.theirs) });
     case "declaration_lost": return t("review.reason.declaration_lost", { v: p.value, p: pct(p.share), q: pct(p.best_share) });
