@@ -46,11 +46,14 @@ export function moveCards(text) {
 /** A reason in the page's language, from its code and figures (diloti.ai.reasons). */
 export function reasonText(r) {
   const p = r.params || {};
+  if (r.code === "xeris" && p.line) {
+    return t(Math.round(p.more) === 1 ? "review.reason.xeris_line_one" : "review.reason.xeris_line", { n: fixed(p.more, 0) });
+  }
   if (r.code === "cards" && p.majority !== undefined) {
     return t("review.reason.cards_majority" + (p.line ? "_line" : ""), { n: fixed(p.more, 1), m: fixed(p.majority, 1) });
   }
   // Along the exact solver's line of best play (one true world): no shares of worlds to quote.
-  if (p.line && ["sweep_left", "xeris", "card_given", "declaration_lost", "cards", "margin"].includes(r.code)) {
+  if (p.line && ["sweep_left", "card_given", "declaration_lost", "cards", "margin"].includes(r.code)) {
     return t("review.reason." + r.code + "_line", { card: p.card ? prettyCard(p.card) : "", pts: p.points, v: p.value,
       n: p.more === undefined ? "" : fixed(p.more, 0), lost: p.lost === null || p.lost === undefined ? "–" : fixed(p.lost, 1) });
   }
