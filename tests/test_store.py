@@ -56,6 +56,16 @@ def exercise(store: Store) -> None:
     assert store.load("t1").winner == 1  # type: ignore[union-attr]
     assert store.load("nope") is None
     store.delete_table("t1")
+    # A table stored with the moves it starts from (a retried position): they come back with it, and the next
+    # move's ply follows them.
+    t3 = sample("t3", "playing")
+    t3.moves = [(1, "7H"), (0, "7D x 7H")]
+    store.create_table(t3)
+    assert store.load("t3").moves == [(1, "7H"), (0, "7D x 7H")]  # type: ignore[union-attr]
+    with pytest.raises(StoreError, match="already stored"):
+        store.add_move("t3", 1, 0, "8D")
+    store.add_move("t3", 2, 1, "8D")
+    store.delete_table("t3")
     # Leaving, away seats, moves the computer made for an away player, a resignation.
     t2 = sample("t2", "playing")
     t2.clock = (30, 90)
