@@ -296,7 +296,10 @@ class UI:
 
     @staticmethod
     def set_name(page: Any, name: str) -> None:
-        """Type the name a guest plays under, in the identity control."""
+        """Type the name a guest plays under, in the identity control (a player who keeps a name plays under it)."""
+        page.wait_for_selector("#player-panel")
+        if page.get_attribute("#player-panel", "data-player"):
+            return
         UI.open_identity(page)
         page.fill("#name", name)
 
