@@ -31,6 +31,7 @@ export class Lobby {
     this.tables = [];
     this.finished = [];
     this.error = "";
+    this.errorAt = "start";  // where the error is shown: the first screen's ("start") or the form's ("form")
     const saved = loadForm();
     this.form = {
       name: typeof saved.name === "string" ? saved.name : "",

@@ -109,8 +109,11 @@ function startDrag(e, el, targets, onDrop, onMiss) {
       Object.assign(g.style, { left: rect.left + "px", top: rect.top + "px", width: rect.width + "px", height: rect.height + "px" });
       document.body.appendChild(g);
       el.classList.add("lifted");
-      legal = targets ? targets(card) : null;
-      unlight = lightTargets(legal);
+    }
+    if (!legal && targets) {
+      // Not known when the drag began (the server's answer for a table too large to list): lit once it came.
+      legal = targets(card);
+      if (legal) unlight = lightTargets(legal);
     }
     g.style.transform = `translate(${dx}px, ${dy}px) rotate(4deg)`;
     mark(dropTarget(ev.clientX, ev.clientY));
