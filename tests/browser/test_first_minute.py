@@ -297,6 +297,12 @@ def test_the_first_screen_plays_first(server: str, new_page: Any, ui: Any, scree
     assert "Ελένη Παπαδοπούλου" in page.inner_text("#player-panel summary")
     if device == "phone":
         screenshot(page, f"53-identity-open-{device}-{lang}")
+        # The narrowest phones: the first screen's parts fit 320 px (a long name ends in an ellipsis).
+        page.set_viewport_size({"width": 320, "height": 640})
+        for sel in ("#player-panel", "#play-first", "#open-tables", "#play-computer", "#quick-play"):
+            b = box(page, sel)
+            assert b["x"] >= 0 and b["x"] + b["width"] <= 320, (sel, b)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
 
 
 @pytest.mark.parametrize(("game", "device", "lang"), [("diloti", "phone", "el"), ("xeri", "desktop", "en"),

@@ -309,8 +309,12 @@ export class Lobby {
       h("input", { type: "text", id: "name", name: "name", maxlength: (info && info.limits && info.limits.name_max) || 24, value: f.name,
         autocomplete: "nickname", placeholder: t("start.name_ph"), oninput: (e) => {
           f.name = e.target.value;
+          // The identity line follows the name as it is typed (drawn again, the field would lose the caret).
+          const name = f.name.trim();
           const shown = this.root.querySelector("#guest-name");
-          if (shown) shown.firstChild.textContent = f.name.trim() ? t("start.you_guest", { name: f.name.trim() }) : t("start.you_new");
+          if (shown) shown.firstChild.textContent = name ? t("start.you_guest", { name }) : t("start.you_new");
+          const avatar = this.root.querySelector("#player-panel .avatar");
+          if (avatar) avatar.textContent = (name[0] || "?").toUpperCase();
         } }));
   }
 
