@@ -227,3 +227,20 @@ def test_always_lay_stays_bounded_in_the_batch() -> None:
     # As tests/test_envs_large.py: no step unbounded (the listed decision took over 80 s at a 32-card table).
     assert worst < 5.0, worst
     assert biggest >= 20  # laying every turn grew tables far past the listed decision's reach
+
+
+def test_maskable_ppo_takes_the_batch_as_it_is() -> None:
+    """sb3-contrib's MaskablePPO trains on the batched environment through SB3's VecEnv, each game's mask asked."""
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="the baselines extra is not installed")
+    from diloti.envs.sb3 import SB3VecEnv
+
+    venv = SB3VecEnv(CardGameVectorEnv(8, game="xeri"))
+    venv.seed(0)
+    model = sb3_contrib.MaskablePPO("MultiInputPolicy", venv, n_steps=16, batch_size=64, n_epochs=1, seed=0,
+                                    device="cpu")
+    model.learn(256)
+    assert model.num_timesteps >= 256
+    obs = venv.reset()
+    masks = venv.action_masks()
+    actions, _ = model.predict(obs, action_masks=masks)
+    assert masks[np.arange(8), actions].all()

@@ -159,8 +159,13 @@ class SelfPlayBatch:
         self.num_actions = a = self.game.num_actions
         self.size = size = self.game.size
         p = self.players
+        # The observations and masks over bytearrays: each game's row is written by one slice assignment of its
+        # driver's bytes (no numpy call a game); the arrays see them at once.
+        self._obs_raw = bytearray(4 * n * size)
+        self._mask_raw = bytearray(n * a)
         self.buffers = BatchStep(
-            observations=np.zeros((n, size), np.float32), action_masks=np.zeros((n, a), np.int8),
+            observations=np.frombuffer(self._obs_raw, np.float32).reshape(n, size),
+            action_masks=np.frombuffer(self._mask_raw, np.int8).reshape(n, a),
             to_act=np.zeros(n, np.int64), rewards=np.zeros((n, p), np.float64), terminated=np.zeros(n, np.bool_),
             truncated=np.zeros(n, np.bool_), illegal=np.zeros(n, np.bool_),
             final_observations=np.zeros((n, p, size), np.float32))
@@ -175,11 +180,12 @@ class SelfPlayBatch:
         self._write(i, d)
 
     def _write(self, i: int, d: DriverBase[Any, Any, Any]) -> None:
-        b = self.buffers
         seat = d.to_act
-        b.to_act[i] = seat
-        b.observations[i] = d.observation(seat)
-        b.action_masks[i] = d.mask()
+        self.buffers.to_act[i] = seat
+        row = 4 * self.size
+        self._obs_raw[i * row:(i + 1) * row] = d.observation_data(seat)
+        a = self.num_actions
+        self._mask_raw[i * a:(i + 1) * a] = d.decision.mask_bytes()
 
     def reset(self, seed: int | Sequence[int | None] | None = None) -> BatchStep:
         """Every game's first episode: game i's generator started from its seed (:func:`check_seeds`)."""
@@ -238,13 +244,26 @@ class SelfPlayBatch:
 
     def sample_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """A random legal action for each game's seat to act (uniform over its mask), drawn from ``rng``."""
-        masks = self.buffers.action_masks
-        # Each row's k-th legal action, k uniform below the row's count: one pass over the masks.
-        counts = masks.sum(axis=1, dtype=np.int64)
-        pick = (rng.random(self.num_envs) * counts).astype(np.int64)
-        cum = np.cumsum(masks, axis=1, dtype=np.int64)
-        out: npt.NDArray[np.int64] = (cum <= pick[:, None]).sum(axis=1, dtype=np.int64)
-        return out
+        return sample_masks(self.buffers.action_masks, rng)
 
 
-__all__ = ["MAX_ENVS", "BatchStep", "SelfPlayBatch", "check_actions", "check_num_envs", "check_seeds"]
+def sample_masks(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """For each row of ``masks`` (N, A), a column where it is nonzero, uniformly, drawn from ``rng``; a row without
+    one gets 0. A mask holds a few legal actions among hundreds: the nonzero places are found once (one pass
+    over the bytes) and each row's k-th taken, k uniform below its count.
+
+    >>> sample_masks(np.array([[0, 1, 0, 1], [1, 0, 0, 0]], np.int8), np.random.default_rng(0)).tolist()
+    [3, 0]
+    """
+    n, a = masks.shape
+    flat = np.flatnonzero(masks)
+    counts = np.bincount(flat // a, minlength=n)
+    starts = np.cumsum(counts) - counts
+    k = (rng.random(n) * counts).astype(np.int64)
+    out = np.zeros(n, np.int64)
+    has = counts > 0
+    out[has] = flat[(starts + k)[has]] % a
+    return out
+
+
+__all__ = ["MAX_ENVS", "BatchStep", "SelfPlayBatch", "check_actions", "check_num_envs", "check_seeds", "sample_masks"]

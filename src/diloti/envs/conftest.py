@@ -28,6 +28,7 @@ _NEEDS = {
     "pettingzoo_env.py": ("numpy", "gymnasium", "pettingzoo"),
     "gym_env.py": ("numpy", "gymnasium"),
     "vector.py": ("numpy", "gymnasium"),
+    "sb3.py": ("numpy", "gymnasium", "stable_baselines3"),
     "openspiel_base.py": ("numpy", "pyspiel"),
     "openspiel_game.py": ("numpy", "pyspiel"),
 }

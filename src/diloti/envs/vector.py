@@ -46,7 +46,7 @@ from gymnasium.vector.utils import batch_space
 from diloti.ai.base import Player
 from diloti.core.registry import default_game
 from diloti.envs.actions import InvalidActionError
-from diloti.envs.batch import check_actions, check_num_envs, check_seeds
+from diloti.envs.batch import check_actions, check_num_envs, check_seeds, sample_masks
 from diloti.envs.driver import EnvArgumentError, check_seat
 from diloti.envs.driver_base import DriverBase, check_max_steps
 from diloti.envs.games import EnvGame, find_env_game
@@ -108,8 +108,11 @@ class CardGameVectorEnv(gymnasium.vector.VectorEnv[ObsDict, npt.NDArray[np.int64
         })
         self.action_space = batch_space(self.single_action_space, n)
         self.observation_space = batch_space(self.single_observation_space, n)
-        self._obs = np.zeros((n, size), np.float32)
-        self._masks = np.zeros((n, a), np.int8)
+        # Over bytearrays, each game's row written by one slice assignment of its driver's bytes (as SelfPlayBatch).
+        self._obs_raw = bytearray(4 * n * size)
+        self._mask_raw = bytearray(n * a)
+        self._obs = np.frombuffer(self._obs_raw, np.float32).reshape(n, size)
+        self._masks = np.frombuffer(self._mask_raw, np.int8).reshape(n, a)
         self._rewards = np.zeros(n, np.float64)
         self._terminated = np.zeros(n, np.bool_)
         self._truncated = np.zeros(n, np.bool_)
@@ -185,12 +188,7 @@ class CardGameVectorEnv(gymnasium.vector.VectorEnv[ObsDict, npt.NDArray[np.int64
 
     def sample_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """A random legal action for each game (uniform over its mask), drawn from ``rng``."""
-        masks = self._masks
-        counts = masks.sum(axis=1, dtype=np.int64)
-        pick = (rng.random(self.num_envs) * counts).astype(np.int64)
-        out: npt.NDArray[np.int64] = (np.cumsum(masks, axis=1, dtype=np.int64) <= pick[:, None]).sum(
-            axis=1, dtype=np.int64)
-        return out
+        return sample_masks(self._masks, rng)
 
     # ------------------------------------------------------------------ inside
     def _deal(self, i: int, g: _Game) -> None:
@@ -202,11 +200,11 @@ class CardGameVectorEnv(gymnasium.vector.VectorEnv[ObsDict, npt.NDArray[np.int64
         self._write(i, g, d)
 
     def _write(self, i: int, g: _Game, d: DriverBase[Any, Any, Any]) -> None:
-        self._obs[i] = d.observation(g.me)
-        if d.over:  # a whole episode played by the computer before the agent's first turn: nothing to do
-            self._masks[i] = 0
-        else:
-            self._masks[i] = d.mask()
+        row = 4 * self.game.size
+        self._obs_raw[i * row:(i + 1) * row] = d.observation_data(g.me)
+        a = self.num_actions
+        # All zeros over (an episode the computer ended before the agent's first turn), as CardGameEnv's mask.
+        self._mask_raw[i * a:(i + 1) * a] = bytes(a) if d.over else d.decision.mask_bytes()
 
     def _final(self, ended: list[int]) -> dict[str, Any]:
         """The last observations and infos of the games in ``ended`` (in ``infos``, as Gymnasium's SAME_STEP), then
