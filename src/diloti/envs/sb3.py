@@ -31,7 +31,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from diloti.envs.vector import CardGameVectorEnv
 
 
-class SB3VecEnv(VecEnv):  # type: ignore[misc]  # SB3 ships no types to mypy here
+class SB3VecEnv(VecEnv):
     """Stable-Baselines3's ``VecEnv`` over ``venv`` (see the module's description)."""
 
     def __init__(self, venv: CardGameVectorEnv) -> None:
