@@ -46,6 +46,23 @@ def test_every_game_player_count_and_episode_kind_has_one_id() -> None:
         assert parse(text) == e and e.id == text and text.endswith(f"-v{VERSIONS[e.game]}")
 
 
+def test_the_registry_lists_the_episodes_each_envs_part_offers() -> None:
+    from diloti.envs.games import env_games
+
+    for g in env_games().values():
+        assert g.info.episodes == g.part.episodes, g.name
+
+
+def test_a_games_envs_part_imported_first_still_registers_every_id() -> None:
+    import subprocess
+    import sys
+
+    code = ("import diloti.games.diloti.envs.mini, gymnasium; "
+            "print(sorted(k for k in gymnasium.registry if k.endswith('-v0') and 'p-' in k))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == str(sorted(parse(i).gym_id for i in PINNED if not i.startswith("Mini")))
+
+
 @pytest.mark.parametrize("env_id", sorted(PINNED))
 def test_each_id_gives_the_numbers_pinned_for_it(env_id: str) -> None:
     assert fingerprint(env_id) == PINNED[env_id], (

@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from diloti.core.registry import GAMES
 from diloti.envs.driver import EnvArgumentError
 
 #: Each game's environment version (0 for a game not listed).
@@ -82,12 +83,12 @@ class EnvId:
 
 def env_ids() -> dict[str, EnvId]:
     """Every id, by its text: each registered game with an envs part, each player count, each episode kind."""
-    from diloti.envs.games import env_games
-
     out: dict[str, EnvId] = {}
-    for name, g in env_games().items():
-        for players in g.players:
-            for episode in g.part.episodes:
+    for name, info in GAMES.items():  # from the registry alone: no envs part is imported (they import this floor)
+        if not info.has_part("envs"):
+            continue
+        for players in info.players:
+            for episode in info.episodes:
                 e = EnvId(name, players, episode, VERSIONS.get(name, 0))
                 out[e.id] = e
     mini = EnvId(MINI, 2, "round", VERSIONS[MINI])
