@@ -80,7 +80,7 @@ def curve(game: Any, iterations: int, plot: str | None) -> None:
     print("| iterations | CFR exploitability | CFR+ exploitability | CPU s (CFR / CFR+) |")
     print("|---|---|---|---|")
     for (mark, a, ta), (_, b, tb) in zip(rows["CFR"], rows["CFR+"], strict=True):
-        print(f"| {mark:,} | {a:.4f} | {b:.4f} | {ta:.1f} / {tb:.1f} |")
+        print(f"| {mark:,} | {a:.4g} | {b:.4g} | {ta:.1f} / {tb:.1f} |")
     print("(exploitability: a best response's gain against the average policy, averaged over the two seats, "
           "in points a round)")
     if plot:
@@ -101,18 +101,29 @@ def curve(game: Any, iterations: int, plot: str | None) -> None:
         print(f"plot: {plot}")
 
 
-def levels(game: Any, specs: list[str], seed: int) -> None:
+def levels(game: Any, specs: list[str], seed: int, equilibrium: int) -> None:
     t = time.process_time()
     infos = information_states(game)
     tree = cached(game)
-    print(f"game: {game}; {len(infos):,} information states, tree cached in {time.process_time() - t:.1f} CPU s")
-    print("| level | exploitability (points a round) | CPU s |")
-    print("|---|---|---|")
+    solver = pyspiel.CFRPlusSolver(tree)
+    for _ in range(equilibrium):
+        solver.evaluate_and_update_policy()
+    eq = solver.average_policy()
+    root = tree.new_initial_state()
+    value = pyspiel.expected_returns(root, [eq, eq], -1, True)[0]
+    print(f"game: {game}; {len(infos):,} information states; CFR+ {equilibrium} iterations: exploitability "
+          f"{pyspiel.exploitability(tree, eq):.4f}, player 0's value {value:+.3f}; "
+          f"{time.process_time() - t:.1f} CPU s")
+    print(f"| level | exploitability (points a round) | points a round against CFR+ ({equilibrium} iterations), "
+          "the mean of its two seats | CPU s |")
+    print("|---|---|---|---|")
     for spec in specs:
         t = time.process_time()
         policy = level_policy(game, spec, infos, seed=seed)
-        value = pyspiel.exploitability(tree, policy)
-        print(f"| `{spec}` | {value:.3f} | {time.process_time() - t:.1f} |", flush=True)
+        gap = pyspiel.exploitability(tree, policy)
+        as0 = pyspiel.expected_returns(root, [policy, eq], -1, True)[0]
+        as1 = pyspiel.expected_returns(root, [eq, policy], -1, True)[1]
+        print(f"| `{spec}` | {gap:.3f} | {(as0 + as1) / 2:+.3f} | {time.process_time() - t:.1f} |", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -126,10 +137,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--dealer", type=int, default=0, help="the dealer (0 or 1; the other seat leads)")
     p.add_argument("--options", default="", help="options text, ':' for '=' (the dealing options are refused)")
     p.add_argument("--seed", type=int, default=1, help="the levels' seed")
+    p.add_argument("--equilibrium", type=int, default=1000, metavar="N",
+                   help="with --levels: CFR+ iterations of the near-equilibrium the levels meet (default 1000)")
     p.add_argument("--plot", metavar="FILE", help="with --cfr: draw the curve (matplotlib)")
     args = p.parse_args(argv)
     if not (args.size or args.cfr or args.levels):
         p.error("nothing to do: give --size, --cfr N or --levels SPEC ...")
+    if args.equilibrium < 1:
+        p.error(f"invalid --equilibrium {args.equilibrium}: expected a positive number of iterations")
     if args.cfr is not None and args.cfr < 1:
         p.error(f"invalid --cfr {args.cfr}: expected a positive number of iterations")
     game = load(args)
@@ -138,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.cfr:
         curve(game, args.cfr, args.plot)
     if args.levels:
-        levels(game, args.levels, args.seed)
+        levels(game, args.levels, args.seed, args.equilibrium)
 
 
 if __name__ == "__main__":

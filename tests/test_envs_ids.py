@@ -16,9 +16,10 @@ import gymnasium
 import diloti.envs  # noqa: F401  (registers the Gymnasium ids)
 from diloti.envs import pettingzoo_env
 from diloti.envs.driver import EnvArgumentError
-from diloti.envs.ids import EVALUATION_SEEDS, VERSIONS, env_ids, fingerprint, load_openspiel, parse
+from diloti.envs.fingerprint import fingerprint
+from diloti.envs.ids import EVALUATION_SEEDS, VERSIONS, env_ids, load_openspiel, parse
 
-#: Each id's fingerprint (diloti.envs.ids.fingerprint). A change here means an episode of the id gives other
+#: Each id's fingerprint (diloti.envs.fingerprint.fingerprint). A change here means an episode of the id gives other
 #: numbers: give the game a new version in diloti.envs.ids.VERSIONS (and docs/RESEARCH.md's table), then pin the
 #: new id's fingerprint; never change a version's pinned fingerprint.
 PINNED = {
