@@ -112,7 +112,7 @@ def levels(game: Any, specs: list[str], seed: int, equilibrium: int) -> None:
     root = tree.new_initial_state()
     value = pyspiel.expected_returns(root, [eq, eq], -1, True)[0]
     print(f"game: {game}; {len(infos):,} information states; CFR+ {equilibrium} iterations: exploitability "
-          f"{pyspiel.exploitability(tree, eq):.4f}, player 0's value {value:+.3f}; "
+          f"{pyspiel.exploitability(tree, eq):.3g}, player 0's value {value:+.3f}; "
           f"{time.process_time() - t:.1f} CPU s")
     print(f"| level | exploitability (points a round) | points a round against CFR+ ({equilibrium} iterations), "
           "the mean of its two seats | CPU s |")
