@@ -28,6 +28,9 @@ _NEEDS = {
     "gym_env.py": ("numpy", "gymnasium"),
     "openspiel_base.py": ("numpy", "pyspiel"),
     "openspiel_game.py": ("numpy", "pyspiel"),
+    "exact.py": ("numpy", "pyspiel"),
+    "ids.py": ("numpy",),  # its example loads a game's envs part
+    "fingerprint.py": ("numpy", "gymnasium", "pettingzoo"),
 }
 
 collect_ignore = [name for name, needs in _NEEDS.items() if any(_missing(m) for m in needs)]
