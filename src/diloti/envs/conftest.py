@@ -31,6 +31,9 @@ _NEEDS = {
     "sb3.py": ("numpy", "gymnasium", "stable_baselines3"),
     "openspiel_base.py": ("numpy", "pyspiel"),
     "openspiel_game.py": ("numpy", "pyspiel"),
+    "exact.py": ("numpy", "pyspiel"),
+    "ids.py": ("numpy",),  # its example loads a game's envs part
+    "fingerprint.py": ("numpy", "gymnasium", "pettingzoo"),
 }
 
 collect_ignore = [name for name, needs in _NEEDS.items() if any(_missing(m) for m in needs)]

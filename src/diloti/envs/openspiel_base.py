@@ -44,10 +44,12 @@ St = TypeVar("St", bound="SpielState")
 V = TypeVar("V", bound=Seen)
 
 
-def game_type(short_name: str, long_name: str, min_players: int, max_players: int, episodes: bool = False) -> Any:
+def game_type(short_name: str, long_name: str, min_players: int, max_players: int, episodes: bool = False,
+              extra: dict[str, Any] | None = None) -> Any:
     """The ``pyspiel.GameType`` of a game of the package: sequential, explicit chance, imperfect information,
     zero sum, rewards at the end, every observation kind but the factored string, and the parameters
-    ``players``, ``options``, ``dealer`` and, with ``episodes``, ``episode`` (whole games or rounds)."""
+    ``players``, ``options``, ``dealer``, with ``episodes`` ``episode`` (whole games or rounds), and ``extra``'s
+    (a game's own, with their defaults)."""
     return pyspiel.GameType(
         short_name=short_name,
         long_name=long_name,
@@ -64,7 +66,7 @@ def game_type(short_name: str, long_name: str, min_players: int, max_players: in
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
         parameter_specification={"players": 2, "options": "", "dealer": 0,
-                                 **({"episode": "round"} if episodes else {})},
+                                 **({"episode": "round"} if episodes else {}), **(extra or {})},
     )
 
 
