@@ -36,7 +36,8 @@ from diloti.server.seating import table_ranges
 
 def option_bounds(game: GameInfo) -> dict[str, Any]:
     """What a form needs of each option beside its default: the numbers' bounds (``ranges``: name -> [least,
-    greatest], a table's: :func:`diloti.server.seating.table_ranges`), the words a choice takes (``choices``) and what each option means (``help``, in English). An
+    greatest], a table's: :func:`diloti.server.seating.table_ranges`),
+    the words a choice takes (``choices``) and what each option means (``help``, in English). An
     option in neither ``ranges`` nor ``choices`` is a flag."""
     options = game.options
     names = [f.name for f in dataclasses.fields(options)]  # type: ignore[arg-type]

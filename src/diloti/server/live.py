@@ -276,6 +276,7 @@ class LiveTable:
 
     def summary(self) -> dict[str, Any]:
         """The public table summary (no cards)."""
+        under_way = self.status == "playing" and not self.over
         return {
             "id": self.id, "game": self.kind, "players": self.players, "sides": self.sides,
             "options": self.options.to_dict(),
@@ -284,7 +285,7 @@ class LiveTable:
                        "name": s.level if s.kind == "bot" else s.name, "taken": s.taken,
                        "connected": s.kind == "bot" or bool(s.conns), "side": self.side_of(s.seat), "away": s.away,
                        "player": s.player,
-                       "hand_over_in": s.hand_over_in(self.grace) if self.status == "playing" and not self.over else None}
+                       "hand_over_in": s.hand_over_in(self.grace) if under_way else None}
                       for s in self.seats],
             "rated": self.rated,
             "free": self.free(), "scores": list(self.game.scores), "round": self.game.round_no,
