@@ -383,6 +383,8 @@ def test_the_profile_plot_is_readable_and_its_games_reviewed_in_one_tap(server: 
         sizes = page.eval_on_selector_all("#rating-plot text.axis", """els => els.map((e) =>
             parseFloat(getComputedStyle(e).fontSize) * e.ownerSVGElement.getScreenCTM().a)""")
         assert sizes and min(sizes) >= 11, sizes
+        assert "υπολογιστής · άπληστος" in page.inner_text("#profile-opponents")  # the computer, in Greek
+        assert "άπληστος" in page.inner_text(f"#profile-games li[data-table='{t['table']}']")
         review = page.locator(f"#profile-games li[data-table='{t['table']}'] a[data-review]")
         assert review.inner_text() == "Ανάλυση"
         review.click()

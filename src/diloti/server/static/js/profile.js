@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { fixed, t, tn } from "./i18n.js";
+import { levelName } from "./present.js";
 import { reviewHref } from "./review.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -88,13 +89,15 @@ export class ProfileView {
         h("td", null, String(s.games)), h("td", null, String(s.won)), h("td", null, String(s.lost)), h("td", null, String(s.xeris)),
         h("td", null, s.points_per_round === null || s.points_per_round === undefined ? "—" : fixed(s.points_per_round, 1))))));
     const opponents = h("ul", { class: "lobbylist", id: "profile-opponents" }, p.opponents.map((o) => h("li", null,
-      o.player ? h("a", { href: "/?player=" + encodeURIComponent(o.player) }, o.name || "?") : h("span", null, o.name || t("profile.deleted")),
+      o.player ? h("a", { href: "/?player=" + encodeURIComponent(o.player) }, o.name || "?")
+        : h("span", null, o.level ? t("seat.computer", { level: levelName(o.level) }) : o.name || t("profile.deleted")),
       h("span", null, tn("profile.record", o.games, { games: o.games, won: o.won, lost: o.lost })))));
     const pg = this.page;
     const games = h("ul", { class: "lobbylist", id: "profile-games" }, pg.games.map((g) => h("li", { dataset: { table: g.table } },
       h("span", { class: "tag" + (g.result === "won" ? " side0" : g.result === "lost" ? " side1" : "") }, t("profile.result." + g.result)),
       h("span", null, `${g.points}–${g.against}`),
-      h("span", null, g.seats.filter((s) => s.seat !== g.seat).map((s) => s.name || t("profile.deleted")).join(", ")),
+      h("span", null, g.seats.filter((s) => s.seat !== g.seat).map((s) => (s.kind === "bot" ? levelName(s.name)
+        : s.name || t("profile.deleted"))).join(", ")),
       h("span", null, g.finished.slice(0, 10)),
       g.rating !== null ? h("span", { class: "tag" }, String(g.rating)) : h("span", { class: "tag" }, t("profile.casual")),
       h("a", { class: "btn small", href: reviewHref(g.table, g.seat), dataset: { review: g.table } }, t("review.btn")),
