@@ -33,7 +33,10 @@ NAMES = ["Αλεξάνδρα Κωνσταντινίδου", "Νικόλαος Π
 PAST_THE_EDGE = """(w) => {
   const clipped = (el) => { for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
       const s = getComputedStyle(a);
-      if (s.overflowX !== 'visible') { const r = a.getBoundingClientRect(); return r.left >= -0.5 && r.right <= w + 0.5; } }
+      if (s.overflowX !== 'visible') {
+        const r = a.getBoundingClientRect();
+        return r.left >= -0.5 && r.right <= w + 0.5;
+      } }
     return false; };
   return [...document.querySelectorAll('body *')].filter((el) => {
     const r = el.getBoundingClientRect();
@@ -49,7 +52,8 @@ PAST_THE_EDGE = """(w) => {
 SMALL_TARGETS = """() => {
   const out = [];
   const seen = new Set();
-  for (let el of document.querySelectorAll('button, a[href], select, input:not([type=hidden]), summary, [role=button]')) {
+  const controls = 'button, a[href], select, input:not([type=hidden]), summary, [role=button]';
+  for (let el of document.querySelectorAll(controls)) {
     if (el.matches('input[type=checkbox], input[type=radio]') && el.closest('label')) el = el.closest('label');
     if (el.matches('a:not(.btn)') && el.closest('p')) continue;
     if (seen.has(el) || el.closest('.sr-only')) continue;
@@ -188,7 +192,8 @@ def test_no_element_is_wider_than_a_phone(server: str, new_page: Any, device: di
 FOUR = [("diloti", "el", UPRIGHT), ("diloti", "en", SIDEWAYS), ("kontsina", "en", UPRIGHT), ("xeri", "el", SIDEWAYS)]
 
 
-@pytest.mark.parametrize(("game", "lang", "device"), FOUR, ids=[f"{g}-{lang}-{d['viewport']['width']}" for g, lang, d in FOUR])
+@pytest.mark.parametrize(("game", "lang", "device"), FOUR,
+                         ids=[f"{g}-{lang}-{d['viewport']['width']}" for g, lang, d in FOUR])
 def test_four_players_keep_the_hand_the_turn_and_every_seat_on_one_screen(
         server: str, new_page: Any, screenshot: Any, game: str, lang: str, device: dict[str, Any]) -> None:
     made = crowded_table(server, game, declarations=2 if game == "diloti" else 0)
@@ -199,14 +204,15 @@ def test_four_players_keep_the_hand_the_turn_and_every_seat_on_one_screen(
     width, height = device["viewport"]["width"], device["viewport"]["height"]
     screenshot(page, f"49-table-{'phone' if width < 500 else 'landscape'}-4-{game}-{lang}")
     boxes = page.evaluate("""() => Object.fromEntries(['#hand', '#turn', '#seats .at-left', '#seats .at-top',
-        '#seats .at-right', '#seats .at-bottom'].map((q) => { const r = document.querySelector(q).getBoundingClientRect();
-        return [q, {top: r.top, bottom: r.bottom, left: r.left, right: r.right}]; }))""")
+        '#seats .at-right', '#seats .at-bottom'].map((q) => {
+          const r = document.querySelector(q).getBoundingClientRect();
+          return [q, {top: r.top, bottom: r.bottom, left: r.left, right: r.right}]; }))""")
     for what, box in boxes.items():  # whole, without scrolling
         assert box["top"] >= 0 and box["bottom"] <= height + 0.5, (what, box)
         assert box["left"] >= 0 and box["right"] <= width + 0.5, (what, box)
     check_fits(page, f"a table of four ({game})")
-    names = page.eval_on_selector_all("#seats .seatbox .name", "els => els.map((e) => e.scrollWidth <= e.clientWidth + 1"
-                                      " || getComputedStyle(e).textOverflow === 'ellipsis')")
+    names = page.eval_on_selector_all("#seats .seatbox .name", "els => els.map((e) => e.scrollWidth <= "
+                                      "e.clientWidth + 1 || getComputedStyle(e).textOverflow === 'ellipsis')")
     assert all(names), names  # a long name cut with an ellipsis, or whole
     if game == "diloti":
         piles = page.eval_on_selector_all("#felt .pile", "els => els.map((e) => e.getBoundingClientRect().top)")
@@ -241,7 +247,8 @@ def test_every_control_is_a_thumbs_width_on_a_touch_screen(server: str, new_page
     ("diloti", 4, "el", UPRIGHT), ("xeri", 2, "en", SIDEWAYS), ("kontsina", 3, "el", NARROW)],
     ids=["diloti-4-el-390", "xeri-2-en-844", "kontsina-3-el-320"])
 def test_the_end_of_a_game_fits_a_phone_with_its_actions_in_reach(
-        server: str, new_page: Any, screenshot: Any, game: str, players: int, lang: str, device: dict[str, Any]) -> None:
+        server: str, new_page: Any, screenshot: Any, game: str, players: int, lang: str,
+        device: dict[str, Any]) -> None:
     page = game_over_page(server, new_page, device, game, players, lang)
     width, height = device["viewport"]["width"], device["viewport"]["height"]
     dlg = page.locator("#dlg").bounding_box()
@@ -283,8 +290,8 @@ def test_the_hand_over_comes_after_a_countdown_and_refusals_number_seats_as_the_
         while (msg := json.loads(ws.recv(timeout=20)))["type"] != "state":
             pass
         assert msg["turn"] == 1  # Anna's
-        anna.wait_for_function("() => document.querySelector(\"#seats .seatbox[data-seat='0']\")"
-                               " && !document.querySelector(\"#seats .seatbox[data-seat='0']\").classList.contains('offline')")
+        bob_box = "document.querySelector(\"#seats .seatbox[data-seat='0']\")"
+        anna.wait_for_function(f"() => {bob_box} && !{bob_box}.classList.contains('offline')")
         assert anna.locator("#seats .handover-btn, #seats .handover-wait").count() == 0
     # Bob's tab closed: a countdown, not the button (the server would refuse it), counting down live.
     anna.wait_for_selector("#seats .handover-wait[data-seat='0']")
