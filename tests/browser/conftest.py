@@ -173,7 +173,17 @@ def shot(page: Any, name: str, full: bool = False) -> None:
     out = os.environ.get("DILOTI_SCREENSHOTS")
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(out) / f"{name}.png"), full_page=full)
+        path = str(Path(out) / f"{name}.png")
+        if full and page.evaluate("matchMedia('(pointer: coarse)').matches"):
+            # Chromium's full-page capture drops the touch screen's emulation (a phone's page would be drawn for
+            # a mouse): the screen is made as tall as the page instead, then put back.
+            size = page.viewport_size
+            page.set_viewport_size({"width": size["width"], "height": page.evaluate(
+                "Math.max(document.documentElement.scrollHeight, innerHeight)")})
+            page.screenshot(path=path)
+            page.set_viewport_size(size)
+        else:
+            page.screenshot(path=path, full_page=full)
 
 
 @pytest.fixture()

@@ -6,7 +6,7 @@ import { $, fill, h } from "./dom.js";
 import { fixed, serverText, t, tn } from "./i18n.js";
 import { gameOf, gameTitle, infoReady } from "./games.js";
 import { filterFor, matchTyped, playableCards, sortCards, unitsOf } from "./moves.js";
-import { prettyMove, seatName } from "./present.js";
+import { levelName, prettyMove, seatName } from "./present.js";
 import { showDialog, closeDialog } from "./dialogs.js";
 import { ClockTicker } from "./clock.js";
 import { seatRing } from "./seats.js";
@@ -57,7 +57,7 @@ export class TableView {
     this.gameOver = null;
     this.conn = null;
     this.keyHandler = (e) => this.onKey(e);
-    this.ticker = new ClockTicker(root, t);
+    this.ticker = new ClockTicker(root, t, () => this.render());  // a hand-over's countdown ended: its button
     this.chat = new ChatPanel({ readOnly: watch, onSend: (text) => !!this.conn && this.conn.send({ type: "chat", text }) });
   }
 
@@ -139,6 +139,7 @@ export class TableView {
         break;
       case "table":
         this.table = msg.table;
+        this.tableAt = performance.now();  // its seats' hand_over_in count from here
         for (const s of this.table.seats) if (!s.away) this.outOfTime.delete(s.seat);
         this.render();
         if ($("#end-series") && this.table.series_score) $("#end-series").textContent = this.seriesText();
@@ -378,7 +379,7 @@ export class TableView {
     const tags = [h("span", { class: "tag side" + (s.seat % n) }, t("seat.n", { n: s.seat + 1 }))];
     if (s.seat === this.seat) tags.push(h("span", { class: "tag" }, t("seat.you")));
     else if (n < this.table.players && this.seat !== null && s.seat % n === this.seat % n) tags.push(h("span", { class: "tag" }, t("seat.partner")));
-    if (s.kind === "bot") tags.push(h("span", { class: "tag" }, t("seat.computer", { level: s.level })));
+    if (s.kind === "bot") tags.push(h("span", { class: "tag" }, t("seat.computer", { level: levelName(s.level) })));
     else if (s.away) tags.push(h("span", { class: "tag away" }, t(s.taken ? "seat.away" : "seat.left")));
     else if (s.taken && !s.connected) tags.push(h("span", { class: "tag" }, t("seat.offline")));
     return tags;

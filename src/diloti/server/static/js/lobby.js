@@ -4,7 +4,7 @@ import { fill, h } from "./dom.js";
 import { defaultGame, gameNames, gameOf, gameTitle, goalOf, infoReady, loadInfo, optionLabel, optionWord, seatingChoices,
   seatingFlags, seatingOf } from "./games.js";
 import { has, t, tn } from "./i18n.js";
-import { seatName } from "./present.js";
+import { levelName, seatName } from "./present.js";
 import { PlayerPanel } from "./player.js";
 import { QuickPlayView } from "./quickplay.js";
 
@@ -262,7 +262,7 @@ export class Lobby {
       if (i === 0) return h("div", { class: "seat-row" }, h("span", { class: "who" }, t("seat.n", { n: 1 }) + " · " + role));
       const sel = h("select", { id: "seat-" + i, "aria-label": t("seat.n", { n: i + 1 }), onchange: (e) => { f.seats[i] = e.target.value; } },
         h("option", { value: "human", selected: s === "human" || undefined }, t("new.human")),
-        this.levels().map((lv) => h("option", { value: lv, selected: s === lv || undefined }, t("new.computer") + " · " + lv)));
+        this.levels().map((lv) => h("option", { value: lv, selected: s === lv || undefined }, t("new.computer") + " · " + levelName(lv))));
       return h("div", { class: "seat-row" }, h("span", { class: "who" }, t("seat.n", { n: i + 1 }) + " · " + role), sel);
     });
 
@@ -283,7 +283,7 @@ export class Lobby {
       goalInput ? h("label", { class: "field" }, h("span", null, t(goal === "hands" ? "new.hands" : "new.target")), goalInput) : null,
       h("label", { class: "field" }, h("span", null, t("new.away_level")),
         h("select", { id: "away-level", disabled: (rated && f.rated) || undefined, onchange: (e) => { f.away_level = e.target.value; } },
-          this.levels().map((lv) => h("option", { value: lv, selected: ((rated && f.rated ? null : f.away_level) || "heuristic") === lv || undefined }, lv)))),
+          this.levels().map((lv) => h("option", { value: lv, selected: ((rated && f.rated ? null : f.away_level) || "heuristic") === lv || undefined }, levelName(lv))))),
       h("label", { class: "field" }, h("span", null, t("new.clock")),
         h("select", { id: "clock", onchange: (e) => { f.clock = e.target.value; } },
           CLOCKS.map((c) => h("option", { value: c, selected: f.clock === c || undefined }, t("new.clock." + c))))),
@@ -407,12 +407,12 @@ export class JoinPage {
     if (tb) {
       body.push(h("ul", { class: "seatlist" }, tb.seats.map((s) => h("li", null,
         h("span", { class: "tag side" + (s.seat % (tb.sides || 2)) }, t("seat.n", { n: s.seat + 1 })),
-        h("b", null, s.kind === "bot" ? seatName(tb, s.seat, null) + " · " + s.level : s.taken ? s.name : t("wait.free")),
+        h("b", null, s.kind === "bot" ? seatName(tb, s.seat, null) + " · " + levelName(s.level) : s.taken ? s.name : t("wait.free")),
         s.away ? h("span", { class: "tag away" }, t(s.taken ? "seat.away" : "seat.left")) : null,
         (tb.sides || 2) < tb.players ? h("span", { class: "tag" }, t("side.n", { n: (s.seat % (tb.sides || 2)) + 1 })) : null))));
       // The conditions are shown before anyone sits: rated or casual, and what happens to an absent player's seat.
       body.push(h("p", { class: "note", id: "join-terms" }, t(tb.rated ? "join.rated" : "join.casual",
-        { level: tb.away_level, grace: tb.grace })));
+        { level: levelName(tb.away_level), grace: tb.grace })));
       // A seat left during a game is free too: whoever takes it plays from the next move on.
       if (tb.free && tb.free.length && (tb.status === "waiting" || tb.status === "playing")) {
         body.push(h("label", { class: "field" }, h("span", null, t("new.name")),
