@@ -21,6 +21,13 @@ different pairs: ``--only``, ``--involving``). The games of pair (A, B) are exac
 
 ``--table`` prints the cross table in Markdown: each cell the row player's win rate against the column
 player (Wilson 95% interval over the duplicate pairs) and its points a round (normal 95% interval).
+
+An outside player, by import path as ``diloti tournament`` takes it (``module:Name[:key=value,...]``), gets
+its row against the reference players: the same matches (seed :data:`SEED`, duplicate deals), its results
+files under ``--dir`` (``NAME_vs_B.jsonl``, resumable), the row printed with the table's header::
+
+    PYTHONPATH=. .venv/bin/python bench/reference_table.py --outside mybots:Lowest --name lowest --games 40 \
+        --against random greedy heuristic expert
 """
 
 from __future__ import annotations
@@ -30,9 +37,10 @@ import sys
 import time
 from pathlib import Path
 
+from diloti.core.errors import DilotiError
 from diloti.games.diloti.options import Options
 from diloti.match.sequential import append_result, check_results, read_results
-from diloti.match.tournament import MatchResult, play_match, summarise
+from diloti.match.tournament import MatchResult, check_match, play_match, summarise
 
 SEED = 1
 HERE = Path(__file__).resolve().parent
@@ -99,13 +107,35 @@ def run(folder: Path, games: int | None, only: set[str] | None, involving: str |
               f"[{time.perf_counter() - start:.0f} s]", flush=True)
 
 
-def result(folder: Path, a: str, b: str) -> MatchResult | None:
+def result(folder: Path, a: str, b: str, specs: dict[str, str] | None = None) -> MatchResult | None:
     # check_results refuses a game recorded twice or of other deals (a file from another seed).
+    specs = PLAYERS if specs is None else specs
     res = list(check_results(read_results(str(path_of(folder, a, b))), SEED).values())
     res = [r for r in res if r.index < len(res) - len(res) % 2]  # whole duplicate pairs only
     if not res:
         return None
-    return summarise(PLAYERS[a], PLAYERS[b], res, 2, Options(), SEED, None, sum(r.seconds for r in res))
+    return summarise(specs[a], specs[b], res, 2, Options(), SEED, None, sum(r.seconds for r in res))
+
+
+def outside_row(folder: Path, name: str, spec: str, against: list[str], games: int) -> str:
+    """Play an outside player ``spec`` (import path) against each reference player of ``against`` to ``games``
+    games (resuming from ``folder``'s files), then its row of the cross table, with the header."""
+    folder.mkdir(parents=True, exist_ok=True)
+    specs = {**PLAYERS, name: spec}
+    for b in against:
+        done = len(read_results(str(path_of(folder, name, b))))
+        if done >= games:
+            continue
+        start = time.process_time()
+        first = done - done % 2
+        r = play_match(spec, PLAYERS[b], games=games - first, seed=SEED, first=first)
+        for g in r.results:
+            if g.index >= done:
+                append_result(str(path_of(folder, name, b)), g)
+        print(f"{name} vs {b}: games {first + 1}-{games} [{time.process_time() - start:.0f} CPU s here]", flush=True)
+    cells = [cell(result(folder, name, b, specs), False) for b in against]
+    return "\n".join([f"| row against column | {' | '.join(against)} |", "|---|" + "---|" * len(against),
+                      f"| **{name}** (`{spec}`) | " + " | ".join(cells) + " |"])
 
 
 def cell(r: MatchResult | None, flip: bool) -> str:
@@ -145,12 +175,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=None, help="games for every pair (default: by cost, GAMES)")
     ap.add_argument("--only", nargs="*", choices=list(PLAYERS), help="play only the pairs among these players")
     ap.add_argument("--involving", choices=list(PLAYERS), help="play only the pairs with this player")
+    ap.add_argument("--outside", metavar="SPEC", help="an outside player by import path (module:Name[:k=v,...]): "
+                    "play it against the reference players and print its row")
+    ap.add_argument("--name", default="outside", help="the outside player's name in its row and files")
+    ap.add_argument("--against", nargs="+", choices=list(PLAYERS), default=["random", "greedy", "heuristic", "expert"],
+                    help="the reference players the outside player meets (default: the four cheapest to meet)")
     args = ap.parse_args(argv)
-    if not (args.run or args.table):
-        ap.error("say --run, --table or both")
+    if not (args.run or args.table or args.outside):
+        ap.error("say --run, --table, --outside SPEC or a mix")
     if args.games is not None and args.games < 2:
         ap.error("--games must be at least 2 (one duplicate pair)")
+    if args.outside is not None and (args.name in PLAYERS or not args.name.isidentifier()):
+        ap.error(f"invalid --name {args.name!r}: expected a word that names no reference player")
     sys.path.insert(0, str(HERE))  # baselines:PPOPlayer
+    if args.outside is not None:
+        try:
+            check_match(args.outside, "random", 2, 2, Options(), None, None, "diloti")
+        except DilotiError as exc:
+            ap.error(f"invalid --outside {args.outside!r}: {exc}")
+        print(outside_row(args.dir, args.name, args.outside, args.against, args.games or 40))
     if args.run:
         run(args.dir, args.games, set(args.only) if args.only else None, args.involving)
     if args.table:

@@ -172,10 +172,15 @@ def test_hand_over_after_the_grace_period_and_take_the_seat_back(tmp_path: Path)
             with client.websocket_connect("/ws") as bob:
                 hello(bob, tid, tokens[1])
                 assert error(ann, {"type": "hand_over", "seat": 1})["code"] == "seat_connected"
-            wait_for(ann, "table", lambda m: not m["table"]["seats"][1]["connected"])  # Bob went away
+            gone = wait_for(ann, "table", lambda m: not m["table"]["seats"][1]["connected"])[-1]  # Bob went away
+            # The summary says when the hand-over is allowed (the page counts it down): within the grace period.
+            assert 55 <= gone["table"]["seats"][1]["hand_over_in"] <= 60
+            assert gone["table"]["seats"][0]["hand_over_in"] is None  # Ann is here
             assert error(ann, {"type": "hand_over", "seat": 0})["code"] == "own_seat"
             assert error(ann, {"type": "hand_over", "seat": 2})["code"] == "bad_seat"
-            assert error(ann, {"type": "hand_over", "seat": 1})["code"] == "grace_period"
+            refused = error(ann, {"type": "hand_over", "seat": 1})
+            # Seats named as the page names them: seat 1 of the message is the page's "Seat 2".
+            assert refused["code"] == "grace_period" and "the player of Seat 2 keeps the seat for" in refused["message"]
             assert not live(client, tid).seats[1].away
             live(client, tid).grace = 0  # the grace period over at once
             ann.send_json({"type": "hand_over", "seat": 1})

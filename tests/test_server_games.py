@@ -39,6 +39,10 @@ def hidden_from(table: LiveTable, seat: int | None) -> set[str]:
     ({"game": "xeri", "players": 4}, "bad_options"),  # four play Xeri only in partnerships
     ({"game": "kontsina", "players": 3, "options": {"partnerships": True}}, "bad_options"),
     ({"game": "kontsina", "options": {"target": "21"}}, "bad_options"),
+    ({"game": "kontsina", "options": {"target": 211}}, "bad_options"),  # past ten standard games (21 points)
+    ({"game": "diloti", "options": {"target": 10_000}}, "bad_options"),
+    ({"game": "xeri", "options": {"hands": 101}}, "bad_options"),
+    ({"game": "xeri", "options": {"game_by_points": True, "target": 1011}}, "bad_options"),
     ({"game": "xeri", "rated": True}, "bad_request"),
     ({"game": "kontsina", "players": 3, "seats": [{"kind": "human"}, {"kind": "bot", "level": "expert"}]},
      "bad_seats"),
@@ -50,6 +54,24 @@ def test_a_new_table_checks_the_game_its_players_and_options(tmp_path: Path, bod
         assert r.status_code == 400 and r.json()["code"] == code, r.text
         assert str(next(iter(body.values())))[:4] in r.json()["message"] or code != "bad_game"
         assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_a_tables_bounds_are_the_forms_and_the_longest_game_is_taken(tmp_path: Path) -> None:
+    """/api/info's ranges (the page's form reads them) are what POST /api/tables takes: the greatest is taken,
+    one more is refused naming the option and the bound, in every game."""
+    with make_client(tmp_path) as client:
+        games = client.get("/api/info").json()["games"]
+        assert games["diloti"]["ranges"] == {"target": [1, 610]}
+        assert games["kontsina"]["ranges"] == {"target": [1, 210]}
+        assert games["xeri"]["ranges"] == {"target": [1, 1010], "hands": [1, 100]}
+        for game, entry in games.items():
+            for name, (_, hi) in entry["ranges"].items():
+                extra = {"game_by_points": True} if name == "target" and "game_by_points" in entry["options"] else {}
+                ok = client.post("/api/tables", json={"name": "Ann", "game": game, "options": {name: hi, **extra}})
+                assert ok.status_code == 201, ok.text
+                r = client.post("/api/tables", json={"name": "Ann", "game": game, "options": {name: hi + 1, **extra}})
+                assert r.status_code == 400 and r.json()["code"] == "bad_options", r.text
+                assert f"options.{name} {hi + 1}" in r.json()["message"] and f"at most {hi}" in r.json()["message"]
 
 
 def test_info_lists_the_games_and_the_lobby_shows_each_tables_game(tmp_path: Path) -> None:

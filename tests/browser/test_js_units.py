@@ -179,6 +179,7 @@ def test_every_key_built_from_data_exists(server: str, home: Any) -> None:
     values = {
         "end.": {"resigned", "abandoned", "aborted"},  # the kinds of a table's end_reason (server/life.py)
         "game.name.": set(info["games"]),
+        "level.": set(info["levels"]),  # the computer's levels (present.js levelName)
         "mode.": set(MODES) | literal(PlayerStats.model_fields["mode"]) | literal(RatingInfo.model_fields["mode"])
         | literal(GameEntry.model_fields["mode"]) | {g.rating_mode(n) for g in GAMES.values() for n in g.players},
         "new.clock.": set(re.findall(r"\"([^\"]+)\"", clocks.group(1))),

@@ -66,6 +66,10 @@ class GameInfo:
     rating_prefix: str | None = None
     hint_levels: tuple[str, ...] = ("expert",)
     side: type[Any] | None = None  # one side's score of a round (a dataclass with ``total``), as replies describe it
+    # The research environments' episode kinds for the game: one round, and "game" (rounds to the target) for a
+    # game whose observation holds the game's scores (its envs part offers the same: diloti.envs.ids lists
+    # them without importing the part).
+    episodes: tuple[str, ...] = ("round",)
 
     @property
     def title(self) -> str:

@@ -11,7 +11,8 @@ environment ``diloti/<Game>-v0`` of each registered game with an envs part
 (``diloti/Diloti-v0`` for the default game; a game registered later joins with
 :func:`register_gymnasium`) when Gymnasium is installed, so
 ``gymnasium.make("diloti/Diloti-v0", opponent="expert")`` works after
-``import diloti.envs``. docs/RESEARCH.md describes each environment.
+``import diloti.envs``, and each versioned id (:mod:`diloti.envs.ids`: ``diloti/Diloti-2p-round-v0``).
+docs/RESEARCH.md describes each environment.
 """
 
 from __future__ import annotations
@@ -45,7 +46,26 @@ def register_gymnasium(game: str) -> str | None:
     return env_id
 
 
+def register_versioned() -> list[str]:
+    """Register the versioned id of each game, player count and episode kind with Gymnasium
+    (``diloti/Diloti-2p-round-v0``: :mod:`diloti.envs.ids`), once; their ids (none without Gymnasium)."""
+    try:
+        import gymnasium
+    except ImportError:
+        return []
+    from diloti.envs.ids import env_ids
+
+    out = []
+    for e in env_ids().values():
+        if "gymnasium" in e.libraries:
+            if e.gym_id not in gymnasium.registry:
+                gymnasium.register(id=e.gym_id, entry_point="diloti.envs.gym_env:CardGameEnv", kwargs=e.kwargs)
+            out.append(e.gym_id)
+    return out
+
+
 for _game in GYM_IDS:
     register_gymnasium(_game)
+register_versioned()
 
-__all__ = ["GYM_ID", "GYM_IDS", "gym_id", "register_gymnasium"]
+__all__ = ["GYM_ID", "GYM_IDS", "gym_id", "register_gymnasium", "register_versioned"]

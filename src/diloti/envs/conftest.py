@@ -21,13 +21,19 @@ def _missing(module: str) -> bool:
 
 _NEEDS = {
     "actions.py": ("numpy",),  # its example loads a game's envs part
+    "batch.py": ("numpy",),
     "driver.py": ("numpy",),
     "driver_base.py": ("numpy",),
     "games.py": ("numpy",),
     "pettingzoo_env.py": ("numpy", "gymnasium", "pettingzoo"),
     "gym_env.py": ("numpy", "gymnasium"),
+    "vector.py": ("numpy", "gymnasium"),
+    "sb3.py": ("numpy", "gymnasium", "stable_baselines3"),
     "openspiel_base.py": ("numpy", "pyspiel"),
     "openspiel_game.py": ("numpy", "pyspiel"),
+    "exact.py": ("numpy", "pyspiel"),
+    "ids.py": ("numpy",),  # its example loads a game's envs part
+    "fingerprint.py": ("numpy", "gymnasium", "pettingzoo"),
 }
 
 collect_ignore = [name for name, needs in _NEEDS.items() if any(_missing(m) for m in needs)]

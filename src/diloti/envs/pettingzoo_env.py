@@ -57,6 +57,7 @@ from diloti.core.registry import default_game
 from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat, round_seed
 from diloti.envs.driver_base import DriverBase, check_max_steps
 from diloti.envs.games import find_env_game
+from diloti.envs.ids import with_id
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -65,8 +66,11 @@ def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:
     """The environment with PettingZoo's standard wrappers (illegal action ends the round, bounds, order).
 
     Keyword arguments go to :class:`raw_env` (``max_steps`` among them); ``illegal_reward`` is the reward of an
-    illegal action (by default the worst a round or hand of the game can give).
+    illegal action (by default the worst a round or hand of the game can give); ``env_id``, a versioned id
+    (:mod:`diloti.envs.ids`: ``"Diloti-2p-round-v0"``), sets the game, the players and the episode kind.
     """
+    if "env_id" in kwargs:
+        kwargs = with_id(kwargs.pop("env_id"), kwargs, "pettingzoo")
     illegal = kwargs.pop("illegal_reward", None)
     if illegal is None:
         game = kwargs.get("game")

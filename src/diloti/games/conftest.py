@@ -20,4 +20,4 @@ def _missing(module: str) -> bool:
 
 collect_ignore_glob = ["*/envs.py", "*/envs/*"] if _missing("numpy") else []
 if _missing("pyspiel"):
-    collect_ignore_glob.append("*/envs/openspiel.py")
+    collect_ignore_glob += ["*/envs/openspiel.py", "*/envs/mini.py"]

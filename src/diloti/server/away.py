@@ -179,18 +179,20 @@ class AwayPlay:
                 raise ProtocolError("own_seat", "you cannot hand your own seat to the computer (send 'leave' to "
                                     "give it up)")
             s = table.seats[other]
+            # The page numbers seats from 1 ("Seat 2"): a refusal a player reads names the seat so too.
+            shown = f"Seat {other + 1}"
             if s.kind == "bot":
-                raise ProtocolError("bot_seat", f"seat {other} is a computer seat already")
+                raise ProtocolError("bot_seat", f"{shown} is a computer seat already")
             if s.away:
-                raise ProtocolError("seat_away", f"the computer plays seat {other} already")
+                raise ProtocolError("seat_away", f"the computer plays {shown} already")
             if s.token_hash is None:
-                raise ProtocolError("bad_seat", f"seat {other} is free: nobody holds it")
+                raise ProtocolError("bad_seat", f"{shown} is free: nobody holds it")
             if s.conns:
-                raise ProtocolError("seat_connected", f"the player of seat {other} is connected")
-            left = table.grace - (time.monotonic() - s.gone)
-            if left > 0:
-                raise ProtocolError("grace_period", f"the player of seat {other} keeps the seat for "
-                                    f"{max(1, round(left))} more seconds")
+                raise ProtocolError("seat_connected", f"the player of {shown} is connected")
+            left = s.hand_over_in(table.grace)
+            if left:
+                raise ProtocolError("grace_period", f"the player of {shown} keeps the seat for {left} more "
+                                    f"second{'s' if left != 1 else ''} (the table's grace period: {table.grace} s)")
             self.held.touch(table)
             await set_away(self.storage, table, s, True)
         await self.run_computer(table)

@@ -17,7 +17,7 @@ what the games' interface does not say yet is worked out in one place, :func:`de
  (4, 2, {'partnerships': True})]
 >>> diloti = game_entry(find_game("diloti"))
 >>> diloti["ranges"], diloti["choices"]
-({'target': [1, 10000]}, {'face_card_redeal': ['off', 'first_deal', 'any_deal']})
+({'target': [1, 610]}, {'face_card_redeal': ['off', 'first_deal', 'any_deal']})
 >>> diloti["help"]["soy"]
 'a group of exactly two equal numerals cannot be added to'
 """
@@ -31,15 +31,18 @@ from typing import Any
 from diloti.core.errors import DilotiError
 from diloti.games import GAMES, HANDS_FORMATS, GameInfo
 from diloti.server.quickplay import POOL_GAME
+from diloti.server.seating import table_ranges
 
 
 def option_bounds(game: GameInfo) -> dict[str, Any]:
     """What a form needs of each option beside its default: the numbers' bounds (``ranges``: name -> [least,
-    greatest]), the words a choice takes (``choices``) and what each option means (``help``, in English). An
+    greatest], a table's: :func:`diloti.server.seating.table_ranges`),
+    the words a choice takes (``choices``) and what each option means (``help``, in English). An
     option in neither ``ranges`` nor ``choices`` is a flag."""
     options = game.options
     names = [f.name for f in dataclasses.fields(options)]  # type: ignore[arg-type]
-    return {"ranges": {n: [1, options.MAXIMUM[n]] for n in names if n in options.MAXIMUM},
+    ranges = table_ranges(game)  # a table's bounds: a game it can last (the form's are these too)
+    return {"ranges": {n: ranges[n] for n in names if n in ranges},
             "choices": {n: list(options.CHOICES[n]) for n in names if n in options.CHOICES},
             "help": {n: options.help(n) for n in names}}
 

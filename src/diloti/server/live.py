@@ -7,6 +7,7 @@ import asyncio
 import bisect
 import hashlib
 import hmac
+import math
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -69,6 +70,19 @@ class Seat:
         self.name, self.player, self.token_hash = name, player, token_hash
         self.away = False
         self.gone = time.monotonic()
+
+    def hand_over_in(self, grace: float, now: float | None = None) -> int | None:
+        """Seconds before another player may hand this seat to the computer (0: now; None: it cannot be, as a
+        computer's seat, a free one, one played by the computer already or one whose player is here).
+
+        >>> s = Seat(1, "human", token_hash="h", gone=100.0)
+        >>> s.hand_over_in(60, now=108.2), s.hand_over_in(60, now=170.0), Seat(2, "bot").hand_over_in(60)
+        (52, 0, None)
+        """
+        if self.kind != "human" or self.token_hash is None or self.away or self.conns:
+            return None
+        left = grace - ((time.monotonic() if now is None else now) - self.gone)
+        return max(0, math.ceil(left))  # rounded up: the page never offers it a moment before the server allows it
 
 
 class LiveTable:
@@ -262,6 +276,7 @@ class LiveTable:
 
     def summary(self) -> dict[str, Any]:
         """The public table summary (no cards)."""
+        under_way = self.status == "playing" and not self.over
         return {
             "id": self.id, "game": self.kind, "players": self.players, "sides": self.sides,
             "options": self.options.to_dict(),
@@ -269,7 +284,8 @@ class LiveTable:
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level,
                        "name": s.level if s.kind == "bot" else s.name, "taken": s.taken,
                        "connected": s.kind == "bot" or bool(s.conns), "side": self.side_of(s.seat), "away": s.away,
-                       "player": s.player}
+                       "player": s.player,
+                       "hand_over_in": s.hand_over_in(self.grace) if under_way else None}
                       for s in self.seats],
             "rated": self.rated,
             "free": self.free(), "scores": list(self.game.scores), "round": self.game.round_no,

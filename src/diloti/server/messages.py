@@ -263,6 +263,10 @@ class SeatInfo(Strict):
     away: Annotated[bool, Field(description="the computer plays this human seat (handed over, or left)")]
     player: Annotated[str | None, Field(description="the id of the player who comes back holding this seat (their "
                                         "profile: /api/players/{id}); null: a guest, a computer or a free seat")]
+    hand_over_in: Annotated[int | None, Field(
+        description="seconds before the other players may hand this seat to the computer ('hand_over'): 0 now; "
+                    "null when it cannot be (a computer's or free seat, one the computer plays already, one whose "
+                    "player is connected, a game not under way). The page counts down from it")] = None
 
 
 class RematchOffer(Strict):

@@ -277,6 +277,23 @@ def read_conditions(req: dict[str, Any], game: str) -> tuple[str, int, tuple[int
     return away_level, grace, clock, rated
 
 
+GAME_LENGTHS = 10  # a table's game lasts at most this many of the game's standard games (its default options)
+
+
+def table_ranges(game: GameInfo) -> dict[str, list[int]]:
+    """The bounds a table puts on each number option of ``game`` (the new-table form's, from /api/info): from 1
+    to :data:`GAME_LENGTHS` times the option's default, the length of the game its rules call standard (Diloti
+    to 61 points: a table plays it to at most 610), and never past the game's own maximum (the command line's).
+    A target of 10,000 would be a game of hundreds of rounds, which no table lasts: refused.
+
+    >>> table_ranges(GAMES["diloti"]), table_ranges(GAMES["xeri"])
+    ({'target': [1, 610]}, {'target': [1, 1010], 'hands': [1, 100]})
+    """
+    defaults = game.options().to_dict()
+    return {n: [1, min(hi, GAME_LENGTHS * int(defaults[n]))] for n, hi in game.options.MAXIMUM.items()
+            if n in defaults}
+
+
 def read_game(req: dict[str, Any]) -> tuple[str, int, Any]:
     """A new table's game, players and options, each checked against the others.
 
@@ -292,6 +309,11 @@ def read_game(req: dict[str, Any]) -> tuple[str, int, Any]:
     bad_players invalid players 3: xeri takes 2 or 4
     bad_options unknown xeri option 'soy' (known: xeri_jack_double, game_by_points, target, hands, ...)
     bad_options options that do not fit 3 players: invalid number of players for kontsina partnerships: expected 4
+    >>> read_game({"game": "kontsina", "options": {"target": 10000}})
+    Traceback (most recent call last):
+    ...
+    diloti.server.protocol.ProtocolError: invalid options.target 10000: a table plays kontsina to at most 210 \
+(ten standard games)
     """
     game = req.get("game", DEFAULT_GAME)
     if not isinstance(game, str) or game not in GAMES:
@@ -310,6 +332,11 @@ def read_game(req: dict[str, Any]) -> tuple[str, int, Any]:
         info.sides(players, options)  # the game's own rule on its seats under these options
     except DilotiError as exc:
         raise ProtocolError("bad_options", f"options that do not fit {players} players: {exc}") from None
+    chosen = options.to_dict()
+    for name, (_, hi) in table_ranges(info).items():
+        if chosen[name] > hi:
+            raise ProtocolError("bad_options", f"invalid options.{name} {chosen[name]}: a table plays {game} to at "
+                                f"most {hi} (ten standard games)")
     return game, players, options
 
 

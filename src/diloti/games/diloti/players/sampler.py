@@ -55,7 +55,7 @@ class Worlds:
     (the same random numbers in the same order), several times faster.
     """
 
-    __slots__ = ("bottom", "faces", "hand", "need", "others", "sizes", "template", "unseen", "view")
+    __slots__ = ("bottom", "faces", "hand", "need", "others", "sizes", "stock_cards", "template", "unseen", "view")
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -67,6 +67,7 @@ class Worlds:
             bottom = None
         self.unseen = unseen
         self.bottom = bottom
+        self.stock_cards = view.stock_size - (1 if bottom is not None else 0)  # the bottom card is added last
         self.sizes = list(view.hand_sizes)
         self.need = _constraints(view)
         self.faces = tuple(s for s in view.pending if s != view.seat)
@@ -103,7 +104,9 @@ class Worlds:
                 k = sizes[s] - len(hands[s])
                 hands[s] = hands[s] + pool[pos:pos + k]
                 pos += k
-            stock = pool[pos:]
+            # The stock's own cards: unseen cards beyond the hands and the stock (a smaller deal's cards set
+            # aside, diloti.games.diloti.mini) stay out of the world, as they stay out of the round.
+            stock = pool[pos:pos + self.stock_cards]
             if attempt == _TRIES or not (need or faces) or _ok(hands, need, faces):
                 break
         if self.bottom is not None:

@@ -23,9 +23,11 @@ export function seatClock(clock, seat, elapsed) {
 
 /** Keeps every `[data-clock-seat]` element's text current, four times a second. */
 export class ClockTicker {
-  constructor(root, t) {
+  /** `onDue`: called when a hand-over's countdown (`[data-handover-due]`, seats.js) reaches its end. */
+  constructor(root, t, onDue = null) {
     this.root = root;
     this.t = t;
+    this.onDue = onDue;
     this.clock = null;
     this.at = 0;
     this.timer = null;
@@ -47,6 +49,13 @@ export class ClockTicker {
   }
 
   paint() {
+    let due = false;
+    for (const el of this.root.querySelectorAll("[data-handover-due]")) {
+      const left = Math.ceil((Number(el.dataset.handoverDue) - performance.now()) / 1000);
+      if (left <= 0) due = true;
+      else el.textContent = this.t("away.hand_over_in", { s: left });
+    }
+    if (due && this.onDue) this.onDue();
     const elapsed = performance.now() - this.at;
     for (const el of this.root.querySelectorAll("[data-clock-seat]")) {
       const c = seatClock(this.clock, Number(el.dataset.clockSeat), elapsed);

@@ -6,7 +6,7 @@ import { $, fill, h } from "./dom.js";
 import { fixed, serverText, t, tn } from "./i18n.js";
 import { gameOf, gameTitle, infoReady } from "./games.js";
 import { filterFor, matchTyped, playableCards, sortCards, unitsOf } from "./moves.js";
-import { prettyMove, seatName } from "./present.js";
+import { levelName, prettyMove, seatName } from "./present.js";
 import { showDialog, closeDialog } from "./dialogs.js";
 import { ClockTicker } from "./clock.js";
 import { seatRing } from "./seats.js";
@@ -15,7 +15,7 @@ import { tableBoard } from "./board.js";
 import { tableKeys } from "./keys.js";
 import { alertPrefs, shouldAlert, turnAlert } from "./alerts.js";
 import { sweepRound } from "./motion.js";
-import { dragCards, tableTouch } from "./touch.js";
+import { dragCards, oneTapOn, tableTouch } from "./touch.js";
 import { playSound, soundOf } from "./sound.js";
 import { announce, moveWords } from "./announce.js";
 import { afterState, beforeState, feltBar } from "./felt.js";
@@ -57,7 +57,7 @@ export class TableView {
     this.gameOver = null;
     this.conn = null;
     this.keyHandler = (e) => this.onKey(e);
-    this.ticker = new ClockTicker(root, t);
+    this.ticker = new ClockTicker(root, t, () => this.render());  // a hand-over's countdown ended: its button
     this.chat = new ChatPanel({ readOnly: watch, onSend: (text) => !!this.conn && this.conn.send({ type: "chat", text }) });
   }
 
@@ -139,6 +139,7 @@ export class TableView {
         break;
       case "table":
         this.table = msg.table;
+        this.tableAt = performance.now();  // its seats' hand_over_in count from here
         for (const s of this.table.seats) if (!s.away) this.outOfTime.delete(s.seat);
         this.render();
         if ($("#end-series") && this.table.series_score) $("#end-series").textContent = this.seriesText();
@@ -303,9 +304,20 @@ export class TableView {
     if (render) this.render();
   }
 
-  pickCard(card) {
+  /**
+   * A hand card picked (or put back). `tap`: by a finger or a mouse (not a key): a card with exactly one legal
+   * move is then played at once, unless the player turned one-tap play off (a table too large to list is never
+   * played so: its list is a sample).
+   */
+  pickCard(card, tap = false) {
     if (!this.state || !this.state.your_turn || this.waitingMove) return;
-    if (!playableCards(this.legal()).has(card)) return;
+    const legal = this.legal();
+    if (!playableCards(legal).has(card)) return;
+    const mine = legal.filter((m) => m.card === card);
+    if (tap && mine.length === 1 && this.state.phase === "play" && !this.sampled() && oneTapOn()) {
+      this.send(mine[0]);
+      return;
+    }
     if (this.sel.card === card) this.sel = { card: null, units: new Set() };
     else this.sel = { card, units: new Set() };
     this.msg = "";
@@ -367,7 +379,7 @@ export class TableView {
     const tags = [h("span", { class: "tag side" + (s.seat % n) }, t("seat.n", { n: s.seat + 1 }))];
     if (s.seat === this.seat) tags.push(h("span", { class: "tag" }, t("seat.you")));
     else if (n < this.table.players && this.seat !== null && s.seat % n === this.seat % n) tags.push(h("span", { class: "tag" }, t("seat.partner")));
-    if (s.kind === "bot") tags.push(h("span", { class: "tag" }, t("seat.computer", { level: s.level })));
+    if (s.kind === "bot") tags.push(h("span", { class: "tag" }, t("seat.computer", { level: levelName(s.level) })));
     else if (s.away) tags.push(h("span", { class: "tag away" }, t(s.taken ? "seat.away" : "seat.left")));
     else if (s.taken && !s.connected) tags.push(h("span", { class: "tag" }, t("seat.offline")));
     return tags;
@@ -431,7 +443,9 @@ export class TableView {
     const myMeta = [];
     if (st.dealer === me) myMeta.push(t("game.dealer"));
     const handLabel = h("div", { class: "handlabel" }, [t("game.hand"), ...myMeta].join(" · "));
-    if (mine && !this.waitingMove) dragCards(hand, (c, u, r) => this.dropCard(c, u, r));
+    if (mine && !this.waitingMove) {
+      dragCards(hand, { targets: (c) => this.dropTargets(c), onDrop: (c, u, r) => this.dropCard(c, u, r), onMiss: (c, u, felt) => this.dropMiss(c, u, felt) });
+    }
 
     // Typing a move.
     const typedInput = h("input", { type: "text", id: "typed", placeholder: t(gameOf(st.game).pile ? "game.type_ph_xeri" : "game.type_ph"), "aria-label": t("game.type"), autocomplete: "off", autocapitalize: "characters", spellcheck: "false" });

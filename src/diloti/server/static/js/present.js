@@ -1,6 +1,6 @@
 // Presenting moves, names and scores as text (shared by the table and the replay viewer).
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { gameOf } from "./games.js";
 import { normCard, suitSymbol, cardRank } from "./moves.js";
 
@@ -9,7 +9,12 @@ export function prettyCard(card) {
   return cardRank(card) + suitSymbol(card);
 }
 
-/** Notation with suit symbols: "9D x 4H 5C" -> "9♦ × 4♥ 5♣". */
+/** A computer level (a server name: "expert") in the page's language, the server's name when the page has none. */
+export function levelName(level) {
+  return level && has("level." + level) ? t("level." + level) : String(level || "");
+}
+
+/** Notation with suit symbols: "9D x 4H 5C" -> "9♦ × 4♥ 5♣"; a group's mark in the page's language ("4G" -> "4ομ"). */
 export function prettyMove(text) {
   if (!text) return "";
   return String(text).split(/\s+/).map((tok) => {
@@ -17,7 +22,7 @@ export function prettyMove(text) {
     const m = /^(.+?)(G?)$/.exec(tok);
     const c = normCard(tok);
     if (c && /^(10|[2-9AJQK])[CDHS]$/i.test(tok)) return prettyCard(c);
-    if (m && m[2] && /^\d+$/.test(m[1])) return m[1] + "G";
+    if (m && m[2] && /^\d+$/.test(m[1])) return m[1] + t("move.group_mark");
     return tok;
   }).join(" ");
 }

@@ -4,6 +4,8 @@
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { fixed, t, tn } from "./i18n.js";
+import { levelName } from "./present.js";
+import { reviewHref } from "./review.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -14,7 +16,8 @@ function svg(tag, attrs, ...children) {
   return el;
 }
 
-/** The rating after each rated game, with the ± band, as an SVG line plot. */
+/** The rating after each rated game, with the ± band, as an SVG line plot; `width` is best the plot's width on
+ *  screen: its labels (12 units high) are then 12 px, never shrunk to 7 px on a phone. */
 export function ratingPlot(points, { width = 640, height = 220 } = {}) {
   const pad = { l: 44, r: 10, t: 10, b: 22 };
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "plot", id: "rating-plot", role: "img",
@@ -86,15 +89,18 @@ export class ProfileView {
         h("td", null, String(s.games)), h("td", null, String(s.won)), h("td", null, String(s.lost)), h("td", null, String(s.xeris)),
         h("td", null, s.points_per_round === null || s.points_per_round === undefined ? "—" : fixed(s.points_per_round, 1))))));
     const opponents = h("ul", { class: "lobbylist", id: "profile-opponents" }, p.opponents.map((o) => h("li", null,
-      o.player ? h("a", { href: "/?player=" + encodeURIComponent(o.player) }, o.name || "?") : h("span", null, o.name || t("profile.deleted")),
+      o.player ? h("a", { href: "/?player=" + encodeURIComponent(o.player) }, o.name || "?")
+        : h("span", null, o.level ? t("seat.computer", { level: levelName(o.level) }) : o.name || t("profile.deleted")),
       h("span", null, tn("profile.record", o.games, { games: o.games, won: o.won, lost: o.lost })))));
     const pg = this.page;
     const games = h("ul", { class: "lobbylist", id: "profile-games" }, pg.games.map((g) => h("li", { dataset: { table: g.table } },
       h("span", { class: "tag" + (g.result === "won" ? " side0" : g.result === "lost" ? " side1" : "") }, t("profile.result." + g.result)),
       h("span", null, `${g.points}–${g.against}`),
-      h("span", null, g.seats.filter((s) => s.seat !== g.seat).map((s) => s.name || t("profile.deleted")).join(", ")),
+      h("span", null, g.seats.filter((s) => s.seat !== g.seat).map((s) => (s.kind === "bot" ? levelName(s.name)
+        : s.name || t("profile.deleted"))).join(", ")),
       h("span", null, g.finished.slice(0, 10)),
       g.rating !== null ? h("span", { class: "tag" }, String(g.rating)) : h("span", { class: "tag" }, t("profile.casual")),
+      h("a", { class: "btn small", href: reviewHref(g.table, g.seat), dataset: { review: g.table } }, t("review.btn")),
       h("a", { class: "btn small", href: g.replay }, t("game.replay")),
       h("a", { class: "btn small", href: g.record, download: `diloti-${g.table}.txt` }, t("game.download")))));
     const pager = pg.pages > 1 ? h("div", { class: "choices" },
@@ -109,6 +115,10 @@ export class ProfileView {
       h("h3", null, t("profile.opponents")), p.opponents.length ? opponents : h("p", null, "—"),
       h("h3", null, t("profile.games_title", { n: pg.total })), games, pager,
       h("p", null, h("a", { href: "/?leaders=overall" }, t("leaders.title")), " · ", h("a", { href: "/" }, t("game.new"))))));
+    // Drawn again at its width on screen (a phone's is half the 640 units): one unit a pixel, labels readable.
+    const plot = this.root.querySelector("#rating-plot");
+    const width = plot ? Math.round(plot.getBoundingClientRect().width) : 0;
+    if (width > 0 && width !== 640) plot.replaceWith(ratingPlot(history, { width, height: Math.min(220, Math.max(160, width * 0.5)) }));
   }
 }
 

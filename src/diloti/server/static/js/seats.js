@@ -5,7 +5,7 @@
 import { backEl } from "./cards.js";
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { prettyMove } from "./present.js";
+import { levelName, prettyMove } from "./present.js";
 
 /** Where seat `s` sits seen from `pov`: "bottom", "right", "top" or "left". */
 export function placeOf(s, pov, players) {
@@ -29,13 +29,21 @@ function seatBox(view, s, { st, tb, me, watching, last, xeris, bottomOwn }) {
   const meta = [];
   const sides = st.sides || 2;
   if (sides < st.players && !watching && s !== me && s % sides === me % sides) meta.push(h("span", { class: "tag" }, t("seat.partner")));
-  if (info && info.kind === "bot") meta.push(h("span", { class: "tag" }, info.level));
+  if (info && info.kind === "bot") meta.push(h("span", { class: "tag" }, levelName(info.level)));
   const away = !info || !info.away ? null : !info.taken ? "seat.left" : view.outOfTime.has(s) ? "clock.out" : "seat.away";
-  if (away) meta.push(h("span", { class: "tag away awaymark" }, t(away)));
-  // An absent player's seat may be handed to the computer (the server says when it is too soon).
-  if (info && info.kind === "human" && info.taken && !info.connected && !info.away && !watching && view.playing() && s !== me) {
-    meta.push(h("button", { type: "button", class: "btn small handover-btn", dataset: { seat: String(s) },
-      onclick: () => view.conn.send({ type: "hand_over", seat: s }) }, t("away.hand_over")));
+  if (away) meta.push(h("span", { class: "tag away awaymark", title: t(away) }, t(away)));  // cut short on a narrow seat
+  // An absent player's seat may be handed to the computer once the server allows it (the summary's `hand_over_in`,
+  // counted down here from its arrival: the clock ticker paints it and draws the table again when it is due).
+  const wait = info && info.kind === "human" && !watching && view.playing() && s !== me ? info.hand_over_in : null;
+  if (typeof wait === "number") {
+    const due = (view.tableAt || performance.now()) + wait * 1000;
+    const left = Math.ceil((due - performance.now()) / 1000);
+    meta.push(left > 0
+      ? h("span", { class: "tag handover-wait", dataset: { seat: String(s), handoverDue: String(due) } },
+        t("away.hand_over_in", { s: left }))
+      : h("button", { type: "button", class: "btn small handover-btn", dataset: { seat: String(s) },
+        title: t("away.hand_over_title", { name: view.name(s) }),
+        onclick: () => view.conn.send({ type: "hand_over", seat: s }) }, t("away.hand_over")));
   }
   // An absent opponent's seat (away) lets the players who stayed claim the game (docs/PROTOCOL.md, Abandoned games).
   if (info && info.kind === "human" && info.away && !watching && view.playing() && s % sides !== me % sides) {
@@ -53,7 +61,7 @@ function seatBox(view, s, { st, tb, me, watching, last, xeris, bottomOwn }) {
     dataset: { seat: String(s), side: String(s % sides), place, away: info && info.away ? "1" : "0" },
   },
   h("span", { class: "name" },
-    st.dealer === s ? h("span", { class: "dealerchip", role: "img", title: t("table.dealer"), "aria-label": t("table.dealer") }, "D") : null,
+    st.dealer === s ? h("span", { class: "dealerchip", role: "img", title: t("table.dealer"), "aria-label": t("table.dealer") }, t("table.dealer_mark")) : null,
     turn ? h("span", { class: "turnmark", "aria-hidden": "true" }, "▶ ") : null,
     view.name(s),
     turn ? h("span", { class: "sr-only" }, " · " + t("table.to_play")) : null),
