@@ -148,6 +148,8 @@ class NewTable(Strict):
                                                  "runs out the computer plays for them until they are back")] = None
     rated: Annotated[bool, Field(description="the game counts for the ratings of its players who come back "
                                  "(false: a casual game)")] = True
+    bots: Annotated[bool, Field(description="bot accounts (outside programs, docs/BOTS.md) may take its free seats "
+                                "(default false: people only)")] = False
 
 
 _others = [g for g in GAMES.values() if g.named]  # the games read with their own models (table_model)
@@ -263,6 +265,8 @@ class SeatInfo(Strict):
     away: Annotated[bool, Field(description="the computer plays this human seat (handed over, or left)")]
     player: Annotated[str | None, Field(description="the id of the player who comes back holding this seat (their "
                                         "profile: /api/players/{id}); null: a guest, a computer or a free seat")]
+    bot: Annotated[bool, Field(description="the seat's player is a bot account: an outside program plays it "
+                               "(docs/BOTS.md)")] = False
 
 
 class RematchOffer(Strict):
@@ -309,6 +313,7 @@ class TableSummary(Strict):
                                  "seat is a player who comes back)")]
     rematch_offer: Annotated[RematchOffer | None, Field(description="a standing rematch offer of this finished "
                                                         "game (null: none)")]
+    bots: Annotated[bool, Field(description="bot accounts may sit at this table (its creator's choice)")] = False
 
 
 class Claimed(Strict):

@@ -188,6 +188,7 @@ class Profile(Strict):
     player: str
     name: str
     created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
+    bot: Annotated[bool, Field(description="a bot account: an outside program plays it (docs/BOTS.md)")] = False
     ratings: Annotated[list[RatingInfo], Field(description="the modes with at least one rated game")]
     stats: list[PlayerStats]
     opponents: Annotated[list[Opponent], Field(description="the 5 opponents met most in the last 1,000 games")]
@@ -212,6 +213,8 @@ class Leaderboard(Strict):
     """``GET /api/leaderboard``: a page of the players of a mode who have a rated game in it."""
 
     mode: Literal["overall", "2p", "4p"]
+    bots: Annotated[bool, Field(description="the bot accounts' own list (?bots=true); the people's list never "
+                                "shows a bot")] = False
     page: int
     per_page: int
     total: int

@@ -306,7 +306,7 @@ class Players:
                                               "deviation": shown(mu, sg)["deviation"]} for at, mu, sg in points]}
                    for mode in MODES if (points := data.history[mode])]
         return {
-            "player": player.id, "name": player.name, "created": stamp(player.created),
+            "player": player.id, "name": player.name, "created": stamp(player.created), "bot": player.bot,
             "ratings": [{"mode": r.mode, **shown(r.mu, r.sigma), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
                          "games": r.games, "wins": r.wins, "losses": r.losses, "rank": r.rank}
                         for r in sorted(data.ratings, key=lambda r: MODES.index(r.mode))],
@@ -319,12 +319,13 @@ class Players:
             "games": _game_page(data.games, 1, GAMES_SHOWN),
         }
 
-    async def leaderboard(self, mode: str, page: int, per_page: int) -> dict[str, Any]:
+    async def leaderboard(self, mode: str, page: int, per_page: int, bots: bool = False) -> dict[str, Any]:
         if mode not in MODES:
             raise ProtocolError("bad_mode", f"invalid mode {mode!r:.40}: expected {', '.join(MODES)}")
         offset, limit = page_of(page, per_page)
-        total, rows = await self.db(self.store.leaderboard, mode, offset, limit)
-        return {"mode": mode, "page": page, "per_page": limit, "total": total, "pages": _pages(total, limit),
+        total, rows = await self.db(self.store.leaderboard, mode, offset, limit, bots)
+        return {"mode": mode, "bots": bots, "page": page, "per_page": limit, "total": total,
+                "pages": _pages(total, limit),
                 "players": [{"rank": r.rank, "player": pid, "name": name or "", **shown(r.mu, r.sigma),
                              "games": r.games, "wins": r.wins, "losses": r.losses} for pid, name, r in rows]}
 
@@ -384,6 +385,7 @@ def add_routes(app: FastAPI, players: Players, body: Callable[[Request], Awaitab
         return await players.games(player_id, page, per_page)
 
     @app.get("/api/leaderboard", **documented(Leaderboard))
-    async def leaderboard(mode: str = "overall", page: int = 1, per_page: int = PER_PAGE) -> dict[str, Any]:
-        return await players.leaderboard(mode, page, per_page)
+    async def leaderboard(mode: str = "overall", page: int = 1, per_page: int = PER_PAGE,
+                          bots: bool = False) -> dict[str, Any]:
+        return await players.leaderboard(mode, page, per_page, bots)
 
