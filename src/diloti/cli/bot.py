@@ -25,7 +25,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "account starts, reconnects after a lost connection or a server restart, and logs each "
                     "game. docs/BOTS.md: making the account and its token, the protocol, the limits.",
     ))
-    p.add_argument("--server", required=True, metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
+    p.add_argument("--server", required=True, metavar="URL", action="append",
+                   help="the server, e.g. http://127.0.0.1:8000; given again for each process of one service, the "
+                        "client moves to the next when one does not answer")
     p.add_argument("--token-file", required=True, type=Path, metavar="F",
                    help="a file holding the bot's token (dlb_...): kept out of the command line and its history")
     p.add_argument("--player", required=True, metavar="SPEC",

@@ -69,22 +69,46 @@ class Filters:
 
 
 class Api:
-    """The server's HTTP API with the bot's token (one connection a call: threads share nothing)."""
+    """The server's HTTP API with the bot's token (one connection a call: threads share nothing).
 
-    def __init__(self, server: str, token: str, timeout: float = 30.0) -> None:
-        url = urlsplit(server)
-        if url.scheme not in ("http", "https") or not url.hostname:
-            raise ValueError(f"invalid server {server!r}: expected http://HOST[:PORT] or https://...")
-        self.scheme, self.host, self.port = url.scheme, url.hostname, url.port
-        self.base = url.path.rstrip("/")
+    ``servers``: the addresses of one service's processes (or one address, a proxy's): a call that cannot connect
+    moves on to the next one, so a client outlives any one process.
+    """
+
+    def __init__(self, servers: str | list[str], token: str, timeout: float = 30.0) -> None:
+        self.servers = []
+        for server in [servers] if isinstance(servers, str) else servers:
+            url = urlsplit(server)
+            if url.scheme not in ("http", "https") or not url.hostname:
+                raise ValueError(f"invalid server {server!r}: expected http://HOST[:PORT] or https://...")
+            self.servers.append((url.scheme, url.hostname, url.port, url.path.rstrip("/")))
+        if not self.servers:
+            raise ValueError("no server given")
+        self.at = 0
         self.token = token
         self.timeout = timeout
 
+    @property
+    def base(self) -> str:
+        return self.servers[self.at % len(self.servers)][3]
+
     def _conn(self, timeout: float | None) -> http.client.HTTPConnection:
-        cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
-        return cls(self.host, self.port, timeout=timeout)
+        scheme, host, port, _ = self.servers[self.at % len(self.servers)]
+        cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
+        return cls(host, port, timeout=timeout)
+
+    def next_server(self) -> None:
+        """Connect to the next process from now on (this one did not answer)."""
+        self.at = (self.at + 1) % len(self.servers)
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        try:
+            return self._call(method, path, body)
+        except ConnectionError:
+            self.next_server()
+            raise
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None) -> Any:
         conn = self._conn(self.timeout)
         try:
             data = None if body is None else json.dumps(body).encode()
@@ -104,6 +128,11 @@ class Api:
         """The messages of an NDJSON stream until it ends (a keep-alive line is ``{}``: the reader may stop then)."""
         conn = self._conn(60.0)  # the server writes a line at least every few seconds
         try:
+            try:
+                conn.connect()
+            except OSError:
+                self.next_server()
+                raise
             conn.request("GET", self.base + path, headers={"Authorization": f"Bearer {self.token}"})
             resp = conn.getresponse()
             if resp.status >= 400:
@@ -189,7 +218,8 @@ class Game(threading.Thread):
 class BotClient:
     """A bot account's client: the event stream, challenges by the filters, one :class:`Game` a game."""
 
-    def __init__(self, server: str, token: str, spec: str, filters: Filters, *, log_dir: Path | None = None,
+    def __init__(self, server: str | list[str], token: str, spec: str, filters: Filters, *,
+                 log_dir: Path | None = None,
                  challenge: str | None = None, challenge_body: dict[str, Any] | None = None,
                  max_games: int = 0, say: Callable[[str], None] = print) -> None:
         make_player(spec, seed=0, outside=True)  # a bad player is refused before anything connects

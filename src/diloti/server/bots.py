@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import math
@@ -59,6 +60,33 @@ class BotLimits:
     challenges: int = 400  # challenges made a day, per account
     challenge_seconds: float = 600.0  # an open challenge lapses after this long
     streams: int = 16  # streams open at once on this process, per token
+
+
+def parse_limits(text: str) -> BotLimits:
+    """``diloti serve --bot-limits``: some of the limits as ``NAME=N,...`` (the others keep their defaults).
+
+    >>> parse_limits("moves=60, games=2").games
+    2
+    >>> parse_limits("speed=3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot limit 'speed' (known: moves, requests, games, bot_games, challenges, ...)
+    """
+    names = [f.name for f in dataclasses.fields(BotLimits)]
+    values: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, eq, value = part.partition("=")
+        name = name.strip()
+        if name not in names:
+            raise ValueError(f"unknown bot limit {name!r} (known: {', '.join(names)})")
+        try:
+            number = float(value) if name == "challenge_seconds" else int(value)
+        except ValueError:
+            raise ValueError(f"invalid bot limit {part!r}: expected {name}=NUMBER") from None
+        if not eq or number <= 0:
+            raise ValueError(f"invalid bot limit {part!r}: expected {name}=a positive number")
+        values[name] = number
+    return BotLimits(**values)
 
 
 class Bucket:
@@ -365,4 +393,4 @@ def _stamp(at: Any) -> str:
     return str(at.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
-__all__ = ["SCOPES", "Account", "BotDesk", "BotLimits", "Bucket", "EventStream", "Stream"]
+__all__ = ["SCOPES", "Account", "BotDesk", "BotLimits", "Bucket", "EventStream", "Stream", "parse_limits"]
