@@ -75,7 +75,8 @@ class Lines:
         self.client.close()
 
 
-def run_client(servers: list[Server], token_file: Path, player: str, log_dir: Path, *extra: str) -> subprocess.Popen[str]:
+def run_client(servers: list[Server], token_file: Path, player: str, log_dir: Path,
+               *extra: str) -> subprocess.Popen[str]:
     """``diloti bot`` as a process of its own (the reference client), logging each game under ``log_dir``."""
     args = [sys.executable, "-m", "diloti", "bot", "--token-file", str(token_file), "--player", player,
             "--log-dir", str(log_dir), *extra]
