@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from diloti.server import create_app
@@ -99,6 +100,8 @@ def test_bots_sit_only_where_people_welcome_them_and_are_marked_everywhere(tmp_p
         refused(client.post(f"/api/tables/{people}/join", json={"name": "Robo"}, headers=auth(b["key"])), 403,
                 "bots_not_welcome")
         refused(client.post("/api/tables", json={"name": "Robo"}, headers=auth(b["key"])), 403, "bot_account")
+        vs = client.post("/api/bot/computer", json={"level": "random"}, headers=auth(b["token"])).json()
+        assert vs["seat"] == 0 and client.get(f"/api/tables/{vs['table']}").json()["status"] == "playing"
         open_ = client.post("/api/tables", json={"name": "Ann", "bots": True}, headers=auth(ann["key"])).json()
         lobby = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert lobby[open_["table"]]["bots"] is True and lobby[people]["bots"] is False
@@ -221,3 +224,30 @@ def test_the_leaderboards_keep_bots_apart(tmp_path: Path) -> None:
         bots = client.get("/api/leaderboard?bots=true").json()
         assert [p["name"] for p in people["players"]] == ["Ann"] and not people["bots"]
         assert [p["name"] for p in bots["players"]] == ["Robo"] and bots["bots"]
+
+
+def test_the_quick_start_bot_plays_whole_games_through_the_views_json(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/BOTS.md's ten-line bot, as written there, plays whole games from the views the streams carry."""
+    import re
+    import sys
+
+    from diloti.ai import make_player
+    from diloti.formats.views import view_from_dict, view_to_dict
+    from diloti.games import new_game
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "BOTS.md").read_text(encoding="utf-8")
+    code = re.findall(r"```python\n(.*?)```", doc, re.S)[0]
+    assert len([line for line in code.splitlines() if line.strip() and not line.startswith("#")]) <= 10
+    (tmp_path / "grabber.py").write_text(code, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("grabber", None)
+    for game_name, seed in (("diloti", 1), ("xeri", 2), ("kontsina", 3)):
+        game = new_game(game_name, 2, None, seed, 0)
+        players = [make_player("grabber:Grabber", seed=0, outside=True), make_player("greedy", seed=0)]
+        while not game.is_over:
+            seat = game.state.turn
+            view = game.view(seat)
+            move = players[seat].choose(view_from_dict(view_to_dict(view)) if seat == 0 else view)
+            assert move in view.legal
+            game.push(move)

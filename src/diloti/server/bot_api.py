@@ -82,6 +82,19 @@ class NewChallenge(Strict):
     seat: Annotated[int | None, Field(description="the challenger's seat, 0 or 1 (null: either)")] = None
 
 
+class VsComputer(Strict):
+    """``POST /api/bot/computer``: a table against the server's computer players (every other seat one of them)."""
+
+    game: Annotated[str, Field(max_length=16)] = "diloti"
+    players: int = 2
+    level: Annotated[str, Field(max_length=40, description="the computers' level, as a table's seats take it")] = \
+        "heuristic"
+    seat: int = 0
+    options: dict[str, Any] | None = None
+    rated: bool | None = None
+    clock: ClockSettings | None = None
+
+
 class ChallengeSide(Strict):
     id: str
     name: str | None
@@ -122,7 +135,7 @@ class BotDone(Strict):
 
 
 BOT_MODELS: tuple[type[Strict], ...] = (NewBotToken, BotToken, BotTokens, BotAccount, BotMove, BotChat,
-                                        NewChallenge, ChallengeInfo, ChallengeMade, BotJoined, BotDone)
+                                        NewChallenge, VsComputer, ChallengeInfo, ChallengeMade, BotJoined, BotDone)
 
 
 def add_routes(app: FastAPI, desk: BotDesk, body: Callable[[Request], Awaitable[Any]],
@@ -187,6 +200,11 @@ def add_routes(app: FastAPI, desk: BotDesk, body: Callable[[Request], Awaitable[
     @app.post("/api/bot/game/{table_id}/resign", **documented(BotDone))
     async def resign(request: Request, table_id: str) -> dict[str, Any]:
         return await games.resign(await bot(request), table_id)
+
+    @app.post("/api/bot/computer", **documented(BotJoined, VsComputer))
+    async def computer(request: Request) -> dict[str, Any]:
+        account = await bot(request)
+        return await games.computer(account, read_body(VsComputer, await body(request)))
 
     @app.post("/api/bot/tables/{table_id}/join", **documented(BotJoined))
     async def join(request: Request, table_id: str) -> dict[str, Any]:

@@ -137,6 +137,25 @@ class BotGames:
         await self.manager.resign(table, seat)
         return {"ok": True}
 
+    async def computer(self, account: Account, data: dict[str, Any]) -> dict[str, Any]:
+        """A bot opens a table against the server's computer players (every other seat one of them)."""
+        await self.desk.check_games(account.id)
+        players = data.get("players", 2)
+        level = data.get("level", "heuristic")
+        seat = data.get("seat", 0)
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+            raise ProtocolError("bad_players", f"invalid players {players!r:.40}: expected 2..4")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected 0..{players - 1}")
+        req: dict[str, Any] = {k: data[k] for k in ("game", "options", "rated", "clock") if k in data}
+        req.update(players=players, seat=seat, name=account.player.name, bots=True,
+                   seats=[{"kind": "human"} if i == seat else {"kind": "bot", "level": level} for i in range(players)])
+        out = await self.manager.create(req, None, account.player)
+        await self.desk.db(self.desk.store.add_events, [(account.id, "gameStart", {
+            "type": "gameStart", "game": {"id": out["table"], "seat": out["seat"]}})])
+        self.desk.wake()
+        return {"table": out["table"], "seat": out["seat"]}
+
     async def join(self, account: Account, table_id: str) -> dict[str, Any]:
         """A bot takes a free seat of a table that welcomes bots."""
         await self.desk.check_games(account.id)

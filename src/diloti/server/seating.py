@@ -102,14 +102,16 @@ class Seating:
             if k not in known:
                 raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: {', '.join(sorted(known))})")
         game, players, options = read_game(req)
-        if player is not None and player.bot:
-            raise ProtocolError("bot_account", "a bot account does not open tables: it challenges, or joins a table "
-                                "that welcomes bots (docs/BOTS.md)", 403)
         bots = req.get("bots", False)
         if not isinstance(bots, bool):
             raise ProtocolError("bad_request", f"invalid bots {bots!r:.40}: expected true or false")
         seats = self._parse_seats(req.get("seats"), players)
         humans = [s.seat for s in seats if s.kind == "human"]
+        if player is not None and player.bot and len(humans) > 1:
+            # A bot opens a table against the computer alone: people choose where they meet a program.
+            raise ProtocolError("bot_account", "a bot account opens tables against the computer only (every other "
+                                "seat a computer); it challenges people, or joins a table that welcomes bots "
+                                "(docs/BOTS.md)", 403)
         seat = req.get("seat", humans[0])
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in humans:
             raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected a human seat ({humans})")
