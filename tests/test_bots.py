@@ -251,3 +251,24 @@ def test_the_quick_start_bot_plays_whole_games_through_the_views_json(tmp_path: 
             move = players[seat].choose(view_from_dict(view_to_dict(view)) if seat == 0 else view)
             assert move in view.legal
             game.push(move)
+
+
+def test_quick_play_pairs_a_bot_only_with_people_who_welcome_bots(tmp_path: Path) -> None:
+    with make(tmp_path) as client:
+        ann, bea = player(client, "Ann"), player(client, "Bea")
+        b = bot(client, "Robo")
+        refused(client.post("/api/quickplay", json={}, headers=auth(b["key"])), 403, "bot_account")
+        people = client.post("/api/quickplay", json={}, headers=auth(ann["key"])).json()
+        assert people["status"] == "waiting"
+        mine = client.post("/api/bot/quickplay", json={}, headers=auth(b["token"]))
+        assert mine.status_code == 201 and mine.json()["status"] == "waiting", mine.text  # Ann did not welcome bots
+        welcome = client.post("/api/quickplay", json={"bots": True}, headers=auth(bea["key"])).json()
+        assert welcome["status"] == "seated"
+        seated = client.post(f"/api/quickplay/{mine.json()['ticket']}/poll",
+                             json={"secret": mine.json()["secret"]}).json()
+        assert seated["status"] == "seated" and seated["table"] == welcome["table"]
+        table = client.get(f"/api/tables/{welcome['table']}").json()
+        assert table["bots"] is True and sorted((s["name"], s["bot"]) for s in table["seats"]) == [
+            ("Bea", False), ("Robo", True)]
+        again = client.post(f"/api/quickplay/{people['ticket']}/poll", json={"secret": people["secret"]}).json()
+        assert again["status"] == "waiting"

@@ -177,8 +177,9 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     add_table_routes(app, mgr, limiter, players, read_json, documented)
     add_player_routes(app, players, read_json, documented)
     add_review_routes(app, reviews, read_json, documented)
-    add_quickplay_routes(app, QuickPlayDesk(mgr, players, limiter), read_json, documented)
-    add_bot_routes(app, bots, read_json, documented)
+    quick = QuickPlayDesk(mgr, players, limiter)
+    add_quickplay_routes(app, quick, read_json, documented)
+    add_bot_routes(app, bots, read_json, documented, quick)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

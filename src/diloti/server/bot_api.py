@@ -15,7 +15,9 @@ from diloti.server.bot_games import BotGames
 from diloti.server.bots import Account, BotDesk, Stream
 from diloti.server.messages import Claimed, ClockSettings
 from diloti.server.model_base import CHAT_FIELD_MAX, FIELD_MAX, Strict
+from diloti.server.player_models import QuickPlay, QuickPlayTicket
 from diloti.server.protocol import read_body
+from diloti.server.quickplay import QuickPlayDesk
 
 NDJSON = "application/x-ndjson"
 
@@ -139,8 +141,8 @@ BOT_MODELS: tuple[type[Strict], ...] = (NewBotToken, BotToken, BotTokens, BotAcc
 
 
 def add_routes(app: FastAPI, desk: BotDesk, body: Callable[[Request], Awaitable[Any]],
-               documented: Callable[..., dict[str, Any]]) -> None:
-    """The Bot API's routes on ``app``."""
+               documented: Callable[..., dict[str, Any]], quick: QuickPlayDesk) -> None:
+    """The Bot API's routes on ``app`` (``quick``: quick play's desk, which bots join through their own door)."""
     games = BotGames(desk)
 
     def ndjson(stream: Stream) -> StreamingResponse:
@@ -205,6 +207,15 @@ def add_routes(app: FastAPI, desk: BotDesk, body: Callable[[Request], Awaitable[
     async def computer(request: Request) -> dict[str, Any]:
         account = await bot(request)
         return await games.computer(account, read_body(VsComputer, await body(request)))
+
+    @app.post("/api/bot/quickplay", status_code=201, **documented(QuickPlayTicket, QuickPlay, 201))
+    async def quickplay(request: Request) -> dict[str, Any]:
+        """Quick play for a bot: paired only with people who welcome bots (and other bots); poll the ticket with
+        ``POST /api/quickplay/{ticket}/poll`` as a person does."""
+        account = await bot(request)
+        await desk.check_games(account.id)
+        data = read_body(QuickPlay, await body(request))
+        return await quick.create(request, data, account.player)
 
     @app.post("/api/bot/tables/{table_id}/join", **documented(BotJoined))
     async def join(request: Request, table_id: str) -> dict[str, Any]:

@@ -236,6 +236,8 @@ class QuickPlay(Strict):
     clock: Annotated[ClockSettings | None, Field(description="a turn clock (default: none)")] = None
     name: Annotated[str | None, Field(max_length=FIELD_MAX, description="a guest's name (a player's own name is "
                                       "used for a player who comes back)")] = None
+    bots: Annotated[bool, Field(description="bots welcome: bot accounts (docs/BOTS.md) may be paired with this "
+                                "player (default false: people only)")] = False
 
 
 class TicketSecret(Strict):

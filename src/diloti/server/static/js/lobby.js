@@ -150,6 +150,7 @@ export class Lobby {
     this.save();
     const body = { players: f.players, options: this.optionsBody() };
     if (!this.player.me) body.name = name;
+    if (f.bots) body.bots = true;  // bots welcome: quick play may pair a bot account too
     if (f.clock !== "off") {
       const [move, reserve] = f.clock.split("+").map(Number);
       body.clock = { move, reserve };
