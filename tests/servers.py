@@ -70,8 +70,8 @@ def free_port() -> int:
 class Server:
     """One ``diloti serve`` process."""
 
-    def __init__(self, url: str, *args: str) -> None:
-        self.port = free_port()
+    def __init__(self, url: str, *args: str, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.log = ""
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(

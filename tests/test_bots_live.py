@@ -121,3 +121,35 @@ def test_a_stream_that_reconnects_resumes_and_a_revoked_token_ends_its_streams(s
         assert r.status_code == 401 and r.json()["code"] == "bad_token"
     finally:
         ws.close()
+
+
+def test_the_reference_client_outlives_a_server_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'd.sqlite3'}"
+    s = Server(url, "--bot-limits", "moves=2000")  # a game against the computer goes faster than a person's
+    client = None
+    try:
+        b = bot_account(s, "Phoenix", tmp_path)
+        client = run_client([s], b["file"], "greedy", tmp_path / "games", "--games", "1")
+        made = httpx.post(f"{s.base}/api/bot/computer", json={"level": "greedy", "rated": False,
+                                                              "options": {"target": 61}},
+                          headers=auth(b["token"]), timeout=10).json()
+        tid = made["table"]
+        deadline = time.monotonic() + 120
+        while httpx.get(f"{s.base}/api/tables/{tid}", timeout=10).json()["ply"] < 6:
+            assert time.monotonic() < deadline, "the client never played"
+            time.sleep(0.05)
+        s.kill()
+        s = Server(url, "--bot-limits", "moves=2000", port=s.port)  # the same address: the client comes back
+        out, _ = client.communicate(timeout=240)
+        assert client.returncode == 0, out
+        assert f"game {tid} over" in out
+    finally:
+        if client is not None and client.poll() is None:
+            client.kill()
+        s.stop()
+    _, states = positions(url, tid)
+    assert states[-1].is_over
+    msgs = transcript(tmp_path / "games", tid)
+    fulls = [m for m in msgs if m["type"] == "gameFull"]
+    assert len(fulls) >= 2 and fulls[-1]["state"]["ply"] >= 6  # resumed from the game as it was
+    check_bot_stream(msgs, made["seat"], states)

@@ -204,15 +204,21 @@ class Game(threading.Thread):
             return
         move = self.player.choose(view_from_dict(view))
         self.moved_at = ply
-        try:
-            self.bot.api.call("POST", f"/api/bot/game/{quote(self.table)}/move", {"move": str(move), "ply": ply})
-        except ApiError as exc:  # stale (the game moved on), or a limit: the next state says what to do
-            log.info("game %s: move %s at ply %d refused: %s", self.table, move, ply, exc)
-            if exc.code == "rate_limited" and exc.retry_after:
-                time.sleep(exc.retry_after)
-            self.moved_at = -1 if exc.code != "stale" else self.moved_at
-        except (OSError, http.client.HTTPException):
-            self.moved_at = -1  # answered again from the state the reconnected stream starts with
+        while not self.bot.stopping.is_set():
+            try:
+                self.bot.api.call("POST", f"/api/bot/game/{quote(self.table)}/move", {"move": str(move), "ply": ply})
+                return
+            except ApiError as exc:
+                log.info("game %s: move %s at ply %d refused: %s", self.table, move, ply, exc)
+                if exc.code == "rate_limited":  # the same move once the limit allows (nothing else will ask)
+                    time.sleep(exc.retry_after or 1.0)
+                    continue
+                if exc.code != "stale":  # stale: the game moved on, and its next state says what to do
+                    self.moved_at = -1
+                return
+            except (OSError, http.client.HTTPException):
+                self.moved_at = -1  # answered again from the state the reconnected stream starts with
+                return
 
 
 class BotClient:
