@@ -252,8 +252,10 @@ class BotDesk:
 
     def add(self, stream: Stream) -> None:
         mine = self.streams.setdefault(stream.account.id, set())
-        if stream.account.token is not None and \
-                sum(1 for s in mine if s.account.token == stream.account.token) >= self.limits.streams:
+        # Per token (a person's key: per account), so that no client holds this process's memory without bound.
+        if sum(1 for s in mine if s.account.token == stream.account.token) >= self.limits.streams:
+            if not mine:
+                del self.streams[stream.account.id]
             raise ProtocolError("too_many_streams", f"more than {self.limits.streams} streams open with this "
                                 "token on this server", 429, retry_after=5)
         mine.add(stream)
