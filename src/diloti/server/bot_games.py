@@ -203,7 +203,7 @@ class BotGames:
         if seat is not None and seat not in (0, 1):
             raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected 0, 1 or null (either)")
         bots = account.player.bot and to.bot
-        await self.desk.check_daily(account, bots)
+        await self.desk.check_daily(account.id, bots)
         token = secrets.token_urlsafe(32)
         settings = {"game": game, "players": players, "options": options.to_dict(), "rated": rated,
                     "clock": None if clock is None else {"move": clock[0], "reserve": clock[1]}, "seat": seat}
@@ -236,8 +236,9 @@ class BotGames:
             raise ProtocolError("challenge_closed", f"challenge {c.id} is {info['status']}", 409)
         for pid in (c.from_id, c.to_id):
             await self.desk.check_games(pid)
-        if c.bots:
-            await self.desk.check_daily(account, True)
+        if c.bots:  # both bots' games between bots a day (the challenger may have many challenges open)
+            for pid in (c.from_id, c.to_id):
+                await self.desk.check_daily(pid, True, challenging=False)
         token = secrets.token_urlsafe(32)
         st = c.settings
         first = st["seat"] if st["seat"] is not None else secrets.randbelow(2)

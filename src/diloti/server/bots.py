@@ -235,20 +235,23 @@ class BotDesk:
 
     def _dispatch(self, event: EventData) -> None:
         if event.kind == "revoked":
-            token = event.body.get("token")
-            for h, (tid, _, _) in list(self.tokens.known.items()):
-                if tid == token:
-                    del self.tokens.known[h]
-            for s in list(self.streams.get(event.player_id, ())):
-                if s.account.token == token:
-                    s.send({"type": "error", "code": "token_revoked", "message": "this token was revoked"})
-                    s.close()
+            self._revoked(event.player_id, event.body.get("token"))
             return
         for s in list(self.streams.get(event.player_id, ())):
             if isinstance(s, EventStream):
                 s.send(event.body)
         for listener in self.on_event:
             listener(event)
+
+    def _revoked(self, pid: str, token: Any) -> None:
+        """A token was revoked: this process forgets it and ends its streams."""
+        for h, (tid, _, _) in list(self.tokens.known.items()):
+            if tid == token:
+                del self.tokens.known[h]
+        for s in list(self.streams.get(pid, ())):
+            if s.account.token == token:
+                s.send({"type": "error", "code": "token_revoked", "message": "this token was revoked"})
+                s.close()
 
     def add(self, stream: Stream) -> None:
         mine = self.streams.setdefault(stream.account.id, set())
@@ -364,19 +367,21 @@ class BotDesk:
         player = await self.players.me(request)
         if not await self.db(self.store.revoke_token, player.id, tid[:32]):
             raise ProtocolError("unknown_token", f"no token {tid!r:.40} of this account to revoke", 404)
+        self._revoked(player.id, tid[:32])  # here at once; the other processes at their next read of the events
         self.wake()
         return {"ok": True}
 
     # ---------------------------------------------------------------- the limits counted in the database
-    async def check_daily(self, account: Account, bots: bool) -> None:
-        """The account's challenges a day (and, ``bots``, its games between bots a day) leave room for one more."""
+    async def check_daily(self, pid: str, bots: bool, challenging: bool = True) -> None:
+        """The account's challenges a day (``challenging``) and, ``bots``, its games between bots a day leave room
+        for one more."""
         since = now() - timedelta(days=1)
-        checks = [(False, self.limits.challenges, self.store.challenges_since, "challenges")]
+        checks = [(False, self.limits.challenges, self.store.challenges_since, "challenges")] if challenging else []
         if bots:
             checks.append((True, self.limits.bot_games, self.store.bot_games_since, "games between bots"))
         for is_bots, cap, count, what in checks:
-            if await self.db(count, account.id, since) >= cap:
-                first = await self.db(self.store.oldest_since, account.id, since, is_bots)
+            if await self.db(count, pid, since) >= cap:
+                first = await self.db(self.store.oldest_since, pid, since, is_bots)
                 wait = 60 if first is None else max(1, math.ceil((first - since).total_seconds()))
                 raise ProtocolError("daily_limit", f"more than {cap} {what} a day for this account", 429,
                                     retry_after=wait)
