@@ -224,6 +224,8 @@ def test_the_leaderboards_keep_bots_apart(tmp_path: Path) -> None:
         bots = client.get("/api/leaderboard?bots=true").json()
         assert [p["name"] for p in people["players"]] == ["Ann"] and not people["bots"]
         assert [p["name"] for p in bots["players"]] == ["Robo"] and bots["bots"]
+        seats = client.get(f"/api/players/{ann['player']}").json()["games"]["games"][0]["seats"]
+        assert sorted((x["name"], x["bot"]) for x in seats) == [("Ann", False), ("Robo", True)]
 
 
 def test_the_quick_start_bot_plays_whole_games_through_the_views_json(tmp_path: Path,

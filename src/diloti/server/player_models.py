@@ -148,6 +148,7 @@ class GameSeat(Strict):
     kind: Literal["human", "bot"]
     player: str | None
     name: str | None
+    bot: Annotated[bool, Field(description="the player is a bot account (docs/BOTS.md)")] = False
 
 
 class GameEntry(Strict):

@@ -30,7 +30,7 @@ from fastapi import FastAPI, Request, Response
 
 from diloti.server.hashing import Hashing
 from diloti.server.limits import Limiter
-from diloti.server.live import token_hash
+from diloti.server.live import BOT_ACCOUNTS, token_hash
 from diloti.server.lockout import LoginGuard
 from diloti.server.names import player_name
 from diloti.server.player_models import (
@@ -120,7 +120,7 @@ def game_entry(line: GameLine) -> dict[str, Any]:
             "points": line.points, "against": line.against, "rounds": line.rounds, "xeris": line.xeris,
             "rated": line.rated, "end_reason": line.end_reason,
             "rating": None if line.mu is None or line.sigma is None else shown(line.mu, line.sigma)["rating"],
-            "seats": [{"seat": seat, "kind": kind, "player": pid, "name": name}
+            "seats": [{"seat": seat, "kind": kind, "player": pid, "name": name, "bot": pid in BOT_ACCOUNTS}
                       for seat, kind, pid, name in line.seats],
             "replay": f"/?replay={line.table_id}", "record": f"/api/tables/{line.table_id}/record"}
 

@@ -92,7 +92,7 @@ export class ProfileView {
     const games = h("ul", { class: "lobbylist", id: "profile-games" }, pg.games.map((g) => h("li", { dataset: { table: g.table } },
       h("span", { class: "tag" + (g.result === "won" ? " side0" : g.result === "lost" ? " side1" : "") }, t("profile.result." + g.result)),
       h("span", null, `${g.points}–${g.against}`),
-      h("span", null, g.seats.filter((s) => s.seat !== g.seat).map((s) => s.name || t("profile.deleted")).join(", ")),
+      h("span", null, g.seats.filter((s) => s.seat !== g.seat).map((s) => (s.bot ? t("seat.bot_account", { name: s.name }) : s.name || t("profile.deleted"))).join(", ")),
       h("span", null, g.finished.slice(0, 10)),
       g.rating !== null ? h("span", { class: "tag" }, String(g.rating)) : h("span", { class: "tag" }, t("profile.casual")),
       h("a", { class: "btn small", href: g.replay }, t("game.replay")),
