@@ -49,6 +49,8 @@ COMPILED = [
     "diloti/games/diloti/players/rollout.py",
     "diloti/games/diloti/players/scoring.py",
     "diloti/ai/heuristic.py",
+    "diloti/ai/round_points.py",  # the exact solver's scoring, called at every finished round it searches
+    "diloti/ai/exact.py",  # the exact solver of a round's end (issue 54): its search loop
 ]
 
 # The research environments' numpy-free parts that every step runs (the action tree, Diloti's observation

@@ -1,7 +1,8 @@
 """Benchmark: environment steps per second of the research wrappers, with random agents.
 
 Usage: .venv/bin/python bench/envs.py [--game diloti|xeri|kontsina] [--seconds S] [--repeat N] [--players 2|3|4]
-                            [--only NAME ...] [--cpu-clock]
+                            [--only NAME ...] [--cpu-clock] [--research]
+       .venv/bin/python bench/envs.py --tensor-cost [--seconds S]
        .venv/bin/python bench/envs.py --against SRC [--rounds N] [--seconds S] [--only NAME ...]
        .venv/bin/python bench/envs.py --search-moves [--rounds N]
 
@@ -25,6 +26,23 @@ item or STOP; chance outcomes (OpenSpiel) are counted apart.
   action tree's decisions, no observation, no mask), ``driver`` also builds the acting seat's observation
   and mask and picks from the mask as the PettingZoo loop does; ``pettingzoo-raw`` adds the AEC
   environment's bookkeeping, ``pettingzoo`` PettingZoo's wrappers.
+
+Issue 52's figures (``--research`` runs them all, side by side, in one process):
+
+- ``batched-1``, ``batched-64``, ``batched-1024``: :class:`diloti.envs.batch.SelfPlayBatch` of N games, one call
+  a step for all of them, a random legal action for each game's seat to act drawn from the masks by numpy
+  (``sample_actions``); every game's step counted (steps per second of the whole batch, on one core).
+- ``vector-1024``: :class:`diloti.envs.vector.CardGameVectorEnv` of 1,024 games against the random level
+  (the agent's steps, as ``gymnasium``; ``copy=False``).
+- ``make-vec``: ``gymnasium.make_vec("diloti/Diloti-v0", num_envs=64, vectorization_mode="sync")``.
+- ``openspiel-tensor``: ``openspiel`` with the acting player's information-state tensor at every decision,
+  through ``make_observation`` (numpy, filled in place); ``openspiel-tensor-list``: through
+  ``state.information_state_tensor(player)`` (pyspiel returns a Python list of 9,004 floats).
+- ``hearts``, ``leduc``: OpenSpiel's C++ ``hearts`` and ``leduc_poker`` by ``pyspiel.load_game``, random
+  decisions (the yardstick); ``hearts-tensor-list``: with ``information_state_tensor`` at every decision.
+
+``--tensor-cost`` prints the CPU microseconds of one ``set_from`` of the OpenSpiel observers (information state
+and observation) at every decision of random rounds, for every game and player count.
 
 ``--against SRC`` measures side by side in one run: child processes alternate between ``PYTHONPATH=SRC``
 (e.g. main's sources: ``mkdir /tmp/main-src && git archive main src | tar -x -C /tmp/main-src``, then
@@ -59,8 +77,14 @@ from diloti.games.diloti.state import State
 
 Run = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, elapsed)
 NAMES = ["engine", "driver-bare", "driver", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel",
-         "openspiel-clone", "openspiel-clone-move"]
+         "openspiel-clone", "openspiel-clone-move", "batched-1", "batched-64", "batched-1024", "vector-1024",
+         "make-vec", "openspiel-tensor", "openspiel-tensor-list", "hearts", "leduc", "hearts-tensor-list"]
 DEFAULT = ["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel"]  # without --only
+#: Issue 52's figures side by side (``--research``): the batched environment, the single ones, Gymnasium's
+#: ``make_vec``, pyspiel with and without the information-state tensor, and OpenSpiel's C++ games.
+RESEARCH = ["engine", "batched-1", "batched-64", "batched-1024", "vector-1024", "pettingzoo", "gymnasium",
+            "make-vec", "openspiel", "openspiel-tensor", "openspiel-tensor-list", "hearts", "leduc",
+            "hearts-tensor-list"]
 clock: Callable[[], float] = time.perf_counter  # --cpu-clock: time.process_time
 
 
@@ -122,12 +146,18 @@ def gymnasium_env(players: int, game: str) -> Run:
     return run
 
 
-def openspiel(players: int, chance_counts: list[int], name: str) -> Run:
+def openspiel(players: int, chance_counts: list[int], name: str, tensor: str = "", cpp: str = "") -> Run:
+    """Random decisions of ``python_<name>`` (or of OpenSpiel's C++ game ``cpp``). ``tensor``: the acting
+    player's information-state tensor at every decision too, ``"observer"`` through ``make_observation`` (a
+    numpy array filled in place, OpenSpiel's way for Python games), ``"list"`` through
+    ``state.information_state_tensor`` (pyspiel copies it into a Python list of floats)."""
     import pyspiel
+    from open_spiel.python.observation import make_observation
 
     import diloti.envs.openspiel_game  # noqa: F401 - registers the three games
 
-    game = pyspiel.load_game(f"python_{name}", {"players": players})
+    game = pyspiel.load_game(cpp) if cpp else pyspiel.load_game(f"python_{name}", {"players": players})
+    observation = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True)) if tensor else None
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
         rng = random.Random(seed)
@@ -142,10 +172,77 @@ def openspiel(players: int, chance_counts: list[int], name: str) -> Run:
                     state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
                     chance += 1
                 else:
+                    if tensor == "list":
+                        state.information_state_tensor(state.current_player())
+                    elif observation is not None:
+                        observation.set_from(state, state.current_player())
                     legal = state.legal_actions()
                     state.apply_action(legal[rng.randrange(len(legal))])
                     steps += 1
         chance_counts.append(chance)
+        return steps, clock() - start
+    return run
+
+
+def batched(players: int, game: str, num_envs: int) -> Run:
+    """:class:`~diloti.envs.batch.SelfPlayBatch` of ``num_envs`` games, a random legal action for each game's
+    seat to act (``sample_actions``, from the masks) each call: every game's step counted, as PettingZoo's."""
+    from diloti.envs.batch import SelfPlayBatch
+
+    batch = SelfPlayBatch(num_envs, game=game, players=players)
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        batch.reset(seed=seed * 100_000)
+        rng = np.random.default_rng(seed)
+        steps, start = 0, clock()
+        end = start + seconds
+        while clock() < end:
+            batch.step(batch.sample_actions(rng))
+            steps += num_envs
+        return steps, clock() - start
+    return run
+
+
+def vector(players: int, game: str, num_envs: int) -> Run:
+    """:class:`~diloti.envs.vector.CardGameVectorEnv` against the random level (the agent's steps, as
+    ``gymnasium``), with its buffers returned as they are (``copy=False``)."""
+    from diloti.envs.vector import CardGameVectorEnv
+
+    envs = CardGameVectorEnv(num_envs, game=game, players=players, copy=False)
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        envs.reset(seed=seed * 100_000)
+        rng = np.random.default_rng(seed)
+        steps, start = 0, clock()
+        end = start + seconds
+        while clock() < end:
+            envs.step(envs.sample_actions(rng))
+            steps += num_envs
+        return steps, clock() - start
+    return run
+
+
+def make_vec(players: int, game: str, num_envs: int = 64) -> Run:
+    """``gymnasium.make_vec(..., vectorization_mode="sync")`` of ``num_envs`` of the single environments against
+    the random level: Gymnasium's own loop over them (the agent's steps)."""
+    import gymnasium
+
+    from diloti.envs import gym_id
+
+    envs = gymnasium.make_vec(gym_id(game), num_envs=num_envs, vectorization_mode="sync",
+                              players=players, opponent="random")
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        obs, _ = envs.reset(seed=seed * 100_000)
+        rng = np.random.default_rng(seed)
+        steps, start = 0, clock()
+        end = start + seconds
+        while clock() < end:
+            masks = obs["action_mask"]
+            pick = (rng.random(num_envs) * masks.sum(axis=1)).astype(np.int64)
+            actions = (np.cumsum(masks, axis=1) <= pick[:, None]).sum(axis=1)
+            obs, *_ = envs.step(actions)
+            steps += num_envs
         return steps, clock() - start
     return run
 
@@ -243,6 +340,42 @@ def openspiel_clone(players: int, name: str, mid_move: bool) -> Run:
     return run
 
 
+def tensor_costs(seconds: float, seed: int) -> dict[str, float]:
+    """CPU microseconds a call of the OpenSpiel observer's ``set_from`` for the acting player at every decision of
+    random rounds, information state and observation, for every game and player count (the same loop on any
+    tree: with ``PYTHONPATH`` set to another checkout's ``src``, that code's cost)."""
+    import pyspiel
+
+    import diloti.envs.openspiel_game  # noqa: F401 - registers the games
+    from diloti.envs.games import env_games
+
+    out: dict[str, float] = {}
+    for name, g in env_games().items():
+        for players in g.players:
+            game = pyspiel.load_game(f"python_{name}", {"players": players})
+            for recall in (True, False):
+                obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=recall))
+                rng = random.Random(seed)
+                spent, calls = 0.0, 0
+                while spent < seconds:
+                    state = game.new_initial_state()
+                    while not state.is_terminal():
+                        if state.is_chance_node():
+                            outcomes = state.chance_outcomes()
+                            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                            continue
+                        player = state.current_player()
+                        t = time.process_time()
+                        obs.set_from(state, player)
+                        spent += time.process_time() - t
+                        calls += 1
+                        legal = state.legal_actions()
+                        state.apply_action(legal[rng.randrange(len(legal))])
+                key = f"{name}-{players}p {'infostate' if recall else 'observation'}"
+                out[key] = round(spent / calls * 1e6, 1)
+    return out
+
+
 def against(src: str, names: list[str], seconds: float, rounds: int, players: int, game: str) -> int:
     """Child processes alternating between ``PYTHONPATH=src`` (before) and this checkout's src (after)."""
     import os
@@ -312,9 +445,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cpu-clock", action="store_true",
                    help="time by the process CPU time (time.process_time): steadier on a shared machine")
     p.add_argument("--search-moves", action="store_true", help="search for large legal-move lists instead")
+    p.add_argument("--research", action="store_true",
+                   help="issue 52's figures side by side (RESEARCH: batched, single, make_vec, pyspiel, OpenSpiel C++)")
     p.add_argument("--rounds", type=int, default=None,
                    help="rounds for --search-moves; with --against, runs of each side (default 3)")
+    p.add_argument("--tensor-cost", action="store_true",
+                   help="CPU us a call of the OpenSpiel observer's set_from, every game and player count, instead")
     args = p.parse_args(argv)
+    if args.tensor_cost:
+        costs = tensor_costs(args.seconds, args.seed)
+        if args.json:
+            print(json.dumps(costs))
+        for key, us in costs.items():
+            if not args.json:
+                print(f"{key:28} {us:8.1f} us a call (CPU)")
+        return 0
     if args.search_moves:
         print(json.dumps(search_moves(args.rounds or 200, args.seed), indent=1))
         return 0
@@ -335,9 +480,19 @@ def main(argv: list[str] | None = None) -> int:
         "openspiel": lambda: openspiel(args.players, chance, args.game),
         "openspiel-clone": lambda: openspiel_clone(args.players, args.game, mid_move=False),
         "openspiel-clone-move": lambda: openspiel_clone(args.players, args.game, mid_move=True),
+        "batched-1": lambda: batched(args.players, args.game, 1),
+        "batched-64": lambda: batched(args.players, args.game, 64),
+        "batched-1024": lambda: batched(args.players, args.game, 1024),
+        "vector-1024": lambda: vector(args.players, args.game, 1024),
+        "make-vec": lambda: make_vec(args.players, args.game),
+        "openspiel-tensor": lambda: openspiel(args.players, [], args.game, tensor="observer"),
+        "openspiel-tensor-list": lambda: openspiel(args.players, [], args.game, tensor="list"),
+        "hearts": lambda: openspiel(4, [], "", cpp="hearts"),
+        "leduc": lambda: openspiel(2, [], "", cpp="leduc_poker"),
+        "hearts-tensor-list": lambda: openspiel(4, [], "", tensor="list", cpp="hearts"),
     }
     out = {}
-    for name in args.only or DEFAULT:
+    for name in args.only or (RESEARCH if args.research else DEFAULT):
         run = runs[name]()
         if args.warm:
             run(min(args.seconds, 0.5), 99)  # the shape cache warmed, as in a long run

@@ -25,7 +25,8 @@ def load(name: str) -> ModuleType:
 
 
 def test_every_example_is_tested() -> None:
-    assert sorted(p.stem for p in EXAMPLES.glob("*.py")) == ["gym_random", "openspiel_ismcts", "pettingzoo_random"]
+    assert sorted(p.stem for p in EXAMPLES.glob("*.py")) == ["gym_random", "openspiel_ismcts", "pettingzoo_random",
+                                                            "train_batched_ppo"]
 
 
 def test_pettingzoo_random(capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,6 +43,16 @@ def test_gym_random(capsys: pytest.CaptureFixture[str]) -> None:
 def test_openspiel_ismcts(capsys: pytest.CaptureFixture[str]) -> None:
     assert load("openspiel_ismcts").main(["--games", "1", "--simulations", "3", "--level", "greedy"]) == 0
     assert "ISMCTS against greedy" in capsys.readouterr().out
+
+
+def test_train_batched_ppo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib", reason="the baselines extra is not installed")
+    model = tmp_path / "ppo.zip"
+    args = ["--steps", "256", "--envs", "8", "--games", "2", "--against", "random", "--out", str(model)]
+    assert load("train_batched_ppo").main(args) == 0
+    out = capsys.readouterr().out
+    assert "trained MaskablePPO for 256 steps on 8 games" in out and "PPO vs random: 2 games" in out
+    assert model.exists()
 
 
 def test_runs_as_a_script() -> None:

@@ -240,15 +240,26 @@ class UI:
         return cards
 
     @staticmethod
-    def play_turn(page: Any, rng: Any) -> str:
-        """Make one move by clicking: a hand card, some table cards or piles, then a move button.
+    def played(page: Any, ply: int) -> bool:
+        """Whether a move was sent (or made) since ``ply``: a tap on a card with one legal move plays it."""
+        done: bool = page.evaluate(f"""() => document.querySelector('#game').dataset.waiting === '1'
+            || Number(document.querySelector('#game').dataset.ply) > {ply}""")
+        return done
 
-        Returns the notation of the move clicked.
+    @staticmethod
+    def play_turn(page: Any, rng: Any) -> str:
+        """Make one move by clicking: a hand card, some table cards or piles, then a move button (a card with one
+        legal move is played by its tap alone).
+
+        Returns the notation of the move clicked ("" when the card's tap played it).
         """
         ply = UI.ply(page)
         cards = page.eval_on_selector_all("#hand button.card:not([disabled])", "els => els.map(e => e.dataset.card)")
         assert cards, "no playable card in hand on my turn"
         page.click(f"#hand button[data-card='{rng.choice(cards)}']")
+        if UI.played(page, ply):
+            page.wait_for_function(f"() => Number(document.querySelector('#game').dataset.ply) > {ply}")
+            return ""
         for _ in range(30):
             offer = page.evaluate(OFFER_JS)
             if offer["open"] and (not offer["moves"] or rng.random() < 0.35):
@@ -276,12 +287,29 @@ class UI:
         page.wait_for_selector("#new-table details input[type=checkbox]", state="visible")
 
     @staticmethod
+    def open_identity(page: Any) -> None:
+        """Expand the start page's identity control (who plays on this device: the name, sign-in, settings)."""
+        page.wait_for_selector("#player-panel")
+        if not page.evaluate("() => document.querySelector('#player-panel').open"):
+            page.click("#player-panel > summary")
+        page.wait_for_function("() => document.querySelector('#player-panel').open")
+
+    @staticmethod
+    def set_name(page: Any, name: str) -> None:
+        """Type the name a guest plays under, in the identity control (a player who keeps a name plays under it)."""
+        page.wait_for_selector("#player-panel")
+        if page.get_attribute("#player-panel", "data-player"):
+            return
+        UI.open_identity(page)
+        page.fill("#name", name)
+
+    @staticmethod
     def create_table(page: Any, base: str, name: str, seats: list[str], target: int | None = None,
                      players: int = 2) -> str:
         """Fill and send the new-table form; returns the table id from the address."""
         page.goto(base + "/?pace=0")
         page.wait_for_selector("#new-table #seat-1")
-        page.fill("#name", name)
+        UI.set_name(page, name)
         if players == 4:
             page.check("input[name=players][value='4']")
             page.wait_for_selector("#seat-3")

@@ -39,8 +39,10 @@ def check(page: Any, where: str) -> None:
 def test_pages_pass_axe(server: str, new_page: Any, ui: Any, scheme: str) -> None:
     page = new_page(color_scheme=scheme)
     page.goto(server + "/?pace=0")
-    page.wait_for_selector("#player-panel #become-btn")
+    page.wait_for_selector("#play-first #play-computer")
     check(page, "start page")
+    ui.open_identity(page)  # the identity control expanded: the name, keep it, sign in
+    check(page, "start page with the identity control open")
     name = "Axel " + scheme  # names are unique among players
     page.fill("#name", name)
     page.click("#become-btn")
@@ -50,7 +52,8 @@ def test_pages_pass_axe(server: str, new_page: Any, ui: Any, scheme: str) -> Non
     ui.create_table(page, server, name, ["greedy"])
     ui.wait_status(page, ("turn",))
     check(page, "a table")
-    page.click("#hand button.card:not([disabled])")
+    # A card chosen by its key (a tap on a card with one legal move would play it).
+    page.keyboard.press(page.get_attribute("#hand button.card:not([disabled])", "data-key"))
     page.click("#type-btn")
     check(page, "a table with a card chosen and the typed-move box open")
 
@@ -66,6 +69,7 @@ def test_pages_pass_axe(server: str, new_page: Any, ui: Any, scheme: str) -> Non
     check(page, "the replay")
 
     page.goto(server + "/?pace=0")
+    ui.open_identity(page)
     page.click("#profile-link")
     page.wait_for_selector("#profile #profile-ratings")
     check(page, "the profile")

@@ -79,7 +79,7 @@ def test_a_new_table_chooses_its_clock_and_the_four_seats_sit_around_it_on_a_pho
     page.goto(server + "/?pace=0")
     page.wait_for_selector("#new-table #clock")
     assert "Χωρίς χρόνο" in page.inner_text("#clock")
-    page.fill("#name", "Μαρία")
+    ui.set_name(page, "Μαρία")
     page.check("input[name=players][value='4']")
     page.wait_for_selector("#seat-3")
     for i in (1, 2, 3):

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from browser.conftest import UI
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 LONG = "Αλεξάνδρα Κωνσταντινίδου"  # 24 characters, the longest name allowed
@@ -158,7 +160,7 @@ def test_profile_statistics_fit_and_one_game_is_one_game(server: str, new_page: 
 def test_a_recovery_on_another_device_is_told_here(server: str, new_page: Any, screenshot: Any) -> None:
     page = new_page(http_errors_expected=True, **PHONE)
     page.goto(f"{server}/")
-    page.fill("#name", "Eleftheria")
+    UI.set_name(page, "Eleftheria")
     page.click("#become-btn")
     code = page.inner_text("#recovery-code")
     page.click("#recovery-done")

@@ -6,7 +6,8 @@ opens that seat and plays a capture the sample does not hold, by clicks: the car
 by one, each time lighting what the server's ``choices`` answer says (checked against the engine's full list
 of moves, rebuilt from the same seed and moves). A drop and clicks that name no move, and a typed move that
 is not legal, play nothing. A unit test of choices.js (a stub view) covers the cache, stale answers, the
-reset on a new state and a drop that names exactly one move.
+reset on a new state, a drop that names exactly one move, and drops that make none (onto the felt with no lay,
+onto a table card the card cannot use): the card goes back to the hand.
 """
 
 from __future__ import annotations
@@ -328,11 +329,12 @@ const state = (ply) => ({ ply, game: 'diloti', your_turn: true, phase: 'play', l
   table: ['4H', '5C', '9S', 'KD'], declarations: [{ cards: ['2C', '7D'], value: 9, kind: 'plain', owner: 1 }],
   legal: [{ move: '9D x 9S', card: '9D', kind: 'capture', value: 9, cards: ['9S'] }] });
 const view = Object.assign({
-  state: state(5), sel: { card: '9D', units: new Set() }, waitingMove: false, played: [],
+  state: state(5), sel: { card: '9D', units: new Set() }, waitingMove: false, played: [], missed: [],
   conn: { send: (m) => { sent.push(m); return true; } },
   render() { renders += 1; },
   legal() { return this.state.legal.map(C.moveOf); },
   send(mv) { this.played.push(mv.text); this.waitingMove = true; },
+  dropMiss(card, unit) { this.missed.push([card, unit]); },  // touch.js: the card goes back to the hand
 }, C.tableChoices);
 const reply = (ply, card, chosen, moves, open) => view.onChoices({ type: 'choices', ply, card, chosen, moves, open });
 const mv = (text, cards) => ({ move: text, card: text.split(' ')[0], kind: 'capture', value: 9, cards });
@@ -418,14 +420,17 @@ def test_a_drop_plays_only_one_move_answered_for_its_selection(js: Any) -> None:
       reply(5, '9D', ['9S'], [mv('9D x 9S', ['9S'])], []);
       await drop;
       log.push(view.played.slice());
-      // Onto the felt, no lay: the card's only table card names its only move.
+      // Onto the felt, no lay: no move is made there, the card goes back to the hand (nothing asked or played).
       view.sel = { card: null, units: new Set() }; view.resetChoices(); view.played = [];
-      drop = view.dropSampled('9D', null, null);
-      reply(5, '9D', [], [], ['9S']);
-      await tick();
-      reply(5, '9D', ['9S'], [mv('9D x 9S', ['9S'])], []);
+      const asked = sent.length;
+      await view.dropSampled('9D', null, null);
+      log.push([view.played.slice(), view.missed.slice(), sent.length - asked]);
+      // Onto KD, which the answer says 9D cannot use: back to the hand, nothing chosen, nothing played.
+      view.resetChoices(); view.missed = [];
+      drop = view.dropSampled('9D', 'c:KD', null);
+      reply(5, '9D', [], [], ['9S', '4H', '5C']);
       await drop;
-      log.push(view.played.slice());
+      log.push([view.played.slice(), view.missed.slice(), view.sel.card]);
       // Typed: sent as named, piles completed.
       const piles = view.state.declarations;
       return [log, C.typedNotation('9d x 2c 4h'), C.typedNotation('9d x 2c 4h', piles),
@@ -433,6 +438,6 @@ def test_a_drop_plays_only_one_move_answered_for_its_selection(js: Any) -> None:
               C.typedNotation('keep')];
     """)
     assert out == [
-        [["9D x 9S"], [[], "9D", ["c:4H"]], [], [], ["9D x 9S"]],
+        [["9D x 9S"], [[], "9D", ["c:4H"]], [], [], [[], [["9D", None]], 0], [[], [["9D", "c:KD"]], None]],
         "9D x 2C 4H", "9D x 2C 4H 7D", "9D + 2C 7D = 9G", "9D", None, None,
     ]

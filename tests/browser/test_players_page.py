@@ -10,15 +10,16 @@ from typing import Any
 
 import pytest
 
+from browser.conftest import UI
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
 
 
 def become(page: Any, server: str, name: str) -> str:
-    """Keep a name from the lobby; returns the recovery code the page showed."""
+    """Keep a name from the lobby (in the identity control); returns the recovery code the page showed."""
     page.goto(server + "/?pace=0")
-    page.wait_for_selector("#player-panel #become-btn")
-    page.fill("#name", name)
+    UI.set_name(page, name)
     page.click("#become-btn")
     page.wait_for_selector("#recovery-code")
     code: str = page.inner_text("#recovery-code")
@@ -46,6 +47,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     assert page.inner_text("#player-name") == "Eleni"
     table = resigned_game(page, ui, server, "Eleni")
     page.goto(server + "/?pace=0")
+    UI.open_identity(page)
     page.click("#profile-link")
     page.wait_for_selector("#profile #profile-ratings")
     assert page.inner_text("#profile-name") == "Eleni"
@@ -63,6 +65,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     assert "Eleni" in page.inner_text("#leaders-table")
     # Rename, then another browser takes the player over with the recovery code (the old key stops).
     page.goto(server + "/?pace=0")
+    UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#rename-btn")
     page.fill("#rename-name", "Eleni K")
@@ -70,6 +73,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Eleni K'")
     other = new_page(http_errors_expected=True)
     other.goto(server + "/?pace=0")
+    UI.open_identity(other)
     other.click("#recover-btn")
     other.fill("#recover-code", code.lower().replace("-", " "))
     other.click("#recover-submit")
@@ -77,8 +81,10 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     other.click("#recovery-done")
     other.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Eleni K'")
     page.reload()
+    UI.open_identity(page)
     page.wait_for_selector("#player-panel #become-btn")  # this browser's key was replaced: a guest again
     # A password, then sign in with it here; then delete.
+    UI.open_identity(other)
     other.click("#settings-btn")
     other.click("#password-btn")
     other.fill("#password-new", "correct horse battery")
@@ -93,9 +99,11 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     page.fill("#login-password", "correct horse battery")
     page.click("#login-submit")
     page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Eleni K'")
+    UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#delete-btn")
     page.click("#confirm-delete")
+    UI.open_identity(page)
     page.wait_for_selector("#player-panel #become-btn")
     page.goto(server + "/?pace=0&leaders=overall")
     page.wait_for_selector("#leaders")
@@ -111,13 +119,13 @@ def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any,
     # Another device asks for the same name: the server's English "the name 'Μαρία' is taken" in Greek.
     other = new_page(**PHONE, http_errors_expected=True)  # the 409 is the point
     other.goto(server + "/?pace=0&lang=el")
-    other.wait_for_selector("#player-panel #become-btn")
-    other.fill("#name", "Μαρία")
+    UI.set_name(other, "Μαρία")
     other.click("#become-btn")
     other.wait_for_function("() => document.querySelector('#player-error').textContent !== ''")
     assert other.inner_text("#player-error") == "Αυτό το όνομα το έχει ήδη άλλος παίκτης· διαλέξτε άλλο."
     resigned_game(page, ui, server, "Μαρία")
     page.goto(server + "/?pace=0")
+    UI.open_identity(page)
     page.click("#profile-link")
     page.wait_for_selector("#profile #rating-plot")
     assert "Βαθμολογία" in page.inner_text("#profile") and "Συχνότεροι αντίπαλοι" in page.inner_text("#profile")
@@ -147,8 +155,8 @@ def test_play_now_pairs_two_browsers_and_offers_the_computer_to_one_alone(server
     for name in ("Anna", "Nikos"):
         page = new_page()
         page.goto(server + "/?pace=0")
-        page.wait_for_selector("#new-table #quick-play")
-        page.fill("#name", name)
+        page.wait_for_selector("#play-first #quick-play")
+        UI.set_name(page, name)
         page.select_option("#clock", "60+300")  # a setting nobody else in this server's tests waits with
         page.click("#quick-play")
         page.wait_for_selector("#quickplay, #game")
@@ -161,8 +169,8 @@ def test_play_now_pairs_two_browsers_and_offers_the_computer_to_one_alone(server
     # Alone in the queue: after 20 s the computer is offered.
     alone = new_page()
     alone.goto(server + "/?pace=0")
-    alone.wait_for_selector("#new-table #quick-play")
-    alone.fill("#name", "Eleni")
+    alone.wait_for_selector("#play-first #quick-play")
+    UI.set_name(alone, "Eleni")
     alone.check("input[name=players][value='4']")
     alone.click("#quick-play")
     alone.wait_for_selector("#quickplay #quick-status")
@@ -180,6 +188,7 @@ def test_typing_a_name_while_the_lobby_loads_keeps_every_letter(server: str, new
     page.route("**/api/tables?status=over", lambda route: held.append(route))  # held until the player has typed
     with page.expect_request("**/api/tables?status=over"):
         page.goto(server + "/?pace=0")
+    UI.open_identity(page)
     page.wait_for_selector("#player-panel #become-btn")
     page.click("#name")
     page.keyboard.type("Elef")

@@ -50,7 +50,7 @@ def test_greek_interface(server: str, new_page: Any, ui: Any, screenshot: Any) -
     assert page.inner_text("#new-table h2") == "Νέο τραπέζι"
     assert page.inner_text("#lang-btn") == "English"
     assert page.evaluate("document.documentElement.lang") == "el"
-    page.fill("#name", "Ελένη")
+    ui.set_name(page, "Ελένη")
     page.select_option("#seat-1", "random")
     page.click("#create")
     page.wait_for_selector("#game")

@@ -69,7 +69,7 @@ def test_rule_options_and_target_reach_the_table(server: str, new_page: Any, ui:
     page = new_page()
     page.goto(server + "/?pace=0")
     page.wait_for_selector("#new-table #seat-1")
-    page.fill("#name", "Giorgos")
+    ui.set_name(page, "Giorgos")
     page.fill("#target", "121")
     ui.open_rule_options(page)
     # Every option of RULES.md is offered.
@@ -96,7 +96,7 @@ def test_moves_are_shown_one_at_a_time(server: str, new_page: Any, ui: Any) -> N
     page = new_page()
     page.goto(server + "/?pace=1200")
     page.wait_for_selector("#new-table #seat-1")
-    page.fill("#name", "Petros")
+    ui.set_name(page, "Petros")
     page.select_option("#seat-1", "random")
     page.click("#create")
     page.wait_for_selector("#game")

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from browser.conftest import UI
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -21,7 +23,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 def open_form(page: Any, base: str, name: str) -> None:
     page.goto(base + "/?pace=0")
     page.wait_for_selector("#new-table #seat-1")
-    page.fill("#name", name)
+    UI.set_name(page, name)
     page.check("input[name=game][value='pairs']")
     page.wait_for_selector("#opt-no_sweeps", state="attached")
 

@@ -138,7 +138,7 @@ def settings_of(factory: Callable[..., Player]) -> list[str]:
     """The settings a level takes (its factory's keyword parameters after the seed).
 
     >>> settings_of(LEVELS["expert"])
-    ['iterations', 'seconds', 'eps', 'width', 'deals', 'cpu']
+    ['iterations', 'seconds', 'eps', 'width', 'deals', 'cpu', 'exact']
     """
     known = _SETTINGS.get(factory)
     if known is None:  # inspect.signature costs more than making most players: read once a factory

@@ -8,6 +8,9 @@ the **expected round points difference** (the mover's side minus the best other 
 in Diloti cards majority, aces, 10 of diamonds, 2 of clubs, 10 per xeri) that the move leads
 to, as the search sees it: exact where a rollout reaches the end of the
 round, otherwise the points captured so far plus the expected majorities.
+In an exact position (2 players, the stock empty: nothing is hidden) every
+estimate is the exact solver's value instead (:mod:`diloti.ai.exact`, issue
+54), when it finishes within its node limit.
 
 >>> from diloti.games.diloti.state import State
 >>> s = State.new(seed=3)
@@ -24,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from diloti.ai.errors import PlayerError
+from diloti.ai.exact import exact_ranking
 from diloti.ai.games import players_part
 from diloti.core.moves import Move
 
@@ -37,7 +41,8 @@ class AnalysisError(PlayerError):
 
 
 def rank_moves(view: Any, seed: int | None = None, iterations: int = DEFAULT_ANALYSIS_ITERATIONS,
-               seconds: float | None = DEFAULT_ANALYSIS_SECONDS, level: str = "expert") -> list[tuple[Move, float]]:
+               seconds: float | None = DEFAULT_ANALYSIS_SECONDS, level: str = "expert",
+               exact: bool = True) -> list[tuple[Move, float]]:
     """Every legal move of ``view``'s seat (of any registered game) with its estimate, best first.
 
     ``iterations`` is the playout budget shared by all moves; ``seconds`` caps
@@ -47,7 +52,9 @@ def rank_moves(view: Any, seed: int | None = None, iterations: int = DEFAULT_ANA
     time). The ranking is the game's (its players part's ``rank_moves``, most often
     :func:`search_ranking`): in Diloti a face-card redeal decision is not searched:
     redeal comes first (a hand of 5 or 6 face cards captures little) and both
-    estimates are 0.0.
+    estimates are 0.0. With ``exact`` (the default) an exact position is ranked by the
+    exact solver's values (:func:`~diloti.ai.exact.exact_ranking`), whatever the level;
+    past its node limit, by the search.
 
     >>> from diloti.games.diloti.state import State
     >>> s = State.new(seed=3)
@@ -60,6 +67,9 @@ def rank_moves(view: Any, seed: int | None = None, iterations: int = DEFAULT_ANA
         raise AnalysisError(f"seat {view.seat} has no move to make in this position", view)
     if iterations < 1:
         raise AnalysisError(f"invalid iterations {iterations!r}: expected at least 1", iterations)
+    solved = exact_ranking(view) if exact else None  # issue 54: nothing hidden, nothing to sample
+    if solved is not None:
+        return solved
     return players_part(view).rank_moves(view, seed, iterations, seconds, level)
 
 

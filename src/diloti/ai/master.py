@@ -26,6 +26,13 @@ What it adds to the ``expert`` (:mod:`diloti.ai.expert`):
   ``seconds=none`` and ``iterations`` the move is exactly reproducible from
   the seed.
 - **Candidates**: the heuristic's best ``width`` (default 5, as the expert).
+- **Exact once nothing is hidden** (issue 54). In a 2-player round whose
+  stock is empty the unseen cards are the other hand: the rest of the round
+  is a game of perfect information, which the exact solver
+  (:mod:`diloti.ai.exact`) plays best, to the round's points, within half
+  the move's budget (``exact=0``: search it as before). Past the solver's
+  limits (a long last deal, some 6 cards a hand) the search decides, with
+  the time left (:meth:`~diloti.ai.expert.SearchPlayer.choose_exact`).
 - **Bounded on any table.** Its moves are the view's ``legal``: on a table grown
   by lays, whose legal moves can number in the millions, a bounded sample (every
   kind and value each card can make; ``View.complete`` False), and its
@@ -52,7 +59,7 @@ from dataclasses import replace
 from typing import Any
 
 from diloti.ai.errors import InvalidSettingError
-from diloti.ai.expert import SearchPlayer, candidates
+from diloti.ai.expert import SearchPlayer, candidates, check_exact
 from diloti.ai.games import players_part
 from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
 from diloti.ai.part import EPSILON, PlayersPart, Sampler, SearchSettings
@@ -89,7 +96,9 @@ class MasterPlayer(SearchPlayer):
     ``counted``: how many moves of each rollout the heuristic's card counting
     plays (Diloti's ``counted_move``) before the fast policy (default 99: all; 0: the
     expert's rollouts); ``cpu``: 1 counts ``seconds`` in the search's CPU time instead of
-    the wall clock's (for measurements on a busy machine: the master gets its budget of an idle core).
+    the wall clock's (for measurements on a busy machine: the master gets its budget of an idle core);
+    ``exact``: 1 (default) plays the exact solver's best move in an exact position (2 players, the stock
+    empty), 0 searches it as any other.
     """
 
     name = "master"
@@ -99,11 +108,13 @@ class MasterPlayer(SearchPlayer):
                  deals: int = 1, infer: float = DEFAULT_INFER, temperature: float = DEFAULT_TEMPERATURE,
                  mix: float = DEFAULT_MIX, ahead: int = DEFAULT_AHEAD, seam: int = DEFAULT_SEAM,
                  fair: int = DEFAULT_FAIR, tree: int = DEFAULT_TREE, explore: float = DEFAULT_EXPLORE,
-                 fitted: int = DEFAULT_FITTED, counted: int = DEFAULT_COUNTED, cpu: int = 0) -> None:
+                 fitted: int = DEFAULT_FITTED, counted: int = DEFAULT_COUNTED, cpu: int = 0,
+                 exact: int = 1) -> None:
         self.seed = seed
         if cpu not in (0, 1, True, False):
             raise InvalidSettingError("cpu", cpu, "0 or 1")
         self.cpu = bool(cpu)
+        self.exact = check_exact(exact)
         self.iterations = None if iterations is None else int(iterations)
         self.seconds = None if seconds is None else float(seconds)
         self.width = int(width)

@@ -29,7 +29,10 @@ What the part provides:
 - ``win_chances(view, ranked)``: the chance to win the game after each ranked move, or
   None if the game has no model of it;
 - ``endless(options)``: the game's options for a game that never ends by itself (a match
-  of a fixed number of rounds stops it).
+  of a fixed number of rounds stops it);
+- ``exact_scoring(options)``: the game's round points as the exact solver counts them
+  (:class:`~diloti.ai.round_points.Scoring`), or None: then no position of the game is
+  exact (:mod:`diloti.ai.exact`).
 
 >>> SearchSettings().eps == EPSILON
 True
@@ -42,6 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from diloti.ai.round_points import Scoring
 from diloti.core.moves import Move
 
 EPSILON = 0.1  # the rollouts' share of random moves
@@ -117,6 +121,8 @@ class PlayersPart(Protocol):
     def win_chances(self, view: Any, ranked: Sequence[tuple[Move, float]]) -> list[float] | None: ...
 
     def endless(self, options: Any) -> Any: ...
+
+    def exact_scoring(self, options: Any) -> Scoring | None: ...
 
 
 __all__ = ["EPSILON", "PlayersPart", "Rollouts", "Sampler", "SearchSettings"]

@@ -29,6 +29,13 @@ question, is not judged). In Diloti each judged decision also carries the chance
 to win the game before the move (with the best move) and after it
 (:mod:`diloti.ai.winchance`, from the game's score and the target).
 
+In an exact position (2 players, the stock empty: the unseen cards are the
+other hand) the verdict is exact (issue 54): every legal move is valued by the
+exact solver (:mod:`diloti.ai.exact`) instead of the search, so a move marked
+there loses that many points against best play, and a best move is never marked;
+the decision says so (``exact``, and its ``reason``). Past the solver's node
+limit the search judges it, as any other.
+
 Everything is a function of the seat's view and the review's seed: the same
 review whatever the hidden cards were. The budget is ``worlds``: sampled
 worlds per decision, every legal move played in each (so it is bounded and,
@@ -55,6 +62,7 @@ from typing import Any, Protocol, cast
 
 from diloti.ai.analysis import rank_moves, win_chances
 from diloti.ai.errors import PlayerError
+from diloti.ai.exact import exact_ranking
 from diloti.core.interface import SeatViewLike
 from diloti.core.moves import Move
 from diloti.core.phase import Phase
@@ -67,7 +75,10 @@ MISTAKE = 2.5
 BLUNDER = 5.0
 ACCURACY_SCALE = 2.5  # a decision's accuracy is 100 * exp(-lost / ACCURACY_SCALE)
 MARKS = ("inaccuracy", "mistake", "blunder")
-VERSION = 2  # of the review's method: a stored review of another version is made again (2: forced moves have no chance)
+# Of the review's method: a stored review of another version is made again (2: forced moves have no chance; 3: exact
+# positions judged by the exact solver).
+VERSION = 3
+EXACT_REASON = "exact: both hands are known (2 players, the stock empty), every move solved to the round's end"
 AWAY_NOTE = "for the absent player"  # the record's comment on a move the computer made for an away player
 _MOVE_LINE = re.compile(r"^s\d+\s+\S")
 
@@ -121,6 +132,8 @@ class Decision:
     win_before: float | None = None
     win_after: float | None = None
     top: list[tuple[str, float]] = field(default_factory=list)  # the best three moves with their estimates
+    exact: bool = False  # the estimates are the exact solver's values (issue 54), not a search's
+    reason: str | None = None  # why the verdict is what it is (an exact one says so: EXACT_REASON)
 
     @property
     def accuracy(self) -> float:
@@ -235,7 +248,8 @@ def review_decision(point: Point, worlds: int = DEFAULT_WORLDS, seed: int = 0) -
     if seat is None:
         raise ReviewError(f"the view at ply {point.ply} is a spectator's: a review judges a seat's moves", point.ply)
     judged = len(view.legal) > 1 and view.phase != Phase.DECIDE
-    ranked = rank_view(view, decision_seed(seed, point.ply), worlds)
+    solved = exact_ranking(view) if judged else None  # issue 54: an exact position's verdict is exact
+    ranked = solved if solved is not None else rank_view(view, decision_seed(seed, point.ply), worlds)
     # None: the game has no model of the chance to win, or the move was forced (a lone move, the redeal question:
     # not searched, its 0.0 is no estimate, and a chance read from it jumped about on the game's graph).
     chances = win_chances(view, ranked) if judged else None
@@ -248,14 +262,16 @@ def review_decision(point: Point, worlds: int = DEFAULT_WORLDS, seed: int = 0) -
                     best_points, lost, mark_of(lost) if judged else None, judged, len(view.legal),
                     None if chances is None else round(chances[0], 4),
                     None if chances is None else round(chances[at], 4),
-                    [(str(m), v) for m, v in ranked[:3]])
+                    [(str(m), v) for m, v in ranked[:3]], solved is not None,
+                    EXACT_REASON if solved is not None else None)
 
 
 def rank_view(view: SeatViewLike, seed: int, worlds: int) -> list[tuple[Move, float]]:
     """Every legal move with the master's estimate, best first (the parent games: their expert's search, which
     is what the master plays there), ``worlds`` sampled worlds for each move."""
     iterations = worlds * len(view.legal)
-    return rank_moves(view, seed=seed, iterations=iterations, seconds=None, level="master")
+    # The exact solver has had its say (review_decision): only the search here.
+    return rank_moves(view, seed=seed, iterations=iterations, seconds=None, level="master", exact=False)
 
 
 @dataclass
@@ -322,6 +338,8 @@ def format_decision(d: Decision, names: Sequence[str] = (), width: int = 12) -> 
     '  5. s0 7H           mistake      -3.20  best 9D x 4H 5C (+2.20)  win 52% -> 44%'
     >>> format_decision(Decision(1, 6, 7, 0, "KH", "KH", 0.0, 0.0, 0.0, None, False, 1), width=14)
     '  7. s0 KH             (forced)'
+    >>> format_decision(Decision(4, 40, 41, 1, "3S", "3S x 3C", -1.0, 17.0, 18.0, "blunder", True, 3, exact=True))
+    ' 41. s1 3S           blunder     -18.00  best 3S x 3C (+17.00)  (exact)'
     """
     who = f"s{d.seat}"
     if not d.judged:
@@ -332,9 +350,11 @@ def format_decision(d: Decision, names: Sequence[str] = (), width: int = 12) -> 
         line += f"  best {d.best} ({d.best_points:+.2f})"
     if d.win_before is not None and d.win_after is not None and abs(d.win_before - d.win_after) >= 0.005:
         line += f"  win {100 * d.win_before:.0f}% -> {100 * d.win_after:.0f}%"
+    if d.exact:
+        line += "  (exact)"
     return line
 
 
-__all__ = ["ACCURACY_SCALE", "BLUNDER", "DEFAULT_WORLDS", "INACCURACY", "MARKS", "MISTAKE", "Decision", "Point",
-           "Review", "ReviewError", "accuracy_of", "check_seats", "decision_points", "format_decision", "mark_of",
-           "review_decision", "review_record", "summarise"]
+__all__ = ["ACCURACY_SCALE", "BLUNDER", "DEFAULT_WORLDS", "EXACT_REASON", "INACCURACY", "MARKS", "MISTAKE", "Decision",
+           "Point", "Review", "ReviewError", "accuracy_of", "check_seats", "decision_points", "format_decision",
+           "mark_of", "review_decision", "review_record", "summarise"]

@@ -40,6 +40,9 @@ DEFAULT_ITERATIONS = 300
 DEFAULT_SECONDS = 1.0
 DEFAULT_WIDTH = 5  # candidates searched, the heuristic's best
 DEFAULT_DEALS = 1  # rollouts stop at the end of the current deal
+# Of a timed move's budget, the exact solver's at most (issue 54): past it the search has the rest. Half: the solver
+# finds a best move within it in all but the longest of positions (docs/STRENGTH.md, *The exact end of a round*).
+EXACT_SHARE = 0.5
 
 
 def playout(st: Any, side: int, rng: random.Random, rollouts: Rollouts, deals: int = DEFAULT_DEALS,
@@ -228,6 +231,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "DEFAULT_SECONDS",
     "DEFAULT_WIDTH",
+    "EXACT_SHARE",
     "MAX_ITERATIONS",
     "Estimate",
     "playout",

@@ -21,11 +21,14 @@ def _missing(module: str) -> bool:
 
 _NEEDS = {
     "actions.py": ("numpy",),  # its example loads a game's envs part
+    "batch.py": ("numpy",),
     "driver.py": ("numpy",),
     "driver_base.py": ("numpy",),
     "games.py": ("numpy",),
     "pettingzoo_env.py": ("numpy", "gymnasium", "pettingzoo"),
     "gym_env.py": ("numpy", "gymnasium"),
+    "vector.py": ("numpy", "gymnasium"),
+    "sb3.py": ("numpy", "gymnasium", "stable_baselines3"),
     "openspiel_base.py": ("numpy", "pyspiel"),
     "openspiel_game.py": ("numpy", "pyspiel"),
 }

@@ -173,6 +173,12 @@ class DriverBase(Generic[S, D, V]):
                 return o
         return o.copy()
 
+    def observation_data(self, seat: int) -> bytes | bytearray | memoryview:
+        """The observation of ``seat`` now as the bytes of its ``float32`` vector (little-endian), to be copied at
+        once (the batched environments write them into their buffers without a numpy call a game). Read it
+        before the next action; do not change it. A game may give its kernel's bytes (Diloti's driver)."""
+        return self.observation(seat).data.cast("B")
+
     def _observe_step(self, seat: int, head: int, chosen: int) -> npt.NDArray[np.float32]:
         """The observation of ``seat`` at this step of the move (``head`` and ``chosen``: its part chosen so far),
         a new array whose buffer the driver keeps no reference to (a reader may turn it writable). By default a

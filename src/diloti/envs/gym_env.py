@@ -43,7 +43,7 @@ games, is kept as a deprecated alias).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
@@ -58,7 +58,7 @@ from diloti.core.shuffling import choice
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import EnvArgumentError, check_render_mode, check_seat
 from diloti.envs.driver_base import DriverBase, check_max_steps
-from diloti.envs.games import find_env_game
+from diloti.envs.games import EnvGame, find_env_game
 
 ObsDict = dict[str, Any]  # "observation" and "action_mask", both arrays
 
@@ -118,17 +118,9 @@ class CardGameEnv(gymnasium.Env[ObsDict, np.int64]):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[ObsDict, dict[str, Any]]:
         super().reset(seed=seed)
-        rng = self.np_random
-        self.me = self.seat if self.seat is not None else int(rng.integers(self.players))
-        dealer = self.dealer if self.dealer is not None else int(rng.integers(self.players))
-        d = self.driver = self.game.driver(self.players, self.options, dealer, int(rng.integers(2**62)), self.episode)
-        self.bots = {}
-        for s in range(self.players):
-            if s != self.me:
-                spec = self.partner if d.same_side(s, self.me) else self.opponent
-                self.bots[s] = make_player(spec, seed=int(rng.integers(2**62)), measurement=True)
+        self.me, self.driver, self.bots = deal_episode(self, self.np_random)
         self._done = self._truncated = False
-        self._play_bots()
+        play_bots(self.driver, self.bots, self.me)
         if self.render_mode == "human":
             self.render()
         return self._result()
@@ -176,22 +168,8 @@ class CardGameEnv(gymnasium.Env[ObsDict, np.int64]):
 
     # ------------------------------------------------------------------ inside
     def _play_bots(self) -> None:
-        d = self.driver
-        assert d is not None
-        state = d.state
-        while not d.over and state.turn != self.me:
-            bot = self.bots[state.turn]
-            if type(bot) is RandomPlayer:
-                # Its choice without its view: the view's legal moves are the state's, in the same order, so
-                # the same draw of its generator picks the same move (and it is legal: no check needed).
-                legal = state.candidate_moves()[0]  # bounded on a large table, as the view's
-                if legal:
-                    d.play_legal(choice(bot.rng, legal))  # rng.choice's draw, compiled
-                    state = d.state
-                    continue
-            move = bot.choose(d.view(state.turn))  # the game's scores too, in a whole-game episode
-            d.play(move)  # its actions, at once
-            state = d.state  # a whole game deals the next round in a new state
+        assert self.driver is not None
+        play_bots(self.driver, self.bots, self.me)
 
     def _mask(self) -> npt.NDArray[np.int8]:
         """The agent's action mask now, an array of the caller's own (all zeros once the episode is over; a
@@ -211,6 +189,53 @@ class CardGameEnv(gymnasium.Env[ObsDict, np.int64]):
                 {"seat": self.me, "action_mask": mask.copy()})
 
 
+class Seating(Protocol):
+    """What an episode against the computer is dealt from: a :class:`CardGameEnv`'s settings (the batched
+    environment's too, :mod:`diloti.envs.vector`)."""
+
+    game: EnvGame
+    players: int
+    options: Any
+    episode: str
+    seat: int | None
+    dealer: int | None
+    opponent: str
+    partner: str
+
+
+def deal_episode(env: Seating, rng: np.random.Generator) -> tuple[int, DriverBase[Any, Any, Any], dict[int, Player]]:
+    """A new episode of ``env``'s settings from its generator ``rng``: the agent's seat, the driver and the computer
+    players, drawn in this order (what ``reset`` draws: the same seed gives the same episode in the single and
+    the batched environments)."""
+    me = env.seat if env.seat is not None else int(rng.integers(env.players))
+    dealer = env.dealer if env.dealer is not None else int(rng.integers(env.players))
+    d = env.game.driver(env.players, env.options, dealer, int(rng.integers(2**62)), env.episode)
+    bots: dict[int, Player] = {}
+    for s in range(env.players):
+        if s != me:
+            spec = env.partner if d.same_side(s, me) else env.opponent
+            bots[s] = make_player(spec, seed=int(rng.integers(2**62)), measurement=True)
+    return me, d, bots
+
+
+def play_bots(d: DriverBase[Any, Any, Any], bots: dict[int, Player], me: int) -> None:
+    """The computer players' moves until it is seat ``me``'s turn or the episode is over."""
+    state = d.state
+    while not d.over and state.turn != me:
+        bot = bots[state.turn]
+        if type(bot) is RandomPlayer:
+            # Its choice without its view: the view's legal moves are the state's, in the same order, so
+            # the same draw of its generator picks the same move (and it is legal: no check needed).
+            legal = state.candidate_moves()[0]  # bounded on a large table, as the view's
+            if legal:
+                d.play_legal(choice(bot.rng, legal))  # rng.choice's draw, compiled
+                state = d.state
+                continue
+        move = bot.choose(d.view(state.turn))  # the game's scores too, in a whole-game episode
+        d.play(move)  # its actions, at once
+        state = d.state  # a whole game deals the next round in a new state
+
+
 def _check_level(name: str, spec: object) -> str:
     if not isinstance(spec, str):
         raise EnvArgumentError(f"invalid {name}={spec!r}: expected a level name such as 'expert'")
@@ -228,4 +253,4 @@ def _check_level(name: str, spec: object) -> str:
 #: Deprecated: the environment's name from before there were other games (it plays every game).
 DilotiEnv = CardGameEnv
 
-__all__ = ["CardGameEnv", "DilotiEnv"]
+__all__ = ["CardGameEnv", "DilotiEnv", "Seating", "deal_episode", "play_bots"]

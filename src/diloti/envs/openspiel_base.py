@@ -13,6 +13,7 @@ an observation is laid out and made public.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -253,24 +254,51 @@ class SpielObserver(Generic[St, V]):
             self.dict["played"] = self.tensor[size:size + 4 * 52].reshape(4, 52)
             self.dict["first_table"] = self.tensor[size + 4 * 52:size + 5 * 52]
             self.dict["moves"] = self.tensor[size + 5 * 52:].reshape(HISTORY_PLIES, PLY_SIZE)
+        self._recall: dict[int, _Recall] = {}  # each player's recall part, kept from one call to the next
 
     def set_from(self, state: St, player: int) -> None:
+        """Fill :attr:`tensor` for ``player`` at ``state``.
+
+        The observation part is the game's (:meth:`_observe_state`: from the state where the game can, else from
+        the view); the information state's recall part (the cards played, the move blocks) is kept per player
+        and extended by the moves played since the previous call on the same round (:class:`_Recall`), so a
+        step costs its new moves, not the whole round (tests/test_envs_infostate.py compares it with a whole
+        rebuild at every step of random rounds).
+        """
+        head, chosen = state.prefix()
+        if not self._observe_state(state, player, head, chosen, self.tensor[:self.size]):
+            self._observe(self._view(state, player), head, chosen, self.tensor[:self.size])
+        if self.recall:
+            r = state.round
+            history = r.history
+            if len(history) > HISTORY_PLIES:
+                raise EnvArgumentError(f"a round of {len(history)} moves: the tensor holds {HISTORY_PLIES}")
+            c = self._recall.get(player)
+            if c is None or not c.extends(r, history):
+                c = self._recall[player] = _Recall(r)
+            c.extend(history, player, r.players, r.first_table)
+            self.tensor[self.size:] = c.rest  # the played cards, the first table and the moves: one copy
+
+    def _observe_state(self, state: St, player: int, head: int, chosen: int, out: npt.NDArray[np.float32]) -> bool:
+        """Write the observation of ``player`` straight from ``state`` into ``out`` if the game can (without
+        building the view, equal to it); False to have it built from the view (the default)."""
+        return False
+
+    def _rebuilt(self, state: St, player: int) -> npt.NDArray[np.float32]:
+        """The tensor as :meth:`set_from` fills it, rebuilt whole from the view (no state read, nothing kept):
+        what tests compare the incremental tensor with."""
+        out = np.zeros_like(self.tensor)
         view = self._view(state, player)
         head, chosen = state.prefix()
-        self._observe(view, head, chosen, self.tensor[:self.size])
+        self._observe(view, head, chosen, out[:self.size])
         if self.recall:
-            played = self.dict["played"]
-            played[:] = 0.0
+            size = self.size
+            played = out[size:size + 4 * 52].reshape(4, 52)
             for seat, move in view.history:
                 if move.card is not None:
                     played[(seat - player) % view.players, move.card] = 1.0
-            first = self.dict["first_table"]
-            first[:] = 0.0
-            first[list(state.round.first_table)] = 1.0  # laid face up: public
-            moves = self.dict["moves"]
-            moves[:] = 0.0
-            if len(view.history) > HISTORY_PLIES:
-                raise EnvArgumentError(f"a round of {len(view.history)} moves: the tensor holds {HISTORY_PLIES}")
+            out[size + 4 * 52:size + 5 * 52][list(state.round.first_table)] = 1.0
+            moves = out[size + 5 * 52:].reshape(HISTORY_PLIES, PLY_SIZE)
             for block, (seat, move) in zip(moves, view.history, strict=False):
                 card, kind, value, mask = move
                 block[(seat - player) % view.players] = 1.0
@@ -282,6 +310,7 @@ class SpielObserver(Generic[St, V]):
                     low = mask & -mask
                     block[73 + low.bit_length() - 1] = 1.0
                     mask ^= low
+        return out
 
     def string_from(self, state: St, player: int) -> str:
         view = self._view(state, player)
@@ -292,6 +321,61 @@ class SpielObserver(Generic[St, V]):
             moves = " ".join(f"{seat}:{str(move).replace(' ', '')}" for seat, move in view.history)
             text = f"first table {first}; moves {moves or '-'}; {text}"
         return text
+
+
+class _Recall:
+    """One player's recall part of the information state (the cards each relative seat played, the first table,
+    one block a move), as written for the first :attr:`n` moves of one round's history.
+
+    It goes on from there while the round is the same object and its history still holds, at place ``n - 1``,
+    the very entry written last (identity: a move taken back and another played is a new entry): a round only
+    appends to its history between moves, so the entries before it are those already written. Anything else (a
+    clone, a resampled round, the next round of a whole game, a move taken back) starts again from nothing.
+    """
+
+    __slots__ = ("first", "last", "n", "rest", "round")
+
+    def __init__(self, round: object) -> None:
+        self.round = round
+        self.n = 0
+        self.last: object = None
+        self.first: tuple[int, ...] = ()
+        #: The tensor after the observation: played (4 x 52), first table (52), moves (HISTORY_PLIES x PLY_SIZE).
+        self.rest: npt.NDArray[np.float32] = np.zeros(5 * 52 + HISTORY_PLIES * PLY_SIZE, np.float32)
+
+    def extends(self, round: object, history: Sequence[object]) -> bool:
+        n = self.n
+        return round is self.round and len(history) >= n and (n == 0 or history[n - 1] is self.last)
+
+    def extend(self, history: Sequence[tuple[int, Move]], player: int, players: int,
+               first_table: tuple[int, ...]) -> None:
+        """Write the first table if it changed, and the blocks of ``history``'s moves from :attr:`n` on."""
+        rest = self.rest
+        if first_table != self.first:  # laid face up: public (dealt once a round, by chance in OpenSpiel)
+            rest[4 * 52:5 * 52] = 0.0
+            for c in first_table:
+                rest[4 * 52 + c] = 1.0
+            self.first = first_table
+        n = len(history)
+        if n == self.n:
+            return
+        for i in range(self.n, n):
+            seat, move = history[i]
+            card, kind, value, mask = move
+            rel = (seat - player) % players
+            at = 5 * 52 + i * PLY_SIZE
+            rest[at + rel] = 1.0
+            if card is not None:
+                rest[52 * rel + card] = 1.0
+                rest[at + 4 + card] = 1.0
+            rest[at + 56 + kind] = 1.0
+            rest[at + 62 + value] = 1.0
+            while mask:
+                low = mask & -mask
+                rest[at + 72 + low.bit_length()] = 1.0
+                mask ^= low
+        self.n = n
+        self.last = history[n - 1]
 
 
 __all__ = ["HISTORY_PLIES", "PLY_SIZE", "RESAMPLE_TRIES", "Seen", "SpielObserver", "SpielState", "game_type"]

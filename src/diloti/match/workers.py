@@ -334,6 +334,8 @@ def rank_hint(view: Any, seed: int, ply: int, level: str = "expert") -> list[tup
 
     Seeded by the table's seed and the ply, so every process (and a restarted server) gives
     the same hint. Here rather than in the server, so that a Ray node needs only diloti itself.
+    In an exact position (2 players, the stock empty) the estimates are the exact solver's values
+    (:func:`diloti.ai.analysis.rank_moves`; issue 54).
     """
     from diloti.ai.analysis import rank_moves, win_chances
     from diloti.core.seeds import derive_seed

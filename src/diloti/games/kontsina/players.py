@@ -15,8 +15,9 @@ no xeri.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
+from diloti.ai.round_points import ALL_MASK, TEN_OF_DIAMONDS, TWO_OF_CLUBS, Scoring, rank_classes
 from diloti.core.cards import BIT, Card
 from diloti.games.kontsina.rules import summing_sets
 from diloti.games.onecard.players import HandPlayers, lead_chance
@@ -54,6 +55,14 @@ class KontsinaPlayers(HandPlayers):
         fixed = (1 if m & BIT[37] else 0) + (1 if m & BIT[4] else 0)
         clubs = [(c & CLUBS).bit_count() for c in st.captured]
         return fixed + 2.0 * lead_chance(counts, 52, i) + lead_chance(clubs, 13, i)
+
+    def exact_scoring(self, options: Any) -> Scoring:
+        return EXACT_SCORING
+
+
+# RULES-KONTSINA.md section 7: 2 for the card majority, 1 for the clubs majority, 1 the 2C, 1 the 10D.
+EXACT_SCORING: Final = Scoring(((TWO_OF_CLUBS | TEN_OF_DIAMONDS, 1),), ((ALL_MASK, 2), (CLUBS, 1)), 0, (),
+                               rank_classes(club_apart=True))
 
 
 PART = KontsinaPlayers()

@@ -35,6 +35,7 @@ from math import comb, erf, sqrt
 from typing import Any
 
 from diloti.ai.part import Rollouts, SearchSettings
+from diloti.ai.round_points import Scoring
 from diloti.ai.search import search_ranking
 from diloti.core.cards import BIT, Card
 from diloti.core.moves import CAPTURE, Move
@@ -287,6 +288,11 @@ class HandPlayers(ABC):
     def endless(self, options: Any) -> Any:
         """Options under which a game never ends by itself: the largest target."""
         return options.replace(target=MAX_TARGET)
+
+    def exact_scoring(self, options: Any) -> Scoring | None:
+        """The game's round points for the exact solver (:mod:`diloti.ai.exact`); None (the default): the
+        solver does not know the game, none of its positions is exact."""
+        return None
 
 
 class _UniformWorlds:

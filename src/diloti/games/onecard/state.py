@@ -307,8 +307,9 @@ class HandState(HandChance, ABC):
         return tuple(s.total for s in self.score())
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int, scores: Sequence[int] = ()) -> HandView:
-        """What ``seat`` may know (the game's ``VIEW``)."""
+    def view(self, seat: int, scores: Sequence[int] = (), legal: bool = True) -> HandView:
+        """What ``seat`` may know (the game's ``VIEW``); with ``legal=False`` its legal moves are left out (an
+        observation does not read them, and listing them is most of a view's cost)."""
         if not 0 <= seat < self.players:
             raise InvalidPositionError(f"invalid seat {seat!r}: expected 0..{self.players - 1}")
         cls = self.VIEW
@@ -320,7 +321,7 @@ class HandState(HandChance, ABC):
             tuple(self.hands[seat]), tuple(self.table), tuple(map(len, self.hands)), len(self.stock) - self.stock_pos,
             self.plays, self.deal_no, tuple(map(cards_of_set, self.captured)), tuple(self.sweeps), self.last_capturer,
             tuple(self.history), tuple(scores) or (0,) * self.sides,
-            tuple(self._moves()) if seat == self.turn and self.phase == PLAY else (),
+            tuple(self._moves()) if legal and seat == self.turn and self.phase == PLAY else (),
             *[tuple(getattr(self, name)) for name in self.TALLIES],
         )
 

@@ -16,8 +16,9 @@ card majority 3, and a jack is best kept for a pile worth it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
+from diloti.ai.round_points import ALL_MASK, TEN_OF_DIAMONDS, TWO_OF_CLUBS, Scoring, rank_classes
 from diloti.core.cards import BIT, Card, mask_of
 from diloti.core.rule_options import MAX_TARGET
 from diloti.games.onecard.players import HandPlayers, is_last_card, lead_chance
@@ -77,6 +78,17 @@ class XeriPlayers(HandPlayers):
 
     def endless(self, options: Any) -> Any:
         return options.replace(target=MAX_TARGET, hands=1000)  # a game of Xeri also ends after its hands
+
+    def exact_scoring(self, options: Any) -> Scoring:
+        return EXACT_JACKS if options.xeri_jack_double else EXACT_SCORING
+
+
+# RULES-XERI.md section 8: 3 for the card majority, 1 an honour (A 10 J Q K), 1 more the 10D, 1 the 2C, 10 a xeri
+# (10 more a jack's on a jack with xeri_jack_double).
+EXACT_SCORING: Final = Scoring(((HONOURS | TWO_OF_CLUBS, 1), (TEN_OF_DIAMONDS, 1)), ((ALL_MASK, 3),), 10, (),
+                               rank_classes())
+EXACT_JACKS: Final = Scoring(EXACT_SCORING.card_points, EXACT_SCORING.majorities, 10, (("jack_xeri", 10),),
+                             EXACT_SCORING.classes)
 
 
 PART = XeriPlayers()

@@ -107,6 +107,18 @@ class Driver(DriverBase[State, Decision, View]):
                 return np.frombuffer(data, dtype=np.float32)
         return np.frombuffer(prefix(base, head, chosen), dtype=np.float32)
 
+    def observation_data(self, seat: int) -> bytes | bytearray | memoryview:
+        # _observe_step's bytes without the array: the kernel's, or the kept bytes before the move's head.
+        d = self._decision
+        head, chosen = (-1, 0) if d is None else (d.head, d.chosen)
+        base: bytes | None = self._base.get(seat)
+        if base is None:
+            data = self._encode(seat)
+            base = self._base[seat] = bytes(data)
+            if head < 0:
+                return data
+        return base if head < 0 else prefix(base, head, chosen)
+
     def returns(self) -> list[float]:
         """Each seat's reward: for a round, its side's points minus the other side's; for a whole game, 1 for
         the winning side and -1 for the other (0 before the end)."""

@@ -25,9 +25,10 @@ import random
 import sys
 from collections.abc import Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from diloti.ai.part import Rollouts, SearchSettings
+from diloti.ai.round_points import ACES, ALL_MASK, TEN_OF_DIAMONDS, TWO_OF_CLUBS, Scoring, rank_classes
 from diloti.ai.search import search_ranking
 from diloti.ai.winchance import round_chances
 from diloti.core.moves import REDEAL, Move
@@ -98,6 +99,16 @@ def endless(options: Any) -> Any:
     return options.replace(target=MAX_TARGET)
 
 
+# RULES.md, *End of round and scoring*: 4 for the card majority, 1 an ace, 2 the 10D, 1 the 2C, 10 a xeri.
+EXACT_SCORING: Final = Scoring(((ACES | TEN_OF_DIAMONDS | TWO_OF_CLUBS, 1), (TEN_OF_DIAMONDS, 1)),
+                               ((ALL_MASK, 4),), 10, (), rank_classes())
+
+
+def exact_scoring(options: Any) -> Scoring:
+    """Diloti's round points for the exact solver (:mod:`diloti.ai.exact`): the same under every option."""
+    return EXACT_SCORING
+
+
 #: The part: this module, whose functions meet the contract (what :mod:`diloti.ai.games` reads of every game's
 #: players part).
 PART = sys.modules[__name__]
@@ -109,5 +120,5 @@ if TYPE_CHECKING:
     _checked: PlayersPart = _this
 
 
-__all__ = ["PART", "endless", "greedy_scores", "heuristic_scores", "move_rng", "rank_moves", "rollouts", "ruled_move",
-           "win_chances", "worlds"]
+__all__ = ["EXACT_SCORING", "PART", "endless", "exact_scoring", "greedy_scores", "heuristic_scores", "move_rng",
+           "rank_moves", "rollouts", "ruled_move", "win_chances", "worlds"]

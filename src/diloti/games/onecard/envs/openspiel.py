@@ -193,8 +193,9 @@ class HandObserver(SpielObserver[HandSpielState, HandView]):
         self.env: HandSpielPart = game.env
 
     def _view(self, state: HandSpielState, player: int) -> HandView:
-        view = state.round.view(player)
-        return view if self.private else replace(view, hand=(), legal=())
+        # Without the legal moves: neither the tensors nor the strings read them.
+        view = state.round.view(player, legal=False)
+        return view if self.private else replace(view, hand=())
 
     def _observe(self, view: HandView, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None:
         self.env.observe(view, head, chosen, out)

@@ -9,6 +9,19 @@ import { KEYS } from "./keys.js";
 import { moveLabel, prettyCard, prettyMove, sideName } from "./present.js";
 import { showRules } from "./dialogs.js";
 import { soundButton } from "./felt.js";
+import { unitsOfMove } from "./moves.js";
+import { oneTapOn, setOneTap } from "./touch.js";
+
+/**
+ * What picking the lit table unit `u` does, in a word ("take", "declare", "take or declare"; a pile's: "take the
+ * pile"), by the kinds of the still possible moves that use it.
+ */
+export function offerWord(st, u, possible, units) {
+  const kinds = new Set(possible.filter((m) => unitsOfMove(m, units).includes(u.id)).map((m) => (m.kind === "capture" ? "take" : "build")));
+  if (!kinds.size) return "";
+  if (u.id === "x:pile") return t("offer.pile");
+  return kinds.size > 1 ? t("offer.take_build") : t(kinds.has("take") ? "offer.take" : "offer.build");
+}
 
 export const tableBoard = {
   // The score bar: my side first (a spectator: seat 0's), then the others in the order of play.
@@ -85,6 +98,14 @@ export const tableBoard = {
         el.dataset.owner = String(d.owner);
       }
       el.addEventListener("click", onclick);
+      if (offer && !f.pending) {
+        // What picking it does, in words: on the card, and in its name for a screen reader.
+        const word = offerWord(st, u, f.possible, units);
+        if (word) {
+          el.appendChild(h("span", { class: "offerword", "aria-hidden": "true" }, word));
+          el.setAttribute("aria-label", t("offer.label", { card: el.getAttribute("aria-label"), what: word }));
+        }
+      }
       if (mine && key) el.appendChild(h("span", { class: "key", "aria-hidden": "true" }, key));
       felt.appendChild(el);
     });
@@ -103,12 +124,16 @@ export const tableBoard = {
     } else if (mine) {
       if (!this.sel.card) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("game.pick_card")));
       else if (f.pending) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("table.asking")));
-      else if (f.exact.length === 0) action.appendChild(h("div", { class: "prompt", id: "prompt" }, f.possible.length || f.open.size ? t("game.pick_table") : t("game.no_fit")));
       else if (f.exact.length > 1) action.appendChild(h("div", { class: "prompt", id: "prompt" }, t("game.which")));
+      else if (f.exact.length === 0 || f.open.size) action.appendChild(h("div", { class: "prompt", id: "prompt" }, f.possible.length || f.open.size ? t("game.pick_table") : t("game.no_fit")));
       const choices = h("div", { class: "choices", id: "choices" });
+      // Laying the card is the secondary choice while table cards are lit (each saying what it does): the bright
+      // button is not the one that gives the move away.
       for (const mv of f.exact) {
-        choices.appendChild(h("button", { type: "button", class: "btn primary", dataset: { move: mv.text }, disabled: this.waitingMove || undefined, onclick: () => this.send(mv) },
-          (f.exact.length === 1 ? t("game.play") + ": " : "") + moveLabel(mv, st.game)));
+        const lay = mv.kind === "lay" && f.open.size > 0;
+        const words = lay ? t("game.or_lay", { card: prettyCard(mv.card) })
+          : (f.exact.length === 1 ? t("game.play") + ": " : "") + moveLabel(mv, st.game);
+        choices.appendChild(h("button", { type: "button", class: lay ? "btn laybtn" : "btn primary", dataset: { move: mv.text }, disabled: this.waitingMove || undefined, onclick: () => this.send(mv) }, words));
       }
       if (this.sel.card) choices.appendChild(h("button", { type: "button", class: "btn ghost small", onclick: () => this.clearSel() }, t("game.clear")));
       action.appendChild(choices);
@@ -127,7 +152,8 @@ export const tableBoard = {
       const ok = mine && playable.has(c);
       const el = cardEl(c, { tag: "button", t, cls: [this.sel.card === c && "selected", mine && !ok && "dim", hm && hm.card === c && "hinted"].filter(Boolean).join(" "),
         attrs: { "aria-pressed": this.sel.card === c ? "true" : "false", disabled: !ok || undefined, "data-key": String(i + 1) } });
-      el.addEventListener("click", () => this.pickCard(c));
+      // A click with a pointer is a tap (one-tap play); Enter or Space on a focused card only picks it.
+      el.addEventListener("click", (e) => this.pickCard(c, e.detail > 0));
       if (mine && ok && i < 9) el.appendChild(h("span", { class: "key", "aria-hidden": "true" }, String(i + 1)));
       hand.appendChild(el);
     });
@@ -144,6 +170,8 @@ export const tableBoard = {
       h("button", { type: "button", class: "btn small", id: "watch-btn", onclick: () => this.showWatchLink() }, t("watch.invite")),
       watching ? null : h("button", { type: "button", class: "btn small", id: "alerts-btn", onclick: () => this.showAlerts() }, t("alerts.btn")),
       soundButton(this),
+      watching ? null : h("button", { type: "button", class: "btn small", id: "onetap-btn", "aria-pressed": oneTapOn() ? "true" : "false", title: t("table.onetap_hint"),
+        onclick: () => { setOneTap(!oneTapOn()); this.render(); } }, t(oneTapOn() ? "table.onetap_on" : "table.onetap_off")),
       !watching && this.playing() ? h("button", { type: "button", class: "btn small", id: "resign-btn", onclick: () => this.confirm("resign") }, t("resign.btn")) : null,
       !watching && !this.isOver() ? h("button", { type: "button", class: "btn small", id: "leave-btn", onclick: () => this.confirm("leave") }, t("leave.btn")) : null,
       this.isOver() ? h("a", { class: "btn small", id: "download-btn", href: `/api/tables/${encodeURIComponent(this.id)}/record`, download: `${st.game}-${this.id}.txt` }, t("game.download")) : null,

@@ -148,11 +148,11 @@ export const tableChoices = {
   },
 
   /**
-   * A hand card dropped on the felt of a table too large to list. Laid at once onto the felt when laying it
-   * is legal (the sample holds every card's lay). Otherwise the server is asked: onto a table card or pile the
-   * card can use, that is chosen, and the move played only if exactly one takes just it and nothing more can
-   * be added; onto anything else, the card is played only if it has exactly one move. Any other drop leaves
-   * the selection to finish: nothing is played on a guess, nor on an answer about another selection.
+   * A hand card dropped on the felt of a table too large to list. Onto the felt itself it is laid when laying
+   * it is legal (the sample holds every card's lay), and goes back to the hand otherwise. Onto a table card or
+   * pile the server is asked: one the card can use is chosen, and the move played only if exactly one takes
+   * just it and nothing more can be added (several: the selection stays, to finish); one it cannot use sends
+   * the card back to the hand. Nothing is played on a guess, nor on an answer about another selection.
    */
   async dropSampled(card, unitId, rect) {
     const st = this.state;
@@ -164,26 +164,21 @@ export const tableChoices = {
       this.send(mv);
     };
     this.msg = "";
+    if (!unit) { if (lay) play(lay); else this.dropMiss(card, null); return; }
     this.sel = { card, units: new Set() };
-    if (!unit && lay) { play(lay); return; }
     this.render();
     const still = (ids) => this.state === st && !this.waitingMove && this.sel.card === card && sameIds(this.sel.units, ids);
     const first = await this.choicesFor(card, []);
     if (!first || !still(new Set())) return;
-    const open = openUnits(units, new Set(), first.open);
-    if (unit && open.has(unit.id)) {
-      const ids = new Set([unit.id]);
-      this.sel = { card, units: ids };
-      this.render();
-      const a = await this.choicesFor(card, unit.cards);
-      if (a && still(ids) && a.moves.length === 1 && !a.open.length) play(a.moves[0]);
+    if (!openUnits(units, new Set(), first.open).has(unit.id)) {
+      this.sel = { card: null, units: new Set() };
+      this.dropMiss(card, unit.id);
       return;
     }
-    if (lay) { play(lay); return; }
-    if (open.size !== 1) return;
-    // One table card or pile is all the card can use: its only move, if that takes just it.
-    const only = units.find((u) => open.has(u.id));
-    const a = await this.choicesFor(card, only.cards);
-    if (a && still(new Set()) && a.moves.length === 1 && !a.open.length) play(a.moves[0]);
+    const ids = new Set([unit.id]);
+    this.sel = { card, units: ids };
+    this.render();
+    const a = await this.choicesFor(card, unit.cards);
+    if (a && still(ids) && a.moves.length === 1 && !a.open.length) play(a.moves[0]);
   },
 };

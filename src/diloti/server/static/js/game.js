@@ -15,7 +15,7 @@ import { tableBoard } from "./board.js";
 import { tableKeys } from "./keys.js";
 import { alertPrefs, shouldAlert, turnAlert } from "./alerts.js";
 import { sweepRound } from "./motion.js";
-import { dragCards, tableTouch } from "./touch.js";
+import { dragCards, oneTapOn, tableTouch } from "./touch.js";
 import { playSound, soundOf } from "./sound.js";
 import { announce, moveWords } from "./announce.js";
 import { afterState, beforeState, feltBar } from "./felt.js";
@@ -303,9 +303,20 @@ export class TableView {
     if (render) this.render();
   }
 
-  pickCard(card) {
+  /**
+   * A hand card picked (or put back). `tap`: by a finger or a mouse (not a key): a card with exactly one legal
+   * move is then played at once, unless the player turned one-tap play off (a table too large to list is never
+   * played so: its list is a sample).
+   */
+  pickCard(card, tap = false) {
     if (!this.state || !this.state.your_turn || this.waitingMove) return;
-    if (!playableCards(this.legal()).has(card)) return;
+    const legal = this.legal();
+    if (!playableCards(legal).has(card)) return;
+    const mine = legal.filter((m) => m.card === card);
+    if (tap && mine.length === 1 && this.state.phase === "play" && !this.sampled() && oneTapOn()) {
+      this.send(mine[0]);
+      return;
+    }
     if (this.sel.card === card) this.sel = { card: null, units: new Set() };
     else this.sel = { card, units: new Set() };
     this.msg = "";
@@ -431,7 +442,9 @@ export class TableView {
     const myMeta = [];
     if (st.dealer === me) myMeta.push(t("game.dealer"));
     const handLabel = h("div", { class: "handlabel" }, [t("game.hand"), ...myMeta].join(" · "));
-    if (mine && !this.waitingMove) dragCards(hand, (c, u, r) => this.dropCard(c, u, r));
+    if (mine && !this.waitingMove) {
+      dragCards(hand, { targets: (c) => this.dropTargets(c), onDrop: (c, u, r) => this.dropCard(c, u, r), onMiss: (c, u, felt) => this.dropMiss(c, u, felt) });
+    }
 
     // Typing a move.
     const typedInput = h("input", { type: "text", id: "typed", placeholder: t(gameOf(st.game).pile ? "game.type_ph_xeri" : "game.type_ph"), "aria-label": t("game.type"), autocomplete: "off", autocapitalize: "characters", spellcheck: "false" });

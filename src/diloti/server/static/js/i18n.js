@@ -2,6 +2,7 @@
 // (the result is always used as text, never as markup).
 import { SERVER_ERRORS } from "./i18n_errors.js";
 import { PLAYER_STRINGS } from "./i18n_player.js";
+import { START_STRINGS } from "./i18n_start.js";
 import { TABLE_STRINGS } from "./i18n_table.js";
 
 const STRINGS = {
@@ -531,7 +532,7 @@ const STRINGS = {
 
 // The table's own strings (motion, touch, sound, announcements) live in i18n_table.js, those of a player's
 // pages (profile, ratings, review) in i18n_player.js.
-for (const more of [TABLE_STRINGS, PLAYER_STRINGS]) for (const l of Object.keys(more)) Object.assign(STRINGS[l], more[l]);
+for (const more of [TABLE_STRINGS, PLAYER_STRINGS, START_STRINGS]) for (const l of Object.keys(more)) Object.assign(STRINGS[l], more[l]);
 
 let lang = "en";
 

@@ -31,6 +31,7 @@ export class Lobby {
     this.tables = [];
     this.finished = [];
     this.error = "";
+    this.errorAt = "start";  // where the error is shown: the first screen's ("start") or the form's ("form")
     const saved = loadForm();
     this.form = {
       name: typeof saved.name === "string" ? saved.name : "",
@@ -145,11 +146,9 @@ export class Lobby {
   /** "Play now" with the form's settings: the quick-play queue pairs players of a similar rating. */
   quickPlay() {
     const f = this.form;
-    const name = f.name.trim();
-    if (!name && !this.player.me) { this.error = t("join.name_needed"); this.render(); return; }
     this.save();
     const body = { players: f.players, options: this.optionsBody() };
-    if (!this.player.me) body.name = name;
+    if (!this.player.me) body.name = this.playName();
     if (f.bots) body.bots = true;  // bots welcome: quick play may pair a bot account too
     if (f.clock !== "off") {
       const [move, reserve] = f.clock.split("+").map(Number);
@@ -159,17 +158,36 @@ export class Lobby {
     view.start();
   }
 
-  async create(ev) {
-    ev.preventDefault();
+  /** The name a guest sits under: the one typed, else "Guest" in the page's language (a player: theirs). */
+  playName() {
+    if (this.player.me) return this.player.me.name;
+    return this.form.name.trim() || t("start.guest");
+  }
+
+  /** The computer's level for the seats "Play the computer" fills: the form's first computer seat's, else the default. */
+  computerLevel() {
+    const lv = (this.form.seats || []).find((s, i) => i > 0 && s !== "human");
+    return lv || this.defaultLevel();
+  }
+
+  /** "Play the computer": the form's game, players and rules, every other seat the computer; one tap to the table. */
+  playComputer() {
+    const level = this.computerLevel();
+    return this.create(null, this.form.seats.map((s, i) => (i === 0 ? "human" : s === "human" ? level : s)), "start");
+  }
+
+  /** A new table from the form (`seats`: the form's own unless given); `where` the error is shown ("form", "start"). */
+  async create(ev, seats = null, where = "form") {
+    if (ev) ev.preventDefault();
     const f = this.form;
     const g = gameOf(f.game);
-    const name = f.name.trim();
-    if (!name) { this.error = t("join.name_needed"); this.render(); return; }
+    const name = this.playName();
+    this.errorAt = where;
     const body = {
       game: f.game,
       players: f.players,
       options: this.optionsBody(),
-      seats: f.seats.map((s) => (s === "human" ? { kind: "human" } : { kind: "bot", level: s })),
+      seats: (seats || f.seats).map((s) => (s === "human" ? { kind: "human" } : { kind: "bot", level: s })),
       seat: 0,
       name,
       private: f.private,
@@ -229,18 +247,9 @@ export class Lobby {
   renderForm() {
     const f = this.form;
     const info = this.info;
-    const set = (k) => (e) => { f[k] = e.target.value; };
-    const nameInput = h("input", { type: "text", id: "name", name: "name", maxlength: (info && info.limits && info.limits.name_max) || 24, value: f.name, autocomplete: "nickname", oninput: set("name") });
-    if (!info || !f.game) {
-      return h("section", { class: "panel", id: "new-table-wait" }, h("h2", null, t("new.title")),
-        h("p", { class: this.error ? "error" : "note", id: "form-error", role: "alert" }, this.error || t("game.waiting")));
-    }
+    if (!info || !f.game) return null;  // the first screen says it waits (or why the server could not be asked)
     const g = gameOf(f.game);
     const gf = this.gameForm(f.game);
-
-    const games = h("div", { class: "radio-row", role: "radiogroup", id: "game-choice" }, gameNames().map((name) =>
-      h("label", null, h("input", { type: "radio", name: "game", value: name, checked: f.game === name || undefined,
-        onchange: () => { f.game = name; this.fixSeats(); this.render(); } }), " ", gameTitle(name))));
 
     const players = h("div", { class: "radio-row", role: "radiogroup" }, this.playerChoices().map((n) => {
       const way = this.seating(n);
@@ -271,8 +280,7 @@ export class Lobby {
 
     return h("form", { class: "panel", id: "new-table", onsubmit: (e) => this.create(e) },
       h("h2", null, t("new.title")),
-      h("label", { class: "field" }, h("span", null, t("new.name")), nameInput),
-      h("div", { class: "field" }, h("span", null, t("new.game")), games),
+      h("p", { class: "note" }, t("start.own")),
       h("div", { class: "field" }, h("span", null, t("new.players")), players),
       h("div", { class: "field" }, h("span", null, t("new.seats")), seatRows),
       goalInput ? h("label", { class: "field" }, h("span", null, t(goal === "hands" ? "new.hands" : "new.target")), goalInput) : null,
@@ -292,20 +300,63 @@ export class Lobby {
         : h("p", { class: "note", id: "casual-note" }, ratedGames.length ? t("new.casual", { game: gameTitle(f.game), rated: ratedGames.join(", ") })
           : t("new.casual_none", { game: gameTitle(f.game) })),
       rated && f.rated ? h("p", { class: "note", id: "rated-note" }, t("new.rated_pool")) : null,
-      h("p", { class: "error", id: "form-error", role: "alert" }, this.error),
+      h("p", { class: "error", id: "form-error", role: "alert" }, this.errorAt === "form" ? this.error : ""),
       h("div", { class: "choices start" },
-        h("button", { type: "submit", class: "btn primary", id: "create" }, t("new.create")),
-        g.quick_play ? h("button", { type: "button", class: "btn", id: "quick-play", title: t("quick.hint"), onclick: () => this.quickPlay() }, t("quick.play")) : null));
+        h("button", { type: "submit", class: "btn primary", id: "create" }, t("new.create"))));
+  }
+
+  /** The name field of the identity control (a guest's): what a guest sits under, "Guest" when left empty. */
+  nameField() {
+    if (this.player.me) return null;
+    const f = this.form;
+    const info = this.info;
+    return h("label", { class: "field" }, h("span", null, t("new.name")),
+      h("input", { type: "text", id: "name", name: "name", maxlength: (info && info.limits && info.limits.name_max) || 24, value: f.name,
+        autocomplete: "nickname", placeholder: t("start.name_ph"), oninput: (e) => {
+          f.name = e.target.value;
+          // The identity line follows the name as it is typed (drawn again, the field would lose the caret).
+          const name = f.name.trim();
+          const shown = this.root.querySelector("#guest-name");
+          if (shown) shown.firstChild.textContent = name ? t("start.you_guest", { name }) : t("start.you_new");
+          const avatar = this.root.querySelector("#player-panel .avatar");
+          if (avatar) avatar.textContent = (name[0] || "?").toUpperCase();
+        } }));
+  }
+
+  /**
+   * The first screen: the game, "Play the computer" (a table at once, every other seat the computer) and "Play
+   * now" (the quick-play queue, where the game has one: /api/info `quick_play`), with what they will start.
+   */
+  renderStart() {
+    const f = this.form;
+    if (!this.info || !f.game) return h("section", { class: "panel start", id: "play-first" }, h("p", { class: "tagline" }, t("app.tagline")),
+      h("p", { class: this.error ? "error" : "note", id: "start-error", role: "alert" }, this.error || t("game.waiting")));
+    const g = gameOf(f.game);
+    const games = h("div", { class: "radio-row gamechips", role: "radiogroup", id: "game-choice", "aria-label": t("new.game") },
+      gameNames().map((name) => h("label", { class: f.game === name ? "on" : "" }, h("input", { type: "radio", name: "game", value: name,
+        checked: f.game === name || undefined, onchange: () => { f.game = name; this.fixSeats(); this.render(); } }), " ", gameTitle(name))));
+    const way = this.seating();
+    const summary = t("start.summary", { game: gameTitle(f.game), players: playersWords(f.players, way ? way.sides : f.players), level: this.computerLevel() });
+    return h("section", { class: "panel start", id: "play-first" },
+      h("p", { class: "tagline" }, t("app.tagline")),
+      games,
+      h("div", { class: "choices start playbtns" },
+        h("button", { type: "button", class: "btn primary big", id: "play-computer", title: t("start.computer_hint"), onclick: () => this.playComputer() }, t("start.computer")),
+        g.quick_play ? h("button", { type: "button", class: "btn big", id: "quick-play", title: t("quick.hint"), onclick: () => this.quickPlay() }, t("quick.play")) : null),
+      h("p", { class: "note", id: "play-summary" }, summary),
+      h("p", { class: "error", id: "start-error", role: "alert" }, this.errorAt === "form" ? "" : this.error));
   }
 
   render() {
     const form = this.renderForm();
     const open = this.tables.filter((tb) => tb.free && tb.free.length);
-    const list = open.length ? h("section", { class: "panel", id: "open-tables" }, h("h2", null, t("lobby.open")),
-      h("ul", { class: "lobbylist" }, open.map((tb) => h("li", { dataset: { game: tb.game } },
-        h("span", null, gameTitle(tb.game) + " · " + playersWords(tb.players, tb.sides)),
-        h("span", null, tb.seats.filter((s) => s.taken).map((s) => seatName(tb, s.seat, null)).join(", ")),
-        h("a", { class: "btn small", href: "/?join=" + encodeURIComponent(tb.id) }, t("join.title")))))) : null;
+    // The open tables come on the first screen, under the ways to play (a few: the rest are a scroll away).
+    const list = h("section", { class: "panel", id: "open-tables" }, h("h2", null, t("lobby.open")),
+      open.length ? h("ul", { class: "lobbylist" }, open.map((tb) => h("li", { dataset: { game: tb.game } },
+        h("span", { class: "what" }, gameTitle(tb.game) + " · " + playersWords(tb.players, tb.sides)),
+        h("span", { class: "who" }, tb.seats.filter((s) => s.taken).map((s) => seatName(tb, s.seat, null)).join(", ")),
+        h("a", { class: "btn small", href: "/?join=" + encodeURIComponent(tb.id) }, t("join.title")))))
+        : h("p", { class: "note", id: "open-none" }, t("start.open_none")));
 
     const done = this.finished.length ? h("section", { class: "panel", id: "finished-games" }, h("h2", null, t("replay.games")),
       h("ul", { class: "lobbylist" }, this.finished.slice(0, 10).map((tb) => h("li", { dataset: { game: tb.game } },
@@ -313,8 +364,9 @@ export class Lobby {
         tb.scores ? h("span", null, tb.scores.join(" – ")) : null,
         h("a", { class: "btn small", href: "/?replay=" + encodeURIComponent(tb.id) }, t("game.replay")))))) : null;
 
+    const shown = this.player.me ? "" : this.form.name.trim();
     fill(this.root, h("main", { class: "page" },
-      h("p", null, t("app.tagline")), this.player.render(), form, list, done));
+      this.player.render(this.nameField(), shown), this.renderStart(), list, form, done));
   }
 }
 

@@ -137,25 +137,41 @@ export class PlayerPanel {
       [h("button", { type: "button", class: "btn primary", onclick: closeDialog }, t("game.close"))], "settings");
   }
 
-  render() {
+  /**
+   * The identity control: one compact line (who plays on this device) that expands to the ways in (a guest:
+   * the name, keep it, a recovery code, a password) or to the settings (a player). `nameField`: the lobby's
+   * name input, shown to a guest only; `shown`: the name the line shows for a guest.
+   */
+  render(nameField = null, shown = "") {
     const links = h("p", { class: "player-links" },
       h("a", { href: "/?leaders=overall", id: "leaders-link" }, t("leaders.title")));
+    const initial = ((this.me ? this.me.name : shown).trim()[0] || "?").toUpperCase();
+    const box = (summary, ...body) => {
+      const d = h("details", { class: "panel identity", id: "player-panel", open: this.open || undefined,
+        dataset: this.me ? { player: this.me.player } : {} },
+      h("summary", { id: "identity-btn" }, h("span", { class: "avatar", "aria-hidden": "true" }, initial), summary), ...body);
+      d.addEventListener("toggle", () => { this.open = d.open; });
+      return d;
+    };
     if (this.me) {
       links.prepend(h("a", { href: "/?player=" + encodeURIComponent(this.me.player), id: "profile-link" }, t("player.profile")), " · ");
-      return h("section", { class: "panel", id: "player-panel", dataset: { player: this.me.player } },
-        h("p", null, t("player.you_are"), " ", h("b", { id: "player-name" }, this.me.name), " ",
-          h("button", { type: "button", class: "btn small", id: "settings-btn", onclick: () => this.settings() }, t("player.settings"))),
+      return box(h("span", { class: "idname" }, t("player.you_are"), " ", h("b", { id: "player-name" }, this.me.name)),
+        h("p", null, h("button", { type: "button", class: "btn small", id: "settings-btn", onclick: () => this.settings() }, t("player.settings"))),
         links);
     }
-    return h("section", { class: "panel", id: "player-panel" },
-      playerLost() ? h("p", { class: "note lost", id: "player-lost", role: "status" }, t("player.lost"), " ",
-        h("button", { type: "button", class: "btn small", id: "player-lost-ok", onclick: () => { clearPlayerLost(); this.changed(); } }, t("player.lost_ok"))) : null,
-      h("p", null, t("player.pitch")),
-      h("div", { class: "choices start" },
-        h("button", { type: "button", class: "btn primary", id: "become-btn", onclick: () => this.become() }, t("player.become")),
-        h("button", { type: "button", class: "btn", id: "recover-btn", onclick: () => this.recover() }, t("player.recover")),
-        h("button", { type: "button", class: "btn", id: "login-btn", onclick: () => this.login() }, t("player.login"))),
-      h("p", { class: "error", id: "player-error", role: "alert" }, this.error),
-      links);
+    const lost = playerLost();
+    if (lost || this.error) this.open = true;  // something to read or do here: shown, not folded away
+    return box(h("span", { class: "idname", id: "guest-name" }, shown ? t("start.you_guest", { name: shown }) : t("start.you_new"),
+      h("small", null, " · " + t("start.identity_more"))),
+    lost ? h("p", { class: "note lost", id: "player-lost", role: "status" }, t("player.lost"), " ",
+      h("button", { type: "button", class: "btn small", id: "player-lost-ok", onclick: () => { clearPlayerLost(); this.changed(); } }, t("player.lost_ok"))) : null,
+    nameField,
+    h("p", null, t("player.pitch")),
+    h("div", { class: "choices start" },
+      h("button", { type: "button", class: "btn", id: "become-btn", onclick: () => this.become() }, t("player.become")),
+      h("button", { type: "button", class: "btn", id: "recover-btn", onclick: () => this.recover() }, t("player.recover")),
+      h("button", { type: "button", class: "btn", id: "login-btn", onclick: () => this.login() }, t("player.login"))),
+    h("p", { class: "error", id: "player-error", role: "alert" }, this.error),
+    links);
   }
 }

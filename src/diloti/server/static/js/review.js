@@ -167,6 +167,8 @@ export class ReviewPanel {
     if (x.win_before !== null && x.win_after !== null && Math.abs(x.win_before - x.win_after) >= 0.005) {
       rows.push(h("p", { id: "review-win" }, t("review.win", { a: pct(x.win_before), b: pct(x.win_after) })));
     }
+    // Issue 54: a verdict of the exact solver (nothing hidden once the stock is empty) says so.
+    if (x.exact) rows.push(h("p", { id: "review-exact", class: "info" }, t("review.exact")));
     return h("div", { id: "review-move", class: "review-move" }, rows);
   }
 }

@@ -1,0 +1,119 @@
+"""The OpenSpiel tensors kept from one step to the next are byte for byte those rebuilt whole from the view.
+
+The observers keep each player's recall part (cards played, first table, move blocks) and extend it with the
+moves played since the previous call, and Diloti's builds the observation from the state, keeping the bytes
+before a move's head for its later steps (issue 52 item 3). These tests ask every player's tensor at every step
+of random rounds (chance nodes too), for every game with an envs part and player count, from the observer
+OpenSpiel's ``information_state_tensor`` uses and from observers made apart, and compare each with
+:meth:`SpielObserver._rebuilt`, the whole rebuild from the view that ``set_from`` did before. Clones,
+resampled states and whole games (a new round each) take the paths that start again.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the research extra (pip install 'diloti[research]') is missing")
+
+import diloti.envs.openspiel_game  # noqa: E402, F401  (registers the games)
+from diloti.envs.games import env_games  # noqa: E402
+
+CASES = [(name, players) for name, g in env_games().items() for players in g.players]
+KINDS = [(True, True), (False, True), (True, False), (False, False)]  # (perfect_recall, private)
+
+
+def observers(game: Any) -> list[Any]:
+    out = []
+    for recall, private in KINDS:
+        kind = pyspiel.IIGObservationType(
+            perfect_recall=recall, public_info=True,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER if private else pyspiel.PrivateInfoType.NONE)
+        out.append(game.make_py_observer(kind))
+    return out
+
+
+def check(state: Any, obs: list[Any], players: int) -> None:
+    for o in obs:
+        for p in range(players):
+            o.set_from(state, p)
+            assert o.tensor.tobytes() == o._rebuilt(state, p).tobytes(), (str(state), p, o.recall, o.private)
+
+
+def step(state: Any, rng: random.Random) -> None:
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+    else:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_tensors_at_every_step_equal_the_rebuild(name: str, players: int) -> None:
+    game = pyspiel.load_game(f"python_{name}", {"players": players})
+    obs = observers(game)
+    rng = random.Random(players)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            check(state, obs, players)
+            step(state, rng)
+        check(state, obs, players)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_pyspiel_information_state_tensor_equals_the_rebuild(name: str, players: int) -> None:
+    """What pyspiel's own ``information_state_tensor`` and ``observation_tensor`` return (the game's one observer
+    of each, shared by every state), step by step and for every player, two rounds played in turns."""
+    game = pyspiel.load_game(f"python_{name}", {"players": players})
+    info, plain = observers(game)[0], observers(game)[1]
+    rng = random.Random(7)
+    states = [game.new_initial_state(), game.new_initial_state()]
+    while not all(s.is_terminal() for s in states):
+        for state in states:
+            if state.is_terminal():
+                continue
+            for p in range(players):
+                got = np.asarray(state.information_state_tensor(p), np.float32)
+                assert got.tobytes() == info._rebuilt(state, p).tobytes()
+                got = np.asarray(state.observation_tensor(p), np.float32)
+                assert got.tobytes() == plain._rebuilt(state, p).tobytes()
+            step(state, rng)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_clones_and_resampled_states_start_again(name: str, players: int) -> None:
+    game = pyspiel.load_game(f"python_{name}", {"players": players})
+    obs = observers(game)
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        check(state, obs, players)
+        if rng.random() < 0.2:
+            other = state.clone()
+            step(other, rng)
+            check(other, obs, players)
+            if not other.is_chance_node() and not other.is_terminal():
+                p = other.current_player()
+                world = other.resample_from_infostate(p, rng.random)
+                check(world, obs, players)
+        check(state, obs, players)  # back to the first after the others
+        step(state, rng)
+
+
+def test_whole_games_start_again_each_round() -> None:
+    game = pyspiel.load_game("python_diloti", {"players": 2, "episode": "game", "options": "target:21"})
+    obs = observers(game)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    rounds = [state.round]
+    while not state.is_terminal():
+        if state.round is not rounds[-1]:
+            rounds.append(state.round)
+        check(state, obs, 2)
+        step(state, rng)
+    assert len(rounds) > 1
