@@ -9,22 +9,24 @@ from typing import Any
 import httpx
 import pytest
 
+from browser.conftest import UI
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 
 def become(page: Any, server: str, name: str) -> None:
     page.goto(server + "/?pace=0")
-    page.wait_for_selector("#player-panel #become-btn")
-    page.fill("#name", name)
+    UI.set_name(page, name)
     page.click("#become-btn")
     page.wait_for_selector("#recovery-code")
     page.click("#recovery-done")
     page.wait_for_selector("#player-panel #player-name")
 
 
-def test_a_bot_account_its_token_and_its_marks(server: str, new_page: Any, screenshot: Any) -> None:
+def test_a_bot_account_its_token_and_its_marks(server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
     page = new_page()
     become(page, server, "Talos")
+    UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#bot-btn")
     page.wait_for_selector("#make-bot")
@@ -43,8 +45,8 @@ def test_a_bot_account_its_token_and_its_marks(server: str, new_page: Any, scree
     # A person welcomes bots at a new table; the bot takes the free seat and is marked as one.
     person = new_page()
     person.goto(server + "/?pace=0")
-    person.wait_for_selector("#new-table #bots")
-    person.fill("#name", "Nefeli")
+    person.wait_for_selector("#new-table #seat-1")
+    ui.set_name(person, "Nefeli")
     person.select_option("#seat-1", "human")
     person.check("#bots")
     person.click("#create")
@@ -61,11 +63,12 @@ def test_a_bot_account_its_token_and_its_marks(server: str, new_page: Any, scree
     # Greek: the same marks in the page's other language.
     page.evaluate("() => localStorage.setItem('diloti.lang', 'el')")
     page.goto(server + "/?pace=0")
-    page.wait_for_selector("#new-table #bots")
-    assert "Δεκτά τα bots" in page.inner_text("#new-table")
+    page.wait_for_selector("#new-table #bots", state="attached")
+    assert "Δεκτά τα bots" in page.text_content("#new-table")
     # Revoke: the token stops.
     page.evaluate("() => localStorage.setItem('diloti.lang', 'en')")
     page.goto(server + "/?pace=0")
+    UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#bot-btn")
     page.wait_for_selector("#bot-tokens li button")
