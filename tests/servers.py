@@ -41,7 +41,8 @@ def server_pg() -> str:
 
 
 # Every table of the diloti schema, the ones that refer to others first.
-DILOTI_TABLES = ("limit_hits", "sign_ins", "reviews", "queue", "results", "ratings", "player_stats", "player_keys",
+DILOTI_TABLES = ("bot_events", "challenges", "bot_tokens",
+                 "limit_hits", "sign_ins", "reviews", "queue", "results", "ratings", "player_stats", "player_keys",
                  "chat", "moves", "seats", "tables", "players", "alembic_version")
 
 
@@ -69,8 +70,8 @@ def free_port() -> int:
 class Server:
     """One ``diloti serve`` process."""
 
-    def __init__(self, url: str, *args: str) -> None:
-        self.port = free_port()
+    def __init__(self, url: str, *args: str, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.log = ""
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(

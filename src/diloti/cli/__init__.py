@@ -29,6 +29,7 @@ COMMANDS = [
     "analyse",
     "review",
     "serve",
+    "bot",
 ]
 
 

@@ -51,8 +51,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="close a connection whose request head has not arrived within SECONDS (default 10)")
     p.add_argument("--limit-concurrency", type=positive_int, default=4000, metavar="N",
                    help="answer 503 to new requests while N connections or requests are open (default 4000)")
+    p.add_argument("--bot-limits", type=bot_limits, default="", metavar="NAME=N,...",
+                   help="the Bot API's limits (docs/BOTS.md): moves and requests a minute per token, games at once "
+                        "per bot, bot-against-bot games and challenges a day, e.g. moves=60,games=4 (the others "
+                        "keep their defaults)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
+
+
+def bot_limits(text: str) -> str:
+    """A ``--bot-limits`` value, checked."""
+    from diloti.server.bots import parse_limits
+
+    try:
+        parse_limits(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def metrics_allow(text: str) -> str:
@@ -105,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from diloti.server import create_app
+        from diloti.server.bots import parse_limits
         from diloti.server.bounded_http import uvicorn_settings
         from diloti.store import Store
     except ImportError as exc:
@@ -120,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"diloti serve: warning: {warning}", file=sys.stderr, flush=True)
     app = create_app(url, idle_minutes=args.idle_minutes, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
                      workers=args.workers, metrics_allow=args.metrics_allow_ips,
+                     bot_limits=parse_limits(args.bot_limits),
                      **({} if args.review_budget is None else {"review_worlds": min(args.review_budget, 1000)}))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"diloti serve: open http://{shown}:{args.port}/ in a browser (database {_safe(url)}; Ctrl-C stops)",

@@ -39,6 +39,8 @@ from diloti.ai.review import DEFAULT_WORLDS
 from diloti.games import DEFAULT_GAME, find_game
 from diloti.match.workers import PoolSpec
 from diloti.server.bodies import read_json
+from diloti.server.bot_api import add_routes as add_bot_routes
+from diloti.server.bots import BotDesk, BotLimits
 from diloti.server.health import Errors, readiness
 from diloti.server.info import games_info
 from diloti.server.limits import Limiter, Limits
@@ -98,7 +100,7 @@ class SecurityHeaders:
 def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
                workers: PoolSpec = 2, rate: float = RATE, burst: float = BURST,
                limits: Limits | None = None, review_worlds: int = DEFAULT_WORLDS,
-               metrics_allow: str = "") -> FastAPI:
+               metrics_allow: str = "", bot_limits: BotLimits | None = None) -> FastAPI:
     """The application on the database at ``db_url`` (migrated at start).
 
     ``rate``/``burst`` limit the messages a second each websocket may send; ``limits`` the tables
@@ -120,9 +122,11 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         holder["m"] = manager
         _app.state.manager = manager
         await manager.start()
+        await bots.start()
         try:
             yield
         finally:
+            await bots.stop()
             await reviews.stop()
             await manager.stop()
             store.close()
@@ -146,6 +150,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     players = Players(mgr, limiter)
     reviews = ReviewDesk(mgr, players, review_worlds)
     app.state.reviews = reviews
+    bots = BotDesk(mgr, players, bot_limits)
+    app.state.bots = bots
 
     app.add_middleware(Errors, on_outage=lambda _exc: metrics.db_errors.labels("request").inc())
     app.add_middleware(SecurityHeaders)
@@ -173,7 +179,9 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     add_player_routes(app, players, read_json, documented)
     add_review_routes(app, reviews, read_json, documented)
     add_retry_routes(app, mgr, limiter, players, read_json, documented)
-    add_quickplay_routes(app, QuickPlayDesk(mgr, players, limiter), read_json, documented)
+    quick = QuickPlayDesk(mgr, players, limiter)
+    add_quickplay_routes(app, quick, read_json, documented)
+    add_bot_routes(app, bots, read_json, documented, quick)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

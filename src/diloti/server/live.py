@@ -24,6 +24,8 @@ from diloti.server.clock import TurnClock
 from diloti.server.protocol import chat_dict, move_dict, side_dict
 from diloti.store.db import CHAT_KEEP, ChatLine, StoreError, TableData
 
+# The bot accounts' ids this process knows (:mod:`diloti.server.bots` keeps it current): their seats are marked.
+BOT_ACCOUNTS: set[str] = set()
 AWAY_LEVEL = "heuristic"  # the computer that plays for absent players, unless the table chose another
 GRACE = 60  # seconds a disconnected player keeps the seat before the others may hand it to the computer
 # A rematch offer stands this long for the other players to accept (lichess's offers last until the page closes;
@@ -105,6 +107,7 @@ class LiveTable:
         self.seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.away, player=s.player_id)
                       for s in data.seats]
         self.rated = data.rated  # the game counts for its players' ratings (False: casual)
+        self.bots = data.bots  # bot accounts may sit here (docs/BOTS.md)
         self.xeris = [0] * data.players  # xeris each seat made
         self.away_level = data.away_level or AWAY_LEVEL
         self.grace = GRACE if data.grace is None else data.grace
@@ -284,7 +287,7 @@ class LiveTable:
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level,
                        "name": s.level if s.kind == "bot" else s.name, "taken": s.taken,
                        "connected": s.kind == "bot" or bool(s.conns), "side": self.side_of(s.seat), "away": s.away,
-                       "player": s.player,
+                       "player": s.player, "bot": s.player is not None and s.player in BOT_ACCOUNTS,
                        "hand_over_in": s.hand_over_in(self.grace) if under_way else None}
                       for s in self.seats],
             "rated": self.rated,
@@ -295,7 +298,7 @@ class LiveTable:
             "end_reason": self.end_reason, "away_level": self.away_level, "grace": self.grace,
             "series": self.series, "series_score": self.series_score(), "next_table": self.next_table,
             "clock": None if self.clock is None else {"move": self.clock.move, "reserve": self.clock.reserve},
-            "rematch_offer": self.offer_dict(),
+            "rematch_offer": self.offer_dict(), "bots": self.bots,
         }
 
     def offer_dict(self) -> dict[str, Any] | None:

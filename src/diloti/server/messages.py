@@ -148,6 +148,8 @@ class NewTable(Strict):
                                                  "runs out the computer plays for them until they are back")] = None
     rated: Annotated[bool, Field(description="the game counts for the ratings of its players who come back "
                                  "(false: a casual game)")] = True
+    bots: Annotated[bool, Field(description="bot accounts (outside programs, docs/BOTS.md) may take its free seats "
+                                "(default false: people only)")] = False
 
 
 _others = [g for g in GAMES.values() if g.named]  # the games read with their own models (table_model)
@@ -267,6 +269,8 @@ class SeatInfo(Strict):
         description="seconds before the other players may hand this seat to the computer ('hand_over'): 0 now; "
                     "null when it cannot be (a computer's or free seat, one the computer plays already, one whose "
                     "player is connected, a game not under way). The page counts down from it")] = None
+    bot: Annotated[bool, Field(description="the seat's player is a bot account: an outside program plays it "
+                               "(docs/BOTS.md)")] = False
 
 
 class RematchOffer(Strict):
@@ -313,6 +317,7 @@ class TableSummary(Strict):
                                  "seat is a player who comes back)")]
     rematch_offer: Annotated[RematchOffer | None, Field(description="a standing rematch offer of this finished "
                                                         "game (null: none)")]
+    bots: Annotated[bool, Field(description="bot accounts may sit at this table (its creator's choice)")] = False
 
 
 class Claimed(Strict):

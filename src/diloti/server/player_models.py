@@ -148,6 +148,7 @@ class GameSeat(Strict):
     kind: Literal["human", "bot"]
     player: str | None
     name: str | None
+    bot: Annotated[bool, Field(description="the player is a bot account (docs/BOTS.md)")] = False
 
 
 class GameEntry(Strict):
@@ -188,6 +189,7 @@ class Profile(Strict):
     player: str
     name: str
     created: Annotated[str, Field(examples=["2026-11-22T02:40:00Z"])]
+    bot: Annotated[bool, Field(description="a bot account: an outside program plays it (docs/BOTS.md)")] = False
     ratings: Annotated[list[RatingInfo], Field(description="the modes with at least one rated game")]
     stats: list[PlayerStats]
     opponents: Annotated[list[Opponent], Field(description="the 5 opponents met most in the last 1,000 games")]
@@ -212,6 +214,8 @@ class Leaderboard(Strict):
     """``GET /api/leaderboard``: a page of the players of a mode who have a rated game in it."""
 
     mode: Literal["overall", "2p", "4p"]
+    bots: Annotated[bool, Field(description="the bot accounts' own list (?bots=true); the people's list never "
+                                "shows a bot")] = False
     page: int
     per_page: int
     total: int
@@ -233,6 +237,8 @@ class QuickPlay(Strict):
     clock: Annotated[ClockSettings | None, Field(description="a turn clock (default: none)")] = None
     name: Annotated[str | None, Field(max_length=FIELD_MAX, description="a guest's name (a player's own name is "
                                       "used for a player who comes back)")] = None
+    bots: Annotated[bool, Field(description="bots welcome: bot accounts (docs/BOTS.md) may be paired with this "
+                                "player (default false: people only)")] = False
 
 
 class TicketSecret(Strict):

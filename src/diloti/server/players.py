@@ -30,7 +30,7 @@ from fastapi import FastAPI, Request, Response
 
 from diloti.server.hashing import Hashing
 from diloti.server.limits import Limiter
-from diloti.server.live import token_hash
+from diloti.server.live import BOT_ACCOUNTS, token_hash
 from diloti.server.lockout import LoginGuard
 from diloti.server.names import player_name
 from diloti.server.player_models import (
@@ -120,7 +120,7 @@ def game_entry(line: GameLine) -> dict[str, Any]:
             "points": line.points, "against": line.against, "rounds": line.rounds, "xeris": line.xeris,
             "rated": line.rated, "end_reason": line.end_reason,
             "rating": None if line.mu is None or line.sigma is None else shown(line.mu, line.sigma)["rating"],
-            "seats": [{"seat": seat, "kind": kind, "player": pid, "name": name}
+            "seats": [{"seat": seat, "kind": kind, "player": pid, "name": name, "bot": pid in BOT_ACCOUNTS}
                       for seat, kind, pid, name in line.seats],
             "replay": f"/?replay={line.table_id}", "record": f"/api/tables/{line.table_id}/record"}
 
@@ -306,7 +306,7 @@ class Players:
                                               "deviation": shown(mu, sg)["deviation"]} for at, mu, sg in points]}
                    for mode in MODES if (points := data.history[mode])]
         return {
-            "player": player.id, "name": player.name, "created": stamp(player.created),
+            "player": player.id, "name": player.name, "created": stamp(player.created), "bot": player.bot,
             "ratings": [{"mode": r.mode, **shown(r.mu, r.sigma), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
                          "games": r.games, "wins": r.wins, "losses": r.losses, "rank": r.rank}
                         for r in sorted(data.ratings, key=lambda r: MODES.index(r.mode))],
@@ -319,12 +319,13 @@ class Players:
             "games": _game_page(data.games, 1, GAMES_SHOWN),
         }
 
-    async def leaderboard(self, mode: str, page: int, per_page: int) -> dict[str, Any]:
+    async def leaderboard(self, mode: str, page: int, per_page: int, bots: bool = False) -> dict[str, Any]:
         if mode not in MODES:
             raise ProtocolError("bad_mode", f"invalid mode {mode!r:.40}: expected {', '.join(MODES)}")
         offset, limit = page_of(page, per_page)
-        total, rows = await self.db(self.store.leaderboard, mode, offset, limit)
-        return {"mode": mode, "page": page, "per_page": limit, "total": total, "pages": _pages(total, limit),
+        total, rows = await self.db(self.store.leaderboard, mode, offset, limit, bots)
+        return {"mode": mode, "bots": bots, "page": page, "per_page": limit, "total": total,
+                "pages": _pages(total, limit),
                 "players": [{"rank": r.rank, "player": pid, "name": name or "", **shown(r.mu, r.sigma),
                              "games": r.games, "wins": r.wins, "losses": r.losses} for pid, name, r in rows]}
 
@@ -384,6 +385,7 @@ def add_routes(app: FastAPI, players: Players, body: Callable[[Request], Awaitab
         return await players.games(player_id, page, per_page)
 
     @app.get("/api/leaderboard", **documented(Leaderboard))
-    async def leaderboard(mode: str = "overall", page: int = 1, per_page: int = PER_PAGE) -> dict[str, Any]:
-        return await players.leaderboard(mode, page, per_page)
+    async def leaderboard(mode: str = "overall", page: int = 1, per_page: int = PER_PAGE,
+                          bots: bool = False) -> dict[str, Any]:
+        return await players.leaderboard(mode, page, per_page, bots)
 

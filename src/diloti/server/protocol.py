@@ -167,7 +167,7 @@ def read_body(model: type[BaseModel], data: Any) -> dict[str, Any]:
     ...         print(exc.code, exc)  # doctest: +ELLIPSIS
     bad_players invalid players '4': expected an integer
     bad_options invalid options.target 0: expected 1..10000
-    bad_request unknown field 'x' (known: away_level, clock, game, grace, name, options, players, ..., seed)
+    bad_request unknown field 'x' (known: away_level, bots, clock, game, grace, name, options, ..., seed)
     """
     try:
         body = model.model_validate(data)

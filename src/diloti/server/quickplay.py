@@ -82,11 +82,16 @@ class QuickPlayDesk:
         clock = settings.get("clock")
         return TableData(secrets.token_urlsafe(8), players, settings["options"], secrets.randbelow(2**63), 0,
                          True, "playing", seats=seats, away_level=AWAY_LEVEL, grace=GRACE,
-                         clock=None if clock is None else (clock[0], clock[1]), game=POOL_GAME.name)
+                         clock=None if clock is None else (clock[0], clock[1]), game=POOL_GAME.name,
+                         bots=bool(settings.get("bots")))
 
-    async def create(self, request: Request, req: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, request: Request, req: dict[str, Any], bot: Any = None) -> dict[str, Any]:
+        """A ticket (``bot``: a bot account's, through the Bot API: always in the pool that welcomes bots)."""
         self.limiter.check("create", request)
-        player = await self.players.optional(request)
+        player = bot if bot is not None else await self.players.optional(request)
+        if player is not None and player.bot and bot is None:
+            raise ProtocolError("bot_account", "a bot account plays quick play through the Bot API "
+                                "(POST /api/bot/quickplay; docs/BOTS.md)", 403)
         players = req.get("players", 2)
         try:
             options = POOL_GAME.options.from_dict(req.get("options") or {})
@@ -104,7 +109,10 @@ class QuickPlayDesk:
             name, _ = player_name(req.get("name"))
             await self.players.free_name(name)
             rating = 1500
-        settings = json.dumps({"options": options.to_dict(), "clock": clock}, sort_keys=True)
+        # Bots welcome is a setting of its own: only tickets that welcome bots meet a bot's (people choose).
+        welcome = bool(req.get("bots")) or bot is not None
+        settings = json.dumps({"options": options.to_dict(), "clock": clock, **({"bots": True} if welcome else {})},
+                              sort_keys=True)
         key = token_hash(f"{players}|{settings}")  # tickets of the same game and settings share it
         secret = secrets.token_urlsafe(32)
         ticket = Ticket(secrets.token_urlsafe(12), token_hash(secret), key, players, settings, float(rating), name,

@@ -97,13 +97,21 @@ class Seating:
         if not isinstance(req, dict):
             raise ProtocolError("bad_request", "the request body must be a JSON object")
         known = {"game", "players", "options", "seats", "seat", "name", "private", "seed", "away_level", "grace",
-                 "clock", "rated"}
+                 "clock", "rated", "bots"}
         for k in req:
             if k not in known:
                 raise ProtocolError("bad_request", f"unknown field {k!r:.40} (known: {', '.join(sorted(known))})")
         game, players, options = read_game(req)
+        bots = req.get("bots", False)
+        if not isinstance(bots, bool):
+            raise ProtocolError("bad_request", f"invalid bots {bots!r:.40}: expected true or false")
         seats = self._parse_seats(req.get("seats"), players)
         humans = [s.seat for s in seats if s.kind == "human"]
+        if player is not None and player.bot and len(humans) > 1:
+            # A bot opens a table against the computer alone: people choose where they meet a program.
+            raise ProtocolError("bot_account", "a bot account opens tables against the computer only (every other "
+                                "seat a computer); it challenges people, or joins a table that welcomes bots "
+                                "(docs/BOTS.md)", 403)
         seat = req.get("seat", humans[0])
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in humans:
             raise ProtocolError("bad_seat", f"invalid seat {seat!r:.40}: expected a human seat ({humans})")
@@ -120,7 +128,7 @@ class Seating:
         status = "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "waiting"
         tid = secrets.token_urlsafe(8)
         data = TableData(tid, players, options.to_dict(), seed, 0, private, status, seats=seats,
-                         away_level=away_level, grace=grace, clock=clock, rated=rated, game=game)
+                         away_level=away_level, grace=grace, clock=clock, rated=rated, game=game, bots=bots)
         await self.open(data, client)
         return {"table": tid, "seat": seat, "token": token, "invite": f"/?join={tid}"}
 
@@ -178,6 +186,9 @@ class Seating:
         """Claim a free human seat (``POST /api/tables/{id}/join``); ``player``: for that player who comes back."""
         _check_join_body(req)
         table = await self.held.must_get(table_id)
+        if player is not None and player.bot and not table.bots:
+            # People choose whether a program sits with them (and enters their rating pool): the table says.
+            raise ProtocolError("bots_not_welcome", f"table {table.id} does not welcome bots", 403)
         name = await self.seat_name(req.get("name"), player)
         pid = player.id if player is not None else None
         async with table.lock:

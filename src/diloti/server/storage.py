@@ -37,6 +37,8 @@ class TableStore:
         self.players = PlayerStore(store)
         self.metrics = metrics
         self.background = background
+        # Told of each game's end this process stored: (table, winning side, reason).
+        self.on_end: list[Callable[[LiveTable, int | None, str | None], None]] = []
         self._db = ThreadPoolExecutor(1, thread_name_prefix="diloti-db")
         self._ckpt = ThreadPoolExecutor(1, thread_name_prefix="diloti-checkpoint")
         self._checkpointer: asyncio.Task[None] | None = None
@@ -123,4 +125,7 @@ class TableStore:
         except asyncio.CancelledError:
             stored.add_done_callback(report_failure)  # nobody awaits the store now: log its failure here
             raise
+        if ok:
+            for listener in self.on_end:  # the bot accounts' event streams (diloti.server.bots)
+                listener(table, winner, reason)
         return ok

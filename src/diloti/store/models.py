@@ -46,6 +46,7 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # null: rated (the default); false: casual
+    bots: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # bot accounts may sit (null: no)
     scored: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)  # results written
 
 
@@ -108,6 +109,7 @@ class PlayerRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     deleted: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # an outside program plays it
 
 
 class PlayerKeyRow(Base):
@@ -247,3 +249,50 @@ class SignInRow(Base):
                                            primary_key=True)
     address: Mapped[str] = mapped_column(String(64), primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class BotTokenRow(Base):
+    """A revocable token of a bot account (docs/BOTS.md): only its SHA-256 is stored; ``scopes`` is a
+    space-separated list (``play``, ``challenge``)."""
+
+    __tablename__ = "bot_tokens"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    scopes: Mapped[str] = mapped_column(String(64))
+    label: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ChallengeRow(Base):
+    """A challenge from one account to another (``settings``: the game's JSON; ``token_hash``: the challenger's
+    seat token, made when it challenged). ``status``: open, accepted, declined, canceled, expired."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (Index("ix_challenges_from", "from_id", "created"), Index("ix_challenges_to", "to_id", "status"))
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    from_id: Mapped[str] = mapped_column(String(16), ForeignKey("players.id", ondelete="CASCADE"))
+    to_id: Mapped[str] = mapped_column(String(16), ForeignKey("players.id", ondelete="CASCADE"))
+    settings: Mapped[str] = mapped_column(Text)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))
+    bots: Mapped[bool] = mapped_column(Boolean)  # both accounts are bots (the daily cap of bot games)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    decided: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class BotEventRow(Base):
+    """One event of an account's event stream (a challenge, a game's start or end, a token revoked), read by every
+    server process's event streams and pruned after an hour."""
+
+    __tablename__ = "bot_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16))
+    body: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -91,6 +91,7 @@ class PlayerData:
     password_hash: str | None
     created: datetime
     deleted: bool = False
+    bot: bool = False  # a bot account: an outside program plays it (docs/BOTS.md)
 
 
 @dataclass(frozen=True)
@@ -208,14 +209,18 @@ class PlayerStore:
         self._counts: dict[str, tuple[float, int]] = {}  # mode -> (when counted, players)
         self._cuts: dict[str, tuple[float, tuple[float, str] | None]] = {}  # mode -> (when, last ranked player)
 
-    def _count(self, s: Session, mode: str) -> int:
-        """The players of a mode's leaderboard: counting 100,000 index entries takes longer than the page itself,
-        so the count is kept a while (forgotten at once when this process adds or removes a player's rating)."""
-        got = self._counts.get(mode)
+    def _count(self, s: Session, mode: str, bots: bool = False) -> int:
+        """The players of a mode's leaderboard (``bots``: the bot accounts' own list): counting 100,000 index
+        entries takes longer than the page itself, so the count is kept a while (forgotten at once when this
+        process adds or removes a player's rating)."""
+        key = f"{mode}/bots" if bots else mode
+        got = self._counts.get(key)
         if got is not None and time.monotonic() - got[0] < self.COUNT_SECONDS:
             return got[1]
-        n = int(s.scalar(select(func.count()).select_from(RatingRow).where(RatingRow.mode == mode)) or 0)
-        self._counts[mode] = (time.monotonic(), n)
+        n = int(s.scalar(select(func.count()).select_from(RatingRow)
+                         .join(PlayerRow, PlayerRow.id == RatingRow.player_id)
+                         .where(RatingRow.mode == mode, PlayerRow.bot.is_(bots))) or 0)
+        self._counts[key] = (time.monotonic(), n)
         return n
 
     # ------------------------------------------------------------ identities
@@ -233,7 +238,8 @@ class PlayerStore:
 
     @staticmethod
     def _data(row: PlayerRow) -> PlayerData:
-        return PlayerData(row.id, row.name, row.password_hash, _aware(row.created), row.deleted is not None)
+        return PlayerData(row.id, row.name, row.password_hash, _aware(row.created), row.deleted is not None,
+                          bool(row.bot))
 
     def by_key(self, key_hash: str) -> PlayerData | None:
         """The player a device key belongs to (None: no such key)."""
@@ -530,15 +536,18 @@ class PlayerStore:
                        for r in mine]
 
     # ------------------------------------------------------------ the leaderboard
-    def leaderboard(self, mode: str, offset: int, limit: int) -> tuple[int, list[tuple[str, str | None, RatingData]]]:
+    def leaderboard(self, mode: str, offset: int, limit: int,
+                    bots: bool = False) -> tuple[int, list[tuple[str, str | None, RatingData]]]:
         """A page of the players of a mode, best conservative rating first (ties: by id), and how many there
-        are (players with at least one rated game in the mode)."""
+        are (players with at least one rated game in the mode). ``bots``: the bot accounts' own list (the
+        people's list never shows a bot)."""
         with self.session() as s:
-            total = self._count(s, mode)
+            total = self._count(s, mode, bots)
             # The page's ids are found in the leaderboard's index alone (an index-only scan: the rows skipped to
             # reach a far page are never read), then the page's rows and names are read.
             order = (RatingRow.score.desc(), RatingRow.player_id.desc())
-            page = (select(RatingRow.player_id).where(RatingRow.mode == mode).order_by(*order).offset(offset)
+            page = (select(RatingRow.player_id).join(PlayerRow, PlayerRow.id == RatingRow.player_id)
+                    .where(RatingRow.mode == mode, PlayerRow.bot.is_(bots)).order_by(*order).offset(offset)
                     .limit(limit).subquery())
             q = (select(RatingRow, PlayerRow.name).join(page, page.c.player_id == RatingRow.player_id)
                  .join(PlayerRow, PlayerRow.id == RatingRow.player_id).where(RatingRow.mode == mode).order_by(*order))

@@ -44,7 +44,7 @@ function route() {
     screen = new ProfileView(root, q.get("player"));
     screen.start();
   } else if (q.get("leaders")) {
-    screen = new LeaderboardView(root, q.get("leaders"), Number(q.get("page") || 1));
+    screen = new LeaderboardView(root, q.get("leaders"), Number(q.get("page") || 1), q.get("bots") === "1");
     screen.start();
   } else {
     screen = new Lobby(root, { go });

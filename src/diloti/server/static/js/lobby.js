@@ -43,6 +43,7 @@ export class Lobby {
       private: !!saved.private,
       clock: CLOCKS.includes(saved.clock) ? saved.clock : "off",
       rated: saved.rated !== false,
+      bots: !!saved.bots,  // bot accounts may take the free seats
     };
     // A form saved by an earlier page kept the default game's settings apart: they become that game's.
     this.earlier = { options: saved.options, target: saved.target };
@@ -148,6 +149,7 @@ export class Lobby {
     this.save();
     const body = { players: f.players, options: this.optionsBody() };
     if (!this.player.me) body.name = this.playName();
+    if (f.bots) body.bots = true;  // bots welcome: quick play may pair a bot account too
     if (f.clock !== "off") {
       const [move, reserve] = f.clock.split("+").map(Number);
       body.clock = { move, reserve };
@@ -189,6 +191,7 @@ export class Lobby {
       seat: 0,
       name,
       private: f.private,
+      bots: f.bots,
     };
     // Only a rated game's tables may count for the ratings (/api/info `rated`); the others are casual.
     if (g.rated) body.rated = f.rated;
@@ -290,6 +293,8 @@ export class Lobby {
       opts.length ? h("details", { open: Object.keys(gf.options).length ? true : undefined }, h("summary", null, t("new.options")), h("div", { class: "opts" }, opts)) : null,
       h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "private", checked: f.private || undefined,
         onchange: (e) => { f.private = e.target.checked; } }), " ", t("new.private")),
+      h("label", { class: "field-inline", title: t("new.bots_hint") }, h("input", { type: "checkbox", id: "bots",
+        checked: f.bots || undefined, onchange: (e) => { f.bots = e.target.checked; } }), " ", t("new.bots")),
       rated ? h("label", { class: "field-inline" }, h("input", { type: "checkbox", id: "rated", checked: f.rated || undefined,
         onchange: (e) => { f.rated = e.target.checked; this.render(); } }), " ", t("new.rated"))
         : h("p", { class: "note", id: "casual-note" }, ratedGames.length ? t("new.casual", { game: gameTitle(f.game), rated: ratedGames.join(", ") })
@@ -407,7 +412,7 @@ export class JoinPage {
     if (tb) {
       body.push(h("ul", { class: "seatlist" }, tb.seats.map((s) => h("li", null,
         h("span", { class: "tag side" + (s.seat % (tb.sides || 2)) }, t("seat.n", { n: s.seat + 1 })),
-        h("b", null, s.kind === "bot" ? seatName(tb, s.seat, null) + " · " + levelName(s.level) : s.taken ? s.name : t("wait.free")),
+        h("b", null, s.kind === "bot" ? seatName(tb, s.seat, null) + " · " + levelName(s.level) : s.taken ? seatName(tb, s.seat, null) : t("wait.free")),
         s.away ? h("span", { class: "tag away" }, t(s.taken ? "seat.away" : "seat.left")) : null,
         (tb.sides || 2) < tb.players ? h("span", { class: "tag" }, t("side.n", { n: (s.seat % (tb.sides || 2)) + 1 })) : null))));
       // The conditions are shown before anyone sits: rated or casual, and what happens to an absent player's seat.

@@ -20,6 +20,32 @@ function showRecovery(code, after) {
 }
 
 
+/** The bot account of this player (docs/BOTS.md): make a new account a bot, for good; its tokens, each shown once,
+ *  and revoked here. */
+async function botDialog() {
+  const err = h("p", { class: "error", id: "bot-error", role: "alert" });
+  const close = h("button", { type: "button", class: "btn", onclick: closeDialog }, t("game.close"));
+  let list;
+  try { list = await api("GET", "/api/me/bot/tokens"); } catch (e) { err.textContent = e.message; showDialog(t("bot.title"), [err], [close], "bot"); return; }
+  const act = (fn) => async () => { err.textContent = ""; try { await fn(); } catch (e) { err.textContent = e.message; } };
+  if (!list.bot) {
+    showDialog(t("bot.title"), [h("p", null, t("bot.make_text")), err], [close,
+      h("button", { type: "button", class: "btn primary danger", id: "make-bot", onclick: act(async () => {
+        await api("POST", "/api/me/bot"); await botDialog(); }) }, t("bot.make"))], "bot");
+    return;
+  }
+  const rows = list.tokens.map((tk) => h("li", { dataset: { token: tk.id } }, (tk.label || tk.id) + " · " + tk.scopes.join(", ") + " · " + tk.created.slice(0, 10),
+    tk.revoked ? h("span", { class: "note" }, " " + t("bot.revoked")) : h("button", { type: "button", class: "btn small", onclick: act(async () => {
+      await api("DELETE", "/api/me/bot/tokens/" + encodeURIComponent(tk.id)); await botDialog(); }) }, t("bot.revoke"))));
+  const label = h("input", { type: "text", id: "bot-token-label", maxlength: 64, placeholder: t("bot.label") });
+  showDialog(t("bot.title"), [h("p", null, t("bot.is_bot")), h("ul", { id: "bot-tokens" }, rows), label, err], [close,
+    h("button", { type: "button", class: "btn primary", id: "new-bot-token", onclick: act(async () => {
+      const made = await api("POST", "/api/me/bot/tokens", { label: label.value.trim() });
+      showDialog(t("bot.token_title"), [h("p", null, t("bot.token_text")), h("p", { class: "recovery", id: "bot-token" }, made.token)],
+        [h("button", { type: "button", class: "btn primary", onclick: () => botDialog() }, t("player.written"))], "bot-token");
+    }) }, t("bot.new_token"))], "bot");
+}
+
 /** A small form in a dialog: fields [{id, label, type}], then `submit(values)` (throws ApiError to show it). */
 function formDialog(name, title, fields, submitLabel, submit) {
   const err = h("p", { class: "error", id: name + "-error", role: "alert" });
@@ -94,6 +120,7 @@ export class PlayerPanel {
           { id: "password-new", label: t("player.password_new"), type: "password", autocomplete: "new-password" }], t("player.save"),
         async (v) => { await api("PUT", "/api/me/password", { password: v["password-new"], current: v["password-current"] || null }); await done(); }) },
       t("player.password_set")),
+      h("button", { type: "button", class: "btn", id: "bot-btn", onclick: () => botDialog() }, t("bot.title")),
       h("button", { type: "button", class: "btn", id: "new-recovery-btn", onclick: async () => {
         const r = await api("POST", "/api/me/recovery"); showRecovery(r.recovery, () => {}); } }, t("player.new_recovery")),
       h("button", { type: "button", class: "btn", id: "logout-btn", onclick: async () => {

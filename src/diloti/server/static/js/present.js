@@ -52,6 +52,8 @@ export function seatName(table, seat, mySeat) {
     const bots = table.seats.filter((x) => x.kind === "bot").length;
     return bots > 1 ? t("bot.name_n", { n: seat + 1 }) : t("bot.name");
   }
+  // A bot account (an outside program) is marked as one wherever a seat is named.
+  if (s.bot) return t("seat.bot_account", { name: s.name || t("seat.n", { n: seat + 1 }) });
   return s.name || t("seat.n", { n: seat + 1 });
 }
 

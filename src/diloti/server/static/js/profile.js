@@ -96,8 +96,8 @@ export class ProfileView {
     const games = h("ul", { class: "lobbylist", id: "profile-games" }, pg.games.map((g) => h("li", { dataset: { table: g.table } },
       h("span", { class: "tag" + (g.result === "won" ? " side0" : g.result === "lost" ? " side1" : "") }, t("profile.result." + g.result)),
       h("span", null, `${g.points}–${g.against}`),
-      h("span", null, g.seats.filter((s) => s.seat !== g.seat).map((s) => (s.kind === "bot" ? levelName(s.name)
-        : s.name || t("profile.deleted"))).join(", ")),
+      h("span", null, g.seats.filter((s) => s.seat !== g.seat).map((s) => (s.bot ? t("seat.bot_account", { name: s.name })
+        : s.kind === "bot" ? levelName(s.name) : s.name || t("profile.deleted"))).join(", ")),
       h("span", null, g.finished.slice(0, 10)),
       g.rating !== null ? h("span", { class: "tag" }, String(g.rating)) : h("span", { class: "tag" }, t("profile.casual")),
       h("a", { class: "btn small", href: reviewHref(g.table, g.seat), dataset: { review: g.table } }, t("review.btn")),
@@ -108,7 +108,7 @@ export class ProfileView {
       h("span", null, `${pg.page} / ${pg.pages}`),
       h("button", { type: "button", class: "btn small", id: "games-next", disabled: pg.page >= pg.pages || undefined, onclick: () => this.more(pg.page + 1) }, "›")) : null;
     fill(this.root, h("main", { class: "page" }, h("section", { class: "panel", id: "profile", dataset: { player: p.player } },
-      h("h2", { id: "profile-name" }, p.name),
+      h("h2", { id: "profile-name" }, p.name, p.bot ? h("span", { class: "badge", id: "bot-badge", title: t("profile.bot_hint") }, " ", t("profile.bot")) : null),
       p.ratings.length ? h("div", { class: "scroll-x" }, ratings) : h("p", null, t("profile.unrated")),
       h("h3", null, t("profile.over_time")), modes, ratingPlot(history),
       h("h3", null, t("profile.stats")), h("div", { class: "scroll-x" }, stats),
@@ -123,8 +123,9 @@ export class ProfileView {
 }
 
 export class LeaderboardView {
-  constructor(root, mode, page) {
+  constructor(root, mode, page, bots = false) {
     this.root = root;
+    this.bots = !!bots;  // the bot accounts' own list
     this.mode = ["overall", "2p", "4p"].includes(mode) ? mode : "overall";
     this.pageNo = Number.isInteger(page) && page > 0 ? page : 1;
     this.board = null;
@@ -136,21 +137,24 @@ export class LeaderboardView {
   stop() {}
 
   async load() {
-    try { this.board = await api("GET", `/api/leaderboard?mode=${this.mode}&page=${this.pageNo}`); this.error = ""; } catch (e) { this.error = e.message; }
+    try { this.board = await api("GET", `/api/leaderboard?mode=${this.mode}&page=${this.pageNo}` + (this.bots ? "&bots=true" : "")); this.error = ""; } catch (e) { this.error = e.message; }
     this.render();
   }
 
-  go(mode, page) {
+  go(mode, page, bots = this.bots) {
     this.mode = mode;
     this.pageNo = page;
-    history.replaceState(null, "", `/?leaders=${mode}&page=${page}` + (new URLSearchParams(location.search).has("pace") ? "&pace=0" : ""));
+    this.bots = bots;
+    history.replaceState(null, "", `/?leaders=${mode}&page=${page}` + (bots ? "&bots=1" : "") + (new URLSearchParams(location.search).has("pace") ? "&pace=0" : ""));
     this.load();
   }
 
   render() {
     const b = this.board;
     const tabs = h("div", { class: "choices start" }, ["overall", "2p", "4p"].map((m) => h("button", { type: "button",
-      class: "btn small" + (m === this.mode ? " primary" : ""), dataset: { mode: m }, onclick: () => this.go(m, 1) }, t("mode." + m))));
+      class: "btn small" + (m === this.mode ? " primary" : ""), dataset: { mode: m }, onclick: () => this.go(m, 1) }, t("mode." + m))),
+      h("button", { type: "button", class: "btn small" + (this.bots ? " primary" : ""), id: "bots-tab", title: t("leaders.bots_hint"),
+        onclick: () => this.go(this.mode, 1, !this.bots) }, t("leaders.bots")));
     const rows = b ? b.players.map((r) => h("tr", { dataset: { player: r.player } }, h("td", null, String(r.rank)),
       h("td", null, h("a", { href: "/?player=" + encodeURIComponent(r.player) }, r.name)),
       h("td", { class: "rating" }, ratingText(r)), h("td", null, `${r.games} (${r.wins}–${r.losses})`))) : [];
