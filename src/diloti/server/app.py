@@ -38,7 +38,11 @@ from diloti.ai import LEVELS
 from diloti.ai.review import DEFAULT_WORLDS
 from diloti.games import DEFAULT_GAME, find_game
 from diloti.match.workers import PoolSpec
+from diloti.server.arena import ArenaConfig, ArenaDesk
+from diloti.server.arena import add_routes as add_arena_routes
 from diloti.server.bodies import read_json
+from diloti.server.daily import DAILY_LEVEL, DailyDesk
+from diloti.server.daily import add_routes as add_daily_routes
 from diloti.server.health import Errors, readiness
 from diloti.server.info import games_info
 from diloti.server.limits import Limiter, Limits
@@ -97,13 +101,16 @@ class SecurityHeaders:
 def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
                workers: PoolSpec = 2, rate: float = RATE, burst: float = BURST,
                limits: Limits | None = None, review_worlds: int = DEFAULT_WORLDS,
-               metrics_allow: str = "") -> FastAPI:
+               metrics_allow: str = "", daily_level: str = DAILY_LEVEL,
+               arenas: ArenaConfig | None = None) -> FastAPI:
     """The application on the database at ``db_url`` (migrated at start).
 
     ``rate``/``burst`` limit the messages a second each websocket may send; ``limits`` the tables
     each address may create and join, and the hints it may ask for; ``review_worlds`` is a game review's
     budget (worlds a decision, :mod:`diloti.ai.review`). ``metrics_allow``: the addresses or networks
-    (comma-separated) besides the loopback that may read ``/metrics``.
+    (comma-separated) besides the loopback that may read ``/metrics``. ``daily_level``: the daily deal's computer
+    opponent (a level with a playout budget: :mod:`diloti.server.daily`); ``arenas``: the scheduled arenas and
+    the arenas' timing (:mod:`diloti.server.arena`).
     """
     holder: dict[str, TableManager] = {}
     limiter = Limiter(limits or Limits())
@@ -119,9 +126,11 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         holder["m"] = manager
         _app.state.manager = manager
         await manager.start()
+        arena_desk.start()
         try:
             yield
         finally:
+            await arena_desk.stop()
             await reviews.stop()
             await manager.stop()
             store.close()
@@ -144,6 +153,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     players = Players(mgr, limiter)
     reviews = ReviewDesk(mgr, players, review_worlds)
+    arena_desk = ArenaDesk(mgr, players, limiter, arenas or ArenaConfig())
+    app.state.arenas = arena_desk
     app.state.reviews = reviews
 
     app.add_middleware(Errors, on_outage=lambda _exc: metrics.db_errors.labels("request").inc())
@@ -172,6 +183,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     add_player_routes(app, players, read_json, documented)
     add_review_routes(app, reviews, read_json, documented)
     add_quickplay_routes(app, QuickPlayDesk(mgr, players, limiter), read_json, documented)
+    add_daily_routes(app, DailyDesk(mgr, players, limiter, reviews, daily_level), read_json, documented)
+    add_arena_routes(app, arena_desk, read_json, documented)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

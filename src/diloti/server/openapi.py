@@ -16,6 +16,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
+from diloti.server.event_models import EVENT_MODELS
 from diloti.server.messages import CLIENT_MESSAGE, SCHEMA_MODELS, SERVER_MESSAGE, ErrorMessage
 from diloti.server.player_models import PLAYER_SCHEMA_MODELS, QUICKPLAY_MODELS
 from diloti.server.reviews import REVIEW_MODELS
@@ -52,7 +53,7 @@ def documented(reply: type[BaseModel] | None, body: type[BaseModel] | None = Non
 def openapi_schema(app: FastAPI) -> dict[str, Any]:
     """The OpenAPI document: the routes, and every model (the websocket's too) as a component."""
     schema = get_openapi(title=app.title, version=app.version, description=API_DESCRIPTION, routes=app.routes)
-    models = (*SCHEMA_MODELS, *PLAYER_SCHEMA_MODELS, *QUICKPLAY_MODELS, *REVIEW_MODELS)
+    models = (*SCHEMA_MODELS, *PLAYER_SCHEMA_MODELS, *QUICKPLAY_MODELS, *REVIEW_MODELS, *EVENT_MODELS)
     _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF)
     components: dict[str, Any] = dict(defs.get("$defs", {}))
     adapters: tuple[tuple[str, TypeAdapter[Any]], ...] = (("ClientMessage", CLIENT_MESSAGE),

@@ -45,6 +45,7 @@ from diloti.server.messages import (
     NewTable,
 )
 from diloti.server.model_base import CHAT_MAX, NAME_MAX
+from diloti.server.event_models import DailyField, DailyStart, NewArena
 from diloti.server.player_models import Login, NewPlayer, QuickPlay, QuickPlayComputer, Recover, Rename, SetPassword
 from diloti.store.db import ChatLine
 
@@ -149,7 +150,11 @@ BODY_CODES: dict[type[BaseModel], dict[tuple[str, ...], str]] = {
     NewTable: NEW_TABLE_CODES,  # and every game's model of a new table (messages.table_model), a NewTable
     JoinTable: JOIN_CODES, NewPlayer: PLAYER_CODES, Rename: PLAYER_CODES,
     Recover: PLAYER_CODES, SetPassword: PLAYER_CODES, Login: PLAYER_CODES, QuickPlay: NEW_TABLE_CODES,
-    QuickPlayComputer: {("level",): "bad_level"}}
+    QuickPlayComputer: {("level",): "bad_level"},
+    DailyStart: {("name",): "bad_name", ("device",): "bad_device", ("ranked",): "bad_ranked"},
+    DailyField: {("table",): "bad_token", ("token",): "bad_token"},
+    NewArena: {("name",): "bad_name", ("game",): "bad_game", ("options",): "bad_options", ("clock",): "bad_clock",
+               ("starts_in",): "bad_start", ("minutes",): "bad_minutes", ("wait",): "bad_wait"}}
 
 
 def read_body(model: type[BaseModel], data: Any) -> dict[str, Any]:
@@ -273,6 +278,10 @@ def _wanted(err: ErrorDetails, model: type[BaseModel], loc: tuple[int | str, ...
         return str(ctx.get("expected", "one of the choices"))
     if kind == "string_too_long":
         return f"text of at most {ctx.get('max_length')} characters"
+    if kind == "string_too_short":
+        return f"text of at least {ctx.get('min_length')} characters"
+    if kind == "string_pattern_mismatch":
+        return "letters, digits, '-' and '_' only"
     if kind == "too_long":
         return f"at most {ctx.get('max_length')} entries"
     c = _constraints(_walk(model, loc)[0])

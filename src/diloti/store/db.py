@@ -134,6 +134,7 @@ class TableData:
     left: dict[int, int] = field(default_factory=dict)  # ply -> the mover's clock reserve after it, in ms
     rated: bool = True  # the game counts for its players' ratings (False: a casual game)
     game: str = DEFAULT_GAME  # which game the table plays (a registered game's name)
+    event: str | None = None  # the event it belongs to: "daily:DAY", "arena:ID" (diloti.server.events)
 
 
 def sides_of(data: TableData) -> int:
@@ -171,7 +172,8 @@ def _row(t: TableData) -> TableRow:
                     first_dealer=t.first_dealer, private=t.private, status=t.status, winner=t.winner,
                     created=t.created, updated=t.updated, end_reason=t.end_reason, away_level=t.away_level,
                     grace=t.grace, series=t.series, clock_move=t.clock[0] if t.clock else None,
-                    clock_reserve=t.clock[1] if t.clock else None, rated=None if t.rated else False)
+                    clock_reserve=t.clock[1] if t.clock else None, rated=None if t.rated else False,
+                    event=t.event)
 
 
 def _aware(dt: datetime) -> datetime:
@@ -508,7 +510,7 @@ class Store:
                          seats, moves, chat, row.end_reason, row.away_level, row.grace, by,
                          row.series, row.next_table,
                          clock=None if row.clock_move is None else (row.clock_move, row.clock_reserve or 0),
-                         left=left, rated=row.rated is not False, game=row.game or DEFAULT_GAME)
+                         left=left, rated=row.rated is not False, game=row.game or DEFAULT_GAME, event=row.event)
 
     def load(self, table_id: str) -> TableData | None:
         data = self._load(table_id)
