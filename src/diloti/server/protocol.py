@@ -37,6 +37,7 @@ from pydantic_core import ErrorDetails
 
 from diloti.core.errors import DilotiError
 from diloti.formats.wire import KIND_NAMES, move_dict, notation, side_dict
+from diloti.server.event_models import DailyField, DailyStart, NewArena
 from diloti.server.messages import (
     CLIENT_MESSAGE,
     CLIENT_MODELS,
@@ -45,7 +46,6 @@ from diloti.server.messages import (
     NewTable,
 )
 from diloti.server.model_base import CHAT_MAX, NAME_MAX
-from diloti.server.event_models import DailyField, DailyStart, NewArena
 from diloti.server.player_models import Login, NewPlayer, QuickPlay, QuickPlayComputer, Recover, Rename, SetPassword
 from diloti.store.db import ChatLine
 
