@@ -43,7 +43,7 @@ from fastapi import FastAPI, Request
 
 from diloti.core.errors import DilotiError
 from diloti.games import DEFAULT_GAME, GAMES
-from diloti.server.event_models import Arena, ArenaJoined, ArenaList, ArenaSecret, NewArena
+from diloti.server.event_models import Arena, ArenaJoined, ArenaList, ArenaMine, ArenaSecret, NewArena
 from diloti.server.limits import Limiter
 from diloti.server.live import AWAY_LEVEL, GRACE, Connection, token_hash
 from diloti.server.player_models import Done
@@ -298,8 +298,8 @@ class ArenaDesk:
 
     async def one(self, request: Request, arena_id: str) -> dict[str, Any]:
         """The arena; with the player's key, their line (and the poll marks them present: they may be paired)."""
-        self.limiter.check("poll", request)
         player = await self.players.optional(request)
+        self.limiter.check("poll", request, key=None if player is None else f"player:{player.id}")
         await self._must(arena_id)
         mgr = self.manager()
         if player is not None:
@@ -311,6 +311,17 @@ class ArenaDesk:
             me = next((ln for ln in lines if ln.player_id == player.id), None)
             doc["me"] = None if me is None else me.public()
         return doc
+
+    async def mine(self, request: Request, arena_id: str) -> dict[str, Any]:
+        """The player's game now (polled by their page: it marks them present, so they may be paired)."""
+        player = await self.players.me(request)
+        self.limiter.check("poll", request, key=f"player:{player.id}")
+        a = await self._must(arena_id)
+        at = now()
+        joined, table, seat = await self.manager().db(self.store.current, arena_id, player.id, at)
+        return {"arena": a.id, "status": _status(a, at), "joined": joined, "table": table, "seat": seat,
+                "starts_in": max(0, int((a.starts - at).total_seconds())),
+                "ends_in": max(0, int((a.ends - at).total_seconds()))}
 
     async def listing(self, request: Request) -> dict[str, Any]:
         """The arenas running and those starting within a day (and those the player joined), then the last over."""
@@ -397,6 +408,10 @@ def add_routes(app: FastAPI, desk: ArenaDesk, body: Callable[[Request], Awaitabl
     @app.get("/api/arenas/{arena_id}", **documented(Arena))
     async def one(arena_id: str, request: Request) -> dict[str, Any]:
         return await desk.one(request, arena_id)
+
+    @app.get("/api/arenas/{arena_id}/me", **documented(ArenaMine))
+    async def mine(arena_id: str, request: Request) -> dict[str, Any]:
+        return await desk.mine(request, arena_id)
 
     @app.post("/api/arenas/{arena_id}/join", **documented(ArenaJoined))
     async def join(arena_id: str, request: Request) -> dict[str, Any]:

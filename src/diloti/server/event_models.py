@@ -162,6 +162,18 @@ class ArenaJoined(Strict):
     secret: str
 
 
+class ArenaMine(Strict):
+    """``GET /api/arenas/{id}/me``: the player's game now (the poll marks them present: they may be paired)."""
+
+    arena: str
+    status: Literal["upcoming", "running", "finishing", "over"]
+    joined: Annotated[bool, Field(description="joined and not withdrawn")]
+    table: Annotated[str | None, Field(description="the game to play now: hello with the arena secret as token")]
+    seat: int | None
+    starts_in: int
+    ends_in: int
+
+
 class ArenaLine(Strict):
     """A player's line of the standings."""
 
@@ -217,4 +229,4 @@ class ArenaList(Strict):
 
 EVENT_MODELS: tuple[type[BaseModel], ...] = (
     DailyStart, DailyStarted, DailyInfo, DailyBoard, DailyField, DailyFieldReply, DailyHistory,
-    NewArena, ArenaSecret, ArenaJoined, Arena, ArenaList)
+    NewArena, ArenaSecret, ArenaJoined, ArenaMine, Arena, ArenaList)

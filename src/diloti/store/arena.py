@@ -203,6 +203,21 @@ class ArenaStore:
             s.execute(update(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena_id,
                                                    ArenaPlayerRow.player_id == player_id).values(seen=at))
 
+    def current(self, arena_id: str, player_id: str, at: datetime) -> tuple[bool, str | None, int | None]:
+        """(joined and not withdrawn, the table the player plays now, their seat), marking them present."""
+        with self.session.begin() as s:
+            res = s.execute(update(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena_id,
+                                                         ArenaPlayerRow.player_id == player_id,
+                                                         ArenaPlayerRow.withdrawn.is_(False)).values(seen=at))
+            if not getattr(res, "rowcount", 0):
+                return False, None, None
+            row = s.execute(select(ArenaGameRow.table_id, ArenaGameRow.p0).join(
+                TableRow, TableRow.id == ArenaGameRow.table_id).where(
+                ArenaGameRow.arena_id == arena_id, TableRow.status.in_(LIVE),
+                (ArenaGameRow.p0 == player_id) | (ArenaGameRow.p1 == player_id))
+                .order_by(ArenaGameRow.created.desc())).first()
+            return True, None if row is None else row[0], None if row is None else (0 if row[1] == player_id else 1)
+
     # ------------------------------------------------------------ standings
     def standings(self, arena_id: str) -> tuple[list[Line], list[Game]]:
         """The standings (ranked) and the games of the arena, as stored now."""
@@ -277,7 +292,7 @@ class ArenaStore:
                 if a.player_id in used:
                     continue
                 for b in free[i + 1:]:
-                    if b.player_id in used or (a.last_opponent == b.player_id and b.last_opponent == a.player_id):
+                    if b.player_id in used or a.last_opponent == b.player_id or b.last_opponent == a.player_id:
                         continue  # never the same opponent twice in a row
                     used.update((a.player_id, b.player_id))
                     pair: list[Line | None] = [a, b] if secrets.randbelow(2) else [b, a]
