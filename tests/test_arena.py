@@ -16,7 +16,9 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from arena import ArenaPlayer, Serve, expected_scores, join, open_arena, signed_up  # noqa: E402
+import itertools
+
+from arena import ArenaPlayer, Serve, expected_scores, join, open_arena, signed_up
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -40,7 +42,8 @@ def test_three_players_play_an_arena_on_sqlite(tmp_path: Path) -> None:
         accounts = [signed_up(base, name) for name in ("Ann", "Bob", "Cleo")]
         arena = open_arena(base, accounts[0][1], minutes=1, starts_in=1, wait=WAIT, options={"target": 11},
                            clock={"move": 10, "reserve": 30})
-        assert arena["status"] == "upcoming" and arena["seconds"] == 12 and arena["clock"] == {"move": 10, "reserve": 30}
+        assert arena["status"] == "upcoming" and arena["seconds"] == 12
+        assert arena["clock"] == {"move": 10, "reserve": 30}
         listed = httpx.get(f"{base}/api/arenas", timeout=10).json()["arenas"]
         assert arena["id"] in [a["id"] for a in listed]
         players = [ArenaPlayer([base], key, pid, arena["id"], join(base, key, arena["id"]), random.Random(i))
@@ -57,7 +60,7 @@ def test_three_players_play_an_arena_on_sqlite(tmp_path: Path) -> None:
             time.sleep(0.3)
         scores = {ln["player"]: ln["score"] for ln in final["standings"]}
         assert scores == expected_scores(players)
-        assert [ln["rank"] for ln in final["standings"]][0] == 1
+        assert next(ln["rank"] for ln in final["standings"]) == 1
         for p in players:
             assert len(p.games) >= 2, p.errors
             for g in p.games[1:]:
@@ -66,7 +69,7 @@ def test_three_players_play_an_arena_on_sqlite(tmp_path: Path) -> None:
             for g in p.games:
                 seats = seats_of(base, g.table)
                 opponents.append(seats[1 - g.seat])
-            for a, b in zip(opponents, opponents[1:], strict=False):
+            for a, b in itertools.pairwise(opponents):
                 assert a is None or a != b, f"{p.player} met {a} twice in a row"
         for p in players:
             mine = httpx.get(f"{base}/api/players/{p.player}/arenas", timeout=10).json()["arenas"]
