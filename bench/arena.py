@@ -99,7 +99,7 @@ class ArenaPlayer:
                 self.games.append(Played(me["table"], me["seat"], won, delay))
                 free = time.monotonic()
                 continue
-            if me["status"] in ("finishing", "over") and me["table"] is None:
+            if me["status"] in ("finishing", "over") and (me["table"] is None or me["table"] in done):
                 return
             time.sleep(self.poll)
 
