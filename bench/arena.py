@@ -6,7 +6,7 @@ and notes how long it waited between the end of a game and the start of the next
 move's round trip (sent to seen played). A player whose server dies goes on through the next one (its game is
 taken over there). The test of the arena (tests/test_arena_cluster.py) drives the same players.
 
-    python bench/arena.py --players 200 --servers 2 --minutes 3 --minute 20
+    .venv/bin/python bench/arena.py --players 200 --servers 2 --minutes 3 --minute 20
 
 prints the pairing delay p50/p99, the moves' p99, the games played and whether the standings agree with the
 games' results (docs/SERVER.md, Arenas).
