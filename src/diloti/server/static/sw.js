@@ -1,7 +1,7 @@
 // The service worker: keeps the page's shell (HTML, CSS, scripts, icons) so the app opens offline
 // and installs. Network first, so a new version is used as soon as the server has it; the cache is
 // only the fallback. The API, the websocket and records are never cached (they are live data).
-const CACHE = "diloti-shell-v9";
+const CACHE = "diloti-shell-v10";
 const SHELL = [
   "/", "/static/app.css", "/static/table.css", "/static/manifest.webmanifest",
   "/static/icons/icon-192.png", "/static/icons/icon-512.png", "/static/icons/maskable-512.png",
@@ -13,6 +13,7 @@ const SHELL = [
   "/static/js/motion.js", "/static/js/touch.js", "/static/js/sound.js", "/static/js/announce.js", "/static/js/felt.js",
   "/static/js/i18n_table.js", "/static/js/i18n_errors.js", "/static/js/i18n_player.js",
   "/static/js/review.js", "/static/js/board.js", "/static/js/choices.js", "/static/js/games.js",
+  "/static/js/events.js", "/static/js/arena.js", "/static/js/daily.js", "/static/js/i18n_events.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -1,6 +1,7 @@
 // Greek and English strings. t(key, params) fills {name} placeholders with text
 // (the result is always used as text, never as markup).
 import { SERVER_ERRORS } from "./i18n_errors.js";
+import { EVENT_STRINGS } from "./i18n_events.js";
 import { PLAYER_STRINGS } from "./i18n_player.js";
 import { TABLE_STRINGS } from "./i18n_table.js";
 
@@ -525,7 +526,7 @@ const STRINGS = {
 
 // The table's own strings (motion, touch, sound, announcements) live in i18n_table.js, those of a player's
 // pages (profile, ratings, review) in i18n_player.js.
-for (const more of [TABLE_STRINGS, PLAYER_STRINGS]) for (const l of Object.keys(more)) Object.assign(STRINGS[l], more[l]);
+for (const more of [TABLE_STRINGS, PLAYER_STRINGS, EVENT_STRINGS]) for (const l of Object.keys(more)) Object.assign(STRINGS[l], more[l]);
 
 let lang = "en";
 

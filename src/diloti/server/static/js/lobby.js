@@ -7,6 +7,7 @@ import { has, t, tn } from "./i18n.js";
 import { seatName } from "./present.js";
 import { PlayerPanel } from "./player.js";
 import { QuickPlayView } from "./quickplay.js";
+import { EventsPanel } from "./events.js";
 
 const FORM_KEY = "diloti.form";
 const CLOCKS = ["off", "15+60", "30+120", "60+300"];  // the turn clocks offered: "move+reserve" seconds
@@ -46,11 +47,13 @@ export class Lobby {
     // A form saved by an earlier page kept the default game's settings apart: they become that game's.
     this.earlier = { options: saved.options, target: saved.target };
     this.player = new PlayerPanel({ changed: () => this.render(), nameInput: () => this.form.name });
+    this.events = new EventsPanel({ go, changed: () => this.render() });  // the daily deal and the arenas
   }
 
   async start() {
     this.render();
     await this.player.load();
+    this.events.start();
     if (this.player.me) this.form.name = this.player.me.name;
     try {
       this.info = await loadInfo(true);
@@ -66,7 +69,7 @@ export class Lobby {
     } catch (e) { /* the lists are optional */ }
   }
 
-  stop() {}
+  stop() { this.events.stop(); }
 
   /** The form made to fit the server's games (once /api/info came). */
   adopt() {
@@ -309,7 +312,7 @@ export class Lobby {
         h("a", { class: "btn small", href: "/?replay=" + encodeURIComponent(tb.id) }, t("game.replay")))))) : null;
 
     fill(this.root, h("main", { class: "page" },
-      h("p", null, t("app.tagline")), this.player.render(), form, list, done));
+      h("p", null, t("app.tagline")), this.events.render(), this.player.render(), form, list, done));
   }
 }
 
