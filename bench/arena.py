@@ -212,6 +212,8 @@ def main() -> int:
     p.add_argument("--minute", type=float, default=20.0, help="seconds an arena minute lasts (default 20)")
     p.add_argument("--target", type=int, default=11, help="the games' target points (default 11: short games)")
     p.add_argument("--workers", type=int, default=1, help="worker processes of each server (default 1)")
+    p.add_argument("--poll", type=float, default=1.0, help="seconds between a free player's polls (default 1: "
+                   "the pairing delay includes up to one poll)")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     db = fresh_postgres("diloti_arena")
@@ -232,7 +234,7 @@ def main() -> int:
         for i, (pid, key) in enumerate(accounts):
             mine = bases[i % len(bases):] + bases[:i % len(bases)]
             players.append(ArenaPlayer(mine, key, pid, arena["id"], join(mine[0], key, arena["id"]),
-                                       random.Random(rng.random())))
+                                       random.Random(rng.random()), poll=args.poll))
         for pl in players:
             pl.start()
         for pl in players:

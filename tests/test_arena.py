@@ -139,3 +139,30 @@ def test_bad_arena_bodies(tmp_path: Path, body: dict[str, Any], code: str) -> No
         assert me["joined"] and me["table"] is None and me["status"] == "upcoming"
         assert client.post(f"/api/arenas/{made['id']}/withdraw", json={}, headers=auth(key)).json() == {"ok": True}
         assert not client.get(f"/api/arenas/{made['id']}/me", headers=auth(key)).json()["joined"]
+
+
+def test_scheduled_arenas_are_made_once_and_creation_is_limited(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from diloti.server import create_app
+    from diloti.server.arena import ArenaConfig, parse_schedule
+    from diloti.server.limits import Limits
+    from diloti.store.db import now
+
+    config = ArenaConfig(schedules=[parse_schedule("hourly:minutes=30"), parse_schedule("daily:at=18:00,minutes=60")],
+                         tick=0.2)
+    app = create_app(f"sqlite:///{tmp_path / 'd.sqlite3'}", arenas=config,
+                     limits=Limits(arena_create="2/hour", poll="1000/minute"))
+    with TestClient(app) as client:
+        desk = client.app.state.arenas  # type: ignore[attr-defined]
+        for _ in range(3):  # made by the first pass, never again (unique by schedule and start)
+            client.portal.call(desk._schedule, now())
+        listed = client.get("/api/arenas").json()["arenas"]
+        hourly = [a for a in listed if a["schedule"] == "hourly"]
+        assert 1 <= len(hourly) <= 2 and len({a["starts"] for a in hourly}) == len(hourly)
+        assert all(a["seconds"] == 1800 and a["clock"] == {"move": 20, "reserve": 120} for a in hourly)
+        key = client.post("/api/players", json={"name": "Ann"}).json()["key"]
+        for _ in range(2):
+            assert client.post("/api/arenas", json={}, headers=auth(key)).status_code == 201
+        r = client.post("/api/arenas", json={}, headers=auth(key))
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited" and r.headers["retry-after"]

@@ -14,6 +14,7 @@ const SHELL = [
   "/static/js/i18n_table.js", "/static/js/i18n_errors.js", "/static/js/i18n_player.js",
   "/static/js/review.js", "/static/js/board.js", "/static/js/choices.js", "/static/js/games.js",
   "/static/js/events.js", "/static/js/arena.js", "/static/js/daily.js", "/static/js/i18n_events.js",
+  "/static/js/profile_events.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -47,6 +47,7 @@ export const EVENT_STRINGS = {
     "arena.starts_in": "Starts in (minutes)",
     "arena.need_player": "Keep your name (above) to play in arenas.",
     "arena.back": "Back to the arena",
+    "profile.best_streak": "best {n}",
   },
   el: {
     "daily.title": "Η μοιρασιά της ημέρας",
@@ -94,5 +95,6 @@ export const EVENT_STRINGS = {
     "arena.starts_in": "Αρχίζει σε (λεπτά)",
     "arena.need_player": "Κρατήστε το όνομά σας (πιο πάνω) για να παίζετε σε τουρνουά.",
     "arena.back": "Πίσω στο τουρνουά",
+    "profile.best_streak": "καλύτερο {n}",
   },
 };
