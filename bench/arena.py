@@ -228,7 +228,8 @@ def main() -> int:
         bases = [s.base for s in servers]
         rng = random.Random(args.seed)
         accounts = [signed_up(bases[i % len(bases)], f"Sim{i:03d}") for i in range(args.players)]
-        arena = open_arena(bases[0], accounts[0][1], minutes=args.minutes, starts_in=5, wait=10,
+        # Time to join everyone before it starts (a join is a request each, one after the other here).
+        arena = open_arena(bases[0], accounts[0][1], minutes=args.minutes, starts_in=10 + args.players // 2, wait=10,
                            options={"target": args.target}, clock={"move": 10, "reserve": 30})
         players = []
         for i, (pid, key) in enumerate(accounts):

@@ -155,6 +155,7 @@ def test_scheduled_arenas_are_made_once_and_creation_is_limited(tmp_path: Path) 
                      limits=Limits(arena_create="2/hour", poll="1000/minute"))
     with TestClient(app) as client:
         desk = client.app.state.arenas  # type: ignore[attr-defined]
+        assert client.portal is not None
         for _ in range(3):  # made by the first pass, never again (unique by schedule and start)
             client.portal.call(desk._schedule, now())
         listed = client.get("/api/arenas").json()["arenas"]

@@ -43,7 +43,7 @@ from fastapi import FastAPI, Request
 
 from diloti.core.errors import DilotiError
 from diloti.games import DEFAULT_GAME, GAMES
-from diloti.server.event_models import Arena, ArenaJoined, ArenaList, ArenaMine, ArenaSecret, NewArena
+from diloti.server.event_models import Arena, ArenaJoined, ArenaList, ArenaMine, ArenaSecret, NewArena, PlayerArenas
 from diloti.server.limits import Limiter
 from diloti.server.live import AWAY_LEVEL, GRACE, Connection, token_hash
 from diloti.server.player_models import Done
@@ -421,7 +421,7 @@ def add_routes(app: FastAPI, desk: ArenaDesk, body: Callable[[Request], Awaitabl
     async def withdraw(arena_id: str, request: Request) -> dict[str, Any]:
         return await desk.withdraw(request, arena_id)
 
-    @app.get("/api/players/{player_id}/arenas", **documented(None))
+    @app.get("/api/players/{player_id}/arenas", **documented(PlayerArenas))
     async def results(player_id: str) -> dict[str, Any]:
         return await desk.results(player_id)
 

@@ -221,6 +221,25 @@ class Arena(Strict):
     me: ArenaLine | None = None
 
 
+class ArenaResult(Strict):
+    """A player's final standing in an arena."""
+
+    arena: str
+    name: str
+    starts: str
+    rank: int
+    score: int
+    games: int
+    wins: int
+
+
+class PlayerArenas(Strict):
+    """``GET /api/players/{id}/arenas``: the final standings of the arenas the player played, newest first."""
+
+    player: str
+    arenas: list[ArenaResult]
+
+
 class ArenaList(Strict):
     """``GET /api/arenas``: the arenas running and coming (and those the player joined), then the last finished."""
 
@@ -229,4 +248,4 @@ class ArenaList(Strict):
 
 EVENT_MODELS: tuple[type[BaseModel], ...] = (
     DailyStart, DailyStarted, DailyInfo, DailyBoard, DailyField, DailyFieldReply, DailyHistory,
-    NewArena, ArenaSecret, ArenaJoined, ArenaMine, Arena, ArenaList)
+    NewArena, ArenaSecret, ArenaJoined, ArenaMine, Arena, ArenaList, PlayerArenas)
