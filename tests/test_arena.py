@@ -167,3 +167,59 @@ def test_scheduled_arenas_are_made_once_and_creation_is_limited(tmp_path: Path) 
             assert client.post("/api/arenas", json={}, headers=auth(key)).status_code == 201
         r = client.post("/api/arenas", json={}, headers=auth(key))
         assert r.status_code == 429 and r.json()["code"] == "rate_limited" and r.headers["retry-after"]
+
+
+def bob_plays_two_moves_and_leaves(base: str, arena: str, key: str, secret: str) -> str:
+    """Bob's page: opens his game, plays two moves, closes (mid-game: a game he never moved in is aborted)."""
+    import json
+
+    from websockets.sync.client import connect
+
+    deadline = time.monotonic() + 60
+    while (me := httpx.get(f"{base}/api/arenas/{arena}/me", headers=auth(key), timeout=10).json())["table"] is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    moved = 0
+    with connect(f"{base.replace('http', 'ws', 1)}/ws", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "table": me["table"], "token": secret}))
+        while moved < 2:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] == "state" and msg["your_turn"] and msg["ply"] >= 2 * moved:
+                ws.send(json.dumps({"type": "move", "move": msg["legal"][0]["move"], "ply": msg["ply"]}))
+                moved += 1
+    return str(me["table"])
+
+
+def test_a_player_who_closes_the_tab_keeps_the_game_and_may_come_back(tmp_path: Path) -> None:
+    """Bob's page closes mid-game: the game goes on under the table's away rules (his clock runs out, the computer
+    plays for him) and counts; he is not paired while away, and is again once his page polls."""
+    server = Serve(f"sqlite:///{tmp_path / 'a.sqlite3'}", *FLAGS, logdir=tmp_path)
+    try:
+        base = server.base
+        (ann_id, ann_key), (bob_id, bob_key) = signed_up(base, "Ann"), signed_up(base, "Bob")
+        arena = open_arena(base, ann_key, minutes=4, starts_in=1, wait=WAIT, options={"target": 11},
+                           clock={"move": 5, "reserve": 0})
+        aid = arena["id"]
+        ann = ArenaPlayer([base], ann_key, ann_id, aid, join(base, ann_key, aid), random.Random(1))
+        bob_secret = join(base, bob_key, aid)
+        ann.start()
+        first = bob_plays_two_moves_and_leaves(base, aid, bob_key, bob_secret)
+        deadline = time.monotonic() + 90
+        while len(ann.games) < 2:  # the first goes on without Bob; then Ann plays the computer, Bob away
+            assert time.monotonic() < deadline, ann.errors
+            time.sleep(0.2)
+        assert ann.games[0].table == first and set(seats_of(base, first)) == {ann_id, bob_id}
+        assert None in seats_of(base, ann.games[1].table)
+        lines = {ln["player"]: ln for ln in httpx.get(f"{base}/api/arenas/{aid}", timeout=10).json()["standings"]}
+        assert lines[bob_id]["games"] == 1 and lines[bob_id]["table"] is None  # his game counted; not paired
+        assert lines[bob_id]["score"] + lines[ann_id]["sheet"][0] == 2  # one won it (or a draw: 1 + 1)
+        # Bob comes back: his page polls again, and he is paired again.
+        while (me := httpx.get(f"{base}/api/arenas/{aid}/me", headers=auth(bob_key), timeout=10).json())[
+                "table"] is None:
+            assert time.monotonic() < deadline + 30
+            time.sleep(0.3)
+        assert me["table"] != first
+        assert httpx.post(f"{base}/api/arenas/{aid}/withdraw", json={}, headers=auth(ann_key),
+                          timeout=10).json() == {"ok": True}
+    finally:
+        server.stop()
