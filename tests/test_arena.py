@@ -197,15 +197,18 @@ def test_a_player_who_closes_the_tab_keeps_the_game_and_may_come_back(tmp_path: 
     try:
         base = server.base
         (ann_id, ann_key), (bob_id, bob_key) = signed_up(base, "Ann"), signed_up(base, "Bob")
-        arena = open_arena(base, ann_key, minutes=4, starts_in=1, wait=WAIT, options={"target": 11},
+        arena = open_arena(base, ann_key, minutes=8, starts_in=1, wait=WAIT, options={"target": 11},
                            clock={"move": 5, "reserve": 0})
         aid = arena["id"]
         ann = ArenaPlayer([base], ann_key, ann_id, aid, join(base, ann_key, aid), random.Random(1))
         bob_secret = join(base, bob_key, aid)
         ann.start()
         first = bob_plays_two_moves_and_leaves(base, aid, bob_key, bob_secret)
-        deadline = time.monotonic() + 90
-        while len(ann.games) < 2:  # the first goes on without Bob; then Ann plays the computer, Bob away
+        left = time.monotonic()
+        deadline = left + 120
+        # The first goes on without Bob; then Ann plays the computer. Bob counts as present for 20 s after his last
+        # poll: a game paired for him meanwhile, which he never moves in, is aborted (it counts for nobody).
+        while len(ann.games) < 2 or time.monotonic() - left < 20 + WAIT + 10:
             assert time.monotonic() < deadline, ann.errors
             time.sleep(0.2)
         assert ann.games[0].table == first and set(seats_of(base, first)) == {ann_id, bob_id}

@@ -28,7 +28,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from diloti.store.db import Store, TableData, _aware
+from diloti.store.db import Store, TableData, _aware, now
 from diloti.store.models import (
     ArenaGameRow,
     ArenaPlayerRow,
@@ -203,13 +203,20 @@ class ArenaStore:
             s.execute(update(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena_id,
                                                    ArenaPlayerRow.player_id == player_id).values(seen=at))
 
-    def current(self, arena_id: str, player_id: str, at: datetime) -> tuple[bool, str | None, int | None]:
-        """(joined and not withdrawn, the table the player plays now, their seat), marking them present."""
+    def current(self, arena_id: str, player_id: str, at: datetime | None) -> tuple[bool, str | None, int | None]:
+        """(joined and not withdrawn, the table the player plays now, their seat); with ``at``, marking them present
+        (a write: the caller spares it when it marked them present a moment ago)."""
         with self.session.begin() as s:
-            res = s.execute(update(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena_id,
-                                                         ArenaPlayerRow.player_id == player_id,
-                                                         ArenaPlayerRow.withdrawn.is_(False)).values(seen=at))
-            if not getattr(res, "rowcount", 0):
+            if at is not None:
+                res = s.execute(update(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena_id,
+                                                             ArenaPlayerRow.player_id == player_id,
+                                                             ArenaPlayerRow.withdrawn.is_(False)).values(seen=at))
+                joined = bool(getattr(res, "rowcount", 0))
+            else:
+                joined = s.scalars(select(ArenaPlayerRow.player_id).where(
+                    ArenaPlayerRow.arena_id == arena_id, ArenaPlayerRow.player_id == player_id,
+                    ArenaPlayerRow.withdrawn.is_(False))).first() is not None
+            if not joined:
                 return False, None, None
             row = s.execute(select(ArenaGameRow.table_id, ArenaGameRow.p0).join(
                 TableRow, TableRow.id == ArenaGameRow.table_id).where(
@@ -277,6 +284,7 @@ class ArenaStore:
         Returns the new tables, each with whether a computer sits at it."""
         with self.session.begin() as s:
             row = self._lock(s, arena_id)
+            at = max(at, now())  # the time it pairs, not the time it was asked (a busy database: seconds later)
             if row is None or row.final:
                 return []
             arena = _arena(row)
