@@ -13,7 +13,7 @@ public facts, so nothing here can reveal another hand or the stock.
 ...     parse_message('{"type": "dance"}')
 ... except ProtocolError as exc:
 ...     print(exc.code, exc)  # doctest: +ELLIPSIS
-unknown_type unknown message type 'dance' (known: hello, watch, move, hint, choices, sync, ping, chat, ..., claim)
+unknown_type unknown message type 'dance' (known: hello, watch, move, hint, choices, sync, ping, chat, ..., arena)
 >>> try:
 ...     parse_message('{"type": "ping", "x": "' + "λ" * 2100 + '"}')
 ... except ProtocolError as exc:
