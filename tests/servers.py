@@ -41,7 +41,8 @@ def server_pg() -> str:
 
 
 # Every table of the diloti schema, the ones that refer to others first.
-DILOTI_TABLES = ("bot_events", "challenges", "bot_tokens",
+DILOTI_TABLES = ("arena_results", "arena_games", "arena_players", "arenas", "daily_attempts", "daily_days",
+                 "bot_events", "challenges", "bot_tokens",
                  "limit_hits", "sign_ins", "reviews", "queue", "results", "ratings", "player_stats", "player_keys",
                  "chat", "moves", "seats", "tables", "players", "alembic_version")
 

@@ -17,6 +17,20 @@ from starlette.websockets import WebSocketDisconnect
 
 from diloti.games.diloti.options import Options
 from diloti.server import create_app
+from diloti.server.event_models import (
+    Arena,
+    ArenaJoined,
+    ArenaList,
+    ArenaMine,
+    DailyBoard,
+    DailyField,
+    DailyFieldReply,
+    DailyHistory,
+    DailyInfo,
+    DailyStart,
+    DailyStarted,
+    NewArena,
+)
 from diloti.server.game_models import OptionsBody
 from diloti.server.limits import Limits
 from diloti.server.messages import (
@@ -147,8 +161,19 @@ HTTP_EXAMPLES: dict[str, list[type[BaseModel]]] = {
     "Quick play: `POST /api/quickplay`": [QuickPlay, QuickPlayTicket],
     "`POST /api/quickplay/{ticket}/poll`": [QuickPlayTicket],
     "`POST /api/tables/{id}/review`": [ReviewStatus],
+    "`GET /api/daily` ": [DailyInfo],
+    "`POST /api/daily` ": [DailyStart, DailyStarted],
+    "`GET /api/daily/leaderboard?": [DailyBoard],
+    "`POST /api/daily/field`": [DailyField, DailyFieldReply],
+    "`GET /api/players/{id}/daily`": [DailyHistory],
+    "`GET /api/arenas` ": [ArenaList],
+    "`POST /api/arenas` ": [NewArena],
+    "`GET /api/arenas/{id}` ": [Arena],
+    "`GET /api/arenas/{id}/me`": [ArenaMine],
+    "`POST /api/arenas/{id}/join`": [ArenaJoined],
 }
-BODIES = (NewTable, NewKontsinaTable, JoinTable, NewPlayer, Recover, Login, SetPassword, QuickPlay)
+BODIES = (NewTable, NewKontsinaTable, JoinTable, NewPlayer, Recover, Login, SetPassword, QuickPlay, DailyStart,
+          DailyField, NewArena)
 
 
 def test_every_json_example_parses_with_its_model() -> None:
@@ -198,7 +223,7 @@ def test_every_error_code_the_server_sends_is_documented() -> None:
     ('{"type": "ping", "id": "5"}', "bad_message", "'id'"),
     ('{"type": "dance"}', "unknown_type",
      "unknown message type 'dance' (known: hello, watch, move, hint, choices, sync, ping, chat, resign, leave, "
-     "hand_over, rematch, back, claim)"),
+     "hand_over, rematch, back, claim, arena)"),
     ('{"type": null}', "bad_message", "'type'"),
     ('{"type": "hello", "table": "' + "t" * 201 + '", "token": "x"}', "bad_message", "too long"),
     ("[" * 5000 + "]" * 5000, "too_large", "4096"),

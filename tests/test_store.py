@@ -104,7 +104,7 @@ def test_sqlite_migrations_and_round_trip(tmp_path: Path) -> None:
     eng = create_engine(url)
     assert {"tables", "seats", "moves", "chat", "reviews", "alembic_version"} <= set(inspect(eng).get_table_names())
     with eng.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0012"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0013"
     eng.dispose()
     exercise(store)
     store.close()

@@ -153,6 +153,7 @@ def test_every_key_built_from_data_exists(server: str, home: Any) -> None:
     from diloti.ai.review import MARKS
     from diloti.core.cards import SUITS
     from diloti.games import GAMES
+    from diloti.server.event_models import Arena
     from diloti.server.player_models import GameEntry, PlayerStats, RatingInfo
     from diloti.store.players import MODES
 
@@ -177,6 +178,7 @@ def test_every_key_built_from_data_exists(server: str, home: Any) -> None:
             if not isinstance(v, bool):
                 options |= {f"{k}.{c}" for c in info["choices"].get(k, [v])}
     values = {
+        "arena.": literal(Arena.model_fields["status"]),  # an arena's status (server/event_models.py)
         "end.": {"resigned", "abandoned", "aborted"},  # the kinds of a table's end_reason (server/life.py)
         "game.name.": set(info["games"]),
         "level.": set(info["levels"]),  # the computer's levels (present.js levelName)
@@ -207,6 +209,9 @@ def test_every_server_error_has_a_greek_sentence(server: str, home: Any) -> None
         codes |= set(re.findall(r"(?:ProtocolError|\berror)\(\s*\"([a-z_]+)\"", text))
         codes |= set(re.findall(r"code = \"([a-z_]+)\"", text)) | set(re.findall(r"\"(bad_[a-z_]+)\" if", text))
         codes |= set(re.findall(r"_json\(send, \d+, \"([a-z_]+)\"", text))  # the ASGI layer's own answers
+    from diloti.server.protocol import BODY_CODES
+
+    codes |= {code for fields in BODY_CODES.values() for code in fields.values()}  # a bad body field's code
     # The proxy's own refusals reach the page too, in the servers' shape (deploy/nginx/diloti.conf).
     nginx = (STATIC.parents[4] / "deploy" / "nginx" / "diloti.conf").read_text(encoding="utf-8")
     codes |= set(re.findall(r'"code": *"([a-z_]+)"', nginx))

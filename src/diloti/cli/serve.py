@@ -7,6 +7,7 @@ import ipaddress
 import os
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from diloti.cli import CliError
@@ -55,6 +56,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the Bot API's limits (docs/BOTS.md): moves and requests a minute per token, games at once "
                         "per bot, bot-against-bot games and challenges a day, e.g. moves=60,games=4 (the others "
                         "keep their defaults)")
+    p.add_argument("--daily-level", type=daily_level, default=None, metavar="SPEC",
+                   help="the daily deal's computer opponent: a level with a playout budget and no clock, so that "
+                        "its replies depend only on the position and the day's seed (default "
+                        "master:iterations=800,seconds=none)")
+    p.add_argument("--arena", type=arena_schedule, action="append", default=[], metavar="SCHEDULE",
+                   help="a scheduled arena (repeatable): hourly or daily, then :KEY=VALUE,... with minutes (its "
+                        "length), at (minutes past the hour, or HH:MM UTC), move and reserve (the clock's "
+                        "seconds), wait (seconds alone before a computer); e.g. hourly:minutes=30 or "
+                        "daily:at=18:00,minutes=60")
+    p.add_argument("--arena-minute", type=positive_float, default=60.0, metavar="SECONDS",
+                   help="the seconds an arena's minute lasts (default 60; the tests and the benchmark play a "
+                        "real arena of 3 minutes in less)")
+    p.add_argument("--arena-tick", type=positive_float, default=1.0, metavar="SECONDS",
+                   help="seconds between two pairing passes of the arenas (default 1)")
+    p.add_argument("--limit", type=limit_setting, action="append", default=[], metavar="NAME=RATE",
+                   help="change one of the server's limits (repeatable), e.g. poll=600/minute or create=40/minute "
+                        "(docs/PROTOCOL.md, Limits: the names and their defaults)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
 
@@ -85,6 +103,63 @@ def metrics_allow(text: str) -> str:
             except ValueError:
                 raise argparse.ArgumentTypeError(f"invalid address or network {part!r}") from None
     return text
+
+
+def daily_level(text: str) -> str:
+    """A ``--daily-level`` value: a computer level with a playout budget and no clock (reproducible).
+
+    >>> daily_level("expert:iterations=200,seconds=none")
+    'expert:iterations=200,seconds=none'
+    >>> daily_level("master")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid daily level 'master': its moves must not depend on a clock: ...
+    """
+    from diloti.ai import make_player
+    from diloti.core.errors import DilotiError
+
+    try:
+        player = make_player(text, seed=0)
+    except DilotiError as exc:
+        raise argparse.ArgumentTypeError(f"invalid daily level {text!r}: {exc}") from None
+    if getattr(player, "seconds", None) is not None or len(text) > 64:
+        raise argparse.ArgumentTypeError(f"invalid daily level {text!r}: its moves must not depend on a clock: "
+                                         "give iterations=N,seconds=none")
+    return text
+
+
+def arena_schedule(text: str) -> object:
+    """An ``--arena`` value (:func:`diloti.server.arena.parse_schedule`)."""
+    from diloti.server.arena import parse_schedule
+
+    try:
+        return parse_schedule(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def limit_setting(text: str) -> tuple[str, str]:
+    """A ``--limit`` value: a limit's name and its rate (checked as the server reads it).
+
+    >>> limit_setting("poll=600/minute")
+    ('poll', '600/minute')
+    """
+    from dataclasses import fields
+
+    from limits import parse
+
+    from diloti.server.limits import Limits
+
+    name, _, value = text.partition("=")
+    known = [f.name for f in fields(Limits) if f.type in ("str", str)]
+    if name not in known:
+        raise argparse.ArgumentTypeError(f"invalid limit {name!r}: expected one of {', '.join(known)}")
+    try:
+        parse(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid rate {value!r} for limit {name}: expected N/UNIT, e.g. "
+                                         "20/minute") from None
+    return name, value
 
 
 def database_url(arg: str | None) -> str:
@@ -134,8 +209,18 @@ def run(args: argparse.Namespace) -> int:
     warning = proxy_warning(args.host, args.forwarded_allow_ips)
     if warning:
         print(f"diloti serve: warning: {warning}", file=sys.stderr, flush=True)
+    from diloti.server.arena import ArenaConfig
+
+    events: dict[str, Any] = {"arenas": ArenaConfig(schedules=list(args.arena), tick=args.arena_tick,
+                                                    minute=args.arena_minute)}
+    if args.limit:
+        from diloti.server.limits import Limits
+
+        events["limits"] = Limits(**dict(args.limit))
+    if args.daily_level is not None:
+        events["daily_level"] = args.daily_level
     app = create_app(url, idle_minutes=args.idle_minutes, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
-                     workers=args.workers, metrics_allow=args.metrics_allow_ips,
+                     workers=args.workers, metrics_allow=args.metrics_allow_ips, **events,
                      bot_limits=parse_limits(args.bot_limits),
                      **({} if args.review_budget is None else {"review_worlds": min(args.review_budget, 1000)}))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host

@@ -38,9 +38,13 @@ from diloti.ai import LEVELS
 from diloti.ai.review import DEFAULT_WORLDS
 from diloti.games import DEFAULT_GAME, find_game
 from diloti.match.workers import PoolSpec
+from diloti.server.arena import ArenaConfig, ArenaDesk
+from diloti.server.arena import add_routes as add_arena_routes
 from diloti.server.bodies import read_json
 from diloti.server.bot_api import add_routes as add_bot_routes
 from diloti.server.bots import BotDesk, BotLimits
+from diloti.server.daily import DAILY_LEVEL, DailyDesk
+from diloti.server.daily import add_routes as add_daily_routes
 from diloti.server.health import Errors, readiness
 from diloti.server.info import games_info
 from diloti.server.limits import Limiter, Limits
@@ -100,13 +104,16 @@ class SecurityHeaders:
 def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.0, allow_seed: bool = False,
                workers: PoolSpec = 2, rate: float = RATE, burst: float = BURST,
                limits: Limits | None = None, review_worlds: int = DEFAULT_WORLDS,
-               metrics_allow: str = "", bot_limits: BotLimits | None = None) -> FastAPI:
+               metrics_allow: str = "", bot_limits: BotLimits | None = None, daily_level: str = DAILY_LEVEL,
+               arenas: ArenaConfig | None = None) -> FastAPI:
     """The application on the database at ``db_url`` (migrated at start).
 
     ``rate``/``burst`` limit the messages a second each websocket may send; ``limits`` the tables
     each address may create and join, and the hints it may ask for; ``review_worlds`` is a game review's
     budget (worlds a decision, :mod:`diloti.ai.review`). ``metrics_allow``: the addresses or networks
-    (comma-separated) besides the loopback that may read ``/metrics``.
+    (comma-separated) besides the loopback that may read ``/metrics``. ``daily_level``: the daily deal's computer
+    opponent (a level with a playout budget: :mod:`diloti.server.daily`); ``arenas``: the scheduled arenas and
+    the arenas' timing (:mod:`diloti.server.arena`).
     """
     holder: dict[str, TableManager] = {}
     limiter = Limiter(limits or Limits())
@@ -123,9 +130,11 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
         _app.state.manager = manager
         await manager.start()
         await bots.start()
+        arena_desk.start()
         try:
             yield
         finally:
+            await arena_desk.stop()
             await bots.stop()
             await reviews.stop()
             await manager.stop()
@@ -149,6 +158,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
 
     players = Players(mgr, limiter)
     reviews = ReviewDesk(mgr, players, review_worlds)
+    arena_desk = ArenaDesk(mgr, players, limiter, arenas or ArenaConfig())
+    app.state.arenas = arena_desk
     app.state.reviews = reviews
     bots = BotDesk(mgr, players, bot_limits)
     app.state.bots = bots
@@ -182,6 +193,8 @@ def create_app(db_url: str, *, idle_minutes: float = 60.0, bot_delay: float = 0.
     quick = QuickPlayDesk(mgr, players, limiter)
     add_quickplay_routes(app, quick, read_json, documented)
     add_bot_routes(app, bots, read_json, documented, quick)
+    add_daily_routes(app, DailyDesk(mgr, players, limiter, reviews, daily_level), read_json, documented)
+    add_arena_routes(app, arena_desk, read_json, documented)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

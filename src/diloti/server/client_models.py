@@ -30,6 +30,13 @@ class ClientWatch(Strict):
     table: Text
 
 
+class ClientArena(Strict):
+    """Follow an arena's standings (players and spectators alike): an ``arena`` message now and at each change."""
+
+    type: Literal["arena"]
+    arena: Text
+
+
 class ClientMove(Strict):
     """Play a move given in notation; ``ply`` (the ``ply`` of the last ``state`` seen) refuses a stale click."""
 
@@ -116,15 +123,16 @@ class ClientBack(Strict):
 
 ClientMessage = Annotated[ClientHello | ClientWatch | ClientMove | ClientHint | ClientChoices | ClientSync
                           | ClientPing | ClientChat | ClientResign | ClientLeave | ClientHandOver | ClientRematch
-                          | ClientBack | ClientClaim,
+                          | ClientBack | ClientClaim | ClientArena,
                           Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_MODELS: dict[str, type[Strict]] = {
     "hello": ClientHello, "watch": ClientWatch, "move": ClientMove, "hint": ClientHint, "choices": ClientChoices,
     "sync": ClientSync, "ping": ClientPing, "chat": ClientChat, "resign": ClientResign, "leave": ClientLeave,
-    "hand_over": ClientHandOver, "rematch": ClientRematch, "back": ClientBack, "claim": ClientClaim}
+    "hand_over": ClientHandOver, "rematch": ClientRematch, "back": ClientBack, "claim": ClientClaim,
+    "arena": ClientArena}
 
 
-__all__ = ["CLIENT_MESSAGE", "CLIENT_MODELS", "ClientBack", "ClientChat", "ClientChoices", "ClientClaim",
+__all__ = ["CLIENT_MESSAGE", "CLIENT_MODELS", "ClientArena", "ClientBack", "ClientChat", "ClientChoices", "ClientClaim",
            "ClientHandOver", "ClientHello", "ClientHint", "ClientLeave", "ClientMessage", "ClientMove", "ClientPing",
            "ClientRematch", "ClientResign", "ClientSync", "ClientWatch"]

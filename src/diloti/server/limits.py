@@ -70,6 +70,10 @@ class Limits:
     login_name: str = "20/hour"
     login_device: str = "10/hour"
     rename: str = "10/day"  # renames per player
+    daily: str = "20/hour"  # daily-deal games started per address (a ranked one a day: diloti.server.daily)
+    arena_create: str = "5/hour"  # arenas created per player
+    arena_join: str = "30/minute"  # arena joins and withdrawals per player
+    poll: str = "240/minute"  # daily-deal and arena reads per address (a page polls every few seconds)
 
     def __post_init__(self) -> None:
         if isinstance(self.connections, bool) or not isinstance(self.connections, int) or self.connections < 1:
@@ -80,9 +84,12 @@ SHARED = frozenset({"login_pair", "login_name", "login_device", "recover", "rena
 
 _WHAT = {"create": "tables created", "join": "seats joined", "hint": "hints asked for", "players": "new players",
          "recover": "recovery attempts", "login": "login attempts", "login_name": "failed logins",
-         "login_pair": "failed logins", "login_device": "failed logins", "rename": "renames"}
+         "login_pair": "failed logins", "login_device": "failed logins", "rename": "renames",
+         "daily": "daily-deal games started", "arena_create": "arenas created", "arena_join": "arena joins",
+         "poll": "daily-deal and arena reads"}
 _WHO = {"login_name": "for this name", "login_pair": "for this name from this address",
-        "login_device": "from this device", "rename": "of this player"}  # counted per key, not per address
+        "login_device": "from this device", "rename": "of this player", "arena_create": "of this player",
+        "arena_join": "of this player"}  # counted per key, not per address
 
 
 def address_of(request: Any) -> str:

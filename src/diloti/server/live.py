@@ -108,6 +108,7 @@ class LiveTable:
                       for s in data.seats]
         self.rated = data.rated  # the game counts for its players' ratings (False: casual)
         self.bots = data.bots  # bot accounts may sit here (docs/BOTS.md)
+        self.event = data.event  # "daily:DAY", "arena:ID" (diloti.server.events); None: a table of its own
         self.xeris = [0] * data.players  # xeris each seat made
         self.away_level = data.away_level or AWAY_LEVEL
         self.grace = GRACE if data.grace is None else data.grace
@@ -229,7 +230,10 @@ class LiveTable:
 
     @property
     def hints(self) -> bool:
-        """Hints only when every opponent of every human seat is a computer."""
+        """Hints only when every opponent of every human seat is a computer, and never in an event (the daily
+        deal, an arena): there the hint would play for the player."""
+        if self.event is not None:
+            return False
         humans = [s for s in self.seats if s.kind == "human"]
         return all(o.kind == "bot" for h in humans for o in self.seats if self.side_of(o.seat) != self.side_of(h.seat))
 
@@ -290,7 +294,7 @@ class LiveTable:
                        "player": s.player, "bot": s.player is not None and s.player in BOT_ACCOUNTS,
                        "hand_over_in": s.hand_over_in(self.grace) if under_way else None}
                       for s in self.seats],
-            "rated": self.rated,
+            "rated": self.rated, "event": self.event,
             "free": self.free(), "scores": list(self.game.scores), "round": self.game.round_no,
             "winner": self.winner, "hints": self.hints,
             "hint_level": self.hint_level, "ply": self.ply,

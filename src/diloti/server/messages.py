@@ -15,7 +15,7 @@ let the tests check what the server sends and what docs/PROTOCOL.md shows.
 >>> CLIENT_MESSAGE.validate_python({"type": "move", "move": "7H", "ply": 3})
 ClientMove(type='move', move='7H', ply=3)
 >>> " ".join(CLIENT_MODELS)
-'hello watch move hint choices sync ping chat resign leave hand_over rematch back claim'
+'hello watch move hint choices sync ping chat resign leave hand_over rematch back claim arena'
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ from diloti.server.client_models import (  # the client's messages, named here w
 )
 from diloti.server.client_models import (
     CLIENT_MODELS as CLIENT_MODELS,
+)
+from diloti.server.client_models import (
+    ClientArena as ClientArena,
 )
 from diloti.server.client_models import (
     ClientBack as ClientBack,
@@ -315,6 +318,8 @@ class TableSummary(Strict):
     clock: Annotated[ClockSettings | None, Field(description="the table's turn clock (null: none)")]
     rated: Annotated[bool, Field(description="the game counts for its players' ratings once over (if every human "
                                  "seat is a player who comes back)")]
+    event: Annotated[str | None, Field(None, description="the event the table belongs to: daily:DAY (the daily "
+                                       "deal), arena:ID (an arena's game); null: none")]
     rematch_offer: Annotated[RematchOffer | None, Field(description="a standing rematch offer of this finished "
                                                         "game (null: none)")]
     bots: Annotated[bool, Field(description="bot accounts may sit at this table (its creator's choice)")] = False
@@ -615,16 +620,23 @@ class ErrorMessage(Strict):
     message: str
 
 
+class ArenaMessage(Strict):
+    """An arena's standings and games, to everyone following it (``GET /api/arenas/{id}``'s document)."""
+
+    type: Literal["arena"]
+    arena: Annotated[dict[str, Any], Field(description="the arena as GET /api/arenas/{id} answers (without me)")]
+
+
 ServerMessage = Annotated[Welcome | TableMessage | StateMessage | Played | RoundOver | GameOver | HintReply
                           | ChoicesReply | IdleWarning | ChatMessage | Left | Rematch | Pong | ClockMessage | Timeout
-                          | ErrorMessage,
+                          | ErrorMessage | ArenaMessage,
                           Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 SERVER_MODELS: dict[str, type[Strict]] = {
     "welcome": Welcome, "table": TableMessage, "state": StateMessage, "played": Played, "round_over": RoundOver,
     "game_over": GameOver, "hint": HintReply, "choices": ChoicesReply, "idle_warning": IdleWarning,
     "chat": ChatMessage, "left": Left, "rematch": Rematch, "pong": Pong, "clock": ClockMessage, "timeout": Timeout,
-    "error": ErrorMessage}
+    "error": ErrorMessage, "arena": ArenaMessage}
 
 # The models the OpenAPI document lists (the websocket's too, though OpenAPI cannot describe a websocket).
 SCHEMA_MODELS: tuple[type[Strict], ...] = (

@@ -17,6 +17,7 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
 from diloti.server.bot_api import BOT_MODELS
+from diloti.server.event_models import EVENT_MODELS
 from diloti.server.messages import CLIENT_MESSAGE, SCHEMA_MODELS, SERVER_MESSAGE, ErrorMessage
 from diloti.server.player_models import PLAYER_SCHEMA_MODELS, QUICKPLAY_MODELS
 from diloti.server.retry import RETRY_MODELS
@@ -55,7 +56,7 @@ def openapi_schema(app: FastAPI) -> dict[str, Any]:
     """The OpenAPI document: the routes, and every model (the websocket's too) as a component."""
     schema = get_openapi(title=app.title, version=app.version, description=API_DESCRIPTION, routes=app.routes)
     models = (*SCHEMA_MODELS, *PLAYER_SCHEMA_MODELS, *QUICKPLAY_MODELS, *REVIEW_MODELS, *RETRY_MODELS,
-              *BOT_MODELS)
+              *BOT_MODELS, *EVENT_MODELS)
     _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF)
     components: dict[str, Any] = dict(defs.get("$defs", {}))
     adapters: tuple[tuple[str, TypeAdapter[Any]], ...] = (("ClientMessage", CLIENT_MESSAGE),

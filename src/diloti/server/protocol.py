@@ -13,7 +13,7 @@ public facts, so nothing here can reveal another hand or the stock.
 ...     parse_message('{"type": "dance"}')
 ... except ProtocolError as exc:
 ...     print(exc.code, exc)  # doctest: +ELLIPSIS
-unknown_type unknown message type 'dance' (known: hello, watch, move, hint, choices, sync, ping, chat, ..., claim)
+unknown_type unknown message type 'dance' (known: hello, watch, move, hint, choices, sync, ping, chat, ..., arena)
 >>> try:
 ...     parse_message('{"type": "ping", "x": "' + "λ" * 2100 + '"}')
 ... except ProtocolError as exc:
@@ -37,6 +37,7 @@ from pydantic_core import ErrorDetails
 
 from diloti.core.errors import DilotiError
 from diloti.formats.wire import KIND_NAMES, move_dict, notation, side_dict
+from diloti.server.event_models import DailyField, DailyStart, NewArena
 from diloti.server.messages import (
     CLIENT_MESSAGE,
     CLIENT_MODELS,
@@ -149,7 +150,11 @@ BODY_CODES: dict[type[BaseModel], dict[tuple[str, ...], str]] = {
     NewTable: NEW_TABLE_CODES,  # and every game's model of a new table (messages.table_model), a NewTable
     JoinTable: JOIN_CODES, NewPlayer: PLAYER_CODES, Rename: PLAYER_CODES,
     Recover: PLAYER_CODES, SetPassword: PLAYER_CODES, Login: PLAYER_CODES, QuickPlay: NEW_TABLE_CODES,
-    QuickPlayComputer: {("level",): "bad_level"}}
+    QuickPlayComputer: {("level",): "bad_level"},
+    DailyStart: {("name",): "bad_name", ("device",): "bad_device", ("ranked",): "bad_ranked"},
+    DailyField: {("table",): "bad_token", ("token",): "bad_token"},
+    NewArena: {("name",): "bad_name", ("game",): "bad_game", ("options",): "bad_options", ("clock",): "bad_clock",
+               ("starts_in",): "bad_start", ("minutes",): "bad_minutes", ("wait",): "bad_wait"}}
 
 
 def read_body(model: type[BaseModel], data: Any) -> dict[str, Any]:
@@ -273,6 +278,10 @@ def _wanted(err: ErrorDetails, model: type[BaseModel], loc: tuple[int | str, ...
         return str(ctx.get("expected", "one of the choices"))
     if kind == "string_too_long":
         return f"text of at most {ctx.get('max_length')} characters"
+    if kind == "string_too_short":
+        return f"text of at least {ctx.get('min_length')} characters"
+    if kind == "string_pattern_mismatch":
+        return "letters, digits, '-' and '_' only"
     if kind == "too_long":
         return f"at most {ctx.get('max_length')} entries"
     c = _constraints(_walk(model, loc)[0])

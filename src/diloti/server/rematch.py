@@ -50,6 +50,8 @@ class Rematches:
             self.held.check_open(table)
             if not table.over:
                 raise ProtocolError("game_not_over", "a rematch can be asked for only once the game is over")
+            if table.event is not None:  # the event deals the next game (the arena's pairing; tomorrow's deal)
+                raise ProtocolError("no_rematch", "a game of the daily deal or of an arena has no rematch", 409)
             if table.next_table is not None:
                 self.held.touch(table)
                 table.send_all({"type": "rematch", "table": table.next_table})

@@ -33,6 +33,7 @@ from diloti.ai.review import (
 )
 from diloti.formats.games import read_any_record
 from diloti.games import GameInfo
+from diloti.server.events import check_unsealed
 from diloti.server.limits import address_of
 from diloti.server.protocol import ProtocolError, read_body
 from diloti.server.replay import record_text
@@ -121,8 +122,10 @@ class ReviewDesk:
         return {"status": job.state, "table": table, "seat": seat, "done": job.done, "total": job.total,
                 "position": position, "message": job.message, "review": None}
 
-    async def _table(self, table_id: str, seat: int) -> LiveTable:
+    async def _table(self, table_id: str, seat: int, unseal: bool = False) -> LiveTable:
         table = await self.manager().must_get(table_id)
+        if not unseal:  # (the daily deal's field asks for its finished player's own review)
+            check_unsealed(table, "its review")
         if not table.over:
             raise ProtocolError("game_not_over", "a game is reviewed once it is over (until then the review "
                                 "would tell the players their best moves)", 409)
@@ -145,6 +148,14 @@ class ReviewDesk:
     async def request(self, request: Request, table_id: str, seat: int) -> tuple[int, dict[str, Any]]:
         """Start (or find) the review of ``seat``: 200 with a stored review, else 202 with its progress."""
         table = await self._table(table_id, seat)
+        player = await self.players.optional(request)
+        owner = f"player:{player.id}" if player is not None else f"address:{address_of(request)}"
+        return await self.start(table, seat, owner)
+
+    async def start(self, table: LiveTable, seat: int, owner: str) -> tuple[int, dict[str, Any]]:
+        """Start (or find) the review of ``seat`` of the finished ``table`` for ``owner`` (one review under way
+        an owner)."""
+        table_id = table.id
         stored = await self._stored(table_id, seat)
         if stored is not None:
             return 200, self._status(table_id, seat, review=stored)
@@ -155,8 +166,6 @@ class ReviewDesk:
             job = None
         if job is not None:
             return 202, self._status(table_id, seat, job)
-        player = await self.players.optional(request)
-        owner = f"player:{player.id}" if player is not None else f"address:{address_of(request)}"
         mine = next((j for j in self.jobs.values() if j.owner == owner and j.state in ("queued", "running")), None)
         if mine is not None:
             raise ProtocolError("review_busy", f"you already have a review under way (table {mine.table}, seat "

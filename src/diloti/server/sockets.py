@@ -18,6 +18,7 @@ from starlette.websockets import WebSocketState
 
 from diloti.server.limits import Limiter
 from diloti.server.messages import (
+    ClientArena,
     ClientBack,
     ClientChat,
     ClientChoices,
@@ -172,6 +173,8 @@ async def serve_socket(manager: TableManager, ws: WebSocket, bucket: TokenBucket
     finally:
         if joined is not None:
             manager.detach(conn, *joined)
+        if manager.arenas is not None:
+            manager.arenas.forget(conn)
         await conn.finish()
         if ws.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):
@@ -187,6 +190,11 @@ async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTa
         return joined
     if isinstance(msg, ClientHello | ClientWatch):
         return await _join(manager, conn, joined, msg)
+    if isinstance(msg, ClientArena):  # an arena's standings, besides (or instead of) a table
+        if manager.arenas is None:
+            raise ProtocolError("unknown_arena", "this server runs no arenas")
+        await manager.arenas.follow(conn, msg.arena)
+        return joined
     if joined is None:
         raise ProtocolError("not_joined", f"send 'hello' (or 'watch') with a table before {msg.type!r}")
     table, seat = joined

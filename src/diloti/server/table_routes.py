@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
+from diloti.server.events import check_unsealed
 from diloti.server.limits import Limiter
 from diloti.server.messages import Claimed, JoinTable, Lobby, NewTable, Replay, TableSummary, new_table_model
 from diloti.server.players import Players
@@ -58,6 +59,7 @@ def add_routes(app: FastAPI, mgr: Callable[[], TableManager], limiter: Limiter, 
         if not table.over:
             raise ProtocolError("game_not_over", "the record is available once the game is over "
                                 "(until then it would reveal hidden cards)", 409)
+        check_unsealed(table, "its record")
         return table
 
     @app.get("/api/tables/{table_id}/record", response_class=PlainTextResponse,

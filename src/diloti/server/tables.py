@@ -32,7 +32,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from diloti.games import GameInfo
 from diloti.match.workers import PoolSpec
@@ -41,6 +41,7 @@ from diloti.server.cluster import Cluster, Ownership
 from diloti.server.computers import Computers, Workers
 from diloti.server.copies import Copies
 from diloti.server.endings import Endings
+from diloti.server.events import check_unsealed
 from diloti.server.health import is_outage
 from diloti.server.held import HeldTables
 from diloti.server.idle import Sweeper
@@ -60,6 +61,14 @@ __all__ = ["Connection", "LiveTable", "Seat", "TableManager", "token_hash"]
 
 log = logging.getLogger("diloti.server")
 T = TypeVar("T")
+
+
+class Followed(Protocol):
+    """What the websocket asks of the arenas (:class:`diloti.server.arena.ArenaDesk`)."""
+
+    async def follow(self, conn: Connection, arena_id: str) -> None: ...
+
+    def forget(self, conn: Connection) -> None: ...
 
 
 class TableManager:
@@ -99,6 +108,7 @@ class TableManager:
         self.replica = None if self.cluster is None else Replica(
             self.cluster, self.storage, self.held, self.copies, self.rematches, self.computers.kick, self.metrics)
         self._loops: list[asyncio.Task[None]] = []  # the parts' own loops (sweeper, clocks, watcher)
+        self.arenas: Followed | None = None  # the arenas' desk (diloti.server.arena), set by the app
         self.metrics.watch(self._gauges)
 
     # ---------------------------------------------------------------- lifecycle
@@ -203,6 +213,7 @@ class TableManager:
         table = await self.held.must_get(table_id)
         if table.status == "closed":
             raise ProtocolError("table_closed", f"table {table.id} was closed for idleness")
+        check_unsealed(table, "watching it")
         table.watchers.add(conn)
         conn.send({"type": "welcome", "table": table.id, "seat": None, "name": None})
         table.send_all({"type": "table", "table": table.summary()})

@@ -135,6 +135,7 @@ class TableData:
     rated: bool = True  # the game counts for its players' ratings (False: a casual game)
     game: str = DEFAULT_GAME  # which game the table plays (a registered game's name)
     bots: bool = False  # bot accounts may sit at it (docs/BOTS.md)
+    event: str | None = None  # the event it belongs to: "daily:DAY", "arena:ID" (diloti.server.events)
 
 
 def sides_of(data: TableData) -> int:
@@ -173,7 +174,7 @@ def _row(t: TableData) -> TableRow:
                     created=t.created, updated=t.updated, end_reason=t.end_reason, away_level=t.away_level,
                     grace=t.grace, series=t.series, clock_move=t.clock[0] if t.clock else None,
                     clock_reserve=t.clock[1] if t.clock else None, rated=None if t.rated else False,
-                    bots=True if t.bots else None)
+                    bots=True if t.bots else None, event=t.event)
 
 
 def _aware(dt: datetime) -> datetime:
@@ -514,7 +515,7 @@ class Store:
                          row.series, row.next_table,
                          clock=None if row.clock_move is None else (row.clock_move, row.clock_reserve or 0),
                          left=left, rated=row.rated is not False, game=row.game or DEFAULT_GAME,
-                         bots=bool(row.bots))
+                         bots=bool(row.bots), event=row.event)
 
     def load(self, table_id: str) -> TableData | None:
         data = self._load(table_id)

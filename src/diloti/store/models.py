@@ -10,7 +10,19 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, false
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from diloti.games import DEFAULT_GAME
@@ -48,6 +60,8 @@ class TableRow(Base):
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # null: rated (the default); false: casual
     bots: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # bot accounts may sit (null: no)
     scored: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)  # results written
+    # The event the table belongs to: "daily:DAY" (the daily deal), "arena:ID" (a tournament); null: none.
+    event: Mapped[str | None] = mapped_column(String(48), nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -59,7 +73,7 @@ class SeatRow(Base):
                                           primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(8))  # human or bot
-    level: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    level: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a level, or a level with settings
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the computer plays for it
@@ -157,7 +171,7 @@ class ResultRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str | None] = mapped_column(String(16), ForeignKey("players.id"), nullable=True)
     kind: Mapped[str] = mapped_column(String(8))  # human or bot
-    level: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    level: Mapped[str | None] = mapped_column(String(64), nullable=True)
     side: Mapped[int] = mapped_column(Integer)
     mode: Mapped[str] = mapped_column(String(8))  # 2p or 4p
     rated: Mapped[bool] = mapped_column(Boolean)
@@ -296,3 +310,100 @@ class BotEventRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     body: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class DailyDayRow(Base):
+    """One UTC day of the daily deal: its seed (secret: it deals the cards) and its computer opponent."""
+
+    __tablename__ = "daily_days"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)  # YYYY-MM-DD
+    seed: Mapped[int] = mapped_column(BigInteger)
+    level: Mapped[str] = mapped_column(String(64))  # the opponent: a level with a playout budget, no clock
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DailyAttemptRow(Base):
+    """One game of the daily deal. A ranked attempt fills ``rank_player``, ``rank_address`` and ``rank_device``
+    (SHA-256 of the address and the device id): each unique within its day, so a player, an address and a device
+    get one ranked attempt a day whichever process is asked (null: unranked, no limit)."""
+
+    __tablename__ = "daily_attempts"
+    __table_args__ = (UniqueConstraint("day", "rank_player", name="uq_daily_player"),
+                      UniqueConstraint("day", "rank_address", name="uq_daily_address"),
+                      UniqueConstraint("day", "rank_device", name="uq_daily_device"))
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10), index=True)
+    player_id: Mapped[str | None] = mapped_column(String(16), ForeignKey("players.id"), nullable=True, index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    rank_player: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rank_address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    rank_device: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    started: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ArenaRow(Base):
+    """An arena tournament: its game and clock, when it starts and how long it lasts; ``schedule`` names the
+    server's schedule that made it (unique with its start: made once whichever process makes it)."""
+
+    __tablename__ = "arenas"
+    __table_args__ = (UniqueConstraint("schedule", "starts", name="uq_arena_schedule"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    game: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[str] = mapped_column(Text)  # JSON of the game's options
+    clock_move: Mapped[int] = mapped_column(Integer)
+    clock_reserve: Mapped[int] = mapped_column(Integer)
+    starts: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    seconds: Mapped[int] = mapped_column(Integer)  # its length
+    wait: Mapped[int] = mapped_column(Integer)  # seconds a lone player waits before a computer is their opponent
+    schedule: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    creator: Mapped[str | None] = mapped_column(String(16), ForeignKey("players.id"), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    final: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # standings stored
+
+
+class ArenaPlayerRow(Base):
+    """A player in an arena: ``secret_hash`` is the seat token of each of their games there; ``seen`` their page's
+    last poll (a player whose page is closed is not paired again until it polls)."""
+
+    __tablename__ = "arena_players"
+
+    arena_id: Mapped[str] = mapped_column(String(16), ForeignKey("arenas.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("players.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    rating: Mapped[float] = mapped_column(Float)
+    joined: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class ArenaGameRow(Base):
+    """A game of an arena: its table, its two players (null: the computer, of ``level``)."""
+
+    __tablename__ = "arena_games"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    arena_id: Mapped[str] = mapped_column(String(16), ForeignKey("arenas.id", ondelete="CASCADE"), index=True)
+    p0: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    p1: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    level: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ArenaResultRow(Base):
+    """A player's final standing in a finished arena (its profile lists them)."""
+
+    __tablename__ = "arena_results"
+
+    arena_id: Mapped[str] = mapped_column(String(16), ForeignKey("arenas.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("players.id"), primary_key=True, index=True)
+    rank: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)

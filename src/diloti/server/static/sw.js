@@ -1,7 +1,7 @@
 // The service worker: keeps the page's shell (HTML, CSS, scripts, icons) so the app opens offline
 // and installs. Network first, so a new version is used as soon as the server has it; the cache is
 // only the fallback. The API, the websocket and records are never cached (they are live data).
-const CACHE = "diloti-shell-v11";
+const CACHE = "diloti-shell-v12";
 const SHELL = [
   "/", "/static/app.css", "/static/table.css", "/static/manifest.webmanifest",
   "/static/icons/icon-192.png", "/static/icons/icon-512.png", "/static/icons/maskable-512.png",
@@ -14,6 +14,8 @@ const SHELL = [
   "/static/js/i18n_table.js", "/static/js/i18n_errors.js", "/static/js/i18n_player.js", "/static/js/i18n_seats.js",
   "/static/js/i18n_start.js",
   "/static/js/review.js", "/static/js/board.js", "/static/js/choices.js", "/static/js/games.js",
+  "/static/js/events.js", "/static/js/arena.js", "/static/js/daily.js", "/static/js/i18n_events.js",
+  "/static/js/profile_events.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -6,6 +6,8 @@ import { ReplayView } from "./replay.js";
 import { TableView } from "./game.js";
 import { tokenFor } from "./api.js";
 import { LeaderboardView, ProfileView } from "./profile.js";
+import { ArenaView, startPresence } from "./arena.js";
+import { DailyView } from "./daily.js";
 
 let screen = null;
 
@@ -43,6 +45,12 @@ function route() {
   } else if (q.get("player")) {
     screen = new ProfileView(root, q.get("player"));
     screen.start();
+  } else if (q.get("arena")) {
+    screen = new ArenaView(root, q.get("arena"), { go });
+    screen.start();
+  } else if (q.get("daily")) {
+    screen = new DailyView(root, q.get("daily"));
+    screen.start();
   } else if (q.get("leaders")) {
     screen = new LeaderboardView(root, q.get("leaders"), Number(q.get("page") || 1), q.get("bots") === "1");
     screen.start();
@@ -70,5 +78,6 @@ $("#lang-btn").addEventListener("click", () => {
 });
 window.addEventListener("popstate", route);
 route();
+startPresence(go);  // the arenas this player joined: present while any page of the site is open
 // Installable, and the shell opens offline (sw.js); a browser without service workers just plays online.
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

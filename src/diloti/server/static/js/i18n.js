@@ -1,6 +1,7 @@
 // Greek and English strings. t(key, params) fills {name} placeholders with text
 // (the result is always used as text, never as markup).
 import { SERVER_ERRORS } from "./i18n_errors.js";
+import { EVENT_STRINGS } from "./i18n_events.js";
 import { PLAYER_STRINGS } from "./i18n_player.js";
 import { SEAT_STRINGS } from "./i18n_seats.js";
 import { START_STRINGS } from "./i18n_start.js";
@@ -533,8 +534,8 @@ const STRINGS = {
 
 // The table's own strings (motion, touch, sound, announcements) live in i18n_table.js, those of a player's
 // pages (profile, ratings, review) in i18n_player.js, the start page's in i18n_start.js, the seats' words and marks in
-// i18n_seats.js.
-for (const more of [TABLE_STRINGS, PLAYER_STRINGS, START_STRINGS, SEAT_STRINGS]) for (const l of Object.keys(more)) Object.assign(STRINGS[l], more[l]);
+// i18n_seats.js, the daily deal's and the arenas' in i18n_events.js.
+for (const more of [TABLE_STRINGS, PLAYER_STRINGS, START_STRINGS, SEAT_STRINGS, EVENT_STRINGS]) for (const l of Object.keys(more)) Object.assign(STRINGS[l], more[l]);
 
 let lang = "en";
 

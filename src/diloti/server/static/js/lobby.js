@@ -7,6 +7,7 @@ import { has, t, tn } from "./i18n.js";
 import { levelName, seatName } from "./present.js";
 import { PlayerPanel } from "./player.js";
 import { QuickPlayView } from "./quickplay.js";
+import { EventsPanel } from "./events.js";
 
 const FORM_KEY = "diloti.form";
 const CLOCKS = ["off", "15+60", "30+120", "60+300"];  // the turn clocks offered: "move+reserve" seconds
@@ -48,11 +49,13 @@ export class Lobby {
     // A form saved by an earlier page kept the default game's settings apart: they become that game's.
     this.earlier = { options: saved.options, target: saved.target };
     this.player = new PlayerPanel({ changed: () => this.render(), nameInput: () => this.form.name });
+    this.events = new EventsPanel({ go, changed: () => this.render() });  // the daily deal and the arenas
   }
 
   async start() {
     this.render();
     await this.player.load();
+    this.events.start();
     if (this.player.me) this.form.name = this.player.me.name;
     try {
       this.info = await loadInfo(true);
@@ -68,7 +71,7 @@ export class Lobby {
     } catch (e) { /* the lists are optional */ }
   }
 
-  stop() {}
+  stop() { this.events.stop(); }
 
   /** The form made to fit the server's games (once /api/info came). */
   adopt() {
@@ -366,7 +369,7 @@ export class Lobby {
 
     const shown = this.player.me ? "" : this.form.name.trim();
     fill(this.root, h("main", { class: "page" },
-      this.player.render(this.nameField(), shown), this.renderStart(), list, form, done));
+      this.player.render(this.nameField(), shown), this.renderStart(), this.events.render(), list, form, done));
   }
 }
 

@@ -1,6 +1,7 @@
 // A player's profile (`/?player=ID`): ratings with their uncertainty, the rating over time as a plot
 // (inline SVG: the page's security policy allows no outside script), statistics, favourite opponents
 // and every past game with its replay and record. And the leaderboard (`/?leaders=MODE&page=N`).
+import { loadPlayerEvents, renderPlayerEvents } from "./profile_events.js";
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { fixed, t, tn } from "./i18n.js";
@@ -56,6 +57,7 @@ export class ProfileView {
     try {
       this.p = await api("GET", "/api/players/" + encodeURIComponent(this.id));
       this.page = this.p.games;
+      this.events = await loadPlayerEvents(this.id);  // the daily deal's streak, the arenas
     } catch (e) { this.error = e.message; }
     this.render();
   }
@@ -113,6 +115,7 @@ export class ProfileView {
       h("h3", null, t("profile.over_time")), modes, ratingPlot(history),
       h("h3", null, t("profile.stats")), h("div", { class: "scroll-x" }, stats),
       h("h3", null, t("profile.opponents")), p.opponents.length ? opponents : h("p", null, "—"),
+      renderPlayerEvents(this.events),
       h("h3", null, t("profile.games_title", { n: pg.total })), games, pager,
       h("p", null, h("a", { href: "/?leaders=overall" }, t("leaders.title")), " · ", h("a", { href: "/" }, t("game.new"))))));
     // Drawn again at its width on screen (a phone's is half the 640 units): one unit a pixel, labels readable.

@@ -1,0 +1,268 @@
+"""An arena of simulated players on ``diloti serve`` processes: the pairing delay and the moves' round trips.
+
+Each simulated player is a thread: it polls ``GET /api/arenas/{id}/me`` with its key (which keeps it present
+and tells it its game), plays each game it is paired into over the websocket (a random legal move at once)
+and notes how long it waited between the end of a game and the start of the next (the pairing delay) and each
+move's round trip (sent to seen played). A player whose server dies goes on through the next one (its game is
+taken over there). The test of the arena (tests/test_arena_cluster.py) drives the same players.
+
+    .venv/bin/python bench/arena.py --players 200 --servers 2 --minutes 3 --minute 20
+
+prints the pairing delay p50/p99, the moves' p99, the games played and whether the standings agree with the
+games' results (docs/SERVER.md, Arenas).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_servers import dies_with_parent, free_port, fresh_postgres
+
+from diloti.store.arena import score_sheet
+
+
+@dataclass
+class Played:
+    """One game a simulated player finished."""
+
+    table: str
+    seat: int
+    won: bool | None  # None: drawn
+    delay: float  # seconds from the end of the previous game (or the start) to this one's pairing
+    opponent: str | None = None  # the other seat's player id (None: the computer)
+
+
+@dataclass
+class ArenaPlayer:
+    """A simulated player of one arena, on the servers ``bases`` (the first that answers)."""
+
+    bases: list[str]
+    key: str
+    player: str
+    arena: str
+    secret: str
+    rng: random.Random
+    poll: float = 0.2
+    games: list[Played] = field(default_factory=list)
+    moves: list[float] = field(default_factory=list)  # each move's round trip, seconds
+    errors: list[str] = field(default_factory=list)
+    failovers: int = 0
+    thread: threading.Thread | None = None
+
+    @property
+    def base(self) -> str:
+        return self.bases[0]
+
+    def fail_over(self, why: str) -> None:
+        if len(self.bases) > 1:
+            self.bases = self.bases[1:] + self.bases[:1]
+            self.failovers += 1
+        time.sleep(0.2)
+        self.errors.append(why)
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        free = time.monotonic()
+        done: set[str] = set()
+        while True:
+            try:
+                r = httpx.get(f"{self.base}/api/arenas/{self.arena}/me", timeout=10,
+                              headers={"Authorization": f"Bearer {self.key}"})
+            except httpx.HTTPError as exc:
+                self.fail_over(f"poll: {exc.__class__.__name__}")
+                continue
+            if r.status_code != 200:
+                self.fail_over(f"poll {r.status_code}: {r.text[:100]}")
+                continue
+            me = r.json()
+            if me["table"] is not None and me["table"] not in done:
+                delay = time.monotonic() - free
+                won = self.play(me["table"], me["seat"])
+                done.add(me["table"])
+                self.games.append(Played(me["table"], me["seat"], won, delay))
+                free = time.monotonic()
+                continue
+            if me["status"] in ("finishing", "over") and (me["table"] is None or me["table"] in done):
+                return
+            time.sleep(self.poll)
+
+    def play(self, table: str, seat: int) -> bool | None:
+        """Play the game out (through another server if this one dies); who won, from this seat's side."""
+        while True:
+            try:
+                with connect(f"{self.base.replace('http', 'ws', 1)}/ws", open_timeout=10) as ws:
+                    return self._play(ws, table, seat)
+            except (OSError, TimeoutError) as exc:
+                self.fail_over(f"game {table}: {exc.__class__.__name__}")
+            except Exception as exc:  # the connection closed by a dying server
+                if "ConnectionClosed" not in exc.__class__.__name__ and "InvalidStatus" not in exc.__class__.__name__:
+                    raise
+                self.fail_over(f"game {table}: {exc.__class__.__name__}")
+
+    def _play(self, ws: ClientConnection, table: str, seat: int) -> bool | None:
+        ws.send(json.dumps({"type": "hello", "table": table, "token": self.secret}))
+        sent: dict[int, float] = {}
+        while True:
+            msg = json.loads(ws.recv(timeout=60))
+            kind = msg["type"]
+            if kind == "error":
+                if msg["code"] in ("stale", "not_your_turn", "rate_limited"):
+                    continue
+                raise AssertionError(f"{table}: {msg}")
+            if kind == "played":
+                at = sent.pop(msg.get("ply", -1) - 1, None)
+                if at is not None:
+                    self.moves.append(time.monotonic() - at)
+            if kind != "state":
+                continue
+            if msg["phase"] == "over":  # the winner as stored (the summary's: a resignation's too)
+                w = httpx.get(f"{self.base}/api/tables/{table}", timeout=10).json()["winner"]
+                return None if w is None else w == seat % 2
+            if msg["your_turn"] and msg["ply"] not in sent:
+                move = self.rng.choice(msg["legal"])["move"]
+                sent[msg["ply"]] = time.monotonic()
+                ws.send(json.dumps({"type": "move", "move": move, "ply": msg["ply"]}))
+
+
+def signed_up(base: str, name: str) -> tuple[str, str]:
+    """A new player: (id, key)."""
+    r = httpx.post(f"{base}/api/players", json={"name": name}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()["player"], r.json()["key"]
+
+
+def open_arena(base: str, key: str, **body: Any) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/arenas", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def join(base: str, key: str, arena: str) -> str:
+    r = httpx.post(f"{base}/api/arenas/{arena}/join", json={}, headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    assert r.status_code == 200, r.text
+    return str(r.json()["secret"])
+
+
+def expected_scores(players: list[ArenaPlayer]) -> dict[str, int]:
+    """Each player's score from the games' results as the players saw them (lichess's arena scoring)."""
+    return {p.player: score_sheet([g.won for g in p.games])[0] for p in players}
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Serve:
+    """A ``diloti serve`` process for the arenas (its log in a file)."""
+
+    def __init__(self, db: str, *args: str, logdir: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = (logdir / f"serve-{self.port}.log").open("w")
+        self.proc = subprocess.Popen([sys.executable, "-m", "diloti", "serve", "--db", db, "--port", str(self.port),
+                                      "--log-level", "warning", *args], stdout=self.log, stderr=subprocess.STDOUT,
+                                     preexec_fn=dies_with_parent)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"arena: the server did not start (log: {self.log.name})")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--players", type=int, default=200)
+    p.add_argument("--servers", type=int, default=2)
+    p.add_argument("--minutes", type=int, default=3, help="the arena's length in its minutes (default 3)")
+    p.add_argument("--minute", type=float, default=20.0, help="seconds an arena minute lasts (default 20)")
+    p.add_argument("--target", type=int, default=11, help="the games' target points (default 11: short games)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes of each server (default 1)")
+    p.add_argument("--poll", type=float, default=1.0, help="seconds between a free player's polls (default 1: "
+                   "the pairing delay includes up to one poll)")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    db = fresh_postgres("diloti_arena")
+    logdir = Path(tempfile.mkdtemp(prefix="diloti-arena-"))
+    flags = ("--workers", str(args.workers), "--arena-minute", str(args.minute), "--arena-tick", "0.5",
+             "--limit", "players=100000/hour", "--limit", "arena_join=100000/minute",
+             "--limit", "poll=100000/minute")
+    servers: list[Serve] = []
+    try:
+        for _ in range(args.servers):  # one after the other: the first migrates the fresh database alone
+            servers.append(Serve(db, *flags, logdir=logdir))
+        bases = [s.base for s in servers]
+        rng = random.Random(args.seed)
+        accounts = [signed_up(bases[i % len(bases)], f"Sim{i:03d}") for i in range(args.players)]
+        # Time to join everyone before it starts (a join is a request each, one after the other here).
+        arena = open_arena(bases[0], accounts[0][1], minutes=args.minutes, starts_in=10 + args.players // 2, wait=10,
+                           options={"target": args.target}, clock={"move": 10, "reserve": 30})
+        players = []
+        for i, (pid, key) in enumerate(accounts):
+            mine = bases[i % len(bases):] + bases[:i % len(bases)]
+            players.append(ArenaPlayer(mine, key, pid, arena["id"], join(mine[0], key, arena["id"]),
+                                       random.Random(rng.random()), poll=args.poll))
+        for pl in players:
+            pl.start()
+        for pl in players:
+            assert pl.thread is not None
+            pl.thread.join(args.minutes * args.minute + 600)
+        final = httpx.get(f"{bases[0]}/api/arenas/{arena['id']}", timeout=30).json()
+        while final["status"] != "over":
+            time.sleep(1)
+            final = httpx.get(f"{bases[0]}/api/arenas/{arena['id']}", timeout=30).json()
+        delays = [g.delay for pl in players for g in pl.games[1:]]
+        moves = [m for pl in players for m in pl.moves]
+        want = expected_scores(players)
+        got = {ln["player"]: ln["score"] for ln in final["standings"]}
+        agree = sum(got.get(p) == s for p, s in want.items())
+        print(f"arena: {args.players} players on {args.servers} processes, {args.minutes} min of {args.minute:g} s, "
+              f"target {args.target}: {sum(len(pl.games) for pl in players)} player-games")
+        print(f"pairing delay: p50 {quantile(delays, 0.5) * 1000:.0f} ms, "
+              f"p99 {quantile(delays, 0.99) * 1000:.0f} ms ({len(delays)} pairings after a game)")
+        print(f"moves: p50 {quantile(moves, 0.5) * 1000:.0f} ms, p99 {quantile(moves, 0.99) * 1000:.0f} ms "
+              f"({len(moves)} moves)")
+        print(f"standings agree with the games' results for {agree}/{len(want)} players (shown: the first "
+              f"{len(got)})")
+        return 0
+    finally:
+        for s in servers:
+            s.stop()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

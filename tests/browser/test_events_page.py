@@ -1,0 +1,67 @@
+"""The daily deal and the arenas in the page, on a phone: on the start page's first screen with their
+countdowns; today's deal started from it opens its table (and the start page then offers to go back to it);
+an arena's page shows its live standings, joins and withdraws; in Greek too."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
+
+
+def test_the_daily_deal_on_the_start_page_of_a_phone(server: str, new_page: Any) -> None:
+    page = new_page(**PHONE)
+    page.goto(server + "/")
+    page.wait_for_selector("#daily-play")
+    box = page.locator("#daily").bounding_box()
+    assert box is not None and box["y"] < 667 and box["x"] >= 0 and box["x"] + box["width"] <= 375
+    first = page.inner_text("#daily-countdown")
+    assert re.search(r"\d+:\d\d:\d\d", first)
+    page.wait_for_function(f"() => document.querySelector('#daily-countdown').textContent !== {first!r}")
+    assert page.locator("#arenas").count() == 1
+    page.fill("#name", "Dora")
+    page.click("#daily-play")
+    page.wait_for_selector("#game")
+    table = page.evaluate("new URLSearchParams(location.search).get('table')")
+    summary = httpx.get(f"{server}/api/tables/{table}", timeout=10).json()
+    assert summary["event"].startswith("daily:") and not summary["hints"]
+    assert summary["seats"][0]["name"] == "Dora"
+    page.goto(server + "/?lang=el")
+    page.wait_for_selector("#daily-resume")
+    assert page.inner_text("#daily h2") == "Η μοιρασιά της ημέρας"
+    page.click("#daily-resume")
+    page.wait_for_selector("#game")
+    assert page.evaluate("new URLSearchParams(location.search).get('table')") == table
+
+
+def test_an_arena_page_on_a_phone_joins_and_shows_the_standings_live(server: str, new_page: Any) -> None:
+    made = httpx.post(f"{server}/api/players", json={"name": "Arete"}, timeout=10).json()
+    key = made["key"]
+    arena = httpx.post(f"{server}/api/arenas", json={"name": "Phone cup", "starts_in": 600},
+                       headers={"Authorization": f"Bearer {key}"}, timeout=10).json()
+    page = new_page(**PHONE)
+    page.goto(server + "/")
+    page.evaluate(f"localStorage.setItem('diloti.player', {key!r})")
+    page.goto(server + "/")
+    page.wait_for_selector(f"#arenas li[data-arena='{arena['id']}']")
+    page.goto(f"{server}/?arena={arena['id']}")
+    page.wait_for_selector("#arena-join")
+    assert "Phone cup" in page.inner_text("#arena h2")
+    assert re.search(r"\d+:\d\d", page.inner_text("#arena-countdown"))
+    page.click("#arena-join")
+    page.wait_for_selector("#arena-withdraw")
+    # The standings come over the websocket: the player's line appears without a reload.
+    page.wait_for_selector(f"#arena-standings tr[data-player='{made['player']}']")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375 + 1, width
+    page.click("#arena-withdraw")
+    page.wait_for_selector("#arena-join")
+    page.goto(f"{server}/?arena={arena['id']}&lang=el")
+    page.wait_for_selector("#arena-join")
+    assert "Κατάταξη" in page.inner_text("#arena")

@@ -1,0 +1,98 @@
+"""An arena through two server processes on one PostgreSQL (issue 50 item 6): eight players play a real arena
+of three minutes (its minute set to 8 s with ``--arena-minute``, so that the test takes half a minute of play),
+half of them through each process. Every player is paired again each time they are free, within the arena's wait;
+the scores are the games' results under lichess's scoring; the standings read from either process are the same;
+one process is killed with SIGKILL mid-arena and its players go on through the other (its tables taken over):
+no game and no score is lost, and a process started afterwards reads the same final standings."""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from servers import Server, pg, server_pg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from arena import ArenaPlayer, expected_scores, join, open_arena, signed_up
+
+__all__ = ["pg", "server_pg"]  # fixtures
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300),
+              pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")]
+
+MINUTE = 8.0  # seconds an arena minute lasts here: the arena's 3 minutes are 24 s
+WAIT = 5
+FLAGS = ("--arena-minute", str(MINUTE), "--arena-tick", "0.3", "--limit", "players=1000/hour")
+
+
+def standings(base: str, arena: str) -> list[dict[str, Any]]:
+    lines: list[dict[str, Any]] = httpx.get(f"{base}/api/arenas/{arena}", timeout=10).json()["standings"]
+    return lines
+
+
+def same_from_both(a: str, b: str, arena: str) -> list[dict[str, Any]]:
+    """The standings read from both processes while nothing changes in between (read a, b, a: a unchanged)."""
+    for _ in range(50):
+        first, other, again = standings(a, arena), standings(b, arena), standings(a, arena)
+        if first == again:
+            assert other == first
+            return first
+    raise AssertionError("the standings never stood still for three reads")
+
+
+def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) -> None:
+    a = Server(pg, *FLAGS)
+    b = Server(pg, *FLAGS)
+    later: Server | None = None
+    try:
+        bases = [a.base, b.base]
+        accounts = [signed_up(bases[i % 2], f"Player{i}") for i in range(8)]
+        arena = open_arena(a.base, accounts[0][1], minutes=3, starts_in=2, wait=WAIT, options={"target": 11},
+                           clock={"move": 10, "reserve": 30})
+        aid = arena["id"]
+        players = []
+        for i, (pid, key) in enumerate(accounts):
+            mine = [bases[i % 2], bases[1 - i % 2]]  # half through each process; the other if it dies
+            players.append(ArenaPlayer(mine, key, pid, aid, join(mine[0], key, aid), random.Random(i), poll=0.15))
+        for p in players:
+            p.start()
+        started = time.monotonic()
+        while time.monotonic() - started < 2 + 3 * MINUTE / 2:  # half-way through
+            time.sleep(0.5)
+        mid = same_from_both(a.base, b.base, aid)
+        assert sum(ln["games"] for ln in mid) > 0 and any(ln["table"] for ln in mid)
+        b.kill()
+        for p in players:
+            assert p.thread is not None
+            p.thread.join(240)
+            assert not p.thread.is_alive()
+        deadline = time.monotonic() + 120
+        while httpx.get(f"{a.base}/api/arenas/{aid}", timeout=10).json()["status"] != "over":
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        later = Server(pg, *FLAGS)
+        final = same_from_both(a.base, later.base, aid)
+        assert {ln["player"]: ln["score"] for ln in final} == expected_scores(players)
+        assert {ln["player"]: ln["games"] for ln in final} == {p.player: len(p.games) for p in players}
+        moved = [p for p in players if p.failovers]
+        assert len(moved) >= 4, "the killed process's players did not go on through the other"
+        for p in players:
+            assert len(p.games) >= 2, (p.player, p.errors)
+            for g in p.games[1:]:
+                assert g.delay < WAIT + 6, f"{p.player} waited {g.delay:.1f} s for a game"
+        # Every pairing made once: no player ever had two games at once, and the arena's games are its tables.
+        tables = [g.table for p in players for g in p.games]
+        humans = {t for t in tables if tables.count(t) == 2}
+        assert all(tables.count(t) in (1, 2) for t in tables) and humans
+        for p in players:
+            r = httpx.get(f"{later.base}/api/players/{p.player}/arenas", timeout=10).json()["arenas"]
+            assert r[0]["arena"] == aid
+    finally:
+        for s in (a, b, later):
+            if s is not None:
+                s.stop()
