@@ -274,3 +274,21 @@ def test_quick_play_pairs_a_bot_only_with_people_who_welcome_bots(tmp_path: Path
             ("Bea", False), ("Robo", True)]
         again = client.post(f"/api/quickplay/{people['ticket']}/poll", json={"secret": people["secret"]}).json()
         assert again["status"] == "waiting"
+
+
+def test_a_bot_keeps_out_of_the_arenas_and_the_daily_leaderboard(tmp_path: Path) -> None:
+    # Arenas pair people, rated, and the day's leaderboard ranks people: a bot account joins neither, with its
+    # clear refusal; it may play the daily deal unranked.
+    with make(tmp_path) as client:
+        ann = player(client, "Ann")
+        made = client.post("/api/arenas", json={"starts_in": 0, "minutes": 3}, headers=auth(ann["key"]))
+        assert made.status_code == 201, made.text
+        b = bot(client, "Robo")
+        body = refused(client.post(f"/api/arenas/{made.json()['id']}/join", json={}, headers=auth(b["key"])),
+                       403, "bot_account")
+        assert "arena" in body["message"]
+        refused(client.post("/api/daily", json={}, headers=auth(b["key"])), 403, "bot_account")
+        r = client.post("/api/daily", json={"ranked": False}, headers=auth(b["key"]))
+        assert r.status_code == 201, r.text
+        assert client.post(f"/api/arenas/{made.json()['id']}/join", json={}, headers=auth(ann["key"])).status_code \
+            == 200

@@ -377,6 +377,9 @@ class ArenaDesk:
         self.limiter.check("arena_join", request)
         self.limiter.check("arena_join", request, key=f"player:{player.id}")
         a = await self._must(arena_id)
+        if player.bot:
+            # Arenas pair people, rated: a bot enters no human rating pool without the humans' choice (docs/BOTS.md).
+            raise ProtocolError("bot_account", "a bot account does not join arenas: they pair people", 403)
         at = now()
         if a.final or at >= a.ends:
             raise ProtocolError("arena_over", f"arena {a.id} is over: players join before or during it", 409)

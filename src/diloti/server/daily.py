@@ -140,6 +140,10 @@ class DailyDesk:
         self.limiter.check("daily", request)
         player = await self.players.optional(request)
         ranked = player is not None and req.get("ranked", True)
+        if ranked and player is not None and player.bot:
+            # The day's leaderboard ranks people: a bot account plays the deal unranked (docs/BOTS.md).
+            raise ProtocolError("bot_account", "a bot account plays the daily deal unranked only: send "
+                                "\"ranked\": false", 403)
         if player is not None:
             name = player.name or "?"
         else:
