@@ -328,7 +328,7 @@ def test_the_forms_bounds_are_the_servers(server: str, new_page: Any, game: str,
     assert high < 10_000  # a game a table lasts
     page = new_page()
     page.goto(f"{server}/?pace=0")
-    page.wait_for_selector("#new-table #game-choice")
+    page.wait_for_selector("#play-first #game-choice")  # the game is chosen by the start page's chips
     page.check(f"#game-choice input[value='{game}']")
     page.wait_for_selector(f"#new-table #{goal}")
     assert page.get_attribute(f"#{goal}", "max") == str(high) and page.get_attribute(f"#{goal}", "min") == str(low)

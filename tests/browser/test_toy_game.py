@@ -37,7 +37,8 @@ def test_the_toy_game_is_offered_and_waits_for_a_second_player(toy_server: str, 
     open_form(page, toy_server, "Anna")
     # Its seats, its target (from its defaults and bounds) and its option, in the server's words.
     assert page.eval_on_selector_all("input[name=players]", "els => els.map(e => e.value)") == ["2"]
-    assert page.input_value("#target") == "11" and page.get_attribute("#target", "max") == "10000"
+    # The server's bound for a table (seating.table_ranges: ten games of its default, under its own maximum).
+    assert page.input_value("#target") == "11" and page.get_attribute("#target", "max") == "110"
     assert not page.is_visible("#hands")
     label = page.text_content("label:has(#opt-no_sweeps)") or ""  # in the closed rule options
     assert "a capture that clears the table scores nothing extra" in label
