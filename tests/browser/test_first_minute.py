@@ -27,9 +27,9 @@ from diloti.games import find_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-DESKTOP = {"viewport": {"width": 1366, "height": 800}}
-DEVICES = {"phone": PHONE, "desktop": DESKTOP}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1366, "height": 800}}
+DEVICES: dict[str, dict[str, Any]] = {"phone": PHONE, "desktop": DESKTOP}
 
 WORDS = {
     "en": {"computer": "Play the computer", "now": "Play now", "open": "Open tables", "back": "went back to your hand",

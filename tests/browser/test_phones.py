@@ -23,9 +23,9 @@ from websockets.sync.client import connect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
-UPRIGHT = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-SIDEWAYS = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}
-NARROW = {"viewport": {"width": 320, "height": 640}, "is_mobile": True, "has_touch": True}
+UPRIGHT: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+SIDEWAYS: dict[str, Any] = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}
+NARROW: dict[str, Any] = {"viewport": {"width": 320, "height": 640}, "is_mobile": True, "has_touch": True}
 NAMES = ["Αλεξάνδρα Κωνσταντινίδου", "Νικόλαος Παπαδόπουλος", "Χαραλαμπία Γεωργίου", "Παναγιώτης Αλεξανδρόπουλ"]
 
 # Visible elements past the screen's sides that nothing clips (an ancestor that hides its overflow and lies within
