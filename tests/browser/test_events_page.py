@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 
 
-def test_the_daily_deal_on_the_start_page_of_a_phone(server: str, new_page: Any) -> None:
+def test_the_daily_deal_on_the_start_page_of_a_phone(server: str, new_page: Any, ui: Any) -> None:
     page = new_page(**PHONE)
     page.goto(server + "/")
     page.wait_for_selector("#daily-play")
@@ -25,7 +25,7 @@ def test_the_daily_deal_on_the_start_page_of_a_phone(server: str, new_page: Any)
     assert re.search(r"\d+:\d\d:\d\d", first)
     page.wait_for_function(f"() => document.querySelector('#daily-countdown').textContent !== {first!r}")
     assert page.locator("#arenas").count() == 1
-    page.fill("#name", "Dora")
+    ui.set_name(page, "Dora")
     page.click("#daily-play")
     page.wait_for_selector("#game")
     table = page.evaluate("new URLSearchParams(location.search).get('table')")

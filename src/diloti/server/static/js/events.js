@@ -34,11 +34,38 @@ export class EventsPanel {
     this.error = "";
     this.loaded = 0;
     this.timer = null;
+    this.reloading = false;
   }
 
   async start() {
     await this.load();
-    this.timer = setInterval(() => this.changed(), 1000);  // the countdowns
+    // The countdowns tick in place: re-drawing the start page every second would close its open parts and replace
+    // the field being typed in.
+    this.timer = setInterval(() => this.tick(), 1000);
+  }
+
+  /** Each countdown's text, in place; the lists again once one has run out (at most every 15 s). */
+  tick() {
+    const d = this.daily;
+    const el = document.getElementById("daily-countdown");
+    if (d && el) el.textContent = t("daily.next", { time: clockText(this.left(d.ends_in)) });
+    for (const li of document.querySelectorAll("#arenas li[data-arena]")) {
+      const a = this.arenas.find((x) => x.id === li.dataset.arena);
+      const span = li.querySelector(".arena-countdown");
+      if (a && span) span.textContent = this.arenaClock(a);
+    }
+    const out = (d && this.left(d.ends_in) <= 0)
+      || this.arenas.some((a) => (a.status === "upcoming" && this.left(a.starts_in) <= 0)
+        || (a.status === "running" && this.left(a.ends_in) <= 0));
+    if (out && !this.reloading && performance.now() - this.loaded > 15000) {
+      this.reloading = true;
+      this.load().finally(() => { this.reloading = false; });
+    }
+  }
+
+  arenaClock(a) {
+    return a.status === "upcoming" ? t("arena.starts", { time: clockText(this.left(a.starts_in)) })
+      : a.status === "running" ? t("arena.ends", { time: clockText(this.left(a.ends_in)) }) : "";
   }
 
   stop() { if (this.timer) clearInterval(this.timer); this.timer = null; }
@@ -110,8 +137,7 @@ export class EventsPanel {
       rows.length ? h("ul", { class: "lobbylist" }, rows.map((a) => h("li", { dataset: { arena: a.id } },
         h("span", null, h("b", null, a.name), " · ", t("arena." + a.status),
           arenaSecret(a.id) ? h("span", { class: "tag" }, t("arena.joined")) : null),
-        h("span", { class: "arena-countdown" }, a.status === "upcoming" ? t("arena.starts", { time: clockText(this.left(a.starts_in)) })
-          : a.status === "running" ? t("arena.ends", { time: clockText(this.left(a.ends_in)) }) : ""),
+        h("span", { class: "arena-countdown" }, this.arenaClock(a)),
         playerKey() && !arenaSecret(a.id) && (a.status === "upcoming" || a.status === "running")
           ? h("button", { type: "button", class: "btn small primary", onclick: () => this.join(a.id) }, t("arena.join")) : null,
         h("a", { class: "btn small", href: "/?arena=" + encodeURIComponent(a.id) }, t("arena.open")))))

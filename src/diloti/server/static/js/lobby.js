@@ -353,7 +353,8 @@ export class Lobby {
   render() {
     const form = this.renderForm();
     const open = this.tables.filter((tb) => tb.free && tb.free.length);
-    // The open tables come on the first screen, under the ways to play (a few: the rest are a scroll away).
+    // The open tables come on the first screen, under the ways to play (a few: the rest are a scroll away), then
+    // the daily deal and the arenas.
     const list = h("section", { class: "panel", id: "open-tables" }, h("h2", null, t("lobby.open")),
       open.length ? h("ul", { class: "lobbylist" }, open.map((tb) => h("li", { dataset: { game: tb.game } },
         h("span", { class: "what" }, gameTitle(tb.game) + " · " + playersWords(tb.players, tb.sides)),
@@ -369,7 +370,7 @@ export class Lobby {
 
     const shown = this.player.me ? "" : this.form.name.trim();
     fill(this.root, h("main", { class: "page" },
-      this.player.render(this.nameField(), shown), this.renderStart(), this.events.render(), list, form, done));
+      this.player.render(this.nameField(), shown), this.renderStart(), list, this.events.render(), form, done));
   }
 }
 
