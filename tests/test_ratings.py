@@ -217,7 +217,7 @@ def test_casual_games_are_recorded_but_not_rated(tmp_path: Path) -> None:
         assert prof["stats"][0]["games"] == 2 and prof["stats"][0]["lost"] == 2
         assert [g["rated"] for g in prof["games"]["games"]] == [False] * 2
         assert prof["games"]["games"][1]["seats"][1] == {"seat": 1, "kind": "human", "player": None,
-                                                         "name": "Guest2"}
+                                                         "name": "Guest2", "bot": False}
         assert client.get("/api/leaderboard").json()["total"] == 0
         r = client.post("/api/tables", json={"name": "A", "rated": "yes"})
         assert r.status_code == 400 and r.json()["code"] == "bad_request"

@@ -228,6 +228,11 @@ class MiniRound:
         return () if self.round is None else self.round.first_table
 
     @property
+    def history(self) -> list[Any]:
+        # No move is played while the cards are dealt (the research tensors' recall part reads it at every step).
+        return [] if self.round is None else self.round.history
+
+    @property
     def game(self) -> str:
         return self.GAME
 

@@ -215,7 +215,9 @@ class DilotiObserver(SpielObserver[DilotiState, View]):
 
     def _observe_state(self, state: DilotiState, player: int, head: int, chosen: int,
                        out: npt.NDArray[np.float32]) -> bool:
-        if not self.private:  # the public view leaves the hand out: built from the view
+        if not self.private or type(state.round) is not State:
+            # The public view leaves the hand out, and a round that is not Diloti's own state (mini Diloti's deal)
+            # has no layout the kernel reads: both are built from the view.
             return False
         # The compiled kernel reads the state as the view shows it (only the seat's own hand and bottom card of
         # what it cannot see), without the view's dozen tuples and legal moves. The bytes before the move's head
