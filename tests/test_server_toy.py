@@ -63,7 +63,7 @@ def test_a_registered_game_is_served_played_against_the_computer_and_replayed(tm
         assert {k: info[k] for k in ("players", "options", "title", "named", "rated", "pile", "declarations")} == {
             "players": [2], "options": {"target": 11, "no_sweeps": False}, "title": "Pairs", "named": True,
             "rated": False, "pile": False, "declarations": False}
-        assert (info["goal"], info["ranges"], info["seating"]) == ("target", {"target": [1, 10000]},
+        assert (info["goal"], info["ranges"], info["seating"]) == ("target", {"target": [1, 110]},
                                                                    [{"players": 2, "sides": 2, "options": {}}])
         t = new_table(client, game=NAME, options={"target": 5}, seed=3,
                       seats=[{"kind": "human"}, {"kind": "bot", "level": "heuristic"}])

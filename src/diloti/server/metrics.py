@@ -67,7 +67,7 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # The label values known in advance, each series created at 0 (tests/test_metrics_dashboard.py checks that
 # LIMITS names every limit diloti.server.limits reports, and DB_TROUBLES every kind the server counts).
 LIMITS = ("create", "join", "hint", "players", "recover", "login", "login_name", "login_pair", "login_device",
-          "rename", "connections")
+          "rename", "daily", "arena_create", "arena_join", "poll", "connections")
 DB_TROUBLES = ("request", "move", "listener", "locks")
 STATUSES = ("2xx", "3xx", "4xx", "5xx")
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})  # any other: "other"
