@@ -92,12 +92,12 @@ class Server:
             time.sleep(0.1)
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        r = httpx.post(f"{self.base}{path}", json=body, timeout=10)
+        r = httpx.post(f"{self.base}{path}", json=body, timeout=30)
         assert r.status_code in (200, 201), r.text
         return dict(r.json())
 
     def get(self, path: str) -> Any:
-        return httpx.get(f"{self.base}{path}", timeout=10).json()
+        return httpx.get(f"{self.base}{path}", timeout=30).json()
 
     def ws(self) -> ClientConnection:
         # Held across a test and closed by it (or with the server): a direct connection, which websockets

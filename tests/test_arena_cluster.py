@@ -31,7 +31,7 @@ FLAGS = ("--arena-minute", str(MINUTE), "--arena-tick", "0.3", "--limit", "playe
 
 
 def standings(base: str, arena: str) -> list[dict[str, Any]]:
-    lines: list[dict[str, Any]] = httpx.get(f"{base}/api/arenas/{arena}", timeout=10).json()["standings"]
+    lines: list[dict[str, Any]] = httpx.get(f"{base}/api/arenas/{arena}", timeout=30).json()["standings"]
     return lines
 
 
@@ -72,7 +72,7 @@ def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) 
             p.thread.join(240)
             assert not p.thread.is_alive()
         deadline = time.monotonic() + 120
-        while httpx.get(f"{a.base}/api/arenas/{aid}", timeout=10).json()["status"] != "over":
+        while httpx.get(f"{a.base}/api/arenas/{aid}", timeout=30).json()["status"] != "over":
             assert time.monotonic() < deadline
             time.sleep(0.5)
         later = Server(pg, *FLAGS)
@@ -90,7 +90,7 @@ def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) 
         humans = {t for t in tables if tables.count(t) == 2}
         assert all(tables.count(t) in (1, 2) for t in tables) and humans
         for p in players:
-            r = httpx.get(f"{later.base}/api/players/{p.player}/arenas", timeout=10).json()["arenas"]
+            r = httpx.get(f"{later.base}/api/players/{p.player}/arenas", timeout=30).json()["arenas"]
             assert r[0]["arena"] == aid
     finally:
         for s in (a, b, later):
