@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,19 @@ def pg(server_pg: str) -> str:
         drop_tables(conn)
     eng.dispose()
     return server_pg
+
+
+@pytest.fixture
+def servers(pg: str) -> Iterator[list[Server]]:
+    """Two server processes on the fresh database ``pg``, stopped after the test."""
+    started: list[Server] = []
+    try:
+        started.append(Server(pg))
+        started.append(Server(pg))
+        yield started
+    finally:
+        for s in started:
+            s.stop()
 
 
 def free_port() -> int:

@@ -9,30 +9,17 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from bot_helpers import auth, bot_account, check_bot_stream, person, positions, run_client, transcript
-from servers import Server, hello, pg, recv, server_pg
+from servers import Server, hello, pg, recv, server_pg, servers
 
-__all__ = ["pg", "server_pg"]  # fixtures
+__all__ = ["pg", "server_pg", "servers"]  # fixtures
 pytestmark = [pytest.mark.slow,
               pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")]
-
-
-@pytest.fixture
-def servers(pg: str) -> Iterator[list[Server]]:
-    started: list[Server] = []
-    try:
-        started.append(Server(pg))
-        started.append(Server(pg))
-        yield started
-    finally:
-        for s in started:
-            s.stop()
 
 
 def accepted(server: Server, key: str, cid: str) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -22,9 +21,9 @@ from diloti.games.diloti.options import Options
 from diloti.match.workers import choose_move
 from diloti.server.live import LiveTable
 from diloti.store.db import Store
-from servers import Server, hello, my_turn, pg, recv, server_pg
+from servers import Server, hello, my_turn, pg, recv, server_pg, servers
 
-__all__ = ["pg", "server_pg"]  # fixtures
+__all__ = ["pg", "server_pg", "servers"]  # fixtures
 pytestmark = [pytest.mark.slow,
               pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")]
 
@@ -35,18 +34,6 @@ def in_lobby(server: Server, table: str) -> None:
     while table not in [x["id"] for x in server.get("/api/tables")["tables"]]:
         assert time.monotonic() < deadline, f"table {table} never reached the lobby of {server.base}"
         time.sleep(0.05)
-
-
-@pytest.fixture
-def servers(pg: str) -> Iterator[list[Server]]:
-    started: list[Server] = []
-    try:
-        started.append(Server(pg))
-        started.append(Server(pg))
-        yield started
-    finally:
-        for s in started:
-            s.stop()
 
 
 def test_one_lobby_any_process_any_table_and_moves_cross_over(servers: list[Server]) -> None:
