@@ -4,8 +4,9 @@ event hub that feeds every account's event stream on this process.
 A registered player turns a new account (no games yet) into a bot account, for good, and makes tokens for it:
 ``dlb_`` and 43 random characters, shown once, stored as SHA-256, each with its scopes (``play``: the streams and
 a game's moves, chat and resignation; ``challenge``: challenging others) and revocable. Events (a challenge, a
-game's start or end, a token revoked) are rows of ``bot_events``: every process reads the new ones a few times a
-second, so a stream on any process hears what any process did, and a revoked token's streams end within a second.
+game's start or end, a token revoked) are rows of ``bot_events``, each stored with a ``NOTIFY`` on PostgreSQL: every
+process reads the new ones as soon as it or another process has committed them (and every :data:`POLL` seconds
+anyway), so a stream on any process hears what any process did, and a revoked token's streams end at once.
 
 >>> b = Bucket(60)  # 60 a minute
 >>> [b.take(0.0) for _ in range(60)].count(0), b.take(0.0), b.take(1.0)
@@ -43,7 +44,9 @@ log = logging.getLogger("diloti.server")
 
 TOKEN_PREFIX = "dlb_"
 SCOPES = ("play", "challenge")
-POLL = 0.25  # seconds between reads of new events (each process): a revoked token's streams end within a second
+# Seconds between reads of new events when nothing woke the reader. Events stored by this process wake it at
+# once; on PostgreSQL those of another process do too (NOTIFY), so this is only the safety net for a lost notice.
+POLL = 2.0
 KEEPALIVE = 5.0  # an empty line this often on every stream (lichess does the same): proxies keep it open
 STREAM_QUEUE = 1024  # lines waiting for a slow stream before it is closed
 
@@ -169,6 +172,48 @@ class _Tokens:
     requests: dict[str, Bucket] = field(default_factory=dict)
 
 
+# Seconds after which an id still missing below ids already read is given up: its transaction rolled back (no
+# transaction writing events lives that long: the database ends one idle for 60 s, a statement after 30 s).
+GAP = 90.0
+
+
+class EventCursor:
+    """Which events are new, when ids commit out of order.
+
+    An event's id is handed out at its insert and transactions commit in any order, so event 11 can be read before
+    event 10 is committed: reading "after the last id read" would lose event 10 for good. The cursor reads from
+    the lowest id it may still miss (its ``floor``) and hands out each id once; a gap is given up after
+    :data:`GAP` seconds.
+
+    >>> c = EventCursor(9)
+    >>> c.new([11], now=0.0), c.floor  # 10 is not committed yet
+    ([11], 9)
+    >>> c.new([10, 11], now=1.0), c.floor
+    ([10], 11)
+    >>> c.new([13], now=2.0), c.new([13], now=2.0 + GAP + 1), c.floor  # 12 rolled back
+    ([13], [], 13)
+    """
+
+    def __init__(self, last: int) -> None:
+        self.floor = last  # every id up to here is handed out or given up
+        self.seen: dict[int, float] = {}  # ids above the floor already handed out -> when first read
+
+    def new(self, ids: list[int], now: float) -> list[int]:
+        """The ids of ``ids`` (read in one go, above :attr:`floor`) not handed out before."""
+        fresh = [i for i in ids if i > self.floor and i not in self.seen]
+        for i in fresh:
+            self.seen[i] = now
+        while self.seen:
+            if self.floor + 1 in self.seen:
+                del self.seen[self.floor + 1]
+                self.floor += 1
+            elif now - self.seen[min(self.seen)] > GAP:
+                self.floor = min(self.seen) - 1
+            else:
+                break
+        return fresh
+
+
 class BotDesk:
     """Bot accounts, tokens, limits and the event hub (the routes are in :mod:`diloti.server.bot_api`)."""
 
@@ -179,7 +224,7 @@ class BotDesk:
         self.tokens = _Tokens()
         self.streams: dict[str, set[Stream]] = {}  # account id -> its open streams (event and game streams)
         self.on_event: list[Callable[[EventData], None]] = []
-        self._last = 0
+        self._cursor = EventCursor(0)
         self._loop: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
 
@@ -193,8 +238,11 @@ class BotDesk:
     # ---------------------------------------------------------------- lifecycle
     async def start(self) -> None:
         BOT_ACCOUNTS.update(await self.db(self.store.bot_ids))
-        self._last = await self.db(self.store.last_event)
+        self._cursor = EventCursor(await self.db(self.store.last_event))
         self.manager().storage.on_end.append(self._game_ended)
+        replica = self.manager().replica
+        if replica is not None:  # several processes: another's events wake this one's reader (LISTEN/NOTIFY)
+            replica.heard["bot"] = lambda _notice: self.wake()
         self._loop = asyncio.create_task(self._poll())
 
     async def stop(self) -> None:
@@ -218,9 +266,11 @@ class BotDesk:
                 await asyncio.wait_for(self._wake.wait(), POLL)
             self._wake.clear()
             try:
-                for event in await self.db(self.store.events_after, self._last):
-                    self._last = event.id
-                    self._dispatch(event)
+                events = await self.db(self.store.events_after, self._cursor.floor)
+                fresh = set(self._cursor.new([e.id for e in events], time.monotonic()))
+                for event in events:
+                    if event.id in fresh:
+                        self._dispatch(event)
                 if time.monotonic() - refreshed > 5.0:  # an account made a bot through another process
                     refreshed = time.monotonic()
                     BOT_ACCOUNTS.update(await self.db(self.store.bot_ids))

@@ -146,9 +146,14 @@ class BotStore:
             return True
 
     # ------------------------------------------------------------ events
-    @staticmethod
-    def _event(s: Session, pid: str, kind: str, body: dict[str, Any]) -> None:
+    def _event(self, s: Session, pid: str, kind: str, body: dict[str, Any]) -> None:
         s.add(BotEventRow(player_id=pid, kind=kind, body=json.dumps(body, separators=(",", ":")), created=now()))
+        self._wake_others(s)
+
+    def _wake_others(self, s: Session) -> None:
+        # In the events' own transaction: the other processes hear of them once they are committed, and read
+        # them at once (LISTEN/NOTIFY) rather than at their next safety poll.
+        self.store._notify(s, [{"k": "bot"}])
 
     def add_events(self, events: list[tuple[str, str, dict[str, Any]]], once: bool = False) -> None:
         """Add ``(player, kind, body)`` events; ``once``: an event already stored (same player, kind and body) is not
@@ -161,6 +166,7 @@ class BotStore:
                                                                   BotEventRow.body == text).limit(1)) is not None:
                     continue
                 s.add(BotEventRow(player_id=pid, kind=kind, body=text, created=now()))
+            self._wake_others(s)
 
     def last_event(self) -> int:
         with self.session() as s:
