@@ -51,13 +51,19 @@ def test_two_bots_and_a_person_through_two_processes_and_a_kill(servers: list[Se
         ws = hello(b, tid, made["token"])
         rng = random.Random(5)
         mine = 0
+        sent, last = -1, 0.0
         try:
             while True:
                 msg = recv(ws, "state", timeout=90)
                 if msg["phase"] == "over":
                     break
-                if msg["your_turn"]:
+                # One move a ply: after the kill the surviving process may tell the same position again.
+                if msg["your_turn"] and msg["ply"] != sent:
+                    # A person's pace: the bot answers in milliseconds, and a socket may send 20 messages a second.
+                    time.sleep(max(0.0, last + 0.08 - time.monotonic()))
+                    last = time.monotonic()
                     ws.send(json.dumps({"type": "move", "move": rng.choice(msg["legal"])["move"], "ply": msg["ply"]}))
+                    sent = msg["ply"]
                     mine += 1
                     if mine == 3:
                         a.kill()  # the process holding Hermes's streams (and running the table it made)
