@@ -96,24 +96,49 @@ function sourceOf(snap, root, seat, card) {
   return { rect: new DOMRect(c.x - w / 2, c.y - h / 2, w, h), el: null };
 }
 
-/** Fly copies of `items` ([{rect, el, card}]) together to `target` (gathered first, then swept). */
-function sweepTo(items, target, { id = "capture", xeri = false } = {}) {
+/**
+ * Keep flying cards aimed at their pile: the seat's box can be drawn again while they fly (on a phone the
+ * layout settles after the move and the pile moves by some pixels), and the cards must land where it is then.
+ */
+function follow(flights, locate, aimed) {
+  let at = aimed;
+  const step = () => {
+    if (flights.every((f) => f.a.playState === "finished" || f.a.playState === "idle")) return;
+    const el = locate();
+    if (el && el.isConnected) {
+      const now = center(el.getBoundingClientRect());
+      if (Math.abs(now.x - at.x) > 0.5 || Math.abs(now.y - at.y) > 0.5) {
+        at = now;
+        for (const f of flights) f.a.effect.setKeyframes(f.frames(at));
+      }
+    }
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}
+
+/** Fly copies of `items` ([{rect, el, card}]) together to the element `locate()` finds (gathered first, then swept). */
+function sweepTo(items, locate, { id = "capture", xeri = false } = {}) {
+  const target = locate();
   if (!target || !items.length) return [];
   const to = target.getBoundingClientRect();
   const end = center(to);
   const mid = items.reduce((m, it) => ({ x: m.x + center(it.rect).x / items.length, y: m.y + center(it.rect).y / items.length }), { x: 0, y: 0 });
-  const anims = items.map((it, i) => {
+  const flights = items.map((it, i) => {
     const g = ghost(it.rect, it.card, it.el);
     const c = center(it.rect);
     const s = Math.min(1, to.width / it.rect.width);
-    const a = g.animate([
+    const frames = (at) => [
       { transform: "none", opacity: 1 },
       { transform: `translate(${mid.x - c.x + i * 3}px, ${mid.y - c.y}px)`, opacity: 1, offset: 0.4 },
-      { transform: `translate(${end.x - c.x}px, ${end.y - c.y}px) scale(${s})`, opacity: 0.85 },
-    ], { duration: 380, easing: "ease-in-out", fill: "forwards", id: id + ":" + it.card });
+      { transform: `translate(${at.x - c.x}px, ${at.y - c.y}px) scale(${s})`, opacity: 0.85 },
+    ];
+    const a = g.animate(frames(end), { duration: 380, easing: "ease-in-out", fill: "forwards", id: id + ":" + it.card });
     a.finished.then(() => g.remove(), () => g.remove());
-    return a;
+    return { a, frames };
   });
+  follow(flights, locate, end);
+  const anims = flights.map((f) => f.a);
   const pile = target.closest(".takenpile");
   if (pile) {
     pile.animate([{ transform: "scale(1)" }, { transform: "scale(1.18)", offset: 0.8 }, { transform: "scale(1)" }],
@@ -152,7 +177,7 @@ export function animateRender(snap, root, { played = null, dealt = false } = {})
         const was = snap.cards.get(c);
         if (was) items.push({ ...was, card: c });
       }
-      out.push(...sweepTo(items, pileOf(root, { seat: played.seat }), { xeri: !!played.xeri }));
+      out.push(...sweepTo(items, () => pileOf(root, { seat: played.seat }), { xeri: !!played.xeri }));
     } else {
       const el = root.querySelector(`#felt .card[data-card="${played.card}"]`);
       if (el && src) out.push(flip(el, src.rect, { id: "play:" + played.card }));
@@ -205,12 +230,12 @@ export function sweepRound(root, { last = null, toSide = null } = {}) {
     const src = sourceOf(snap, root, last.seat, last.card);
     const mine = felt.filter((it) => taken.has(it.card));
     if (src) mine.push({ ...src, card: last.card });
-    const target = last.kind === "capture" ? pileOf(root, { seat: last.seat })
-      : toSide !== null && toSide !== undefined ? pileOf(root, { side: toSide }) : null;
-    n += sweepTo(mine, target, { id: "capture", xeri: !!last.xeri }).length;
+    const locate = () => (last.kind === "capture" ? pileOf(root, { seat: last.seat })
+      : toSide !== null && toSide !== undefined ? pileOf(root, { side: toSide }) : null);
+    n += sweepTo(mine, locate, { id: "capture", xeri: !!last.xeri }).length;
   }
   if (toSide !== null && toSide !== undefined) {
-    n += sweepTo(felt.filter((it) => !taken.has(it.card)), pileOf(root, { side: toSide }), { id: "sweep" }).length;
+    n += sweepTo(felt.filter((it) => !taken.has(it.card)), () => pileOf(root, { side: toSide }), { id: "sweep" }).length;
   }
   return n ? 400 : 0;
 }
