@@ -212,7 +212,7 @@ def test_always_lay_stays_bounded_in_the_batch() -> None:
     environments' (tests/test_envs_large.py)."""
     from test_envs_large import lay_first
 
-    batch = SelfPlayBatch(8)
+    batch = SelfPlayBatch(8, backend="python")  # the drivers' tables read below (the C batch's: test_envs_batch_c)
     out = batch.reset(seed=0)
     worst = 0.0
     ended = biggest = 0
