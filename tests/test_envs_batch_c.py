@@ -168,6 +168,27 @@ def test_large_tables_go_on_in_python_bounded(players: int) -> None:
     assert worst < 5.0, worst  # as tests/test_envs_large.py: no step unbounded
 
 
+def test_sampled_actions_are_the_python_samplers() -> None:
+    """The kernel's sampler draws what sample_masks draws from the same generator, rows without a legal action
+    included (0)."""
+    from diloti.envs.batch import sample_masks
+
+    c, p = SelfPlayBatch(64), SelfPlayBatch(64, backend="python")
+    c.reset(seed=8)
+    p.reset(seed=8)
+    for step in range(60):
+        a, b = c.sample_actions(np.random.default_rng(step)), p.sample_actions(np.random.default_rng(step))
+        assert a.tolist() == b.tolist()
+        c.step(a)
+        p.step(b)
+    c.buffers.action_masks[3] = 0
+    kernel = c.kernel
+    assert isinstance(kernel, cbatch.CKernel)
+    u = np.random.default_rng(1).random(64)
+    assert kernel.sample(u).tolist() == sample_masks(c.buffers.action_masks, np.random.default_rng(1)).tolist()
+    assert kernel.sample(u)[3] == 0
+
+
 def test_which_configurations_use_c() -> None:
     assert SelfPlayBatch(2).backend == "c"
     assert SelfPlayBatch(2, players=4, max_steps=9).backend == "c"

@@ -323,7 +323,10 @@ class SelfPlayBatch:
         return sorted(self._py)
 
     def sample_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        """A random legal action for each game's seat to act (uniform over its mask), drawn from ``rng``."""
+        """A random legal action for each game's seat to act (uniform over its mask), drawn from ``rng``: the same
+        actions from the same generator with a kernel (its own pass over the masks) as without."""
+        if self.kernel is not None:
+            return self.kernel.sample(rng.random(self.num_envs))  # sample_masks' one draw
         return sample_masks(self.buffers.action_masks, rng)
 
 

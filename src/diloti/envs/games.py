@@ -50,7 +50,9 @@ class BatchKernel(Protocol):
     - ``step(actions)``: one action of each game the kernel plays (``int64``, one a game): the rows, rewards,
       dones and final observations written; returns the games whose episode ended (to be started again) and
       those it hands to Python in this step;
-    - ``export(i)``: the Python driver that plays game ``i`` on from its position now.
+    - ``export(i)``: the Python driver that plays game ``i`` on from its position now;
+    - ``sample(uniforms)``: an allowed action of each game's mask row, the k-th (ascending) for
+      k = floor(u * count): :func:`diloti.envs.batch.sample_masks` from the same uniforms.
     """
 
     name: str
@@ -58,6 +60,7 @@ class BatchKernel(Protocol):
     def start(self, i: int, dealer: int, seed: int) -> DriverBase[Any, Any, Any] | None: ...
     def step(self, actions: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]: ...
     def export(self, i: int) -> DriverBase[Any, Any, Any]: ...
+    def sample(self, uniforms: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]: ...
 
 
 @dataclass(frozen=True)

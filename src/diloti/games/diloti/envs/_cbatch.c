@@ -84,6 +84,8 @@ typedef struct {
     int nreach[11];
     int reach_done;
     uint64_t hash[HASH_SIZE];
+    uint32_t stamp[HASH_SIZE]; /* a slot of hash is in use when its stamp is the generation's */
+    uint32_t generation;
     uint64_t tmp[MAX_REACH];
 } Batch;
 
@@ -175,14 +177,23 @@ static int subsets(Batch *b, uint64_t numerals) {
 
 static inline uint32_t hash_of(uint64_t m) { return (uint32_t)((m * 0x9E3779B97F4A7C15ULL) >> 51); }
 
-/* Inserts m into the hash (0 is the empty slot: unions are never empty); 1 if it was new. */
-static inline int hash_add(uint64_t *h, uint64_t m) {
-    uint32_t i = hash_of(m) & (HASH_SIZE - 1);
-    while (h[i]) {
-        if (h[i] == m) return 0;
+/* Empties the hash: a new generation (the slots are not cleared, their stamps are then stale). */
+static inline void hash_clear(Batch *b) {
+    if (++b->generation == 0) { /* wrapped: every stamp could look current */
+        memset(b->stamp, 0, sizeof b->stamp);
+        b->generation = 1;
+    }
+}
+
+/* Inserts m into the hash; 1 if it was new. */
+static inline int hash_add(Batch *b, uint64_t m) {
+    uint32_t i = hash_of(m) & (HASH_SIZE - 1), gen = b->generation;
+    while (b->stamp[i] == gen) {
+        if (b->hash[i] == m) return 0;
         i = (i + 1) & (HASH_SIZE - 1);
     }
-    h[i] = m;
+    b->stamp[i] = gen;
+    b->hash[i] = m;
     return 1;
 }
 
@@ -192,7 +203,7 @@ static int captures(Batch *b, Game *g, int v) {
     if (b->reach_done >> v & 1) return b->nreach[v];
     uint64_t *out = b->reach[v];
     int n = 0;
-    memset(b->hash, 0, sizeof b->hash);
+    hash_clear(b);
     int nparts = b->nbysum[v];
     for (int k = 0; k < nparts + g->ndecl; k++) {
         uint64_t p;
@@ -204,11 +215,11 @@ static int captures(Batch *b, Game *g, int v) {
         }
         int upto = n;
         for (int i = 0; i < upto; i++)
-            if (!(out[i] & p) && hash_add(b->hash, out[i] | p)) {
+            if (!(out[i] & p) && hash_add(b, out[i] | p)) {
                 if (n >= MAX_REACH) return OVERFLOW;
                 out[n++] = out[i] | p;
             }
-        if (hash_add(b->hash, p)) {
+        if (hash_add(b, p)) {
             if (n >= MAX_REACH) return OVERFLOW;
             out[n++] = p;
         }
@@ -236,7 +247,7 @@ static int groups_above(Batch *b, Game *g, int c, int v, int gv, uint64_t raisab
     if (nr < 0) return OVERFLOW;
     if (!nr) return 0;
     int need = gv - v, n = 0;
-    memset(b->hash, 0, sizeof b->hash);
+    hash_clear(b);
     for (int k = 0; k < b->nbysum[need] + g->ndecl; k++) {
         uint64_t c0;
         if (k < b->nbysum[need]) c0 = b->bysum[need][k];
@@ -250,7 +261,7 @@ static int groups_above(Batch *b, Game *g, int c, int v, int gv, uint64_t raisab
             if (r & c0) continue;
             uint64_t u = r | c0;
             if ((u & must) != must) continue;
-            if (hash_add(b->hash, u)) {
+            if (hash_add(b, u)) {
                 if (n >= MAX_REACH) return OVERFLOW;
                 b->tmp[n++] = u;
             }
@@ -609,6 +620,11 @@ static PyObject *Batch_start(Batch *b, PyObject *args) {
     Game *g = &b->games[i];
     Mv *moves = g->moves;
     int cap_moves = g->cap_moves;
+    if (cap_moves > 256) { /* a rare large list: each game keeps no more than a usual one between rounds */
+        PyMem_Free(moves);
+        moves = NULL;
+        cap_moves = 0;
+    }
     memset(g, 0, sizeof *g);
     g->moves = moves;
     g->cap_moves = cap_moves;
@@ -769,6 +785,63 @@ fail:
     return NULL;
 }
 
+/* The high bit of each of the eight bytes at p that is nonzero. */
+static inline uint64_t nz8(const int8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL;
+}
+
+/* sample(uniforms, out): for each game, the k-th allowed action of its mask row (ascending), k = floor(u * count)
+ * with u its uniform in [0, 1), 0 for a row that allows none: batch.py's sample_masks from the same draws. */
+static PyObject *Batch_sample(Batch *b, PyObject *args) {
+    PyObject *uo, *oo;
+    if (!PyArg_ParseTuple(args, "OO", &uo, &oo)) return NULL;
+    Py_buffer u, out;
+    if (PyObject_GetBuffer(uo, &u, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(oo, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&u);
+        return NULL;
+    }
+    if (u.itemsize != 8 || u.len != b->n * 8 || out.itemsize != 8 || out.len != b->n * 8) {
+        PyBuffer_Release(&u);
+        PyBuffer_Release(&out);
+        PyErr_Format(PyExc_ValueError, "invalid sample buffers: expected %zd float64 uniforms and %zd int64 actions",
+                     b->n, b->n);
+        return NULL;
+    }
+    const double *uni = u.buf;
+    int64_t *acts = out.buf;
+    const int8_t *masks = b->masks.buf;
+    enum { WORDS = NUM_ACTIONS / 8 };
+    for (Py_ssize_t i = 0; i < b->n; i++) {
+        const int8_t *row = masks + i * NUM_ACTIONS;
+        /* Eight mask bytes at a time: the high bit of each byte of nz8 says whether it is nonzero. */
+        int count = 0;
+        for (int w = 0; w < WORDS; w++) count += popcount(nz8(row + 8 * w));
+        for (int a = 8 * WORDS; a < NUM_ACTIONS; a++) count += row[a] != 0;
+        int64_t pick = 0;
+        if (count) {
+            int64_t k = (int64_t)(uni[i] * (double)count);
+            int a = 0;
+            for (int w = 0; w < WORDS; w++, a += 8) {
+                int c = popcount(nz8(row + 8 * w));
+                if (k < c) break;
+                k -= c;
+            }
+            for (; a < NUM_ACTIONS; a++)
+                if (row[a] && k-- == 0) {
+                    pick = a;
+                    break;
+                }
+        }
+        acts[i] = pick;
+    }
+    PyBuffer_Release(&u);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 static PyObject *cards_list(uint64_t m) {
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
@@ -844,6 +917,7 @@ static PyMethodDef Batch_methods[] = {
     {"start", (PyCFunction)Batch_start, METH_VARARGS, "start(i, dealer, turn, hands, table, stock): deal game i."},
     {"step", (PyCFunction)Batch_step, METH_O, "step(actions) -> (ended, handed): one action a game."},
     {"export", (PyCFunction)Batch_export, METH_O, "export(i): game i's round for Python to play on."},
+    {"sample", (PyCFunction)Batch_sample, METH_VARARGS, "sample(uniforms, out): a legal action a game, from its mask."},
     {"moves", (PyCFunction)Batch_moves, METH_O, "moves(i): game i's legal moves (card, kind, value, cards)."},
     {NULL, NULL, 0, NULL},
 };

@@ -89,6 +89,16 @@ class CKernel:
         d.applied = d.steps = p["applied"]
         return d
 
+    def sample(self, uniforms: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+        """A legal action of each game from its mask row, the k-th allowed (ascending) for k = floor(u * count) with
+        u its uniform: :func:`diloti.envs.batch.sample_masks` from the same draws, without numpy's passes over
+        every mask."""
+        import numpy as np
+
+        out = np.empty(len(uniforms), np.int64)
+        self._batch.sample(np.ascontiguousarray(uniforms, np.float64), out)
+        return out
+
     def moves(self, i: int) -> list[tuple[int, int, int, int]]:
         """Game ``i``'s legal moves now as (card, kind, value, table cards), in no order (for tests)."""
         out: list[tuple[int, int, int, int]] = self._batch.moves(i)
