@@ -81,12 +81,13 @@ from diloti.games.diloti.state import State
 Run = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, elapsed)
 NAMES = ["engine", "driver-bare", "driver", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel",
          "openspiel-clone", "openspiel-clone-move", "batched-1", "batched-64", "batched-1024", "batched-1-python",
-         "batched-64-python", "batched-1024-python", "vector-1024", "make-vec", "openspiel-tensor", "openspiel-tensor-list", "hearts", "leduc", "hearts-tensor-list"]
+         "batched-64-python", "batched-1024-python", "vector-1024", "make-vec", "openspiel-tensor",
+         "openspiel-tensor-list", "hearts", "leduc", "hearts-tensor-list"]
 DEFAULT = ["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel"]  # without --only
 #: Issue 52's figures side by side (``--research``): the batched environment, the single ones, Gymnasium's
 #: ``make_vec``, pyspiel with and without the information-state tensor, and OpenSpiel's C++ games.
-RESEARCH = ["engine", "batched-1", "batched-64", "batched-1024", "batched-1024-python", "vector-1024", "pettingzoo", "gymnasium",
-            "make-vec", "openspiel", "openspiel-tensor", "openspiel-tensor-list", "hearts", "leduc",
+RESEARCH = ["engine", "batched-1", "batched-64", "batched-1024", "batched-1024-python", "vector-1024", "pettingzoo",
+            "gymnasium", "make-vec", "openspiel", "openspiel-tensor", "openspiel-tensor-list", "hearts", "leduc",
             "hearts-tensor-list"]
 clock: Callable[[], float] = time.perf_counter  # --cpu-clock: time.process_time
 BACKENDS: dict[tuple[int, str], str] = {}  # the backend each batched figure ran, printed beside it
