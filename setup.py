@@ -75,9 +75,11 @@ def compiled_modules() -> list[str]:
 # does not build, the build says so on one line and its Python path runs (the mypyc core is unaffected).
 # diloti.games.diloti.envs._cbatch: Diloti's batched kernel (many rounds stepped in one call; cbatch.py).
 C_EXTENSIONS = {
-    "diloti.games.diloti.envs._cbatch": "src/diloti/games/diloti/envs/_cbatch.c",
+    "diloti.games.diloti.envs._cbatch": ["src/diloti/games/diloti/envs/_cbatch.c",
+                                         "src/diloti/games/diloti/envs/cbatch_rules.c"],
 }
-C_FLAGS = ["-O2", "-Wall", "-Wextra", "-std=c11"]
+C_HEADERS = {"diloti.games.diloti.envs._cbatch": ["src/diloti/games/diloti/envs/cbatch_rules.h"]}
+C_FLAGS = ["-O2", "-Wall", "-Wextra", "-std=c11", "-fvisibility=hidden"]  # only PyInit_ exported
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
@@ -121,8 +123,8 @@ def _extensions() -> list[Any]:
     if os.environ.get("DILOTI_BUILD_PURE", "") not in ("", "0"):
         _notice("DILOTI_BUILD_PURE is set")
         return []
-    return _mypyc_extensions() + [Extension(name, [path], extra_compile_args=C_FLAGS)
-                                  for name, path in C_EXTENSIONS.items()]
+    return _mypyc_extensions() + [Extension(name, sources, depends=C_HEADERS.get(name, []), extra_compile_args=C_FLAGS)
+                                  for name, sources in C_EXTENSIONS.items()]
 
 
 def _mypyc_extensions() -> list[Any]:

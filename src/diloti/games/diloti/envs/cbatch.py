@@ -95,7 +95,7 @@ class CKernel:
         every mask."""
         import numpy as np
 
-        out = np.empty(len(uniforms), np.int64)
+        out: npt.NDArray[np.int64] = np.empty(len(uniforms), np.int64)
         self._batch.sample(np.ascontiguousarray(uniforms, np.float64), out)
         return out
 
