@@ -125,12 +125,14 @@ def test_c_moves_are_the_engines(players: int) -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(players=st.sampled_from([2, 4]), seed=st.integers(0, 2**40), act_seed=st.integers(0, 2**32 - 1),
-       max_steps=st.sampled_from([None, 7, 60]), illegal=st.sampled_from([0.0, 0.02]))
+       max_steps=st.sampled_from([None, 7, 60]), illegal=st.sampled_from([0.0, 0.02]),
+       dealer=st.sampled_from([None, 0, 1]))
 def test_c_batch_is_the_python_batch(players: int, seed: int, act_seed: int, max_steps: int | None,
-                                     illegal: float) -> None:
-    """From random seeds, with step limits and illegal actions: the C and the Python backends write the same arrays."""
+                                     illegal: float, dealer: int | None) -> None:
+    """From random seeds, with step limits, illegal actions and a fixed dealer: the C and the Python backends write
+    the same arrays."""
     n = 8
-    kw: dict[str, Any] = {"players": players, "max_steps": max_steps, "illegal_reward": -5.0}
+    kw: dict[str, Any] = {"players": players, "max_steps": max_steps, "illegal_reward": -5.0, "dealer": dealer}
     c, p = SelfPlayBatch(n, **kw), SelfPlayBatch(n, backend="python", **kw)
     oc, op = c.reset(seed=seed), p.reset(seed=seed)
     assert_same_step(oc, op, -1)
