@@ -12,10 +12,11 @@ legal moves would pass the kernel's bounds (more than 2,048 moves, or too many s
 lays) is handed back to Python for the rest of its round (:meth:`CKernel.export`, the Python driver's bounded
 large-table path), as the Python engine bounds the same tables.
 
->>> import numpy as np
 >>> from diloti.envs.batch import SelfPlayBatch
->>> SelfPlayBatch(4, players=2).backend in ("c", "python")
+>>> SelfPlayBatch(4, players=2).backend == ("c" if available() else "python")
 True
+>>> SelfPlayBatch(4, players=2, options={"soy": True}).backend  # an option set: the Python drivers
+'python'
 """
 
 from __future__ import annotations
