@@ -304,11 +304,12 @@ fail:
     return NULL;
 }
 
-/* The high bit of each of the eight bytes at p that is nonzero. */
-static inline uint64_t nz8(const int8_t *p) {
+/* How many of the eight bytes at p are nonzero. */
+static inline int nz8(const int8_t *p) {
     uint64_t w;
     memcpy(&w, p, 8);
-    return (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL;
+    uint64_t high = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL;
+    return (int)(((high >> 7) * 0x0101010101010101ULL) >> 56); /* one bit a byte: their sum in the top byte */
 }
 
 /* sample(uniforms, out): for each game, the k-th allowed action of its mask row (ascending), k = floor(u * count)
@@ -335,16 +336,16 @@ static PyObject *Batch_sample(Batch *b, PyObject *args) {
     enum { WORDS = NUM_ACTIONS / 8 };
     for (Py_ssize_t i = 0; i < b->n; i++) {
         const int8_t *row = masks + i * NUM_ACTIONS;
-        /* Eight mask bytes at a time: the high bit of each byte of nz8 says whether it is nonzero. */
+        /* Eight mask bytes at a time. */
         int count = 0;
-        for (int w = 0; w < WORDS; w++) count += popcount(nz8(row + 8 * w));
+        for (int w = 0; w < WORDS; w++) count += nz8(row + 8 * w);
         for (int a = 8 * WORDS; a < NUM_ACTIONS; a++) count += row[a] != 0;
         int64_t pick = 0;
         if (count) {
             int64_t k = (int64_t)(uni[i] * (double)count);
             int a = 0;
             for (int w = 0; w < WORDS; w++, a += 8) {
-                int c = popcount(nz8(row + 8 * w));
+                int c = nz8(row + 8 * w);
                 if (k < c) break;
                 k -= c;
             }
