@@ -26,7 +26,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # The modules compiled with mypyc (paths under src/): the one list to change when a module moves.
@@ -71,6 +71,16 @@ def compiled_modules() -> list[str]:
     research = all(importlib.util.find_spec(name) is not None for name in ("numpy", "gymnasium"))
     return COMPILED + RESEARCH_COMPILED if research else list(COMPILED)
 
+# Plain C extensions (the CPython C API and the buffer protocol, no other dependency), each optional: where one
+# does not build, the build says so on one line and its Python path runs (the mypyc core is unaffected).
+# diloti.games.diloti.envs._cbatch: Diloti's batched kernel (many rounds stepped in one call; cbatch.py).
+C_EXTENSIONS = {
+    "diloti.games.diloti.envs._cbatch": ["src/diloti/games/diloti/envs/_cbatch.c",
+                                         "src/diloti/games/diloti/envs/cbatch_rules.c"],
+}
+C_HEADERS = {"diloti.games.diloti.envs._cbatch": ["src/diloti/games/diloti/envs/cbatch_rules.h"]}
+C_FLAGS = ["-O2", "-Wall", "-Wextra", "-std=c11", "-fvisibility=hidden"]  # only PyInit_ exported
+
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
 GROUP = "diloti_core"  # the shared library of the compiled modules: diloti_core__mypyc
@@ -113,6 +123,11 @@ def _extensions() -> list[Any]:
     if os.environ.get("DILOTI_BUILD_PURE", "") not in ("", "0"):
         _notice("DILOTI_BUILD_PURE is set")
         return []
+    return _mypyc_extensions() + [Extension(name, sources, depends=C_HEADERS.get(name, []), extra_compile_args=C_FLAGS)
+                                  for name, sources in C_EXTENSIONS.items()]
+
+
+def _mypyc_extensions() -> list[Any]:
     try:
         from mypyc.build import mypycify
     except ImportError:
@@ -143,7 +158,8 @@ class BuildExt(build_ext):
     sources' hashes beside the compiled modules when it succeeds."""
 
     def run(self) -> None:
-        if not self.extensions:
+        if not any(ext.name not in C_EXTENSIONS for ext in self.extensions):  # mypyc compiled nothing
+            self._build_c_only()
             self._write_manifest(None)
             return
         try:
@@ -156,6 +172,24 @@ class BuildExt(build_ext):
             (SRC if self.inplace else Path(self.build_lib)).joinpath(MANIFEST).unlink(missing_ok=True)
             return
         self._write_manifest(HASHES)
+
+    def _build_c_only(self) -> None:
+        if self.extensions:
+            try:
+                super().run()
+            except Exception as exc:  # no compiler at all: build_extension's own fallback did not run
+                _notice(f"the C build failed: {type(exc).__name__}")
+
+    def build_extension(self, ext: Any) -> None:
+        if ext.name not in C_EXTENSIONS:
+            super().build_extension(ext)
+            return
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # an optional C extension: its Python path runs instead
+            print(f"diloti: {ext.name} not built, its Python path runs ({type(exc).__name__}: "
+                  f"{str(exc).splitlines()[0][:80] if str(exc) else ''})", file=sys.stderr)
+            Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
 
     def _outputs(self) -> list[Path]:
         return [Path(self.get_ext_fullpath(ext.name)) for ext in self.extensions]

@@ -31,7 +31,10 @@ Issue 52's figures (``--research`` runs them all, side by side, in one process):
 
 - ``batched-1``, ``batched-64``, ``batched-1024``: :class:`diloti.envs.batch.SelfPlayBatch` of N games, one call
   a step for all of them, a random legal action for each game's seat to act drawn from the masks by numpy
-  (``sample_actions``); every game's step counted (steps per second of the whole batch, on one core).
+  (``sample_actions``); every game's step counted (steps per second of the whole batch, on one core). Its
+  backend is the default's (Diloti's C kernel where built: ``diloti.envs.batch``), printed beside the figure;
+  ``batched-1-python``, ``batched-64-python``, ``batched-1024-python``: the same with ``backend="python"`` (the
+  drivers), for the two side by side in one run.
 - ``vector-1024``: :class:`diloti.envs.vector.CardGameVectorEnv` of 1,024 games against the random level
   (the agent's steps, as ``gymnasium``; ``copy=False``).
 - ``make-vec``: ``gymnasium.make_vec("diloti/Diloti-v0", num_envs=64, vectorization_mode="sync")``.
@@ -77,15 +80,17 @@ from diloti.games.diloti.state import State
 
 Run = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, elapsed)
 NAMES = ["engine", "driver-bare", "driver", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel",
-         "openspiel-clone", "openspiel-clone-move", "batched-1", "batched-64", "batched-1024", "vector-1024",
-         "make-vec", "openspiel-tensor", "openspiel-tensor-list", "hearts", "leduc", "hearts-tensor-list"]
+         "openspiel-clone", "openspiel-clone-move", "batched-1", "batched-64", "batched-1024", "batched-1-python",
+         "batched-64-python", "batched-1024-python", "vector-1024", "make-vec", "openspiel-tensor",
+         "openspiel-tensor-list", "hearts", "leduc", "hearts-tensor-list"]
 DEFAULT = ["engine", "pettingzoo", "pettingzoo-raw", "gymnasium", "openspiel"]  # without --only
 #: Issue 52's figures side by side (``--research``): the batched environment, the single ones, Gymnasium's
 #: ``make_vec``, pyspiel with and without the information-state tensor, and OpenSpiel's C++ games.
-RESEARCH = ["engine", "batched-1", "batched-64", "batched-1024", "vector-1024", "pettingzoo", "gymnasium",
-            "make-vec", "openspiel", "openspiel-tensor", "openspiel-tensor-list", "hearts", "leduc",
+RESEARCH = ["engine", "batched-1", "batched-64", "batched-1024", "batched-1024-python", "vector-1024", "pettingzoo",
+            "gymnasium", "make-vec", "openspiel", "openspiel-tensor", "openspiel-tensor-list", "hearts", "leduc",
             "hearts-tensor-list"]
 clock: Callable[[], float] = time.perf_counter  # --cpu-clock: time.process_time
+BACKENDS: dict[tuple[int, str], str] = {}  # the backend each batched figure ran, printed beside it
 
 
 def engine(players: int, game: str) -> Run:
@@ -184,12 +189,13 @@ def openspiel(players: int, chance_counts: list[int], name: str, tensor: str = "
     return run
 
 
-def batched(players: int, game: str, num_envs: int) -> Run:
+def batched(players: int, game: str, num_envs: int, backend: str = "auto") -> Run:
     """:class:`~diloti.envs.batch.SelfPlayBatch` of ``num_envs`` games, a random legal action for each game's
     seat to act (``sample_actions``, from the masks) each call: every game's step counted, as PettingZoo's."""
     from diloti.envs.batch import SelfPlayBatch
 
-    batch = SelfPlayBatch(num_envs, game=game, players=players)
+    batch = SelfPlayBatch(num_envs, game=game, players=players, backend=backend)
+    BACKENDS[num_envs, backend] = batch.backend
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
         batch.reset(seed=seed * 100_000)
@@ -483,6 +489,9 @@ def main(argv: list[str] | None = None) -> int:
         "batched-1": lambda: batched(args.players, args.game, 1),
         "batched-64": lambda: batched(args.players, args.game, 64),
         "batched-1024": lambda: batched(args.players, args.game, 1024),
+        "batched-1-python": lambda: batched(args.players, args.game, 1, "python"),
+        "batched-64-python": lambda: batched(args.players, args.game, 64, "python"),
+        "batched-1024-python": lambda: batched(args.players, args.game, 1024, "python"),
         "vector-1024": lambda: vector(args.players, args.game, 1024),
         "make-vec": lambda: make_vec(args.players, args.game),
         "openspiel-tensor": lambda: openspiel(args.players, [], args.game, tensor="observer"),
@@ -500,7 +509,11 @@ def main(argv: list[str] | None = None) -> int:
         out[name] = round(median)
         if not args.json:
             spread = ", ".join(f"{r:,.0f}" for r in rates)
-            print(f"{name:15} {median:10,.0f} steps/s   (runs: {spread})")
+            backend = ""
+            if name.startswith("batched-"):
+                size, _, kind = name[len("batched-"):].partition("-")
+                backend = f" [{BACKENDS[int(size), kind or 'auto']}]"
+            print(f"{name:19} {median:10,.0f} steps/s{backend}   (runs: {spread})")
     if not args.json and chance:
         print(f"{'':15} openspiel chance outcomes besides: {statistics.median(chance) / args.seconds:,.0f}/s")
     if args.json:

@@ -212,7 +212,7 @@ def test_always_lay_stays_bounded_in_the_batch() -> None:
     environments' (tests/test_envs_large.py)."""
     from test_envs_large import lay_first
 
-    batch = SelfPlayBatch(8)
+    batch = SelfPlayBatch(8, backend="python")  # the drivers' tables read below (the C batch's: test_envs_batch_c)
     out = batch.reset(seed=0)
     worst = 0.0
     ended = biggest = 0
@@ -244,3 +244,17 @@ def test_maskable_ppo_takes_the_batch_as_it_is() -> None:
     masks = venv.action_masks()
     actions, _ = model.predict(obs, action_masks=masks)
     assert masks[np.arange(8), actions].all()
+
+
+def test_without_the_c_extension_the_batch_plays_its_drivers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where Diloti's C batch is not built, the batch runs the Python drivers and says so (the same games)."""
+    from diloti.games.diloti.envs import cbatch
+
+    monkeypatch.setattr(cbatch, "_cbatch", None)
+    assert not cbatch.available()
+    batch = SelfPlayBatch(3)
+    assert batch.backend == "python" and batch.kernel is None
+    out = batch.reset(seed=2)
+    assert out.action_masks.sum(axis=1).min() >= 1 and batch.python_games() == [0, 1, 2]
+    with pytest.raises(EnvArgumentError, match="invalid backend='kernel': diloti has no batched kernel"):
+        SelfPlayBatch(3, backend="kernel")

@@ -33,6 +33,13 @@ one-card game's can be thirds).
 
 Bounded work holds as in the single environments: the games are played by the same drivers, whose step
 decisions are asked step by step on a large table (:mod:`diloti.games.diloti.envs.large`).
+
+**Backends.** A game whose envs part offers a batched kernel for the arguments (a capability: ``batch_kernel``)
+is stepped by it, every game in one call: Diloti's is in C (:mod:`diloti.games.diloti.envs.cbatch`: the
+standard rules, 2 or 4 players, one-round episodes, where its extension is built). Everything else is played by
+the Python drivers, one game at a time. :attr:`SelfPlayBatch.backend` says which runs (``"c"`` or
+``"python"``); ``backend="python"`` asks for the drivers whatever is built. Both give the same arrays
+(tests/test_envs_batch_c.py steps them side by side).
 """
 
 from __future__ import annotations
@@ -49,10 +56,12 @@ from diloti.core.registry import default_game
 from diloti.envs.actions import InvalidActionError
 from diloti.envs.driver import EnvArgumentError, check_seat, round_seed
 from diloti.envs.driver_base import DriverBase, check_max_steps
-from diloti.envs.games import EnvGame, find_env_game
+from diloti.envs.games import BatchKernel, EnvGame, find_env_game
 
 #: The most games one batch plays: a bad argument, not a request for gigabytes, past this.
 MAX_ENVS = 1 << 20
+#: What ``backend`` may ask for: a game's batched kernel where it has one for the arguments, else the drivers.
+BACKENDS = ("auto", "python", "kernel")
 
 
 def check_num_envs(num_envs: object) -> int:
@@ -89,6 +98,21 @@ def check_seeds(seed: object, num_envs: int) -> list[int | None]:
             s is None or (isinstance(s, (int, np.integer)) and not isinstance(s, bool)) for s in seed):
         return [None if s is None else int(s) for s in seed]
     raise EnvArgumentError(f"invalid seed={seed!r:.60}: expected None, an int or {num_envs} seeds (one a game)")
+
+
+def check_action_array(actions: object, num_envs: int, num_actions: int) -> npt.NDArray[np.int64]:
+    """:func:`check_actions`' checks and errors, the actions as a new contiguous ``int64`` array (a kernel's input).
+
+    >>> check_action_array([3, 1], 2, 5).tolist()
+    [3, 1]
+    """
+    try:
+        arr = np.asarray(actions)
+    except (TypeError, ValueError):
+        arr = np.asarray([])
+    if arr.shape != (num_envs,) or arr.dtype.kind not in "iu" or int(arr.min()) < 0 or int(arr.max()) >= num_actions:
+        check_actions(actions, num_envs, num_actions)  # raises, naming the input
+    return np.array(arr, dtype=np.int64)
 
 
 def check_actions(actions: object, num_envs: int, num_actions: int) -> list[int]:
@@ -138,12 +162,15 @@ class SelfPlayBatch:
 
     Arguments as PettingZoo's ``raw_env``: ``game``, ``players``, ``options``, ``dealer`` (None: drawn each
     episode), ``episode`` (``"round"`` or ``"game"``) and ``max_steps`` (None or the decision steps after which an
-    episode is truncated); ``illegal_reward`` as ``env()``'s (default: minus the game's ``max_points``).
+    episode is truncated); ``illegal_reward`` as ``env()``'s (default: minus the game's ``max_points``);
+    ``backend``: ``"auto"`` (the game's batched kernel where it has one for these arguments), ``"python"`` (the
+    drivers) or ``"kernel"`` (the kernel, an error where there is none).
     """
 
     def __init__(self, num_envs: int, game: str | None = None, players: int = 2,
                  options: Mapping[str, Any] | str | Any | None = None, dealer: int | None = None,
-                 episode: str = "round", max_steps: int | None = None, illegal_reward: float | None = None) -> None:
+                 episode: str = "round", max_steps: int | None = None, illegal_reward: float | None = None,
+                 backend: str = "auto") -> None:
         self.num_envs = n = check_num_envs(num_envs)
         self.game: EnvGame = find_env_game(default_game().name if game is None else game)
         self.players = self.game.check_players(players)
@@ -171,11 +198,34 @@ class SelfPlayBatch:
             final_observations=np.zeros((n, p, size), np.float32))
         self.drivers: list[DriverBase[Any, Any, Any]] = []
         self.rngs: list[random.Random] = []
+        if backend not in BACKENDS:
+            raise EnvArgumentError(f"invalid backend={backend!r:.40}: expected one of {', '.join(BACKENDS)}")
+        self.kernel: BatchKernel | None = None
+        if backend != "python":
+            self.kernel = self.game.batch_kernel(n, self.players, self.options, self.episode, self.buffers,
+                                                 self.illegal_reward, self.max_steps)
+            if self.kernel is None and backend == "kernel":
+                raise EnvArgumentError(f"invalid backend='kernel': {self.game.name} has no batched kernel for "
+                                       f"players={self.players}, these options and episode={self.episode!r} "
+                                       "(or its extension is not built)")
+        #: Which backend steps the games: the kernel's name (Diloti's: ``"c"``) or ``"python"``.
+        self.backend = "python" if self.kernel is None else self.kernel.name
+        # With a kernel: the games it handed to Python (a large table) until their episode ends, by index.
+        self._py: dict[int, DriverBase[Any, Any, Any]] = {}
 
     def _new(self, i: int) -> None:
         """Game ``i``'s next episode, from its generator (PettingZoo's ``reset``), its first position written."""
         rng = self.rngs[i]
         dealer = self.dealer if self.dealer is not None else rng.randrange(self.players)
+        k = self.kernel
+        if k is not None:
+            kd = k.start(i, dealer, round_seed(rng))  # the kernel writes the row of a game it plays
+            if kd is None:
+                self._py.pop(i, None)
+            else:
+                self._py[i] = kd
+                self._write(i, kd)
+            return
         d = self.drivers[i] = self.game.driver(self.players, self.options, dealer, round_seed(rng), self.episode)
         self._write(i, d)
 
@@ -191,7 +241,8 @@ class SelfPlayBatch:
         """Every game's first episode: game i's generator started from its seed (:func:`check_seeds`)."""
         seeds = check_seeds(seed, self.num_envs)
         self.rngs = [random.Random(s) for s in seeds]
-        self.drivers = [None] * self.num_envs  # type: ignore[list-item]  # each made at once below
+        self.drivers = [None] * self.num_envs  # type: ignore[list-item]  # each made at once below (or the kernel's)
+        self._py = {}
         b = self.buffers
         b.rewards[:] = 0.0
         b.terminated[:] = False
@@ -205,36 +256,58 @@ class SelfPlayBatch:
         """Each game's seat to act takes its action (see the module's description); the arrays written."""
         if not self.drivers:
             raise EnvArgumentError("step() before reset(): call reset() first")
-        acts = check_actions(actions, self.num_envs, self.num_actions)
         b = self.buffers
         rewards, terminated, truncated, illegal = b.rewards, b.terminated, b.truncated, b.illegal
+        k = self.kernel
+        if k is not None:
+            arr = check_action_array(actions, self.num_envs, self.num_actions)
+            rewards[:] = 0.0
+            terminated[:] = False
+            truncated[:] = False
+            illegal[:] = False
+            py = list(self._py.items())  # the games Python plays in this step (before the kernel's step)
+            ended, handed = k.step(arr)
+            for i in ended:
+                self._new(i)
+            for i in handed:
+                d = self._py[i] = k.export(i)
+                self._write(i, d)
+            for i, d in py:
+                self._step_one(i, d, int(arr[i]))
+            return b
+        acts = check_actions(actions, self.num_envs, self.num_actions)
         # Rows of the games whose episodes end are set below; the others' last step is cleared at once.
         rewards[:] = 0.0
         terminated[:] = False
         truncated[:] = False
         illegal[:] = False
-        limit = self.max_steps
-        drivers = self.drivers
         for i, action in enumerate(acts):
-            d = drivers[i]
-            try:
-                d.apply(action)
-            except InvalidActionError:
-                rewards[i, d.to_act] = self.illegal_reward
-                terminated[i] = illegal[i] = True
-                self._final(i, d)
-                continue
-            if d.over:
-                rewards[i] = d.returns()
-                terminated[i] = True
-                self._final(i, d)
-            elif limit is not None and d.applied >= limit:
-                rewards[i] = d.returns()
-                truncated[i] = True
-                self._final(i, d)
-            else:
-                self._write(i, d)
+            self._step_one(i, self.drivers[i], action)
         return b
+
+    def _step_one(self, i: int, d: DriverBase[Any, Any, Any], action: int) -> None:
+        """Game ``i``'s step through its driver ``d``: its row (and, if its episode ends, its final observations,
+        rewards and dones) written."""
+        b = self.buffers
+        rewards, terminated, truncated = b.rewards, b.terminated, b.truncated
+        limit = self.max_steps
+        try:
+            d.apply(action)
+        except InvalidActionError:
+            rewards[i, d.to_act] = self.illegal_reward
+            terminated[i] = b.illegal[i] = True
+            self._final(i, d)
+            return
+        if d.over:
+            rewards[i] = d.returns()
+            terminated[i] = True
+            self._final(i, d)
+        elif limit is not None and d.applied >= limit:
+            rewards[i] = d.returns()
+            truncated[i] = True
+            self._final(i, d)
+        else:
+            self._write(i, d)
 
     def _final(self, i: int, d: DriverBase[Any, Any, Any]) -> None:
         final = self.buffers.final_observations[i]
@@ -242,8 +315,18 @@ class SelfPlayBatch:
             final[seat] = d.observation(seat)
         self._new(i)
 
+    def python_games(self) -> list[int]:
+        """The games the Python drivers play now: every game without a kernel; with one, those it handed over (a
+        large table) until their episode ends."""
+        if self.kernel is None:
+            return list(range(self.num_envs)) if self.drivers else []
+        return sorted(self._py)
+
     def sample_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        """A random legal action for each game's seat to act (uniform over its mask), drawn from ``rng``."""
+        """A random legal action for each game's seat to act (uniform over its mask), drawn from ``rng``: the same
+        actions from the same generator with a kernel (its own pass over the masks) as without."""
+        if self.kernel is not None:
+            return self.kernel.sample(rng.random(self.num_envs))  # sample_masks' one draw
         return sample_masks(self.buffers.action_masks, rng)
 
 
@@ -266,4 +349,5 @@ def sample_masks(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.N
     return out
 
 
-__all__ = ["MAX_ENVS", "BatchStep", "SelfPlayBatch", "check_actions", "check_num_envs", "check_seeds", "sample_masks"]
+__all__ = ["BACKENDS", "MAX_ENVS", "BatchStep", "SelfPlayBatch", "check_action_array", "check_actions",
+           "check_num_envs", "check_seeds", "sample_masks"]

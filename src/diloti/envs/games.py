@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from diloti.core.errors import UnknownGameError
 from diloti.core.registry import GAMES, GameInfo
@@ -38,6 +38,29 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from diloti.envs.driver_base import DriverBase
+
+
+class BatchKernel(Protocol):
+    """A game's batched kernel (an optional capability of its envs part, ``batch_kernel``): many games of it stepped
+    in one call, writing :class:`diloti.envs.batch.BatchStep`'s buffers as the batch's Python loop would.
+
+    - ``name``: what :attr:`~diloti.envs.batch.SelfPlayBatch.backend` reports (Diloti's: ``"c"``);
+    - ``start(i, dealer, seed)``: game ``i``'s episode dealt from ``seed`` and its row written; None, or the Python
+      driver that plays it (the kernel handed it over);
+    - ``step(actions)``: one action of each game the kernel plays (``int64``, one a game): the rows, rewards,
+      dones and final observations written; returns the games whose episode ended (to be started again) and
+      those it hands to Python in this step;
+    - ``export(i)``: the Python driver that plays game ``i`` on from its position now;
+    - ``sample(uniforms)``: an allowed action of each game's mask row, the k-th (ascending) for
+      k = floor(u * count): :func:`diloti.envs.batch.sample_masks` from the same uniforms.
+    """
+
+    name: str
+
+    def start(self, i: int, dealer: int, seed: int) -> DriverBase[Any, Any, Any] | None: ...
+    def step(self, actions: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]: ...
+    def export(self, i: int) -> DriverBase[Any, Any, Any]: ...
+    def sample(self, uniforms: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]: ...
 
 
 @dataclass(frozen=True)
@@ -118,6 +141,17 @@ class EnvGame:
         return self.part.driver(players, options, dealer, seed, episode)
 
 
+    def batch_kernel(self, num_envs: int, players: int, options: Any, episode: str, buffers: Any,
+                     illegal_reward: float, max_steps: int | None) -> BatchKernel | None:
+        """The game's batched kernel over ``buffers`` for these arguments, if its envs part offers one (the optional
+        ``batch_kernel`` of the part) and it plays them; else None (the batch plays the drivers)."""
+        make = getattr(self.part, "batch_kernel", None)
+        if make is None:
+            return None
+        kernel: BatchKernel | None = make(num_envs, players, options, episode, buffers, illegal_reward, max_steps)
+        return kernel
+
+
 _FOUND: dict[str, EnvGame] = {}
 
 
@@ -148,4 +182,4 @@ def env_games() -> dict[str, EnvGame]:
     return {name: find_env_game(name) for name, info in GAMES.items() if _has_envs(info)}
 
 
-__all__ = ["EnvGame", "env_games", "find_env_game"]
+__all__ = ["BatchKernel", "EnvGame", "env_games", "find_env_game"]

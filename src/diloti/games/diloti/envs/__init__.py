@@ -61,6 +61,14 @@ class DilotiEnvPart:
                episode: str = "round") -> Driver:
         return Driver(players, options, dealer, seed, episode)
 
+    def batch_kernel(self, num_envs: int, players: int, options: Options, episode: str, buffers: Any,
+                     illegal_reward: float, max_steps: int | None) -> Any:
+        """The C kernel (:mod:`~diloti.games.diloti.envs.cbatch`) where it is built and plays these arguments (the
+        standard rules, one-round episodes), else None."""
+        from diloti.games.diloti.envs.cbatch import kernel_for
+
+        return kernel_for(num_envs, players, options, episode, buffers, illegal_reward, max_steps)
+
     def openspiel(self) -> tuple[Any, Callable[..., Any]]:
         from diloti.games.diloti.envs.openspiel import openspiel
 
