@@ -38,6 +38,27 @@ def play_some(page: Any, ui: Any, n: int, rng: random.Random) -> None:
     ui.wait_status(page, ("turn",))
 
 
+WORDS_BROKEN = """() => {
+  // Each word of each seat's name: on more than one line if its rectangles are at different heights.
+  const broken = [];
+  for (const el of document.querySelectorAll('#seats .seatbox .name')) {
+    const node = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!node) continue;
+    const text = node.textContent;
+    let at = 0;
+    for (const word of text.split(/\\s+/).filter(Boolean)) {
+      const start = text.indexOf(word, at);
+      at = start + word.length;
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, at);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(word);
+    }
+  }
+  return broken;
+}"""
+
 SCREENS = [
     ("40-table-desktop", DESKTOP, 2, "en", "light"),
     ("41-table-desktop-4-greek-dark", DESKTOP, 4, "el", "dark"),
@@ -59,6 +80,8 @@ def test_table_screens(server: str, new_page: Any, ui: Any, screenshot: Any, nam
     assert page.locator("#seats .takenpile").count() == players
     assert page.locator("#stock").count() == 1 and page.locator("#lasttrick .card").count() >= 1
     assert page.evaluate("document.documentElement.scrollWidth") <= device["viewport"]["width"]
+    # A seat's name may take two lines but never breaks inside a word ("Υπολογιστή / ς 4").
+    assert page.evaluate(WORDS_BROKEN) == []
     # A card chosen (by its key: a tap on a card with one legal move plays it): what it can take or build on is lit,
     # each saying so, the rest dimmed.
     page.keyboard.press(page.get_attribute("#hand button.card:not([disabled])", "data-key"))
