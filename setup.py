@@ -62,6 +62,8 @@ RESEARCH_COMPILED = [
     "diloti/games/onecard/envs/actions.py",
     "diloti/games/diloti/envs/actions.py",
     "diloti/games/diloti/envs/planes.py",
+    "diloti/games/onecard/envs/planes.py",
+    "diloti/envs/kept.py",
 ]
 
 

@@ -33,8 +33,7 @@ from diloti.games.kontsina import envs as kontsina_envs  # noqa: E402
 from diloti.games.kontsina.rules import KontsinaGame, KontsinaOptions, KontsinaState  # noqa: E402
 from diloti.games.onecard.envs import HandEnv  # noqa: E402
 from diloti.games.onecard.envs.actions import HandEncoding  # noqa: E402
-from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout, Seen  # noqa: E402
-from diloti.games.onecard.view import HandView  # noqa: E402
+from diloti.games.onecard.envs.observation import COMMON_TAIL, Board, HandLayout, Seen  # noqa: E402
 
 NAME = "toykontsina"
 
@@ -58,7 +57,7 @@ PARTS = (
 )
 
 
-def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
+def fill(view: Board, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
     return [seen.hand, seen.table, seen.caps[0], seen.caps[1], seen.unseen]
 
 

@@ -30,11 +30,10 @@ from diloti.core.rule_options import MAX_TARGET, RuleOptions, option
 from diloti.games.onecard import FORMATS
 from diloti.games.onecard.envs import HandEnv
 from diloti.games.onecard.envs.actions import HandEncoding
-from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout, Seen
+from diloti.games.onecard.envs.observation import COMMON_TAIL, Board, HandLayout, Seen
 from diloti.games.onecard.game import HandsGame, points_winner
 from diloti.games.onecard.players import HandPlayers, lead_chance
 from diloti.games.onecard.state import HandState
-from diloti.games.onecard.view import HandView
 
 NAME = "pairs"
 
@@ -167,7 +166,7 @@ OBSERVATION = (
 )
 
 
-def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
+def fill(view: Board, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
     for i, n in enumerate(view.sweeps):
         tail[at["sweeps"] + i] = n / 10.0
     return [seen.hand, seen.table, seen.caps[0], seen.caps[1], seen.unseen]

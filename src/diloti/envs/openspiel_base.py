@@ -13,7 +13,6 @@ an observation is laid out and made public.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -25,6 +24,7 @@ from diloti.core.moves import Move
 from diloti.core.phase import Phase
 from diloti.envs.actions import InvalidActionError, StepDecision
 from diloti.envs.driver import EnvArgumentError
+from diloti.envs.kept import HISTORY_PLIES, PLY_SIZE, RECALL_SIZE, KeptTensor
 
 
 class Seen(Protocol):
@@ -218,14 +218,6 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return clone
 
 
-#: The moves of a round or hand that the information-state tensor can hold, one block each: every card of
-#: a deck played once (at most 48 moves after the first table) and the face-card redeal decisions.
-HISTORY_PLIES = 64
-#: One move's block: the mover's seat relative to the observer (4), the card played (52), the kind (lay,
-#: capture, plain, group, keep, redeal: 6), the value (0..10: 11) and the cards the move takes or builds on (52).
-PLY_SIZE = 4 + 52 + 6 + 11 + 52
-
-
 class SpielObserver(Generic[St, V]):
     """Tensors and strings for one player, from its view (OpenSpiel's PyObserver interface).
 
@@ -234,6 +226,9 @@ class SpielObserver(Generic[St, V]):
     :data:`PLY_SIZE` a move) over the observation; with ``private_info`` NONE what only the seat knows
     is left out (public observation). The move blocks make the tensor as fine as the information-state
     string: two histories that differ in order or in what a move took give different tensors.
+
+    :attr:`tensor` is a numpy array over a buffer of this observer's: each call writes the new tensor into it
+    (the same array, filled in place, as OpenSpiel's observers do).
     """
 
     if TYPE_CHECKING:  # each game's observer writes these; declared here for the methods below
@@ -241,50 +236,59 @@ class SpielObserver(Generic[St, V]):
         def _observe(self, view: V, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None: ...
         def _describe_view(self, view: V, head: int, chosen: int) -> str: ...
 
-    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, size: int) -> None:
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, size: int, planes: int) -> None:
         if params:
             raise EnvArgumentError(f"invalid observer params={params!r}: none are taken")
         if not iig_obs_type.public_info:
             raise EnvArgumentError("invalid iig_obs_type: only observations with the public information are offered")
         self.size = size
+        self.planes = planes
         self.recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        total = size + 5 * 52 + HISTORY_PLIES * PLY_SIZE if self.recall else size
-        self.tensor: npt.NDArray[np.float32] = np.zeros(total, np.float32)
+        self.total = size + RECALL_SIZE if self.recall else size
+        # The tensor's bytes: the kept tensors are copied into them, and numpy reads them in place.
+        self._data = bytearray(4 * self.total)
+        self._end = 0  # the bytes of _data that may be nonzero (KeptTensor.copy_into)
+        self.tensor: npt.NDArray[np.float32] = np.frombuffer(self._data, np.float32)
         self.dict = {"observation": self.tensor[:size]}
         if self.recall:
             self.dict["played"] = self.tensor[size:size + 4 * 52].reshape(4, 52)
             self.dict["first_table"] = self.tensor[size + 4 * 52:size + 5 * 52]
             self.dict["moves"] = self.tensor[size + 5 * 52:].reshape(HISTORY_PLIES, PLY_SIZE)
-        self._recall: dict[int, _Recall] = {}  # each player's recall part, kept from one call to the next
+        self._kept: dict[int, KeptTensor] = {}  # each player's tensor, kept from one call to the next
 
     def set_from(self, state: St, player: int) -> None:
         """Fill :attr:`tensor` for ``player`` at ``state``.
 
-        The observation part is the game's (:meth:`_observe_state`: from the state where the game can, else from
-        the view); the information state's recall part (the cards played, the move blocks) is kept per player
-        and extended by the moves played since the previous call on the same round (:class:`_Recall`), so a
-        step costs its new moves, not the whole round (tests/test_envs_infostate.py compares it with a whole
-        rebuild at every step of random rounds).
+        Each player's tensor is kept (:class:`~diloti.envs.kept.KeptTensor`) and brought up to date: the
+        observation made again as card planes and numbers (:meth:`_parts`, from the state) and only the floats
+        that changed written, the moves played since the previous call on the same round added to the recall
+        part; then one copy into :attr:`tensor`. A step costs what changed, not the whole tensor
+        (tests/test_envs_infostate.py compares it with a whole rebuild at every step of random rounds).
         """
+        k = self._kept.get(player)
+        if k is None:
+            k = self._kept[player] = KeptTensor(self.size, self.total, self.planes)
         head, chosen = state.prefix()
-        if not self._observe_state(state, player, head, chosen, self.tensor[:self.size]):
-            self._observe(self._view(state, player), head, chosen, self.tensor[:self.size])
+        parts = self._parts(state, player, head, chosen)
+        if parts is None:
+            out: npt.NDArray[np.float32] = np.zeros(self.size, np.float32)
+            self._observe(self._view(state, player), head, chosen, out)
+            k.observe_raw(out.tobytes())
+        else:
+            k.observe(parts[0], parts[1])
         if self.recall:
             r = state.round
             history = r.history
             if len(history) > HISTORY_PLIES:
                 raise EnvArgumentError(f"a round of {len(history)} moves: the tensor holds {HISTORY_PLIES}")
-            c = self._recall.get(player)
-            if c is None or not c.extends(r, history):
-                c = self._recall[player] = _Recall(r)
-            c.extend(history, player, r.players, r.first_table)
-            self.tensor[self.size:] = c.rest  # the played cards, the first table and the moves: one copy
+            k.recall(r, history, player, r.players, r.first_table)
+        self._end = k.copy_into(self._data, self._end)
 
-    def _observe_state(self, state: St, player: int, head: int, chosen: int, out: npt.NDArray[np.float32]) -> bool:
-        """Write the observation of ``player`` straight from ``state`` into ``out`` if the game can (without
-        building the view, equal to it); False to have it built from the view (the default)."""
-        return False
+    def _parts(self, state: St, player: int, head: int, chosen: int) -> tuple[list[int], list[float]] | None:
+        """The observation of ``player`` as its card planes (52-bit sets) and the numbers after them, read from
+        ``state`` if the game can (equal to the view's); None to have it built from the view (the default)."""
+        return None
 
     def _rebuilt(self, state: St, player: int) -> npt.NDArray[np.float32]:
         """The tensor as :meth:`set_from` fills it, rebuilt whole from the view (no state read, nothing kept):
@@ -323,61 +327,6 @@ class SpielObserver(Generic[St, V]):
             moves = " ".join(f"{seat}:{str(move).replace(' ', '')}" for seat, move in view.history)
             text = f"first table {first}; moves {moves or '-'}; {text}"
         return text
-
-
-class _Recall:
-    """One player's recall part of the information state (the cards each relative seat played, the first table,
-    one block a move), as written for the first :attr:`n` moves of one round's history.
-
-    It goes on from there while the round is the same object and its history still holds, at place ``n - 1``,
-    the very entry written last (identity: a move taken back and another played is a new entry): a round only
-    appends to its history between moves, so the entries before it are those already written. Anything else (a
-    clone, a resampled round, the next round of a whole game, a move taken back) starts again from nothing.
-    """
-
-    __slots__ = ("first", "last", "n", "rest", "round")
-
-    def __init__(self, round: object) -> None:
-        self.round = round
-        self.n = 0
-        self.last: object = None
-        self.first: tuple[int, ...] = ()
-        #: The tensor after the observation: played (4 x 52), first table (52), moves (HISTORY_PLIES x PLY_SIZE).
-        self.rest: npt.NDArray[np.float32] = np.zeros(5 * 52 + HISTORY_PLIES * PLY_SIZE, np.float32)
-
-    def extends(self, round: object, history: Sequence[object]) -> bool:
-        n = self.n
-        return round is self.round and len(history) >= n and (n == 0 or history[n - 1] is self.last)
-
-    def extend(self, history: Sequence[tuple[int, Move]], player: int, players: int,
-               first_table: tuple[int, ...]) -> None:
-        """Write the first table if it changed, and the blocks of ``history``'s moves from :attr:`n` on."""
-        rest = self.rest
-        if first_table != self.first:  # laid face up: public (dealt once a round, by chance in OpenSpiel)
-            rest[4 * 52:5 * 52] = 0.0
-            for c in first_table:
-                rest[4 * 52 + c] = 1.0
-            self.first = first_table
-        n = len(history)
-        if n == self.n:
-            return
-        for i in range(self.n, n):
-            seat, move = history[i]
-            card, kind, value, mask = move
-            rel = (seat - player) % players
-            at = 5 * 52 + i * PLY_SIZE
-            rest[at + rel] = 1.0
-            if card is not None:
-                rest[52 * rel + card] = 1.0
-                rest[at + 4 + card] = 1.0
-            rest[at + 56 + kind] = 1.0
-            rest[at + 62 + value] = 1.0
-            while mask:
-                low = mask & -mask
-                rest[at + 72 + low.bit_length()] = 1.0
-                mask ^= low
-        self.n = n
-        self.last = history[n - 1]
 
 
 __all__ = ["HISTORY_PLIES", "PLY_SIZE", "RESAMPLE_TRIES", "Seen", "SpielObserver", "SpielState", "game_type"]

@@ -28,8 +28,7 @@ from diloti.core.cards import NAMES
 from diloti.core.moves import CAPTURE, Move
 from diloti.games.onecard.envs import HandEnv
 from diloti.games.onecard.envs.actions import HandEncoding
-from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout, Seen
-from diloti.games.onecard.view import HandView
+from diloti.games.onecard.envs.observation import COMMON_TAIL, Board, HandLayout, Seen
 
 if TYPE_CHECKING:
     from diloti.envs.part import EnvPart
@@ -86,7 +85,7 @@ def _strict_most(counts: list[int]) -> int:
     return counts.index(top) if counts.count(top) == 1 else -1
 
 
-def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
+def fill(view: Board, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
     """Kontsina's planes and numbers; the points follow :func:`diloti.games.kontsina.rules.score_kontsina`,
     worked out inline (they are most of the cost otherwise)."""
     caps, counts = seen.caps, seen.counts

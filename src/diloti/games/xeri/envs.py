@@ -20,15 +20,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from diloti.core.cards import NAMES
 from diloti.core.moves import Move
 from diloti.games.onecard.envs import HandEnv
 from diloti.games.onecard.envs.actions import HandEncoding
-from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout, Seen
-from diloti.games.onecard.view import HandView
-from diloti.games.xeri.rules import XeriView
+from diloti.games.onecard.envs.observation import COMMON_TAIL, Board, HandLayout, Seen
 
 if TYPE_CHECKING:
     from diloti.envs.part import EnvPart
@@ -61,6 +59,13 @@ PARTS: tuple[tuple[str, int, str], ...] = (
     ("options", 3, "xeri_jack_double, no_xeri_last_card, pile_any_pair_redeal"),
 )
 
+class _Jacks(Protocol):
+    """Xeri's tally beside the sweeps, on its view and its state alike."""
+
+    @property
+    def jack_xeri(self) -> Sequence[int]: ...
+
+
 _HONOURS = 0xF | 0xFFFF << 36  # aces, tens, jacks, queens, kings
 _TEN_OF_DIAMONDS, _TWO_OF_CLUBS = 1 << 37, 1 << 4
 
@@ -76,7 +81,7 @@ def describe_head(action: int) -> str:
     return f"play {NAMES[action]}"
 
 
-def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
+def fill(view: Board, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
     """Xeri's planes and numbers; the points follow :func:`diloti.games.xeri.rules.score_xeri`, worked out
     inline (they are most of the cost otherwise)."""
     caps, counts, order = seen.caps, seen.counts, seen.order
@@ -85,7 +90,7 @@ def fill(view: HandView, head: int, chosen: int, seen: Seen, tail: list[float], 
     k = at["pile_order"]
     for place, c in enumerate(view.table):  # bottom first: the order the string shows
         tail[k + c] = (place + 1) / 52.0
-    jack = cast(XeriView, view).jack_xeri or (0, 0)  # a hand of Xeri's: its view (XeriState.VIEW)
+    jack = cast(_Jacks, view).jack_xeri or (0, 0)  # a hand of Xeri's: its view (XeriView) or its state
     for i, s in enumerate(order):
         m = caps[i]
         x, j = view.sweeps[s], jack[s]

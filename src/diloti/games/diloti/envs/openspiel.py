@@ -56,14 +56,13 @@ from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, S
 from diloti.games.diloti.envs.actions import NUM_ACTIONS, Decision, describe
 from diloti.games.diloti.envs.large import decision_of
 from diloti.games.diloti.envs.observation import MAX_ROUND_POINTS, SIZE, describe_view, observe
-from diloti.games.diloti.envs.planes import encode_state, prefix
+from diloti.games.diloti.envs.planes import PLANES, state_parts
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.players.sampler import Worlds
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
 
 SHORT_NAME = "python_diloti"
-_CHANCE = Phase.CHANCE
 #: The most decision steps in a round (chance nodes not counted): a head for each of the 48 cards played;
 #: an item step names a loose card at most once in a round (once named, it is taken or inside a
 #: declaration) and a declaration at most once (named, it is taken or built into the move's own
@@ -200,9 +199,7 @@ class DilotiObserver(SpielObserver[DilotiState, View]):
     """
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        super().__init__(iig_obs_type, params, SIZE)
-        # Each player's observation bytes before the head of the move in play, with what they were made from.
-        self._bases: dict[int, tuple[State, object, tuple[Any, ...], bytes]] = {}
+        super().__init__(iig_obs_type, params, SIZE, PLANES)
 
     def _view(self, state: DilotiState, player: int) -> View:
         view = state.round.view(player, state.scores)
@@ -213,31 +210,12 @@ class DilotiObserver(SpielObserver[DilotiState, View]):
     def _observe(self, view: View, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None:
         observe(view, head, chosen, out=out)
 
-    def _observe_state(self, state: DilotiState, player: int, head: int, chosen: int,
-                       out: npt.NDArray[np.float32]) -> bool:
-        if not self.private or type(state.round) is not State:
-            # The public view leaves the hand out, and a round that is not Diloti's own state (mini Diloti's deal)
-            # has no layout the kernel reads: both are built from the view.
-            return False
+    def _parts(self, state: DilotiState, player: int, head: int, chosen: int) -> tuple[list[int], list[float]] | None:
+        if type(state.round) is not State:
+            return None  # a round that is not Diloti's own state (mini Diloti's deal): from its view
         # The compiled kernel reads the state as the view shows it (only the seat's own hand and bottom card of
-        # what it cannot see), without the view's dozen tuples and legal moves. The bytes before the move's head
-        # are kept for the move's later steps (half of a random round's decisions), in which the round does not
-        # change: they only write the move being chosen (planes.prefix), as the environments' driver does.
-        r = state.round
-        history = r.history
-        key = (len(history), r.stock_pos, r.phase, r.turn, state.scores)
-        last = history[-1] if history else None
-        kept = self._bases.get(player)
-        if head >= 0 and kept is not None and kept[0] is r and kept[1] is last and kept[2] == key:
-            data = prefix(kept[3], head, chosen)
-        else:
-            data = encode_state(r, player, state.scores)
-            if r.phase is not _CHANCE:  # a deal changes the round between decisions: nothing kept then
-                self._bases[player] = (r, last, key, bytes(data))
-            if head >= 0:
-                data = prefix(bytes(data), head, chosen)
-        out[:] = np.frombuffer(data, dtype=np.float32)
-        return True
+        # what it cannot see), without the view's dozen tuples and legal moves.
+        return state_parts(state.round, player, state.scores, head, chosen, self.private)
 
     def _describe_view(self, view: View, head: int, chosen: int) -> str:
         text = describe_view(view, head, chosen)

@@ -147,6 +147,43 @@ def encode(seat: int, n: int, hand: int, table: int, declarations: Sequence[Decl
            deal_no: int, plays: int, pending: Sequence[int], head: int, chosen: int) -> bytearray:
     """The observation of ``seat`` as the bytes of its ``float32`` vector (little-endian): its twelve card planes,
     then its numbers. ``head`` and ``chosen`` are the move being chosen (-1 and 0 before its head)."""
+    planes, tail = parts(seat, n, hand, table, declarations, cap0, cap1, xeri, bottom, hand_sizes, stock_size,
+                         scores, options, phase, turn, dealer, lc, deal_no, plays, pending, head, chosen)
+    whole = 0
+    for i in range(PLANES):
+        whole |= planes[i] << (52 * i)
+    # Each byte of the planes is eight floats (a table of 256), then the numbers: one buffer, read by numpy at once.
+    chunks = [_FLOATS8[x] for x in whole.to_bytes(_BYTES, "little")]
+    chunks.append(_PACK(*tail))
+    return bytearray(b"").join(chunks)
+
+
+def state_parts(state: State, seat: int, scores: Sequence[int], head: int = -1, chosen: int = 0,
+                private: bool = True) -> tuple[list[int], list[float]]:
+    """:func:`parts` of ``state.view(seat, scores)`` read from the state, as :func:`encode_state`; with ``private``
+    False, of the public view (without the seat's hand and bottom card)."""
+    cap = state.captured
+    hand = 0
+    if private:
+        for c in state.hands[seat]:
+            ci: int = c
+            hand |= 1 << ci
+    table = 0
+    for c in state.table:
+        ci = c
+        table |= 1 << ci
+    return parts(seat, state.players, hand, table, state.declarations, cap[0], cap[1], state.sweeps,
+                 state.bottom if private and seat == state.dealer else None, [len(h) for h in state.hands],
+                 len(state.stock) - state.stock_pos, scores, state.options, state.phase, state.turn, state.dealer,
+                 state.last_capturer, state.deal_no, state.plays, state.pending, head, chosen)
+
+
+def parts(seat: int, n: int, hand: int, table: int, declarations: Sequence[Declaration], cap0: int, cap1: int,
+          xeri: Sequence[int], bottom: int | None, hand_sizes: Sequence[int], stock_size: int,
+          scores: Sequence[int], options: Options, phase: int, turn: int, dealer: int, lc: int | None,
+          deal_no: int, plays: int, pending: Sequence[int], head: int, chosen: int) -> tuple[list[int], list[float]]:
+    """What :func:`encode` writes: the twelve card planes (52-bit sets, in :data:`PARTS` order) and the
+    :data:`TAIL` numbers after them."""
     rel = _REL[n][seat]  # seat -> relative seat
     if seat & 1:
         own_cap, other_cap = cap1, cap0
@@ -216,12 +253,8 @@ def encode(seat: int, n: int, hand: int, table: int, declarations: Sequence[Decl
         tail[_KIND + kind] = 1.0
         tail[_VALUE + value] = 1.0
         tail[_STAGE] = 1.0
-    whole = (hand | table << 52 | decl[0] << 104 | decl[1] << 156 | decl[2] << 208 | decl[3] << 260
-             | own_cap << 312 | other_cap << 364 | unseen << 416 | low << 468 | card_plane << 520 | chosen << 572)
-    # Each byte of the planes is eight floats (a table of 256), then the numbers: one buffer, read by numpy at once.
-    chunks = [_FLOATS8[x] for x in whole.to_bytes(_BYTES, "little")]
-    chunks.append(_PACK(*tail))
-    return bytearray(b"").join(chunks)
+    return [hand, table, decl[0], decl[1], decl[2], decl[3], own_cap, other_cap, unseen, low, card_plane,
+            chosen], tail
 
 
 # Where prefix writes: the byte offsets of the prefix planes and parts (4 bytes a float).
@@ -287,4 +320,4 @@ def _options_part(opts: Options) -> list[float]:
 
 
 __all__ = ["HEAD_PARTS", "MAX_ROUND_POINTS", "OPTION_FLAGS", "PARTS", "PLANES", "SIZE", "TAIL", "encode",
-           "encode_state", "prefix"]
+           "encode_state", "parts", "prefix", "state_parts"]

@@ -25,7 +25,7 @@ its own numbers. docs/RESEARCH.md has each game's table.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ import numpy.typing as npt
 from diloti.core.cards import NAMES, cards_of, mask_of
 from diloti.core.phase import Phase
 from diloti.envs.part import Parts, layout_of
+from diloti.games.onecard.envs.planes import FULL, Board, Fill, Seen
 from diloti.games.onecard.view import HandView
 
 #: The parts every one-card game's layout holds after its own numbers (the game places them in its parts).
@@ -44,27 +45,6 @@ COMMON_TAIL: Parts = (
     ("last_capturer", 5, "last seat to capture, one-hot by relative seat; the fifth: nobody yet"),
     ("phase", 4, "play, (unused), over, chance"),
 )
-FULL = (1 << 52) - 1
-
-
-class Seen:
-    """What the generic part worked out of a view, for the game's ``fill``: each relative side's captured
-    cards (``caps``, own side first, as 52-bit sets) and their counts, the sides in that order
-    (``order``), the hand, the table and the cards the seat has not seen (52-bit sets)."""
-
-    __slots__ = ("caps", "counts", "hand", "order", "table", "unseen")
-
-    def __init__(self, order: list[int], caps: list[int], counts: list[int], hand: int, table: int,
-                 unseen: int) -> None:
-        self.order, self.caps, self.counts = order, caps, counts
-        self.hand, self.table, self.unseen = hand, table, unseen
-
-
-#: A game's own part of an observation: (view, head, chosen, seen, tail, at) -> its 52-card planes; it sets its
-#: numbers in ``tail`` (``at[name]`` is a part's offset in it).
-Fill = Callable[[HandView, int, int, Seen, list[float], dict[str, int]], Sequence[int]]
-
-
 @dataclass(frozen=True)
 class HandLayout:
     """One game's observation layout: its ``parts`` in order (the first ``planes`` of them 52-card planes),
@@ -180,4 +160,4 @@ def describe_hand_view(layout: HandLayout, view: HandView, head: int = -1, chose
     return "; ".join(parts)
 
 
-__all__ = ["COMMON_TAIL", "FULL", "Fill", "HandLayout", "Seen", "describe_hand_view", "observe_hand"]
+__all__ = ["COMMON_TAIL", "FULL", "Board", "Fill", "HandLayout", "Seen", "describe_hand_view", "observe_hand"]

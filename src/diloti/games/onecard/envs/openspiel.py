@@ -52,6 +52,8 @@ from diloti.envs.openspiel_base import HISTORY_PLIES, PLY_SIZE, SpielObserver, S
 from diloti.envs.part import EnvPart
 from diloti.games.onecard.envs.actions import HandDecision, HandEncoding
 from diloti.games.onecard.envs.driver import side_returns
+from diloti.games.onecard.envs.observation import HandLayout
+from diloti.games.onecard.envs.planes import state_parts
 from diloti.games.onecard.state import HandState
 from diloti.games.onecard.view import HandView
 
@@ -63,6 +65,8 @@ class HandSpielPart(EnvPart, Protocol):
     def game(self) -> str: ...
     @property
     def encoding(self) -> HandEncoding: ...
+    @property
+    def layout(self) -> HandLayout: ...
     @property
     def max_steps(self) -> int: ...
     def observe(self, view: Any, head: int = -1, chosen: int = 0,
@@ -189,13 +193,18 @@ class HandObserver(SpielObserver[HandSpielState, HandView]):
     """
 
     def __init__(self, game: HandSpielGame, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        super().__init__(iig_obs_type, params, game.env.size)
+        super().__init__(iig_obs_type, params, game.env.size, game.env.layout.planes)
         self.env: HandSpielPart = game.env
+        self.layout: HandLayout = game.env.layout
 
     def _view(self, state: HandSpielState, player: int) -> HandView:
         # Without the legal moves: neither the tensors nor the strings read them.
         view = state.round.view(player, legal=False)
         return view if self.private else replace(view, hand=())
+
+    def _parts(self, state: HandSpielState, player: int, head: int, chosen: int) -> tuple[list[int], list[float]]:
+        # From the hand itself, without its view's tuples (only the seat's own hand of what it cannot see).
+        return state_parts(self.layout, state.round, player, head, chosen, self.private)
 
     def _observe(self, view: HandView, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None:
         self.env.observe(view, head, chosen, out)
