@@ -21,20 +21,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diloti.core.cards import NAMES
 from diloti.core.moves import CAPTURE, Move
+from diloti.games.kontsina.planes import MAX_POINTS, fill
 from diloti.games.onecard.envs import HandEnv
 from diloti.games.onecard.envs.actions import HandEncoding
-from diloti.games.onecard.envs.observation import COMMON_TAIL, Board, HandLayout, Seen
+from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout
 
 if TYPE_CHECKING:
     from diloti.envs.part import EnvPart
 
-#: The most points a side can score in a hand of Kontsina: most cards 2, most clubs 1, 2C 1, 10D 1.
-MAX_POINTS = 5
 #: The most decision steps in a hand: a head a card played and at most one item step for each table card
 #: (a card named is taken).
 MAX_STEPS = 48 + 52
@@ -65,10 +63,6 @@ PARTS: tuple[tuple[str, int, str], ...] = (
     ("prefix_stage", 1, "1 once the head is chosen (table cards are being chosen)"),
 )
 
-_CLUBS = sum(1 << (4 * r) for r in range(13))
-_TEN_OF_DIAMONDS, _TWO_OF_CLUBS = 1 << 37, 1 << 4
-
-
 def head(move: Move) -> int:
     """The head action of ``move``: its card and kind."""
     card = move[0]
@@ -78,33 +72,6 @@ def head(move: Move) -> int:
 
 def describe_head(action: int) -> str:
     return f"{NAMES[action >> 1]} {'capture' if action & 1 else 'lay'}"
-
-
-def _strict_most(counts: list[int]) -> int:
-    top = max(counts)
-    return counts.index(top) if counts.count(top) == 1 else -1
-
-
-def fill(view: Board, head: int, chosen: int, seen: Seen, tail: list[float], at: dict[str, int]) -> Sequence[int]:
-    """Kontsina's planes and numbers; the points follow :func:`diloti.games.kontsina.rules.score_kontsina`,
-    worked out inline (they are most of the cost otherwise)."""
-    caps, counts = seen.caps, seen.counts
-    opts = view.options
-    clubs = [(m & _CLUBS).bit_count() for m in caps]
-    most_cards, most_clubs = _strict_most(counts), _strict_most(clubs)
-    for i, m in enumerate(caps):
-        points = ((2 if most_cards == i else 0) + (1 if most_clubs == i else 0)
-                  + (1 if m & _TWO_OF_CLUBS else 0) + (1 if m & _TEN_OF_DIAMONDS else 0))
-        tail[at["clubs"] + i] = clubs[i] / 13.0
-        tail[at["points"] + i] = points / MAX_POINTS
-    tail[at["players"] + view.players - 2] = 1.0
-    tail[at["partnerships"]] = float(opts.partnerships)
-    tail[at["forced_capture"]] = float(opts.forced_capture)
-    if head >= 0:
-        tail[at["prefix_kind"] + (head & 1)] = 1.0
-        tail[at["prefix_stage"]] = 1.0
-    return [seen.hand, seen.table, *caps, *[0] * (4 - view.sides), seen.unseen,
-            1 << (head >> 1) if head >= 0 else 0, chosen]
 
 
 ENCODING = HandEncoding("kontsina", HEADS, head, describe_head, items=True)
