@@ -1,26 +1,26 @@
 """One player's OpenSpiel tensor kept from one call to the next, as the bytes of its ``float32`` vector.
 
-:class:`KeptTensor` holds the bytes of a player's observation or information-state tensor (little-endian
-``float32``), what its observation part was made of (the card planes as 52-bit sets and the numbers after them)
-and how far its recall part goes (the moves written). Each call writes only what differs from the previous one:
-the card bits that changed, the numbers that changed, the moves played since; then one copy into the observer's
-buffer, which its numpy tensor shares (:mod:`diloti.envs.openspiel_base`). Compiled with the core (setup.py's
-``RESEARCH_COMPILED``): it imports only the standard library.
+:class:`KeptTensor` holds the bytes of a player's observation or information-state tensor (``float32`` in
+the machine's order, as numpy reads them), what its observation part was made of (the card planes as 52-bit
+sets and the numbers after them) and how far its recall part goes (the moves written). Each call writes only
+what differs from the previous one: the card bits that changed, the numbers that changed, the moves played
+since; then one copy into the observer's buffer, which its numpy tensor shares
+(:mod:`diloti.envs.openspiel_base`). Compiled with the core (setup.py's ``RESEARCH_COMPILED``): it imports only
+the standard library.
 
 >>> k = KeptTensor(size=52 + 2, total=52 + 2, planes=1)
 >>> k.observe([1 << 3 | 1 << 51], [0.5, 0.0])
 >>> out = bytearray(4 * 54)
 >>> end = k.copy_into(out, 0)
->>> import struct
->>> [i for i, x in enumerate(struct.unpack("<54f", out)) if x], struct.unpack_from("<f", out, 4 * 52)[0]
+>>> floats = memoryview(out).cast("f")
+>>> [i for i, x in enumerate(floats) if x], floats[52]
 ([3, 51, 52], 0.5)
 """
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
-from typing import Final, cast
+from typing import Any, Final, cast
 
 #: The moves of a round or hand that the information-state tensor can hold, one block each: every card of
 #: a deck played once (at most 48 moves after the first table) and the face-card redeal decisions.
@@ -36,9 +36,6 @@ RECALL_SIZE: Final = 5 * 52 + HISTORY_PLIES * PLY_SIZE
 #: builds on).
 Entry = tuple[int, tuple[int | None, int, int, int]]
 
-_PACK_INTO: Final = struct.Struct("<f").pack_into
-
-
 class KeptTensor:
     """One player's tensor: ``size`` floats of observation (its first ``planes`` x 52 the card planes) and, when
     ``total`` is larger, the recall part (:data:`RECALL_SIZE` floats)."""
@@ -46,6 +43,8 @@ class KeptTensor:
     def __init__(self, size: int, total: int, planes: int) -> None:
         self.data = bytearray(4 * total)
         self.view = memoryview(self.data)
+        # The same bytes as floats (native order, as numpy's float32 reads them): one write a float.
+        self.floats: memoryview[float] = self.view.cast("f")
         self.size = size
         self.planes: list[int] = [0] * planes
         self.tail: list[float] = [0.0] * (size - 52 * planes)
@@ -60,7 +59,7 @@ class KeptTensor:
     def observe(self, planes: list[int], tail: list[float]) -> None:
         """Make the observation bytes those of ``planes`` (52-bit sets) and ``tail`` (the numbers after them),
         writing only the floats that changed."""
-        data = self.data
+        floats = self.floats
         old, old_tail = self.planes, self.tail
         if not self.known:  # after raw bytes: every float written
             for i in range(len(old)):
@@ -72,24 +71,29 @@ class KeptTensor:
             new = planes[i]
             x = new ^ old[i]
             if x:
-                base = 208 * i + 2
+                base = 52 * i - 1
                 while x:
                     low = x & -x
-                    at = base + 4 * (low.bit_length() - 1)
-                    if new & low:
-                        data[at] = 0x80  # 1.0 is 00 00 80 3f
-                        data[at + 1] = 0x3F
-                    else:
-                        data[at] = 0
-                        data[at + 1] = 0
+                    floats[base + low.bit_length()] = 1.0 if new & low else 0.0
                     x ^= low
                 old[i] = new
-        at = 208 * len(planes)
+        at = 52 * len(planes)
         for j in range(len(tail)):
             v = tail[j]
             if v != old_tail[j]:
-                _PACK_INTO(data, at + 4 * j, v)
+                floats[at + j] = v
                 old_tail[j] = v
+
+    def update(self, parts: tuple[list[int], list[float]] | None, round: Any, player: int, out: bytearray,
+               end: int) -> int:
+        """One call of an observer: :meth:`observe` ``parts`` (None: the observation was written by
+        :meth:`observe_raw`), :meth:`recall` ``round``'s moves for ``player`` (None: no recall part), then
+        :meth:`copy_into` ``out``; returns the new end."""
+        if parts is not None:
+            self.observe(parts[0], parts[1])
+        if round is not None:
+            self.recall(round, round.history, player, round.players, round.first_table)
+        return self.copy_into(out, end)
 
     def observe_raw(self, raw: bytes) -> None:
         """Make the observation bytes ``raw`` (made elsewhere, e.g. from a view): the next :meth:`observe` writes
@@ -111,21 +115,22 @@ class KeptTensor:
         n = len(history)
         if n > HISTORY_PLIES:
             raise ValueError(f"a round of {n} moves: the tensor holds {HISTORY_PLIES}")
-        data = self.data
-        base = 4 * self.size
+        floats = self.floats
+        base = self.size  # in floats
         done = self.n
         if round is not self.round or n < done or (done and history[done - 1] is not self.last):
-            data[base:self.end] = bytes(self.end - base)
-            self.end = base
+            self.data[4 * base:self.end] = bytes(self.end - 4 * base)
+            self.end = 4 * base
             self.round, self.first, done = round, (), 0
         first = tuple(first_table)
         if first != self.first:  # laid face up: public (dealt once a round, by chance in OpenSpiel)
-            at = base + 4 * 4 * 52
-            data[at:at + 4 * 52] = bytes(4 * 52)
+            at = base + 4 * 52
+            for c in self.first:
+                floats[at + c] = 0.0
             for c in first:
-                _one(data, at + 4 * c)
+                floats[at + c] = 1.0
             self.first = first
-            self.end = max(self.end, at + 4 * 52)
+            self.end = max(self.end, 4 * (at + 52))
         if n == done:
             return
         for i in range(done, n):
@@ -133,20 +138,20 @@ class KeptTensor:
             seat, move = cast(Entry, history[i])
             card, kind, value, mask = move
             rel = (seat - player) % players
-            at = base + 4 * (5 * 52 + i * PLY_SIZE)
-            _one(data, at + 4 * rel)
+            at = base + 5 * 52 + i * PLY_SIZE
+            floats[at + rel] = 1.0
             if card is not None:
-                _one(data, base + 4 * (52 * rel + card))
-                _one(data, at + 4 * (4 + card))
-            _one(data, at + 4 * (56 + kind))
-            _one(data, at + 4 * (62 + value))
+                floats[base + 52 * rel + card] = 1.0
+                floats[at + 4 + card] = 1.0
+            floats[at + 56 + kind] = 1.0
+            floats[at + 62 + value] = 1.0
             while mask:
                 low = mask & -mask
-                _one(data, at + 4 * (72 + low.bit_length()))
+                floats[at + 72 + low.bit_length()] = 1.0
                 mask ^= low
         self.n = n
         self.last = history[n - 1]
-        self.end = max(self.end, base + 4 * (5 * 52 + n * PLY_SIZE))
+        self.end = max(self.end, 4 * (base + 5 * 52 + n * PLY_SIZE))
 
     def copy_into(self, out: bytearray, end: int) -> int:
         """Copy the tensor into ``out``, which holds nonzero bytes only before ``end`` (what the previous copy
@@ -155,12 +160,6 @@ class KeptTensor:
         upto = max(self.end, end)
         out[0:upto] = self.view[0:upto]
         return self.end
-
-
-def _one(data: bytearray, at: int) -> None:
-    """Writes 1.0 as a little-endian ``float32`` (bytes 00 00 80 3f) over the 0.0 at byte offset ``at``."""
-    data[at + 2] = 0x80
-    data[at + 3] = 0x3F
 
 
 __all__ = ["HISTORY_PLIES", "PLY_SIZE", "RECALL_SIZE", "KeptTensor"]

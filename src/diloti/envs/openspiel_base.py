@@ -269,25 +269,21 @@ class SpielObserver(Generic[St, V]):
         k = self._kept.get(player)
         if k is None:
             k = self._kept[player] = KeptTensor(self.size, self.total, self.planes)
-        head, chosen = state.prefix()
-        parts = self._parts(state, player, head, chosen)
+        parts = self._parts(state, player)
         if parts is None:
+            head, chosen = state.prefix()
             out: npt.NDArray[np.float32] = np.zeros(self.size, np.float32)
             self._observe(self._view(state, player), head, chosen, out)
             k.observe_raw(out.tobytes())
-        else:
-            k.observe(parts[0], parts[1])
-        if self.recall:
-            r = state.round
-            history = r.history
-            if len(history) > HISTORY_PLIES:
-                raise EnvArgumentError(f"a round of {len(history)} moves: the tensor holds {HISTORY_PLIES}")
-            k.recall(r, history, player, r.players, r.first_table)
-        self._end = k.copy_into(self._data, self._end)
+        try:
+            self._end = k.update(parts, state.round if self.recall else None, player, self._data, self._end)
+        except ValueError as exc:  # a round longer than the tensor holds (KeptTensor.recall says so)
+            raise EnvArgumentError(str(exc)) from None
 
-    def _parts(self, state: St, player: int, head: int, chosen: int) -> tuple[list[int], list[float]] | None:
+    def _parts(self, state: St, player: int) -> tuple[list[int], list[float]] | None:
         """The observation of ``player`` as its card planes (52-bit sets) and the numbers after them, read from
-        ``state`` if the game can (equal to the view's); None to have it built from the view (the default)."""
+        ``state`` (with the move being chosen, :meth:`SpielState.prefix`) if the game can (equal to the view's);
+        None to have it built from the view (the default)."""
         return None
 
     def _rebuilt(self, state: St, player: int) -> npt.NDArray[np.float32]:

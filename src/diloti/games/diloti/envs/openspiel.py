@@ -210,12 +210,17 @@ class DilotiObserver(SpielObserver[DilotiState, View]):
     def _observe(self, view: View, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None:
         observe(view, head, chosen, out=out)
 
-    def _parts(self, state: DilotiState, player: int, head: int, chosen: int) -> tuple[list[int], list[float]] | None:
-        if type(state.round) is not State:
+    def _parts(self, state: DilotiState, player: int) -> tuple[list[int], list[float]] | None:
+        r = state.round
+        if type(r) is not State:
             return None  # a round that is not Diloti's own state (mini Diloti's deal): from its view
         # The compiled kernel reads the state as the view shows it (only the seat's own hand and bottom card of
-        # what it cannot see), without the view's dozen tuples and legal moves.
-        return state_parts(state.round, player, state.scores, head, chosen, self.private)
+        # what it cannot see), without the view's dozen tuples and legal moves. The prefix read here, not by
+        # state.prefix(): a method call less at every step.
+        d = state.decision
+        if d is None:
+            return state_parts(r, player, state.scores, -1, 0, self.private)
+        return state_parts(r, player, state.scores, d.head, d.chosen, self.private)
 
     def _describe_view(self, view: View, head: int, chosen: int) -> str:
         text = describe_view(view, head, chosen)

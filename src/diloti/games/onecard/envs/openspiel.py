@@ -202,9 +202,12 @@ class HandObserver(SpielObserver[HandSpielState, HandView]):
         view = state.round.view(player, legal=False)
         return view if self.private else replace(view, hand=())
 
-    def _parts(self, state: HandSpielState, player: int, head: int, chosen: int) -> tuple[list[int], list[float]]:
+    def _parts(self, state: HandSpielState, player: int) -> tuple[list[int], list[float]]:
         # From the hand itself, without its view's tuples (only the seat's own hand of what it cannot see).
-        return state_parts(self.layout, state.round, player, head, chosen, self.private)
+        d = state.decision
+        if d is None:
+            return state_parts(self.layout, state.round, player, -1, 0, self.private)
+        return state_parts(self.layout, state.round, player, d.head, d.chosen, self.private)
 
     def _observe(self, view: HandView, head: int, chosen: int, out: npt.NDArray[np.float32]) -> None:
         self.env.observe(view, head, chosen, out)
