@@ -1,15 +1,17 @@
 """Benchmark: environment steps per second of the research wrappers, with random agents.
 
 Usage: .venv/bin/python bench/envs.py [--game diloti|xeri|kontsina] [--seconds S] [--repeat N] [--players 2|3|4]
-                            [--only NAME ...] [--cpu-clock] [--research]
+                            [--only NAME ...] [--cpu-clock] [--research] [--interleave]
        .venv/bin/python bench/envs.py --tensor-cost [--seconds S]
        .venv/bin/python bench/envs.py --against SRC [--rounds N] [--seconds S] [--only NAME ...]
        .venv/bin/python bench/envs.py --search-moves [--rounds N]
 
 Each figure is the median of ``--repeat`` runs of about ``--seconds`` each, in
 one process (the engine's shape cache warms up in the first runs, as in any
-long training run). A *step* is one action id taken by an agent: a head, an
-item or STOP; chance outcomes (OpenSpiel) are counted apart.
+long training run); with ``--interleave`` the figures take turns, one run each,
+so that a load that comes and goes meets them alike (for ratios on a shared
+machine). A *step* is one action id taken by an agent: a head, an item or STOP;
+chance outcomes (OpenSpiel) are counted apart.
 
 - ``engine``: random playouts with full move generation (``diloti bench``'s loop).
 - ``pettingzoo``: ``pettingzoo_env.env()`` with PettingZoo's wrappers, the usual
@@ -45,7 +47,8 @@ Issue 52's figures (``--research`` runs them all, side by side, in one process):
   decisions (the yardstick); ``hearts-tensor-list``: with ``information_state_tensor`` at every decision.
 
 ``--tensor-cost`` prints the CPU microseconds of one ``set_from`` of the OpenSpiel observers (information state
-and observation) at every decision of random rounds, for every game and player count.
+and observation) at every decision of random rounds, for every game and player count, and of the same
+decisions' own step through pyspiel (``step``: ``legal_actions`` and ``apply_action``) as the yardstick.
 
 ``--against SRC`` measures side by side in one run: child processes alternate between ``PYTHONPATH=SRC``
 (e.g. main's sources: ``mkdir /tmp/main-src && git archive main src | tar -x -C /tmp/main-src``, then
@@ -349,20 +352,22 @@ def openspiel_clone(players: int, name: str, mid_move: bool) -> Run:
 def tensor_costs(seconds: float, seed: int) -> dict[str, float]:
     """CPU microseconds a call of the OpenSpiel observer's ``set_from`` for the acting player at every decision of
     random rounds, information state and observation, for every game and player count (the same loop on any
-    tree: with ``PYTHONPATH`` set to another checkout's ``src``, that code's cost)."""
+    tree: with ``PYTHONPATH`` set to another checkout's ``src``, that code's cost); and ``step``, the same
+    decisions' own step through pyspiel (``legal_actions`` and ``apply_action``), the yardstick in the same run."""
     import pyspiel
 
     import diloti.envs.openspiel_game  # noqa: F401 - registers the games
     from diloti.envs.games import env_games
 
     out: dict[str, float] = {}
+    steps: dict[str, float] = {}  # the same decisions' own step (legal_actions and apply_action), last measured
     for name, g in env_games().items():
         for players in g.players:
             game = pyspiel.load_game(f"python_{name}", {"players": players})
             for recall in (True, False):
                 obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=recall))
                 rng = random.Random(seed)
-                spent, calls = 0.0, 0
+                spent, stepped, calls = 0.0, 0.0, 0
                 while spent < seconds:
                     state = game.new_initial_state()
                     while not state.is_terminal():
@@ -373,12 +378,16 @@ def tensor_costs(seconds: float, seed: int) -> dict[str, float]:
                         player = state.current_player()
                         t = time.process_time()
                         obs.set_from(state, player)
-                        spent += time.process_time() - t
-                        calls += 1
+                        t2 = time.process_time()
                         legal = state.legal_actions()
                         state.apply_action(legal[rng.randrange(len(legal))])
+                        stepped += time.process_time() - t2
+                        spent += t2 - t
+                        calls += 1
                 key = f"{name}-{players}p {'infostate' if recall else 'observation'}"
                 out[key] = round(spent / calls * 1e6, 1)
+                steps[f"{name}-{players}p step"] = round(stepped / calls * 1e6, 1)
+    out.update(steps)
     return out
 
 
@@ -447,6 +456,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", nargs="*", choices=NAMES)
     p.add_argument("--against", metavar="SRC", help="side by side with PYTHONPATH=SRC (see the description)")
     p.add_argument("--warm", action="store_true", help="run each figure once for a moment before measuring it")
+    p.add_argument("--interleave", action="store_true",
+                   help="run the figures in turn, one run each, --repeat times (not each figure's runs together)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--cpu-clock", action="store_true",
                    help="time by the process CPU time (time.process_time): steadier on a shared machine")
@@ -501,7 +512,24 @@ def main(argv: list[str] | None = None) -> int:
         "hearts-tensor-list": lambda: openspiel(4, [], "", tensor="list", cpp="hearts"),
     }
     out = {}
-    for name in args.only or (RESEARCH if args.research else DEFAULT):
+    names = args.only or (RESEARCH if args.research else DEFAULT)
+    if args.interleave:  # one run of each figure in turn, repeat times: a load that changes meets them alike
+        made = {name: runs[name]() for name in names}
+        if args.warm:
+            for run in made.values():
+                run(min(args.seconds, 0.5), 99)
+        got: dict[str, list[float]] = {name: [] for name in names}
+        for i in range(args.repeat):
+            for name, run in made.items():
+                steps, elapsed = run(args.seconds, args.seed + i)
+                got[name].append(steps / elapsed)
+        for name, rates in got.items():
+            out[name] = round(statistics.median(rates))
+            if not args.json:
+                spread = ", ".join(f"{r:,.0f}" for r in rates)
+                print(f"{name:15} {statistics.median(rates):10,.0f} steps/s   (runs: {spread})")
+        names = []
+    for name in names:
         run = runs[name]()
         if args.warm:
             run(min(args.seconds, 0.5), 99)  # the shape cache warmed, as in a long run

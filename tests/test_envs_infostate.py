@@ -117,3 +117,42 @@ def test_whole_games_start_again_each_round() -> None:
         check(state, obs, 2)
         step(state, rng)
     assert len(rounds) > 1
+
+
+#: Options that change what the tensors hold (the bottom card seen, redeal decisions, the games' own flags).
+OPTIONS = [("diloti", 2, "dealer_sees_bottom face_card_redeal:any_deal liberal_groups soy"),
+           ("diloti", 4, "dealer_sees_bottom face_card_redeal:first_deal self_raise"),
+           ("xeri", 2, "xeri_jack_double no_xeri_last_card"),
+           ("xeri", 4, "pile_any_pair_redeal"),
+           ("kontsina", 3, "forced_capture"),
+           ("kontsina", 4, "partnerships")]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), OPTIONS)
+def test_tensors_with_options_equal_the_rebuild(name: str, players: int, options: str) -> None:
+    game = pyspiel.load_game(f"python_{name}", {"players": players, "options": options})
+    obs = observers(game)
+    arrays = [o.tensor for o in obs]
+    rng = random.Random(5)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            check(state, obs, players)
+            step(state, rng)
+        check(state, obs, players)
+    assert all(o.tensor is a for o, a in zip(obs, arrays, strict=True))  # filled in place, as OpenSpiel reads it
+
+
+def test_kept_tensor_writes_only_what_changed() -> None:
+    """The kept tensor's writes reach the observer's array, and a float set back to zero is zero again."""
+    from diloti.envs.kept import KeptTensor
+
+    k = KeptTensor(size=2 * 52 + 3, total=2 * 52 + 3, planes=2)
+    out = bytearray(4 * (2 * 52 + 3))
+    floats = np.frombuffer(out, np.float32)
+    k.observe([1 << 7, 1 << 51], [0.25, 0.0, 1.0])
+    end = k.copy_into(out, 0)
+    assert np.flatnonzero(floats).tolist() == [7, 52 + 51, 104, 106] and floats[104] == 0.25
+    k.observe([1 << 8, 0], [0.0, 0.5, 1.0])
+    k.copy_into(out, end)
+    assert np.flatnonzero(floats).tolist() == [8, 105, 106] and floats[105] == 0.5
