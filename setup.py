@@ -63,8 +63,8 @@ RESEARCH_COMPILED = [
     "diloti/games/diloti/envs/actions.py",
     "diloti/games/diloti/envs/planes.py",
     "diloti/games/onecard/envs/planes.py",
-    "diloti/games/xeri/planes.py",
-    "diloti/games/kontsina/planes.py",
+    "diloti/games/xeri/envs/planes.py",
+    "diloti/games/kontsina/envs/planes.py",
     "diloti/envs/kept.py",
 ]
 

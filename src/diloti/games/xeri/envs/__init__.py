@@ -26,7 +26,7 @@ from diloti.core.moves import Move
 from diloti.games.onecard.envs import HandEnv
 from diloti.games.onecard.envs.actions import HandEncoding
 from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout
-from diloti.games.xeri.planes import MAX_POINTS, fill
+from diloti.games.xeri.envs.planes import MAX_POINTS, fill
 
 if TYPE_CHECKING:
     from diloti.envs.part import EnvPart

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from diloti.core.cards import NAMES
 from diloti.core.moves import CAPTURE, Move
-from diloti.games.kontsina.planes import MAX_POINTS, fill
+from diloti.games.kontsina.envs.planes import MAX_POINTS, fill
 from diloti.games.onecard.envs import HandEnv
 from diloti.games.onecard.envs.actions import HandEncoding
 from diloti.games.onecard.envs.observation import COMMON_TAIL, HandLayout
