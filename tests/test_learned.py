@@ -150,18 +150,27 @@ def test_bad_temperature_is_refused() -> None:
 
 
 def test_the_training_command_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tiny run gives a loadable file that plays; the same seed gives the same weights (the second run reading
+    its positions back from --data)."""
     pytest.importorskip("torch")
     from diloti.ai.learned.train import main
 
-    out = tmp_path / "tiny.npz"
-    assert main(["--seed", "1", "--out", str(out), "--rounds", "2,1", "--teacher", "heuristic", "--epochs", "1",
-                 "--hidden", "8", "--workers", "1"]) == 0
-    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert summary["positions"] > 20 and summary["core_minutes"] >= 0
-    net = load_weights(out)
+    data = tmp_path / "data"
+    data.mkdir()
+    nets = []
+    for name in ("a", "b"):
+        out = tmp_path / f"{name}.npz"
+        assert main(["--seed", "1", "--out", str(out), "--rounds", "2,1", "--teacher", "heuristic", "--epochs", "1",
+                     "--hidden", "8", "--workers", "1", "--data", str(data)]) == 0
+        summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert summary["positions"] > 20 and summary["core_minutes"] >= 0
+        nets.append(load_weights(out))
+    assert sorted(p.name for p in data.iterdir()) == ["iteration-1.npz", "iteration-2.npz"]
+    net = nets[0]
     assert net.meta["training"]["rounds"] == [2, 1] and net.W2.shape == (8, 8) and net.claims("diloti", 2)
+    assert all(np.array_equal(getattr(nets[0], k), getattr(nets[1], k)) for k in ("W_position", "W2", "w_skip"))
     st = find_game("diloti").new_state(players=2, seed=9)
-    assert LearnedPlayer(1, weights=str(out)).choose(st.view(st.turn)) in st.legal_moves()
+    assert LearnedPlayer(1, weights=str(tmp_path / "a.npz")).choose(st.view(st.turn)) in st.legal_moves()
 
 
 def test_the_training_command_refuses_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

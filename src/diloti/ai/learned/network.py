@@ -6,7 +6,11 @@ together, a second mixes, one number comes out::
 
     h1 = relu(position @ W_position + move @ W_move + b1)     (one row a legal move; the position's product once)
     h2 = relu(h1 @ W2 + b2)
-    score = h2 @ w3 + b3
+    score = h2 @ w3 + b3 + move @ w_skip
+
+The last term is a linear skip from the move's features, the game's heuristic score among them: training starts
+from the heuristic's softmax (``w_skip`` on its score, ``w3`` zero) and the hidden layers learn where the teacher
+parts from it (residual policy learning).
 
 Inference needs numpy only (never torch): the level costs a fraction of a millisecond beyond the game's
 heuristic scores, and a server that offers it needs no more than numpy. The file holds the arrays above and a
@@ -35,7 +39,7 @@ from diloti.ai.learned.features import FEATURES_VERSION, MOVE_SIZE, POSITION_SIZ
 
 #: The weights file's own format (the arrays and the meta's keys). Another format is refused.
 FORMAT = "diloti-learned-weights-1"
-ARRAYS = ("W_position", "W_move", "b1", "W2", "b2", "w3", "b3")
+ARRAYS = ("W_position", "W_move", "b1", "W2", "b2", "w3", "b3", "w_skip")
 #: The shipped weights: Diloti, 2 players, trained by ``python -m diloti.ai.learned.train`` (docs/RESEARCH.md).
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "data" / "diloti-2p.npz"
 
@@ -55,6 +59,7 @@ class Network:
     b2: npt.NDArray[np.float32]
     w3: npt.NDArray[np.float32]
     b3: npt.NDArray[np.float32]
+    w_skip: npt.NDArray[np.float32]
     meta: dict[str, Any]
 
     def scores(self, position: npt.NDArray[np.float32], moves: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -66,7 +71,7 @@ class Network:
         """
         h1 = np.maximum(moves @ self.W_move + (position @ self.W_position + self.b1), 0.0)
         h2 = np.maximum(h1 @ self.W2 + self.b2, 0.0)
-        out: npt.NDArray[np.float32] = (h2 @ self.w3 + self.b3).astype(np.float32)
+        out: npt.NDArray[np.float32] = (h2 @ self.w3 + self.b3 + moves @ self.w_skip).astype(np.float32)
         return out
 
     def claims(self, game: str, players: int) -> bool:
@@ -139,7 +144,7 @@ def _read(p: Path) -> Network:
         raise LearnedWeightsError(f"weights file {str(p)!r} lacks the array {missing[0]!r}", str(p))
     hidden = arrays["W2"].shape[0]
     expected = {"W_position": (POSITION_SIZE, hidden), "W_move": (MOVE_SIZE, hidden), "b1": (hidden,),
-                "W2": (hidden, hidden), "b2": (hidden,), "w3": (hidden,), "b3": ()}
+                "W2": (hidden, hidden), "b2": (hidden,), "w3": (hidden,), "b3": (), "w_skip": (MOVE_SIZE,)}
     for name, shape in expected.items():
         if arrays[name].shape != shape:
             raise LearnedWeightsError(f"weights file {str(p)!r}: array {name!r} has shape {arrays[name].shape}, "

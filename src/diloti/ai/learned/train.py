@@ -26,6 +26,7 @@ workers and of the training, as core-minutes. A tiny run (seconds): ``--rounds 2
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import random
@@ -49,6 +50,7 @@ from diloti.core.seeds import derive_seed
 
 DEFAULT_TEACHER = "master:iterations=200,seconds=none,width=5,infer=0,counted=99"
 MAX_MOVES = 256  # a decision with more legal moves (a table grown by lays) is not learned from: rare, and costly
+HEURISTIC_START = 20.0  # the skip's first weight on the heuristic score (points / 10): a point is 2 of logit
 CHUNK = 10  # rounds a worker's task: the chunks, and so the data, do not depend on the number of workers
 
 
@@ -132,34 +134,63 @@ def collect(game: str, players: int, seed: int, iteration: int, rounds: int, beh
     return Batch.join(parts)
 
 
+def cached_collect(cache: Path | None, game: str, players: int, seed: int, iteration: int, rounds: int,
+                   behaviour: str | None, teacher: str, eps: float, workers: int) -> Batch:
+    """:func:`collect`, kept in ``cache`` (a folder) when given: an iteration's positions are read back when every
+    input that made them (the seed, the iteration, its rounds, the teacher, ``eps``, the behaviour network's bytes)
+    is the same, so a recipe's fitting can be changed and run again without playing and labelling again."""
+    if cache is None:
+        return collect(game, players, seed, iteration, rounds, behaviour, teacher, eps, workers)
+    made_by = hashlib.sha256(Path(behaviour).read_bytes()).hexdigest() if behaviour else "heuristic"
+    key = json.dumps([FORMAT, game, players, seed, iteration, rounds, made_by, teacher, eps])
+    path = cache / f"iteration-{iteration + 1}.npz"
+    if path.exists():
+        with np.load(path, allow_pickle=False) as f:
+            if str(f["key"]) == key:
+                return Batch(f["positions"], f["moves"], f["starts"], f["counts"], f["labels"], float(f["cpu"]))
+    batch = collect(game, players, seed, iteration, rounds, behaviour, teacher, eps, workers)
+    with open(path, "wb") as out:
+        np.savez(out, key=np.array(key), positions=batch.positions, moves=batch.moves, starts=batch.starts,
+                 counts=batch.counts, labels=batch.labels, cpu=np.array(batch.cpu))
+    return batch
+
+
 def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batch: int = 256,
-        log: Any = None) -> tuple[dict[str, npt.NDArray[np.float32]], dict[str, float]]:
+        decay: float = 1e-3, log: Any = None) -> tuple[dict[str, npt.NDArray[np.float32]], dict[str, float]]:
     """Train a network from scratch on ``data``: masked cross-entropy of the teacher's move. Returns its arrays and
-    the held-out figures (a twentieth of the positions, by a seeded draw): the agreement with the teacher, of the
-    network and of the heuristic's best move (a baseline)."""
+    the held-out figures (a tenth of the positions, by a seeded draw): the agreement with the teacher, of the
+    network and of the heuristic's best move (a baseline).
+
+    The network starts as the heuristic's softmax (the skip's weight on the heuristic score, the hidden layers'
+    output zero) and is kept at the epoch of least held-out loss (early stopping), with AdamW's weight decay: the
+    hidden layers learn the teacher's departures from the heuristic only as far as the positions bear them out.
+    """
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     n = len(data)
     order = np.random.default_rng(seed).permutation(n)
-    held = order[: max(1, n // 20)] if n >= 20 else order[:0]
+    held = order[: n // 10] if n >= 20 else order[:0]
     train = order[len(held):]
     first = (2.0 / (POSITION_SIZE + MOVE_SIZE)) ** 0.5  # He's scale for the first layer's joined input
+    skip = torch.zeros(MOVE_SIZE)
+    skip[_heuristic_column()] = HEURISTIC_START
     params = {
         "W_position": torch.nn.Parameter(torch.randn(POSITION_SIZE, hidden) * first),
         "W_move": torch.nn.Parameter(torch.randn(MOVE_SIZE, hidden) * first),
         "b1": torch.nn.Parameter(torch.zeros(hidden)),
         "W2": torch.nn.Parameter(torch.randn(hidden, hidden) * (2.0 / hidden) ** 0.5),
         "b2": torch.nn.Parameter(torch.zeros(hidden)),
-        "w3": torch.nn.Parameter(torch.randn(hidden) * (1.0 / hidden) ** 0.5),
+        "w3": torch.nn.Parameter(torch.zeros(hidden)),
         "b3": torch.nn.Parameter(torch.zeros(())),
+        "w_skip": torch.nn.Parameter(skip),
     }
-    optimiser = torch.optim.Adam(params.values(), lr=lr)
+    optimiser = torch.optim.AdamW(params.values(), lr=lr, weight_decay=decay)
     moves_all = torch.from_numpy(data.moves.astype(np.float32))
     positions_all = torch.from_numpy(data.positions)
 
-    def logits(idx: npt.NDArray[np.int64]) -> tuple[Any, Any]:
+    def logits(idx: npt.NDArray[np.int64]) -> Any:
         counts = data.counts[idx]
         width = int(counts.max())
         rows = data.starts[idx][:, None] + np.arange(width)[None, :]
@@ -169,35 +200,53 @@ def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batc
         p = positions_all[torch.from_numpy(idx)] @ params["W_position"]  # (B, hidden)
         h1 = torch.relu(m @ params["W_move"] + (p + params["b1"])[:, None, :])
         h2 = torch.relu(h1 @ params["W2"] + params["b2"])
-        out = h2 @ params["w3"] + params["b3"]
-        return out.masked_fill(~torch.from_numpy(valid), float("-inf")), valid
+        out = h2 @ params["w3"] + params["b3"] + m @ params["w_skip"]
+        return out.masked_fill(~torch.from_numpy(valid), float("-inf"))
+
+    def held_out() -> tuple[float, float]:
+        if not len(held):
+            return 0.0, 0.0
+        with torch.no_grad():
+            losses, right = 0.0, 0
+            for at in range(0, len(held), 1024):
+                idx = held[at:at + 1024]
+                out = logits(idx)
+                target = torch.from_numpy(data.labels[idx])
+                losses += float(torch.nn.functional.cross_entropy(out, target, reduction="sum"))
+                right += int((out.argmax(1) == target).sum())
+        return losses / len(held), right / len(held)
 
     rng = np.random.default_rng(seed + 1)
-    steps = max(1, epochs * ((len(train) + batch - 1) // batch))
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=lr, total_steps=steps)
+    best_loss, best_agreement = held_out()
+    best = {name: p.detach().clone() for name, p in params.items()}
+    best_epoch = 0
+    if log is not None:
+        log(f"  start (the heuristic's softmax): held-out loss {best_loss:.4f}, agreement {best_agreement:.3f}")
     for epoch in range(epochs):
         rng.shuffle(train)
         total = 0.0
         for at in range(0, len(train), batch):
             idx = train[at:at + batch]
-            out, _ = logits(idx)
-            loss = torch.nn.functional.cross_entropy(out, torch.from_numpy(data.labels[idx]))
+            loss = torch.nn.functional.cross_entropy(logits(idx), torch.from_numpy(data.labels[idx]))
             optimiser.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             optimiser.step()
-            schedule.step()
             total += float(loss.detach()) * len(idx)
+        loss_held, agreement = held_out()
         if log is not None:
-            log(f"  epoch {epoch + 1}/{epochs}: loss {total / max(1, len(train)):.4f}")
-    figures: dict[str, float] = {"positions": float(n), "held_out": float(len(held))}
+            log(f"  epoch {epoch + 1}/{epochs}: loss {total / max(1, len(train)):.4f}, held out {loss_held:.4f}, "
+                f"agreement {agreement:.3f}")
+        if loss_held < best_loss or not len(held):
+            best_loss, best_agreement, best_epoch = loss_held, agreement, epoch + 1
+            best = {name: p.detach().clone() for name, p in params.items()}
+    figures: dict[str, float] = {"positions": float(n), "held_out": float(len(held)), "epoch": float(best_epoch)}
     if len(held):
-        with torch.no_grad():
-            out, _ = logits(held)
-            figures["agreement"] = float((out.argmax(1).numpy() == data.labels[held]).mean())
-        best = np.array([int(np.argmax(data.moves[s:s + c, _heuristic_column()].astype(np.float32)))
-                         for s, c in zip(data.starts[held], data.counts[held], strict=True)])
-        figures["heuristic_agreement"] = float((best == data.labels[held]).mean())
-    arrays = {name: p.detach().numpy().astype(np.float32) for name, p in params.items()}
+        figures["held_out_loss"] = best_loss
+        figures["agreement"] = best_agreement
+        best_h = np.array([int(np.argmax(data.moves[s:s + c, _heuristic_column()].astype(np.float32)))
+                           for s, c in zip(data.starts[held], data.counts[held], strict=True)])
+        figures["heuristic_agreement"] = float((best_h == data.labels[held]).mean())
+    arrays = {name: p.numpy().astype(np.float32) for name, p in best.items()}
     return arrays, figures
 
 
@@ -216,14 +265,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="the weights file to write (.npz)")
     ap.add_argument("--game", default="diloti", help="the game (default diloti)")
     ap.add_argument("--players", type=int, default=2, help="player count (default 2)")
-    ap.add_argument("--rounds", default="400,400,400",
-                    help="rounds of self-play in each iteration, comma separated (default 400,400,400: three "
+    ap.add_argument("--rounds", default="400,300",
+                    help="rounds of self-play in each iteration, comma separated (default 400,300: two "
                          "iterations)")
     ap.add_argument("--teacher", default=DEFAULT_TEACHER, help=f"the search that labels (default {DEFAULT_TEACHER})")
     ap.add_argument("--eps", type=float, default=0.1, help="share of random moves in self-play (default 0.1)")
     ap.add_argument("--hidden", type=int, default=128, help="hidden units a layer (default 128)")
     ap.add_argument("--epochs", type=int, default=12, help="training epochs an iteration (default 12)")
     ap.add_argument("--workers", type=int, default=2, help="processes generating positions (default 2)")
+    ap.add_argument("--data", help="a folder keeping each iteration's labelled positions (read back when the same)")
     args = ap.parse_args(argv)
     try:
         rounds = [int(r) for r in str(args.rounds).split(",") if r.strip()]
@@ -243,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
         make_player(args.teacher, seed=1)
     except PlayerError as exc:
         ap.error(f"invalid --teacher {args.teacher!r}: {exc}")
+    cache = None if args.data is None else Path(args.data)
+    if cache is not None and not cache.is_dir():
+        ap.error(f"invalid --data {args.data!r}: not a folder")
     out = Path(args.out)
     if not out.parent.is_dir():
         ap.error(f"invalid --out {args.out!r}: no folder {str(out.parent)!r}")
@@ -264,8 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     for it, count in enumerate(rounds):
         log(f"iteration {it + 1}/{len(rounds)}: {count} rounds by {behaviour or 'heuristic'}, labelled by "
             f"{args.teacher}")
-        batch = collect(args.game, args.players, args.seed, it, count, behaviour, args.teacher, args.eps,
-                        args.workers)
+        batch = cached_collect(cache, args.game, args.players, args.seed, it, count, behaviour, args.teacher,
+                               args.eps, args.workers)
         worker_cpu += batch.cpu if args.workers > 1 else 0.0
         data.append(batch)
         joined = Batch.join(data)
