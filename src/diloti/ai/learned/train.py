@@ -265,13 +265,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="the weights file to write (.npz)")
     ap.add_argument("--game", default="diloti", help="the game (default diloti)")
     ap.add_argument("--players", type=int, default=2, help="player count (default 2)")
-    ap.add_argument("--rounds", default="400,300",
-                    help="rounds of self-play in each iteration, comma separated (default 400,300: two "
+    ap.add_argument("--rounds", default="400,150",
+                    help="rounds of self-play in each iteration, comma separated (default 400,150: two "
                          "iterations)")
     ap.add_argument("--teacher", default=DEFAULT_TEACHER, help=f"the search that labels (default {DEFAULT_TEACHER})")
     ap.add_argument("--eps", type=float, default=0.1, help="share of random moves in self-play (default 0.1)")
     ap.add_argument("--hidden", type=int, default=128, help="hidden units a layer (default 128)")
-    ap.add_argument("--epochs", type=int, default=12, help="training epochs an iteration (default 12)")
+    ap.add_argument("--epochs", type=int, default=6, help="training epochs an iteration, at most (default 6)")
     ap.add_argument("--workers", type=int, default=2, help="processes generating positions (default 2)")
     ap.add_argument("--data", help="a folder keeping each iteration's labelled positions (read back when the same)")
     args = ap.parse_args(argv)
