@@ -184,19 +184,27 @@ def test_the_training_command_refuses_bad_arguments(capsys: pytest.CaptureFixtur
 
 
 def test_a_browser_table_offers_it_where_it_plays(tmp_path: Path) -> None:
+    """Offered, seated where it plays and refused elsewhere; at its table it answers the person's moves (its moves
+    made in the server's worker pool, as every level's are)."""
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
+    from test_server import hello, make_client, new_table
 
-    from diloti.server.app import create_app
-
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'd.sqlite3'}", allow_seed=True)) as client:
+    with make_client(tmp_path, rate=1e6, burst=1e6) as client:
         assert "learned" in client.get("/api/info").json()["levels"]
         seats = [{"kind": "human"}, {"kind": "bot", "level": "learned"}]
-        r = client.post("/api/tables", json={"name": "Ann", "seats": seats, "seed": 5})
-        assert r.status_code == 201, r.text
         r = client.post("/api/tables", json={"name": "Ann", "players": 4, "seats": seats + [{"kind": "human"}] * 2})
         assert r.status_code == 400 and r.json() == {
             "type": "error", "code": "bad_level", "message": "seat 1: the level 'learned' does not play diloti with 4 "
                                                              "players"}
         r = client.post("/api/tables", json={"name": "Ann", "game": "xeri", "away_level": "learned"})
         assert r.status_code == 400 and "away_level: the level 'learned' does not play xeri" in r.json()["message"]
+        t = new_table(client, seats=seats, seed=5)
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, t["table"], t["token"])
+            turns = 0
+            while turns < 3:  # our move, the learned player's answer, three times
+                m = ws.receive_json()
+                assert m["type"] != "error", m
+                if m["type"] == "state" and m["your_turn"]:
+                    turns += 1
+                    ws.send_json({"type": "move", "move": m["legal"][0]["move"], "ply": m["ply"]})
