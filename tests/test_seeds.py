@@ -43,13 +43,14 @@ def test_server_seeds_are_pinned() -> None:
 
 
 # Modules that hash something other than seeds: seat tokens, device cookies, the compiled core's sources.
-NOT_SEEDS = {SRC / "server" / "lockout.py", SRC / "_core.py", SRC / "envs" / "fingerprint.py"}
+NOT_SEEDS = {SRC / "server" / "lockout.py", SRC / "_core.py", SRC / "envs" / "fingerprint.py",
+             SRC / "ai" / "learned" / "train.py"}
 
 
 def test_one_recipe() -> None:
     """Only core/seeds.py hashes seeds (server/live.py hashes seat tokens, server/lockout.py signs device
-    cookies, _core.py checks the compiled core's sources, envs/fingerprint.py what an environment's episode gives:
-    never seeds)."""
+    cookies, _core.py checks the compiled core's sources, envs/fingerprint.py what an environment's episode gives,
+    ai/learned/train.py the network its cached positions were played by: never seeds)."""
     for path in SRC.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         functions = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}

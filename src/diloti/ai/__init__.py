@@ -3,7 +3,8 @@
 Levels offered to people (:data:`LEVELS`): ``random``, ``greedy``,
 ``heuristic``, ``expert``, ``master`` (the expert's search with card-counting
 rollouts and a quarter of a second a move: stronger than the expert in matches,
-docs/STRENGTH.md). :data:`MEASUREMENT_LEVELS` adds ``oracle``, which sees every
+docs/STRENGTH.md), and, where numpy is installed, ``learned`` (a small network's policy, no search at move
+time: :mod:`diloti.ai.learned`). :data:`MEASUREMENT_LEVELS` adds ``oracle``, which sees every
 hand and is only for measuring (tournaments give it the state).
 
 :func:`make_player` is the one way to build a player, from a level name or a
@@ -13,7 +14,7 @@ hand and is only for measuring (tournaments give it the state).
 
 >>> from diloti.ai import LEVELS, MEASUREMENT_LEVELS, make_player
 >>> list(LEVELS), list(MEASUREMENT_LEVELS)[len(LEVELS):]
-(['random', 'greedy', 'heuristic', 'expert', 'master'], ['oracle'])
+(['random', 'greedy', 'heuristic', 'expert', 'master', 'learned'], ['oracle'])
 >>> make_player("expert:iterations=50,seconds=none", seed=1).iterations
 50
 >>> make_player("expert", seed=1, iterations=50).iterations
@@ -33,6 +34,8 @@ from diloti.ai.expert import ExpertPlayer, OraclePlayer
 from diloti.ai.games import game_players, players_part
 from diloti.ai.greedy import GreedyPlayer
 from diloti.ai.heuristic import HeuristicPlayer
+from diloti.ai.learned import LearnedPlayer
+from diloti.ai.learned import available as learned_available
 from diloti.ai.master import MasterPlayer
 from diloti.ai.part import PlayersPart, SearchSettings
 from diloti.core.moves import Move
@@ -45,9 +48,24 @@ LEVELS: dict[str, Callable[..., Player]] = {
     "expert": ExpertPlayer,
     "master": MasterPlayer,
 }
+# The learned policy (issue 53) needs numpy: offered only where it can run (a capability, not a name).
+if learned_available():
+    LEVELS["learned"] = LearnedPlayer
 
 # Every level, the measurement-only oracle included (it sees every hand: never an opponent in play).
 MEASUREMENT_LEVELS: dict[str, Callable[..., Player]] = {**LEVELS, "oracle": OraclePlayer}
+
+
+def level_plays(spec: str, game: str, players: int) -> bool:
+    """Whether the level of ``spec`` plays ``game`` with ``players`` players: every level does, but one that says
+    otherwise by its factory's ``plays(game, players)`` (the learned level: the games its network was trained for).
+
+    >>> level_plays("master:seconds=2", "xeri", 4)
+    True
+    """
+    factory = MEASUREMENT_LEVELS.get(spec.partition(":")[0].strip())
+    plays = getattr(factory, "plays", None)
+    return plays is None or bool(plays(game, players))
 
 
 def _setting(spec: str, text: str, free: bool = False) -> Any:
@@ -101,10 +119,11 @@ def make_player(spec: str, seed: int | None = None, *, measurement: bool = False
     (matches) or ``outside`` (the terminal game, whose user names their own code),
     never otherwise: a browser table must not import code a request names.
 
-    >>> make_player("oracle")
+    >>> make_player("oracle")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    diloti.ai.errors.UnknownLevelError: unknown level 'oracle' (known: random, greedy, heuristic, expert, master)
+    diloti.ai.errors.UnknownLevelError: unknown level 'oracle'
+        (known: random, greedy, heuristic, expert, master, learned)
     >>> make_player("oracle", measurement=True).name
     'oracle'
     """
@@ -215,6 +234,7 @@ __all__ = [
     "SearchSettings",
     "UnknownLevelError",
     "game_players",
+    "level_plays",
     "make_player",
     "parse_spec",
     "player_move",

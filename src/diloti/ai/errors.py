@@ -5,7 +5,7 @@
 ...     make_player("grandmaster")
 ... except UnknownLevelError as exc:
 ...     print(exc.input, "|", exc)
-grandmaster | unknown level 'grandmaster' (known: random, greedy, heuristic, expert, master)
+grandmaster | unknown level 'grandmaster' (known: random, greedy, heuristic, expert, master, learned)
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from diloti.ai import LEVELS, UnknownLevelError, parse_spec
+from diloti.ai import LEVELS, UnknownLevelError, level_plays, parse_spec
 from diloti.core.errors import DilotiError
 from diloti.games import DEFAULT_GAME, GAMES, GameInfo
 from diloti.server.clock import CLOCK_MOVE, CLOCK_RESERVE
@@ -121,6 +121,11 @@ class Seating:
             raise ProtocolError("bad_request", f"invalid private {private!r:.40}: expected true or false")
         seed = self._read_seed(req.get("seed"))
         away_level, grace, clock, rated = read_conditions(req, game)
+        for what, level in [*((f"seat {s.seat}", s.level) for s in seats if s.kind == "bot"),
+                            ("away_level", away_level)]:
+            if level is not None and not level_plays(level, game, players):
+                raise ProtocolError("bad_level", f"{what}: the level {level!r:.40} does not play {game} with "
+                                                 f"{players} players")
         token = secrets.token_urlsafe(32)
         seats[seat].name = name
         seats[seat].token_hash = token_hash(token)

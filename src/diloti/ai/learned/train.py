@@ -1,0 +1,344 @@
+"""Training the learned player by expert iteration: self-play positions, the search's moves, imitation.
+
+Expert iteration (ExIt; AlphaZero's loop with a search as the policy-improvement operator): the *apprentice* (the
+network) and a fixed *expert* (a search level, by default the master at a budget of playouts) take turns.
+
+1. **Positions by self-play.** Rounds of the game are played by the behaviour policy: in the first iteration the
+   heuristic level, in each later one the current network, drawing its moves from its softmax (temperature 1);
+   each move is replaced by a uniformly random legal one with probability ``eps`` (positions off the policy's
+   path). The rounds are dealt from seeds drawn from ``--seed``, split over ``--workers`` processes.
+2. **Labels by search.** At every decision with more than one legal move (a move the game takes by rule
+   excepted), the teacher chooses from the seat's own view: the label is its move.
+3. **Imitation.** The network is trained from scratch on every position labelled so far (all iterations):
+   cross-entropy of the teacher's move under the softmax of the network's scores over the legal moves (the
+   mask), Adam, minibatches.
+
+The positions, labels and the network are reproducible from ``--seed``: every seed, the teacher's included,
+derives from it, the workers' chunks are fixed whatever their number, and torch runs on one thread.
+
+    python -m diloti.ai.learned.train --seed 1 --out src/diloti/ai/learned/data/diloti-2p.npz
+
+needs torch (the ``learned-train`` extra) and prints, at the end, what it cost: the CPU seconds of the
+workers and of the training, as core-minutes. A tiny run (seconds): ``--rounds 2 --teacher heuristic
+--epochs 1``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from diloti.ai import make_player
+from diloti.ai.errors import PlayerError
+from diloti.ai.games import players_part
+from diloti.ai.learned import LearnedPlayer
+from diloti.ai.learned.features import MOVE_SIZE, POSITION_SIZE, move_features, position_features
+from diloti.ai.learned.network import FORMAT, Network, load_weights, new_meta
+from diloti.core.registry import find_game
+from diloti.core.seeds import derive_seed
+
+DEFAULT_TEACHER = "master:iterations=200,seconds=none,width=5,infer=0,counted=99"
+MAX_MOVES = 256  # a decision with more legal moves (a table grown by lays) is not learned from: rare, and costly
+HEURISTIC_START = 20.0  # the skip's first weight on the heuristic score (points / 10): a point is 2 of logit
+CHUNK = 10  # rounds a worker's task: the chunks, and so the data, do not depend on the number of workers
+
+
+@dataclass
+class Batch:
+    """Labelled positions: position rows, the legal moves' rows (all decisions', concatenated), each decision's
+    first move row and move count, and the index of the teacher's move among its legal moves."""
+
+    positions: npt.NDArray[np.float32]
+    moves: npt.NDArray[np.float16]
+    starts: npt.NDArray[np.int64]
+    counts: npt.NDArray[np.int64]
+    labels: npt.NDArray[np.int64]
+    cpu: float = 0.0
+
+    @staticmethod
+    def join(parts: list[Batch]) -> Batch:
+        counts = np.concatenate([p.counts for p in parts])
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        return Batch(np.concatenate([p.positions for p in parts]), np.concatenate([p.moves for p in parts]),
+                     starts, counts, np.concatenate([p.labels for p in parts]), sum(p.cpu for p in parts))
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+def _behaviour(spec: str | None, seed: int) -> Any:
+    """The self-play policy: a level's spec, or the path of a network (drawn from at temperature 1)."""
+    if spec is None or not spec.endswith(".npz"):
+        return make_player(spec or "heuristic", seed=seed)
+    return LearnedPlayer(seed, temperature=1.0, weights=spec)
+
+
+def generate(task: tuple[str, int, int, str | None, str, float, int]) -> Batch:
+    """Play ``count`` rounds (seeds ``seed0 ..``) with the behaviour policy, labelling each decision by the teacher."""
+    game, players, seed0, behaviour, teacher_spec, eps, count = task
+    start = time.process_time()
+    info = find_game(game)
+    positions: list[npt.NDArray[np.float32]] = []
+    moves: list[npt.NDArray[np.float32]] = []
+    labels: list[int] = []
+    for k in range(count):
+        seed = seed0 + k
+        rng = random.Random(derive_seed("learned-behaviour", seed))
+        state = info.new_state(players=players, dealer=seed % players, seed=derive_seed("learned-deal", seed))
+        actors = [_behaviour(behaviour, derive_seed("learned-actor", seed, s)) for s in range(players)]
+        teacher = make_player(teacher_spec, seed=derive_seed("learned-teacher", seed))
+        while True:
+            view = state.view(state.turn)
+            legal = view.legal
+            if not legal or not view.to_move:
+                break
+            if len(legal) > 1 and len(legal) <= MAX_MOVES and players_part(view).ruled_move(view) is None:
+                label = teacher.choose(view)
+                positions.append(position_features(view))
+                moves.append(move_features(view))
+                labels.append(legal.index(label))
+            move = rng.choice(legal) if rng.random() < eps else actors[state.turn].choose(view)
+            state.push(move)
+    counts = np.array([len(m) for m in moves], dtype=np.int64)
+    return Batch(np.array(positions, dtype=np.float32).reshape(-1, POSITION_SIZE),
+                 (np.concatenate(moves) if moves else np.zeros((0, MOVE_SIZE))).astype(np.float16),
+                 np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64) if len(counts) else counts,
+                 counts, np.array(labels, dtype=np.int64), time.process_time() - start)
+
+
+def collect(game: str, players: int, seed: int, iteration: int, rounds: int, behaviour: str | None, teacher: str,
+            eps: float, workers: int) -> Batch:
+    """An iteration's labelled positions, from ``rounds`` rounds in chunks of :data:`CHUNK`, over ``workers``."""
+    base = derive_seed("learned-iteration", seed, iteration) % (1 << 40)
+    tasks = [(game, players, base + at, behaviour, teacher, eps, min(CHUNK, rounds - at))
+             for at in range(0, rounds, CHUNK)]
+    if workers <= 1:
+        parts = [generate(t) for t in tasks]
+    else:
+        import diloti.ai.learned.train as module  # by its own name: a spawned worker imports it so, not as __main__
+
+        # Spawned, not forked: the parent has torch loaded (and its thread pools) after the first iteration.
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(module.generate, tasks, chunksize=1)
+    return Batch.join(parts)
+
+
+def cached_collect(cache: Path | None, game: str, players: int, seed: int, iteration: int, rounds: int,
+                   behaviour: str | None, teacher: str, eps: float, workers: int) -> Batch:
+    """:func:`collect`, kept in ``cache`` (a folder) when given: an iteration's positions are read back when every
+    input that made them (the seed, the iteration, its rounds, the teacher, ``eps``, the behaviour network's bytes)
+    is the same, so a recipe's fitting can be changed and run again without playing and labelling again."""
+    if cache is None:
+        return collect(game, players, seed, iteration, rounds, behaviour, teacher, eps, workers)
+    made_by = hashlib.sha256(Path(behaviour).read_bytes()).hexdigest() if behaviour else "heuristic"
+    key = json.dumps([FORMAT, game, players, seed, iteration, rounds, made_by, teacher, eps])
+    path = cache / f"iteration-{iteration + 1}.npz"
+    if path.exists():
+        with np.load(path, allow_pickle=False) as f:
+            if str(f["key"]) == key:
+                return Batch(f["positions"], f["moves"], f["starts"], f["counts"], f["labels"], float(f["cpu"]))
+    batch = collect(game, players, seed, iteration, rounds, behaviour, teacher, eps, workers)
+    with open(path, "wb") as out:
+        np.savez(out, key=np.array(key), positions=batch.positions, moves=batch.moves, starts=batch.starts,
+                 counts=batch.counts, labels=batch.labels, cpu=np.array(batch.cpu))
+    return batch
+
+
+def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batch: int = 256,
+        decay: float = 1e-3, log: Any = None) -> tuple[dict[str, npt.NDArray[np.float32]], dict[str, float]]:
+    """Train a network from scratch on ``data``: masked cross-entropy of the teacher's move. Returns its arrays and
+    the held-out figures (a tenth of the positions, by a seeded draw): the agreement with the teacher, of the
+    network and of the heuristic's best move (a baseline).
+
+    The network starts as the heuristic's softmax (the skip's weight on the heuristic score, the hidden layers'
+    output zero) and is kept at the epoch of least held-out loss (early stopping), with AdamW's weight decay: the
+    hidden layers learn the teacher's departures from the heuristic only as far as the positions bear them out.
+    """
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    n = len(data)
+    order = np.random.default_rng(seed).permutation(n)
+    held = order[: n // 10] if n >= 20 else order[:0]
+    train = order[len(held):]
+    first = (2.0 / (POSITION_SIZE + MOVE_SIZE)) ** 0.5  # He's scale for the first layer's joined input
+    skip = torch.zeros(MOVE_SIZE)
+    skip[_heuristic_column()] = HEURISTIC_START
+    params = {
+        "W_position": torch.nn.Parameter(torch.randn(POSITION_SIZE, hidden) * first),
+        "W_move": torch.nn.Parameter(torch.randn(MOVE_SIZE, hidden) * first),
+        "b1": torch.nn.Parameter(torch.zeros(hidden)),
+        "W2": torch.nn.Parameter(torch.randn(hidden, hidden) * (2.0 / hidden) ** 0.5),
+        "b2": torch.nn.Parameter(torch.zeros(hidden)),
+        "w3": torch.nn.Parameter(torch.zeros(hidden)),
+        "b3": torch.nn.Parameter(torch.zeros(())),
+        "w_skip": torch.nn.Parameter(skip),
+    }
+    optimiser = torch.optim.AdamW(params.values(), lr=lr, weight_decay=decay)
+    moves_all = torch.from_numpy(data.moves.astype(np.float32))
+    positions_all = torch.from_numpy(data.positions)
+
+    def logits(idx: npt.NDArray[np.int64]) -> Any:
+        counts = data.counts[idx]
+        width = int(counts.max())
+        rows = data.starts[idx][:, None] + np.arange(width)[None, :]
+        valid = np.arange(width)[None, :] < counts[:, None]
+        rows = np.where(valid, rows, 0)
+        m = moves_all[torch.from_numpy(rows)]  # (B, width, MOVE_SIZE)
+        p = positions_all[torch.from_numpy(idx)] @ params["W_position"]  # (B, hidden)
+        h1 = torch.relu(m @ params["W_move"] + (p + params["b1"])[:, None, :])
+        h2 = torch.relu(h1 @ params["W2"] + params["b2"])
+        out = h2 @ params["w3"] + params["b3"] + m @ params["w_skip"]
+        return out.masked_fill(~torch.from_numpy(valid), float("-inf"))
+
+    def held_out() -> tuple[float, float]:
+        if not len(held):
+            return 0.0, 0.0
+        with torch.no_grad():
+            losses, right = 0.0, 0
+            for at in range(0, len(held), 1024):
+                idx = held[at:at + 1024]
+                out = logits(idx)
+                target = torch.from_numpy(data.labels[idx])
+                losses += float(torch.nn.functional.cross_entropy(out, target, reduction="sum"))
+                right += int((out.argmax(1) == target).sum())
+        return losses / len(held), right / len(held)
+
+    rng = np.random.default_rng(seed + 1)
+    best_loss, best_agreement = held_out()
+    best = {name: p.detach().clone() for name, p in params.items()}
+    best_epoch = 0
+    if log is not None:
+        log(f"  start (the heuristic's softmax): held-out loss {best_loss:.4f}, agreement {best_agreement:.3f}")
+    for epoch in range(epochs):
+        rng.shuffle(train)
+        total = 0.0
+        for at in range(0, len(train), batch):
+            idx = train[at:at + batch]
+            loss = torch.nn.functional.cross_entropy(logits(idx), torch.from_numpy(data.labels[idx]))
+            optimiser.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimiser.step()
+            total += float(loss.detach()) * len(idx)
+        loss_held, agreement = held_out()
+        if log is not None:
+            log(f"  epoch {epoch + 1}/{epochs}: loss {total / max(1, len(train)):.4f}, held out {loss_held:.4f}, "
+                f"agreement {agreement:.3f}")
+        if loss_held < best_loss or not len(held):
+            best_loss, best_agreement, best_epoch = loss_held, agreement, epoch + 1
+            best = {name: p.detach().clone() for name, p in params.items()}
+    figures: dict[str, float] = {"positions": float(n), "held_out": float(len(held)), "epoch": float(best_epoch)}
+    if len(held):
+        figures["held_out_loss"] = best_loss
+        figures["agreement"] = best_agreement
+        best_h = np.array([int(np.argmax(data.moves[s:s + c, _heuristic_column()].astype(np.float32)))
+                           for s, c in zip(data.starts[held], data.counts[held], strict=True)])
+        figures["heuristic_agreement"] = float((best_h == data.labels[held]).mean())
+    arrays = {name: p.numpy().astype(np.float32) for name, p in best.items()}
+    return arrays, figures
+
+
+def _heuristic_column() -> int:
+    from diloti.ai.learned.features import MOVE
+
+    column: int = MOVE["heuristic"].start
+    return column
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command (see the module's text); 2 for bad arguments, with a one-line error."""
+    ap = argparse.ArgumentParser(prog="python -m diloti.ai.learned.train",
+                                 description="Train the learned player by expert iteration (docs/RESEARCH.md).")
+    ap.add_argument("--seed", type=int, default=1, help="every seed derives from it (default 1)")
+    ap.add_argument("--out", required=True, help="the weights file to write (.npz)")
+    ap.add_argument("--game", default="diloti", help="the game (default diloti)")
+    ap.add_argument("--players", type=int, default=2, help="player count (default 2)")
+    ap.add_argument("--rounds", default="400,150",
+                    help="rounds of self-play in each iteration, comma separated (default 400,150: two "
+                         "iterations)")
+    ap.add_argument("--teacher", default=DEFAULT_TEACHER, help=f"the search that labels (default {DEFAULT_TEACHER})")
+    ap.add_argument("--eps", type=float, default=0.1, help="share of random moves in self-play (default 0.1)")
+    ap.add_argument("--hidden", type=int, default=128, help="hidden units a layer (default 128)")
+    ap.add_argument("--epochs", type=int, default=6, help="training epochs an iteration, at most (default 6)")
+    ap.add_argument("--workers", type=int, default=2, help="processes generating positions (default 2)")
+    ap.add_argument("--data", help="a folder keeping each iteration's labelled positions (read back when the same)")
+    args = ap.parse_args(argv)
+    try:
+        rounds = [int(r) for r in str(args.rounds).split(",") if r.strip()]
+    except ValueError:
+        ap.error(f"invalid --rounds {args.rounds!r}: expected counts, comma separated")
+    if not rounds or any(r < 1 for r in rounds):
+        ap.error(f"invalid --rounds {args.rounds!r}: expected counts of at least 1")
+    if args.workers < 1 or args.hidden < 1 or args.epochs < 1 or not 0 <= args.eps <= 1:
+        ap.error("invalid --workers, --hidden or --epochs (at least 1) or --eps (0..1)")
+    try:
+        info = find_game(args.game)
+    except Exception as exc:  # the registry's own error names the known games
+        ap.error(f"invalid --game {args.game!r}: {exc}")
+    if args.players not in info.players:
+        ap.error(f"invalid --players {args.players}: {args.game} plays with {', '.join(map(str, info.players))}")
+    try:
+        make_player(args.teacher, seed=1)
+    except PlayerError as exc:
+        ap.error(f"invalid --teacher {args.teacher!r}: {exc}")
+    cache = None if args.data is None else Path(args.data)
+    if cache is not None and not cache.is_dir():
+        ap.error(f"invalid --data {args.data!r}: not a folder")
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        ap.error(f"invalid --out {args.out!r}: no folder {str(out.parent)!r}")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("error: training needs torch: pip install 'diloti[learned-train]' (docs/RESEARCH.md)", file=sys.stderr)
+        return 2
+
+    def log(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    start_cpu = time.process_time()
+    start_wall = time.time()
+    worker_cpu = 0.0
+    data: list[Batch] = []
+    behaviour: str | None = None
+    figures: dict[str, float] = {}
+    for it, count in enumerate(rounds):
+        log(f"iteration {it + 1}/{len(rounds)}: {count} rounds by {behaviour or 'heuristic'}, labelled by "
+            f"{args.teacher}")
+        batch = cached_collect(cache, args.game, args.players, args.seed, it, count, behaviour, args.teacher,
+                               args.eps, args.workers)
+        worker_cpu += batch.cpu if args.workers > 1 else 0.0
+        data.append(batch)
+        joined = Batch.join(data)
+        log(f"  {len(batch)} positions ({len(joined)} in all), {batch.cpu:.0f} CPU s to play and label")
+        arrays, figures = fit(joined, args.hidden, args.epochs, args.seed + it, log=log)
+        log(f"  held out: network agrees with the teacher {figures.get('agreement', 0):.3f}, the heuristic's best "
+            f"{figures.get('heuristic_agreement', 0):.3f}")
+        meta = new_meta(args.game, [args.players], args.hidden, seed=args.seed, rounds=rounds[:it + 1],
+                        teacher=args.teacher, eps=args.eps, epochs=args.epochs, iterations=it + 1,
+                        **{k: round(v, 4) for k, v in figures.items()})
+        Network(meta=meta, **arrays).save(out)
+        behaviour = str(out.resolve())
+        if it + 1 < len(rounds):  # the next iteration's self-play draws from this network: load it as shipped
+            load_weights(out)
+    cpu = time.process_time() - start_cpu + worker_cpu
+    summary = {**figures, "out": str(out), "format": FORMAT, "positions": sum(len(b) for b in data),
+               "core_minutes": round(cpu / 60, 1), "wall_minutes": round((time.time() - start_wall) / 60, 1)}
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
