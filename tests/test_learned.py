@@ -190,7 +190,12 @@ def test_a_browser_table_offers_it_where_it_plays(tmp_path: Path) -> None:
     from test_server import hello, make_client, new_table
 
     with make_client(tmp_path, rate=1e6, burst=1e6) as client:
-        assert "learned" in client.get("/api/info").json()["levels"]
+        info = client.get("/api/info").json()
+        assert "learned" in info["levels"]
+        # The form is told where it plays: 2-player Diloti only.
+        assert {(g, n) for g, entry in info["games"].items() for n, lv in entry["levels"].items()
+                if "learned" in lv} == {("diloti", "2")}
+        assert all("heuristic" in lv for entry in info["games"].values() for lv in entry["levels"].values())
         seats = [{"kind": "human"}, {"kind": "bot", "level": "learned"}]
         r = client.post("/api/tables", json={"name": "Ann", "players": 4, "seats": seats + [{"kind": "human"}] * 2})
         assert r.status_code == 400 and r.json() == {

@@ -28,6 +28,7 @@ import dataclasses
 import itertools
 from typing import Any
 
+from diloti.ai import LEVELS, level_plays
 from diloti.core.errors import DilotiError
 from diloti.games import GAMES, HANDS_FORMATS, GameInfo
 from diloti.server.quickplay import POOL_GAME
@@ -123,7 +124,9 @@ def game_entry(game: GameInfo) -> dict[str, Any]:
     return {"players": list(game.players), "options": default, **bounds, "title": game.title,
             "named": game.named, "rated": game.rated, **derived(game),
             "goal": goal(game, game.options()), "goal_flags": goal_flags(game, flags),
-            "seating": seating(game, flags)}
+            "seating": seating(game, flags),
+            # The computer's levels that play each player count of it (a level may play only some: the learned one).
+            "levels": {str(n): [lv for lv in LEVELS if level_plays(lv, game.name, n)] for n in game.players}}
 
 
 def games_info() -> dict[str, dict[str, Any]]:

@@ -380,6 +380,8 @@ class InfoGame(Strict):
                                                                   "options: a target score, or hands won")]
     goal_flags: Annotated[list[str], Field(description="the flags that, turned on, switch the goal to the other")]
     seating: list[Seating]
+    levels: Annotated[dict[str, list[str]], Field(description="for each player count (as text), the computer's "
+                                                             "levels that play it (of the top-level levels)")]
     ranges: Annotated[dict[str, list[int]], Field(description="each number option's least and greatest value")]
     choices: Annotated[dict[str, list[str]], Field(description="the words each option of words takes")]
     help: Annotated[dict[str, str], Field(description="what each option means (English)")]

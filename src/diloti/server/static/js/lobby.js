@@ -86,7 +86,13 @@ export class Lobby {
     this.fixSeats();
   }
 
-  levels() { return (this.info && this.info.levels) || ["random"]; }
+  /** The computer's levels for the form's game and player count (a level may play only some: /api/info says). */
+  levels() {
+    const all = (this.info && this.info.levels) || ["random"];
+    const game = this.info && this.info.games && this.info.games[this.form.game];
+    const here = game && game.levels && game.levels[String(this.form.players)];
+    return here ? all.filter((lv) => here.includes(lv)) : all;
+  }
 
   defaultLevel() {
     const lv = this.levels();
