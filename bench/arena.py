@@ -23,6 +23,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +47,18 @@ class Played:
     opponent: str | None = None  # the other seat's player id (None: the computer)
 
 
+class Unreachable(Exception):
+    """The server did not answer (refused, reset, closed mid-game): another one is tried."""
+
+
 @dataclass
 class ArenaPlayer:
-    """A simulated player of one arena, on the servers ``bases`` (the first that answers)."""
+    """A simulated player of one arena, on the servers ``bases`` (the first that answers).
+
+    A server that answers is kept, whatever it answers (a ``429`` is waited out as its ``Retry-After`` says);
+    only one that does not answer is left for the next (a killed process's players go on through the other).
+    A server that did not answer is tried again only when every other did not answer either: a dead process is
+    not flipped back to while a live one answers."""
 
     bases: list[str]
     key: str
@@ -61,37 +71,69 @@ class ArenaPlayer:
     moves: list[float] = field(default_factory=list)  # each move's round trip, seconds
     errors: list[str] = field(default_factory=list)
     failovers: int = 0
+    limited: int = 0  # answers "rate_limited" (HTTP 429, or a move dropped by the websocket's rate), waited out
     thread: threading.Thread | None = None
+    down: set[str] = field(default_factory=set)  # bases that did not answer last time they were tried
+    born: float = field(default_factory=time.monotonic)
 
     @property
     def base(self) -> str:
         return self.bases[0]
 
     def fail_over(self, why: str) -> None:
-        if len(self.bases) > 1:
-            self.bases = self.bases[1:] + self.bases[:1]
-            self.failovers += 1
+        """Something failed on the current server: it is kept if it still answers (a connection dropped by a
+        loaded server, a slow answer), else the next one that has not failed too (any, if all have) is tried."""
+        self.errors.append(f"{time.monotonic() - self.born:.1f}s {why}")
         time.sleep(0.2)
-        self.errors.append(why)
+        try:
+            if httpx.get(f"{self.base}/healthz", timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        self.down.add(self.base)
+        if len(self.bases) > 1:
+            alive = [b for b in self.bases[1:] if b not in self.down]
+            if not alive:
+                self.down.clear()  # every one failed: each is tried again in turn
+            nxt = alive[0] if alive else self.bases[1]
+            i = self.bases.index(nxt)
+            self.bases = self.bases[i:] + self.bases[:i]
+            self.failovers += 1
+
+    def answered(self) -> None:
+        self.down.discard(self.base)
 
     def start(self) -> None:
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
+
+    def get(self, path: str) -> dict[str, Any]:
+        """``GET path`` on the current server with the player's key: waits out a 429, raises Unreachable for a
+        server that does not answer (or answers 5xx: a process being killed), AssertionError for another error."""
+        while True:
+            try:
+                r = httpx.get(f"{self.base}{path}", timeout=10, headers={"Authorization": f"Bearer {self.key}"})
+            except httpx.HTTPError as exc:
+                raise Unreachable(f"GET {path}: {exc.__class__.__name__}") from None
+            if r.status_code == 429:  # over the poll limit: this server answered, so it is waited out here
+                self.limited += 1
+                time.sleep(min(5.0, float(r.headers.get("retry-after") or 1)))
+                continue
+            if r.status_code >= 500:
+                raise Unreachable(f"GET {path}: {r.status_code}")
+            assert r.status_code == 200, f"GET {path}: {r.status_code} {r.text[:200]}"
+            self.answered()
+            return dict(r.json())
 
     def run(self) -> None:
         free = time.monotonic()
         done: set[str] = set()
         while True:
             try:
-                r = httpx.get(f"{self.base}/api/arenas/{self.arena}/me", timeout=10,
-                              headers={"Authorization": f"Bearer {self.key}"})
-            except httpx.HTTPError as exc:
-                self.fail_over(f"poll: {exc.__class__.__name__}")
+                me = self.get(f"/api/arenas/{self.arena}/me")
+            except Unreachable as exc:
+                self.fail_over(f"poll: {exc}")
                 continue
-            if r.status_code != 200:
-                self.fail_over(f"poll {r.status_code}: {r.text[:100]}")
-                continue
-            me = r.json()
             if me["table"] is not None and me["table"] not in done:
                 delay = time.monotonic() - free
                 won = self.play(me["table"], me["seat"])
@@ -108,8 +150,10 @@ class ArenaPlayer:
         while True:
             try:
                 with connect(f"{self.base.replace('http', 'ws', 1)}/ws", open_timeout=10) as ws:
-                    return self._play(ws, table, seat)
-            except (OSError, TimeoutError) as exc:
+                    result = self._play(ws, table, seat)
+                self.answered()
+                return result
+            except (OSError, TimeoutError, Unreachable) as exc:
                 self.fail_over(f"game {table}: {exc.__class__.__name__}")
             except Exception as exc:  # the connection closed by a dying server
                 if "ConnectionClosed" not in exc.__class__.__name__ and "InvalidStatus" not in exc.__class__.__name__:
@@ -119,11 +163,24 @@ class ArenaPlayer:
     def _play(self, ws: ClientConnection, table: str, seat: int) -> bool | None:
         ws.send(json.dumps({"type": "hello", "table": table, "token": self.secret}))
         sent: dict[int, float] = {}
+        pending: dict[str, Any] | None = None  # the move sent and not yet seen played
         while True:
             msg = json.loads(ws.recv(timeout=60))
             kind = msg["type"]
             if kind == "error":
-                if msg["code"] in ("stale", "not_your_turn", "rate_limited"):
+                if msg["code"] == "rate_limited" and pending is not None:
+                    # Dropped by the connection's message rate (a person does not play 20 moves a second; a
+                    # simulated one at a fast table does): sent again once the rate has room, or the game would
+                    # wait for this seat's clock to run out.
+                    self.limited += 1
+                    time.sleep(0.1)
+                    sent[pending["ply"]] = time.monotonic()
+                    ws.send(json.dumps(pending))
+                    continue
+                if msg["code"] in ("stale", "not_your_turn"):  # the next state says where the game is
+                    if pending is not None:
+                        sent.pop(pending["ply"], None)  # a state at that ply again is played again
+                    pending = None
                     continue
                 raise AssertionError(f"{table}: {msg}")
             if kind == "played":
@@ -133,12 +190,12 @@ class ArenaPlayer:
             if kind != "state":
                 continue
             if msg["phase"] == "over":  # the winner as stored (the summary's: a resignation's too)
-                w = httpx.get(f"{self.base}/api/tables/{table}", timeout=10).json()["winner"]
+                w = self.get(f"/api/tables/{table}")["winner"]
                 return None if w is None else w == seat % 2
             if msg["your_turn"] and msg["ply"] not in sent:
-                move = self.rng.choice(msg["legal"])["move"]
+                pending = {"type": "move", "move": self.rng.choice(msg["legal"])["move"], "ply": msg["ply"]}
                 sent[msg["ply"]] = time.monotonic()
-                ws.send(json.dumps({"type": "move", "move": move, "ply": msg["ply"]}))
+                ws.send(json.dumps(pending))
 
 
 def signed_up(base: str, name: str) -> tuple[str, str]:
@@ -163,6 +220,70 @@ def join(base: str, key: str, arena: str) -> str:
 def expected_scores(players: list[ArenaPlayer]) -> dict[str, int]:
     """Each player's score from the games' results as the players saw them (lichess's arena scoring)."""
     return {p.player: score_sheet([g.won for g in p.games])[0] for p in players}
+
+
+@dataclass
+class Stored:
+    """A game of the arena as the database holds it (the arena's record, not a client's view)."""
+
+    table: str
+    players: tuple[str | None, str | None]
+    created: datetime
+    ended: datetime | None  # None: under way (or closed unfinished)
+
+
+def arena_record(db: str, arena: str) -> tuple[datetime, datetime, dict[str, datetime], list[Stored]]:
+    """(start, end, each player's joining time, the games by creation) of an arena, read from its database."""
+    from sqlalchemy import create_engine, select
+
+    from diloti.store.db import _aware, normalize_url
+    from diloti.store.models import ArenaGameRow, ArenaPlayerRow, ArenaRow, TableRow
+
+    engine = create_engine(normalize_url(db))
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(select(ArenaRow.starts, ArenaRow.seconds).where(ArenaRow.id == arena)).one()
+            joined = {pid: _aware(at) for pid, at in conn.execute(
+                select(ArenaPlayerRow.player_id, ArenaPlayerRow.joined).where(ArenaPlayerRow.arena_id == arena))}
+            games = [Stored(t, (p0, p1), _aware(created), _aware(updated) if status == "over" else None)
+                     for t, p0, p1, created, status, updated in conn.execute(
+                         select(ArenaGameRow.table_id, ArenaGameRow.p0, ArenaGameRow.p1, ArenaGameRow.created,
+                                TableRow.status, TableRow.updated)
+                         .join(TableRow, TableRow.id == ArenaGameRow.table_id)
+                         .where(ArenaGameRow.arena_id == arena).order_by(ArenaGameRow.created))]
+    finally:
+        engine.dispose()
+    starts = _aware(row[0])
+    return starts, starts + timedelta(seconds=row[1]), joined, games
+
+
+def late_pairings(db: str, arena: str, within: float) -> tuple[list[str], list[float]]:
+    """Every time a player of the arena was free (from their joining or the start, and from each game's end)
+    while it ran, they must have been paired within ``within`` seconds (the arena's wait for the computer, plus
+    its passes): (a line for each time they were not, each free time's wait until paired), from the arena's
+    record. A player free less than ``within`` seconds before the end may be left unpaired."""
+    starts, ends, joined, games = arena_record(db, arena)
+    late: list[str] = []
+    waits: list[float] = []
+    for pid, at in joined.items():
+        mine = [g for g in games if pid in g.players]
+        free: datetime | None = max(at, starts)
+        for g in [*mine, None]:
+            if free is None:
+                break
+            if g is None:
+                if (ends - free).total_seconds() > within:
+                    late.append(f"{pid} free at {free:%H:%M:%S.%f} and never paired again before the end "
+                                f"({ends:%H:%M:%S.%f})")
+                break
+            wait = (g.created - free).total_seconds()
+            waits.append(wait)
+            if wait < 0:
+                late.append(f"{pid} paired into {g.table} at {g.created:%H:%M:%S.%f}, while still playing")
+            elif wait > within:
+                late.append(f"{pid} free at {free:%H:%M:%S.%f} waited {wait:.1f} s for {g.table}")
+            free = g.ended
+    return late, waits
 
 
 def quantile(values: list[float], q: float) -> float:

@@ -19,7 +19,7 @@ import pytest
 from servers import Server, pg, server_pg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from arena import ArenaPlayer, expected_scores, join, open_arena, signed_up
+from arena import ArenaPlayer, expected_scores, join, late_pairings, open_arena, signed_up
 
 __all__ = ["pg", "server_pg"]  # fixtures
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300),
@@ -58,7 +58,7 @@ def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) 
         players = []
         for i, (pid, key) in enumerate(accounts):
             mine = [bases[i % 2], bases[1 - i % 2]]  # half through each process; the other if it dies
-            players.append(ArenaPlayer(mine, key, pid, aid, join(mine[0], key, aid), random.Random(i), poll=0.15))
+            players.append(ArenaPlayer(mine, key, pid, aid, join(mine[0], key, aid), random.Random(i), poll=0.3))
         for p in players:
             p.start()
         started = time.monotonic()
@@ -81,10 +81,14 @@ def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) 
         assert {ln["player"]: ln["games"] for ln in final} == {p.player: len(p.games) for p in players}
         moved = [p for p in players if p.failovers]
         assert len(moved) >= 4, "the killed process's players did not go on through the other"
+        # Paired every time free while the arena ran, through the kill too (from the arena's record: how many games
+        # fit in its 24 s depends on the machine's load, the pairing does not), and never twice at once.
+        late, waits = late_pairings(pg, aid, WAIT + 6)
+        assert not late, late
+        assert len(waits) > len(players)  # the first pairing of each, and pairings after games
         for p in players:
-            assert len(p.games) >= 2, (p.player, p.errors)
-            for g in p.games[1:]:
-                assert g.delay < WAIT + 6, f"{p.player} waited {g.delay:.1f} s for a game"
+            assert p.games, (p.player, p.errors)
+            assert p.base == a.base, f"{p.player} is not on the live process: {p.errors}"
         # Every pairing made once: no player ever had two games at once, and the arena's games are its tables.
         tables = [g.table for p in players for g in p.games]
         humans = {t for t in tables if tables.count(t) == 2}
