@@ -61,11 +61,15 @@ def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) 
             players.append(ArenaPlayer(mine, key, pid, aid, join(mine[0], key, aid), random.Random(i), poll=0.3))
         for p in players:
             p.start()
-        started = time.monotonic()
-        while time.monotonic() - started < 2 + 3 * MINUTE / 2:  # half-way through
-            time.sleep(0.5)
+        deadline = time.monotonic() + 120
+        # Half-way through, by the arena's own clock (the joins before it started take long on a loaded machine).
+        while (doc := httpx.get(f"{a.base}/api/arenas/{aid}", timeout=30).json())["status"] == "upcoming" or \
+                doc["ends_in"] > 3 * MINUTE / 2:
+            assert time.monotonic() < deadline and doc["status"] in ("upcoming", "running"), doc["status"]
+            time.sleep(0.3)
         mid = same_from_both(a.base, b.base, aid)
         assert sum(ln["games"] for ln in mid) > 0 and any(ln["table"] for ln in mid)
+        on_b = [p for p in players if p.thread is not None and p.thread.is_alive() and p.base == b.base]
         b.kill()
         for p in players:
             assert p.thread is not None
@@ -79,8 +83,9 @@ def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) 
         final = same_from_both(a.base, later.base, aid)
         assert {ln["player"]: ln["score"] for ln in final} == expected_scores(players)
         assert {ln["player"]: ln["games"] for ln in final} == {p.player: len(p.games) for p in players}
-        moved = [p for p in players if p.failovers]
-        assert len(moved) >= 4, "the killed process's players did not go on through the other"
+        # Each player of the killed process still in the arena then went on through the other.
+        stayed = [p.player for p in on_b if p.base != a.base or not p.failovers]
+        assert on_b and not stayed, f"players of the killed process did not go on through the other: {stayed}"
         # Paired every time free while the arena ran, through the kill too (from the arena's record: how many games
         # fit in its 24 s depends on the machine's load, the pairing does not), and never twice at once.
         late, waits = late_pairings(pg, aid, WAIT + 6)
@@ -100,3 +105,4 @@ def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) 
         for s in (a, b, later):
             if s is not None:
                 s.stop()
+
