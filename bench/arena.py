@@ -1,12 +1,14 @@
 """An arena of simulated players on ``diloti serve`` processes: the pairing delay and the moves' round trips.
 
-Each simulated player is a thread: it polls ``GET /api/arenas/{id}/me`` with its key (which keeps it present
-and tells it its game), plays each game it is paired into over the websocket (a random legal move at once)
-and notes how long it waited between the end of a game and the start of the next (the pairing delay) and each
-move's round trip (sent to seen played). A player whose server dies goes on through the next one (its game is
-taken over there). The test of the arena (tests/test_arena_cluster.py) drives the same players.
+Each simulated player is a thread, a client of its own address (X-Forwarded-For, trusted from this machine): it
+follows the arena on a websocket with its arena secret, which keeps it present and brings each of its games as
+the server pairs it (``arena_game``; ``GET /api/arenas/{id}/me`` only as the fallback, or alone with
+``--no-push``), plays each game over another websocket (a random legal move at once) and notes how long it waited
+between the end of a game and the start of the next (the pairing delay) and each move's round trip (sent to seen
+played). A player whose server dies goes on through the next one (its game is taken over there). The tests of the
+arena (tests/test_arena.py, tests/test_arena_cluster.py) drive the same players.
 
-    .venv/bin/python bench/arena.py --players 200 --servers 2 --minutes 3 --minute 20
+    .venv/bin/python bench/arena.py --players 200 --processes 2 --minutes 3 --minute 20
 
 prints the pairing delay p50/p99, the moves' p99, the games played and whether the standings agree with the
 games' results (docs/SERVER.md, Arenas).
@@ -66,12 +68,17 @@ class ArenaPlayer:
     arena: str
     secret: str
     rng: random.Random
-    poll: float = 0.2
+    poll: float = 0.2  # seconds between two polls of /me, without push
+    push: bool = True  # follow the arena on a websocket with the secret: games pushed, /me only as a fallback
+    fallback: float = 5.0  # seconds without a message after which /me is asked (push)
+    address: str | None = None  # the player's own address, as a trusted proxy names it (X-Forwarded-For)
     games: list[Played] = field(default_factory=list)
     moves: list[float] = field(default_factory=list)  # each move's round trip, seconds
     errors: list[str] = field(default_factory=list)
     failovers: int = 0
     limited: int = 0  # answers "rate_limited" (HTTP 429, or a move dropped by the websocket's rate), waited out
+    pushed: int = 0  # games learnt of from an arena_game message
+    polls: int = 0  # requests to /me
     thread: threading.Thread | None = None
     down: set[str] = field(default_factory=set)  # bases that did not answer last time they were tried
     born: float = field(default_factory=time.monotonic)
@@ -100,6 +107,16 @@ class ArenaPlayer:
             self.bases = self.bases[i:] + self.bases[:i]
             self.failovers += 1
 
+    def headers(self, key: bool = True) -> dict[str, str]:
+        """The player's key, and their address as the proxy (this machine, trusted by default) names it: each
+        simulated player is a client of its own, under the per-address limits (20 websockets ...)."""
+        out = {"Authorization": f"Bearer {self.key}"} if key else {}
+        return out | ({"X-Forwarded-For": self.address} if self.address else {})
+
+    def socket(self) -> ClientConnection:
+        return connect(f"{self.base.replace('http', 'ws', 1)}/ws", open_timeout=10, max_queue=4096,
+                       additional_headers=self.headers(key=False))
+
     def answered(self) -> None:
         self.down.discard(self.base)
 
@@ -112,7 +129,7 @@ class ArenaPlayer:
         server that does not answer (or answers 5xx: a process being killed), AssertionError for another error."""
         while True:
             try:
-                r = httpx.get(f"{self.base}{path}", timeout=10, headers={"Authorization": f"Bearer {self.key}"})
+                r = httpx.get(f"{self.base}{path}", timeout=10, headers=self.headers())
             except httpx.HTTPError as exc:
                 raise Unreachable(f"GET {path}: {exc.__class__.__name__}") from None
             if r.status_code == 429:  # over the poll limit: this server answered, so it is waited out here
@@ -126,30 +143,72 @@ class ArenaPlayer:
             return dict(r.json())
 
     def run(self) -> None:
-        free = time.monotonic()
-        done: set[str] = set()
+        self._free = time.monotonic()
+        self._done: set[str] = set()
         while True:
             try:
+                if self.push:
+                    with self.socket() as ws:
+                        self._listen(ws)
+                else:
+                    self._poll()
+                return
+            except (OSError, TimeoutError, Unreachable) as exc:
+                self.fail_over(f"arena: {exc.__class__.__name__}")
+            except Exception as exc:  # the connection closed by a dying server
+                if "ConnectionClosed" not in exc.__class__.__name__ and "InvalidStatus" not in exc.__class__.__name__:
+                    raise
+                self.fail_over(f"arena: {exc.__class__.__name__}")
+
+    def _listen(self, ws: ClientConnection) -> None:
+        """The arena followed with the player's secret: each game as the server pushes it (``arena_game``), until
+        the arena is over; ``/me`` asked only when nothing came for ``fallback`` seconds, or at the end."""
+        ws.send(json.dumps({"type": "arena", "arena": self.arena, "secret": self.secret}))
+        self.answered()
+        while True:
+            try:
+                msg = json.loads(ws.recv(timeout=self.fallback))
+            except TimeoutError:
+                msg = None
+            if msg is None or (msg["type"] == "arena" and msg["arena"]["status"] in ("finishing", "over")):
+                # Nothing for a while (a lost message?), or the end: /me says whether a game is left to play.
                 me = self.get(f"/api/arenas/{self.arena}/me")
-            except Unreachable as exc:
-                self.fail_over(f"poll: {exc}")
+                self.polls += 1
+                if me["table"] is not None and me["table"] not in self._done:
+                    self._game(me["table"], me["seat"])
+                elif me["status"] in ("finishing", "over"):
+                    return
+            elif msg["type"] == "arena_game":
+                if msg["table"] not in self._done:
+                    self.pushed += 1
+                    self._game(msg["table"], msg["seat"])
+            elif msg["type"] == "error" and msg["code"] != "rate_limited":
+                raise AssertionError(f"arena {self.arena}: {msg}")
+
+    def _poll(self) -> None:
+        """The fallback alone: ``/me`` every ``poll`` seconds (it keeps the player present, and says their game)."""
+        while True:
+            me = self.get(f"/api/arenas/{self.arena}/me")
+            self.polls += 1
+            if me["table"] is not None and me["table"] not in self._done:
+                self._game(me["table"], me["seat"])
                 continue
-            if me["table"] is not None and me["table"] not in done:
-                delay = time.monotonic() - free
-                won = self.play(me["table"], me["seat"])
-                done.add(me["table"])
-                self.games.append(Played(me["table"], me["seat"], won, delay))
-                free = time.monotonic()
-                continue
-            if me["status"] in ("finishing", "over") and (me["table"] is None or me["table"] in done):
+            if me["status"] in ("finishing", "over") and (me["table"] is None or me["table"] in self._done):
                 return
             time.sleep(self.poll)
+
+    def _game(self, table: str, seat: int) -> None:
+        delay = time.monotonic() - self._free
+        won = self.play(table, seat)
+        self._done.add(table)
+        self.games.append(Played(table, seat, won, delay))
+        self._free = time.monotonic()
 
     def play(self, table: str, seat: int) -> bool | None:
         """Play the game out (through another server if this one dies); who won, from this seat's side."""
         while True:
             try:
-                with connect(f"{self.base.replace('http', 'ws', 1)}/ws", open_timeout=10) as ws:
+                with self.socket() as ws:
                     result = self._play(ws, table, seat)
                 self.answered()
                 return result
@@ -325,16 +384,30 @@ class Serve:
         self.log.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds (user and system) a process and its waited-for children used so far (Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    import os
+
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--players", type=int, default=200)
-    p.add_argument("--servers", type=int, default=2)
+    p.add_argument("--servers", "--processes", dest="servers", type=int, default=2,
+                   help="diloti serve processes on the one PostgreSQL (default 2)")
     p.add_argument("--minutes", type=int, default=3, help="the arena's length in its minutes (default 3)")
     p.add_argument("--minute", type=float, default=20.0, help="seconds an arena minute lasts (default 20)")
     p.add_argument("--target", type=int, default=11, help="the games' target points (default 11: short games)")
     p.add_argument("--workers", type=int, default=1, help="worker processes of each server (default 1)")
-    p.add_argument("--poll", type=float, default=1.0, help="seconds between a free player's polls (default 1: "
-                   "the pairing delay includes up to one poll)")
+    p.add_argument("--poll", type=float, default=1.0, help="with --no-push: seconds between a free player's polls "
+                   "(default 1: the pairing delay includes up to one poll)")
+    p.add_argument("--no-push", action="store_true", help="players poll /me for their games (the fallback) "
+                   "instead of following the arena on the websocket")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     db = fresh_postgres("diloti_arena")
@@ -350,13 +423,16 @@ def main() -> int:
         rng = random.Random(args.seed)
         accounts = [signed_up(bases[i % len(bases)], f"Sim{i:03d}") for i in range(args.players)]
         # Time to join everyone before it starts (a join is a request each, one after the other here).
-        arena = open_arena(bases[0], accounts[0][1], minutes=args.minutes, starts_in=10 + args.players // 2, wait=10,
+        arena = open_arena(bases[0], accounts[0][1], minutes=args.minutes, starts_in=10 + args.players // 4, wait=10,
                            options={"target": args.target}, clock={"move": 10, "reserve": 30})
         players = []
         for i, (pid, key) in enumerate(accounts):
             mine = bases[i % len(bases):] + bases[:i % len(bases)]
             players.append(ArenaPlayer(mine, key, pid, arena["id"], join(mine[0], key, arena["id"]),
-                                       random.Random(rng.random()), poll=args.poll))
+                                       random.Random(rng.random()), poll=args.poll, push=not args.no_push,
+                                       address=f"10.77.{i // 250}.{i % 250 + 1}"))
+        load0 = Path("/proc/loadavg").read_text().split()[:3]
+        cpu0 = [cpu_seconds(s.proc.pid) for s in servers]
         for pl in players:
             pl.start()
         for pl in players:
@@ -366,17 +442,30 @@ def main() -> int:
         while final["status"] != "over":
             time.sleep(1)
             final = httpx.get(f"{bases[0]}/api/arenas/{arena['id']}", timeout=30).json()
+        cpu = [cpu_seconds(s.proc.pid) - c for s, c in zip(servers, cpu0, strict=True)]
+        load1 = Path("/proc/loadavg").read_text().split()[:3]
         delays = [g.delay for pl in players for g in pl.games[1:]]
         moves = [m for pl in players for m in pl.moves]
         want = expected_scores(players)
         got = {ln["player"]: ln["score"] for ln in final["standings"]}
         agree = sum(got.get(p) == s for p, s in want.items())
+        late, waits = late_pairings(db, arena["id"], 10 + 2.0)
         print(f"arena: {args.players} players on {args.servers} processes, {args.minutes} min of {args.minute:g} s, "
-              f"target {args.target}: {sum(len(pl.games) for pl in players)} player-games")
+              f"target {args.target}, games {'polled' if args.no_push else 'pushed'}: "
+              f"{sum(len(pl.games) for pl in players)} player-games")
         print(f"pairing delay: p50 {quantile(delays, 0.5) * 1000:.0f} ms, "
-              f"p99 {quantile(delays, 0.99) * 1000:.0f} ms ({len(delays)} pairings after a game)")
+              f"p99 {quantile(delays, 0.99) * 1000:.0f} ms ({len(delays)} pairings after a game, as the players "
+              "saw them: from a game's end to the next game)")
+        print(f"paired after being free (the arena's record): p50 {quantile(waits, 0.5) * 1000:.0f} ms, "
+              f"p99 {quantile(waits, 0.99) * 1000:.0f} ms ({len(waits)}; a player alone waits the arena's 10 s for "
+              f"the computer); later than 12 s: {len(late)}")
         print(f"moves: p50 {quantile(moves, 0.5) * 1000:.0f} ms, p99 {quantile(moves, 0.99) * 1000:.0f} ms "
               f"({len(moves)} moves)")
+        print(f"games pushed {sum(pl.pushed for pl in players)}, /me requests {sum(pl.polls for pl in players)}, "
+              f"answers rate_limited {sum(pl.limited for pl in players)}, failovers "
+              f"{sum(pl.failovers for pl in players)}")
+        print(f"cost: server CPU {' + '.join(f'{c:.0f}' for c in cpu)} s over the arena; load average "
+              f"{' '.join(load0)} before, {' '.join(load1)} after")
         print(f"standings agree with the games' results for {agree}/{len(want)} players (shown: the first "
               f"{len(got)})")
         return 0

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from servers import Server, pg, server_pg
+from servers import Server, pg, recv, server_pg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from arena import ArenaPlayer, expected_scores, join, late_pairings, open_arena, signed_up
@@ -106,3 +106,28 @@ def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) 
             if s is not None:
                 s.stop()
 
+
+def test_a_pairing_reaches_a_player_connected_to_the_other_process(pg: str) -> None:
+    """Ann follows the arena (with her secret) on one process, Bob on the other, neither polling: whichever process
+    pairs them, each is told the game on their own connection (the pairing's PostgreSQL notice)."""
+    import json
+
+    a = Server(pg, *FLAGS)
+    b = Server(pg, *FLAGS)
+    conns = []
+    try:
+        (_, ann_key), (_, bob_key) = signed_up(a.base, "Ann"), signed_up(b.base, "Bob")
+        arena = open_arena(a.base, ann_key, minutes=3, starts_in=1, wait=60, options={"target": 11})
+        for server, key in ((a, ann_key), (b, bob_key)):
+            ws = server.ws()
+            conns.append(ws)
+            ws.send(json.dumps({"type": "arena", "arena": arena["id"], "secret": join(server.base, key, arena["id"])}))
+        games = [recv(ws, "arena_game", timeout=60) for ws in conns]
+        assert games[0]["table"] == games[1]["table"] and {g["seat"] for g in games} == {0, 1}
+        seats = b.get(f"/api/tables/{games[0]['table']}")["seats"]
+        assert {s["name"] for s in seats} == {"Ann", "Bob"}
+    finally:
+        for ws in conns:
+            ws.close()
+        a.stop()
+        b.stop()
