@@ -76,7 +76,7 @@ def test_three_players_play_an_arena_on_sqlite(tmp_path: Path) -> None:
         # depends on the machine's load, the pairing does not), and never twice at once.
         late, waits = late_pairings(db, arena["id"], WAIT + PASSES)
         assert not late, late
-        assert len(waits) > len(players)  # the first pairing of each, and pairings after games
+        assert len(waits) >= len(players)  # the first pairing of each (more if games fit: not on a loaded machine)
         for p in players:
             assert p.games, p.errors
             opponents = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -52,13 +53,16 @@ def test_eight_players_through_two_processes_with_one_killed_mid_arena(pg: str) 
     try:
         bases = [a.base, b.base]
         accounts = [signed_up(bases[i % 2], f"Player{i}") for i in range(8)]
-        arena = open_arena(a.base, accounts[0][1], minutes=3, starts_in=2, wait=WAIT, options={"target": 11},
+        # Started in 10 s: time for the joins, all at once (a loaded machine took more than the arena's 26 s for
+        # eight in a row).
+        arena = open_arena(a.base, accounts[0][1], minutes=3, starts_in=10, wait=WAIT, options={"target": 11},
                            clock={"move": 10, "reserve": 30})
         aid = arena["id"]
-        players = []
-        for i, (pid, key) in enumerate(accounts):
-            mine = [bases[i % 2], bases[1 - i % 2]]  # half through each process; the other if it dies
-            players.append(ArenaPlayer(mine, key, pid, aid, join(mine[0], key, aid), random.Random(i), poll=0.3))
+        homes = [[bases[i % 2], bases[1 - i % 2]] for i in range(8)]  # half through each process; the other if it dies
+        with ThreadPoolExecutor(8) as pool:
+            secrets = list(pool.map(lambda i: join(homes[i][0], accounts[i][1], aid), range(8)))
+        players = [ArenaPlayer(homes[i], key, pid, aid, secrets[i], random.Random(i), poll=0.3)
+                   for i, (pid, key) in enumerate(accounts)]
         for p in players:
             p.start()
         deadline = time.monotonic() + 120
