@@ -421,16 +421,18 @@ def main() -> int:
             servers.append(Serve(db, *flags, logdir=logdir))
         bases = [s.base for s in servers]
         rng = random.Random(args.seed)
-        accounts = [signed_up(bases[i % len(bases)], f"Sim{i:03d}") for i in range(args.players)]
-        # Time to join everyone before it starts (a join is a request each, one after the other here).
-        arena = open_arena(bases[0], accounts[0][1], minutes=args.minutes, starts_in=10 + args.players // 4, wait=10,
-                           options={"target": args.target}, clock={"move": 10, "reserve": 30})
-        players = []
-        for i, (pid, key) in enumerate(accounts):
-            mine = bases[i % len(bases):] + bases[:i % len(bases)]
-            players.append(ArenaPlayer(mine, key, pid, arena["id"], join(mine[0], key, arena["id"]),
-                                       random.Random(rng.random()), poll=args.poll, push=not args.no_push,
-                                       address=f"10.77.{i // 250}.{i % 250 + 1}"))
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(16) as pool:  # sign-ups and joins 16 at a time (a loaded machine is slow at them)
+            accounts = list(pool.map(lambda i: signed_up(bases[i % len(bases)], f"Sim{i:03d}"), range(args.players)))
+            # Time to join everyone before it starts.
+            arena = open_arena(bases[0], accounts[0][1], minutes=args.minutes, starts_in=20 + args.players // 2,
+                               wait=10, options={"target": args.target}, clock={"move": 10, "reserve": 30})
+            homes = [bases[i % len(bases):] + bases[:i % len(bases)] for i in range(args.players)]
+            secrets = list(pool.map(lambda i: join(homes[i][0], accounts[i][1], arena["id"]), range(args.players)))
+        players = [ArenaPlayer(homes[i], key, pid, arena["id"], secrets[i], random.Random(rng.random()), poll=args.poll,
+                               push=not args.no_push, address=f"10.77.{i // 250}.{i % 250 + 1}")
+                   for i, (pid, key) in enumerate(accounts)]
         load0 = Path("/proc/loadavg").read_text().split()[:3]
         cpu0 = [cpu_seconds(s.proc.pid) for s in servers]
         for pl in players:
