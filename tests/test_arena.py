@@ -18,11 +18,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import itertools
 
-from arena import ArenaPlayer, Serve, expected_scores, join, open_arena, signed_up
+from arena import ArenaPlayer, Serve, expected_scores, join, late_pairings, open_arena, signed_up
 
 pytestmark = pytest.mark.timeout(240)
 
 WAIT = 5  # seconds alone before the computer
+PASSES = 3.0  # seconds beyond the wait within which a free player is paired (passes every 0.3 s, a loaded machine)
 FLAGS = ("--workers", "1", "--arena-minute", "12", "--arena-tick", "0.3")
 
 
@@ -36,7 +37,8 @@ def seats_of(base: str, table: str) -> list[str | None]:
 
 
 def test_three_players_play_an_arena_on_sqlite(tmp_path: Path) -> None:
-    server = Serve(f"sqlite:///{tmp_path / 'a.sqlite3'}", *FLAGS, logdir=tmp_path)
+    db = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    server = Serve(db, *FLAGS, logdir=tmp_path)
     try:
         base = server.base
         accounts = [signed_up(base, name) for name in ("Ann", "Bob", "Cleo")]
@@ -61,10 +63,22 @@ def test_three_players_play_an_arena_on_sqlite(tmp_path: Path) -> None:
         scores = {ln["player"]: ln["score"] for ln in final["standings"]}
         assert scores == expected_scores(players)
         assert next(ln["rank"] for ln in final["standings"]) == 1
+        # Every finished game listed, newest first, with its winner and its replay.
+        played = {g["table"]: g for g in final["played"]}
+        assert set(played) == {g.table for p in players for g in p.games}
         for p in players:
-            assert len(p.games) >= 2, p.errors
-            for g in p.games[1:]:
-                assert g.delay < WAIT + 3, f"{p.player} waited {g.delay:.1f} s"
+            for g in p.games:
+                assert played[g.table]["winner"] == (None if g.won is None else g.seat if g.won else 1 - g.seat)
+                assert played[g.table]["replay"] == f"/?replay={g.table}"
+        replay = httpx.get(f"{base}/api/tables/{final['played'][0]['table']}/replay", timeout=10)
+        assert replay.status_code == 200 and replay.json()["rounds"]
+        # Paired every time free while the arena ran (from the arena's record: how many games fit in its 12 s
+        # depends on the machine's load, the pairing does not), and never twice at once.
+        late, waits = late_pairings(db, arena["id"], WAIT + PASSES)
+        assert not late, late
+        assert len(waits) >= len(players)  # the first pairing of each (more if games fit: not on a loaded machine)
+        for p in players:
+            assert p.games, p.errors
             opponents = []
             for g in p.games:
                 seats = seats_of(base, g.table)
@@ -226,3 +240,40 @@ def test_a_player_who_closes_the_tab_keeps_the_game_and_may_come_back(tmp_path: 
                           timeout=10).json() == {"ok": True}
     finally:
         server.stop()
+
+
+def test_a_player_following_with_the_secret_is_kept_present_and_told_each_game(tmp_path: Path) -> None:
+    """Two players who only follow the arena on the websocket with their secrets (no /me): present through it,
+    each told the same new game (arena_game); a connection opened again mid-game is told the game at once; a
+    wrong secret is refused."""
+    from fastapi.testclient import TestClient
+
+    from diloti.server import create_app
+    from diloti.server.arena import ArenaConfig
+
+    # Present for 1 s after being seen: the joins' own marks are stale by the start, so only the websockets'
+    # presence can get them paired.
+    app = create_app(f"sqlite:///{tmp_path / 'd.sqlite3'}", arenas=ArenaConfig(tick=0.2, minute=10.0, present=1.0))
+    with TestClient(app) as client:
+        keys = [client.post("/api/players", json={"name": n}).json()["key"] for n in ("Ann", "Bob")]
+        made = client.post("/api/arenas", json={"starts_in": 3, "wait": 60, "minutes": 3}, headers=auth(keys[0])).json()
+        secrets = [client.post(f"/api/arenas/{made['id']}/join", json={}, headers=auth(k)).json()["secret"]
+                   for k in keys]
+        with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+            games = []
+            for ws, secret in ((ann, secrets[0]), (bob, secrets[1])):
+                ws.send_json({"type": "arena", "arena": made["id"], "secret": secret})
+                assert ws.receive_json()["arena"]["status"] == "upcoming"
+            for ws in (ann, bob):
+                while (msg := ws.receive_json())["type"] != "arena_game":
+                    assert msg["type"] == "arena", msg  # the standings, as they change
+                games.append(msg)
+            assert games[0]["table"] == games[1]["table"] and {g["seat"] for g in games} == {0, 1}
+            assert all(g["arena"] == made["id"] for g in games)
+            with client.websocket_connect("/ws") as again:  # the page opened again: its game at once
+                again.send_json({"type": "arena", "arena": made["id"], "secret": secrets[0]})
+                assert again.receive_json()["type"] == "arena"
+                assert again.receive_json() == games[0]
+            with client.websocket_connect("/ws") as wrong:
+                wrong.send_json({"type": "arena", "arena": made["id"], "secret": "not-a-secret"})
+                assert wrong.receive_json()["code"] == "bad_token"

@@ -46,7 +46,7 @@ def test_a_bot_event_is_announced_to_the_other_processes_once_committed(pg: str)
 def test_a_replica_hands_a_bot_notice_to_its_listener_not_to_the_tables() -> None:
     heard: list[dict[str, Any]] = []
     replica = Replica.__new__(Replica)  # only the notice's routing is under test: no cluster, no tables
-    replica.heard = {"bot": heard.append}
+    replica.listeners = {"bot": heard.append}
     replica.tables = {}
     asyncio.run(replica.on_notice({"k": "bot", "o": "proc-b"}))
     assert heard == [{"k": "bot", "o": "proc-b"}]
@@ -56,7 +56,7 @@ def test_a_replica_hands_a_bot_notice_to_its_listener_not_to_the_tables() -> Non
 def test_a_notice_of_no_known_kind_reaches_no_listener(notice: dict[str, Any]) -> None:
     heard: list[dict[str, Any]] = []
     replica = Replica.__new__(Replica)
-    replica.heard = {"bot": heard.append}
+    replica.listeners = {"bot": heard.append}
     replica.tables = {}
     asyncio.run(replica.on_notice(notice))
     assert heard == []

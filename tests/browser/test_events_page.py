@@ -65,3 +65,44 @@ def test_an_arena_page_on_a_phone_joins_and_shows_the_standings_live(server: str
     page.goto(f"{server}/?arena={arena['id']}&lang=el")
     page.wait_for_selector("#arena-join")
     assert "Κατάταξη" in page.inner_text("#arena")
+
+
+def test_an_arena_game_is_pushed_to_the_phone_and_its_replay_listed_once_over(server: str, new_page: Any) -> None:
+    """Arete joins on her phone's arena page, Bob through the websocket alone: the pass pairs them and the page
+    opens the game (pushed as arena_game, or found by its presence poll); Bob resigns; the arena page lists the
+    finished game with its replay, which opens."""
+    import json
+
+    from websockets.sync.client import connect
+
+    arete = httpx.post(f"{server}/api/players", json={"name": "Arete"}, timeout=10).json()
+    bob = httpx.post(f"{server}/api/players", json={"name": "Bob"}, timeout=10).json()
+    arena = httpx.post(f"{server}/api/arenas", json={"name": "Replay cup", "starts_in": 0, "wait": 600},
+                       headers={"Authorization": f"Bearer {arete['key']}"}, timeout=10).json()
+    page = new_page(**PHONE)
+    page.goto(server + "/")
+    page.evaluate(f"localStorage.setItem('diloti.player', {arete['key']!r})")
+    page.goto(f"{server}/?arena={arena['id']}")
+    page.click("#arena-join")
+    secret = httpx.post(f"{server}/api/arenas/{arena['id']}/join", json={},
+                        headers={"Authorization": f"Bearer {bob['key']}"}, timeout=10).json()["secret"]
+    with connect(server.replace("http", "ws", 1) + "/ws", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "arena", "arena": arena["id"], "secret": secret}))
+        while (msg := json.loads(ws.recv(timeout=60)))["type"] != "arena_game":
+            assert msg["type"] == "arena", msg
+        table = msg["table"]
+        page.wait_for_function(f"() => new URLSearchParams(location.search).get('table') === {table!r}")
+        page.wait_for_selector("#game")
+        with connect(server.replace("http", "ws", 1) + "/ws", open_timeout=10) as game:
+            game.send(json.dumps({"type": "hello", "table": table, "token": secret}))
+            game.send(json.dumps({"type": "resign"}))
+            while (msg := json.loads(game.recv(timeout=30)))["type"] != "game_over":
+                assert msg["type"] != "error", msg
+    page.goto(f"{server}/?arena={arena['id']}")
+    row = page.wait_for_selector(f"#arena-played li[data-table='{table}']")
+    assert row is not None and "🏆" in row.inner_text() and "Arete" in row.inner_text()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375 + 1, width
+    page.click(f"#arena-played li[data-table='{table}'] a")
+    page.wait_for_selector("#replay-step")
+    assert page.evaluate("new URLSearchParams(location.search).get('replay')") == table

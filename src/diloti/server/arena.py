@@ -12,9 +12,11 @@ Every process runs the same loop: the pairing of one arena is one transaction wi
 (:meth:`~diloti.store.arena.ArenaStore.pair`: made once), the standings are computed from the stored results (the
 same from every process), and a process killed mid-arena loses nothing its games did not store: its tables are
 taken over as any table. Scheduled arenas (``--arena hourly:minutes=30``) are made by whichever process comes
-first (unique by schedule and start). A player is paired only while their page is open (it polls
-``GET /api/arenas/{id}`` with the player's key); a player who closes the tab mid-game keeps the game, played on
-under the table's away rules, and may come back or withdraw.
+first (unique by schedule and start). A player is paired only while their page is open: it follows the arena on
+its websocket with the player's arena secret (which keeps them present, and brings each new game of theirs as an
+``arena_game`` message, from whichever process paired it: a PostgreSQL notice), or, as a fallback, polls
+``GET /api/arenas/{id}/me``; a player who closes the tab mid-game keeps the game, played on under the table's away
+rules, and may come back or withdraw.
 
 >>> parse_schedule("hourly:minutes=30,at=15")
 Scheduled(name='hourly', every=3600, offset=900, minutes=30, clock=(20, 120), wait=30)
@@ -51,7 +53,7 @@ from diloti.server.protocol import ProtocolError, clean_name, read_body
 from diloti.server.quickplay import level_near
 from diloti.server.ratings import shown
 from diloti.server.seating import parse_clock
-from diloti.store.arena import LIVE, ArenaData, ArenaStore, Entry, Game, Line
+from diloti.store.arena import GAME_NOTICE, LIVE, ArenaData, ArenaStore, Entry, Game, Line, Paired
 from diloti.store.db import SeatData, TableData, now
 
 if TYPE_CHECKING:
@@ -159,7 +161,10 @@ def document(a: ArenaData, lines: list[Line], games: list[Game], at: datetime,
             "ends_in": max(0, int((a.ends - at).total_seconds())), "schedule": a.schedule, "creator": a.creator,
             "standings": [ln.public() for ln in lines[:shown_max]],
             "playing": [{"table": g.table_id, "players": g.names, "level": g.level, "status": g.status}
-                        for g in playing[:shown_max]]}
+                        for g in playing[:shown_max]],
+            "played": [{"table": g.table_id, "players": g.names, "level": g.level, "winner": g.winner,
+                        "end_reason": g.end_reason, "replay": f"/?replay={g.table_id}"}
+                       for g in reversed(games) if g.status == "over"][:shown_max]}
 
 
 class ArenaDesk:
@@ -178,6 +183,10 @@ class ArenaDesk:
         self._scheduled_at = 0.0
         self.paired = 0  # tables this process made by pairing (the benchmark reads it)
         self._marked: dict[tuple[str, str], float] = {}  # (arena, player) -> when their presence was written
+        # The connections that follow an arena with a player's secret: (arena, player) -> them, and back.
+        self.seated: dict[tuple[str, str], set[Connection]] = {}
+        self.seats_of: dict[Connection, set[tuple[str, str]]] = {}
+        self._present_at: dict[str, float] = {}  # arena -> when its connected players' presence was last written
 
     @property
     def store(self) -> ArenaStore:
@@ -185,7 +194,10 @@ class ArenaDesk:
 
     # ---------------------------------------------------------------- the loop
     def start(self) -> None:
-        self.manager().arenas = self
+        mgr = self.manager()
+        mgr.arenas = self
+        if mgr.replica is not None:  # a pairing made by another process, for a player connected here
+            mgr.replica.listeners[GAME_NOTICE] = self.heard
         self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
@@ -215,8 +227,9 @@ class ArenaDesk:
             self._scheduled_at = loop.time()
         for a in await mgr.db(self.store.listing, at, timedelta(seconds=0), 0):
             if a.starts <= at < a.ends:
+                await self._keep_present(a.id)
                 made = await mgr.db(self.store.pair, a.id, at, self.config.present, level_near, self._table)
-                await self._seat(made)
+                await self._seat(a.id, made)
             elif at >= a.ends:
                 await mgr.db(self.store.finish, a.id, at, self.config.grace)
         for arena_id, conns in list(self.followers.items()):
@@ -240,15 +253,40 @@ class ArenaDesk:
                          "playing", seats=seats, away_level=AWAY_LEVEL, grace=GRACE, clock=arena.clock, rated=True,
                          game=arena.game, event=f"arena:{arena.id}")
 
-    async def _seat(self, made: list[tuple[str, bool]]) -> None:
-        """The new tables held here, their computer seats run here."""
+    async def _seat(self, arena_id: str, made: list[Paired]) -> None:
+        """The new tables held here, their computer seats run here, and each player connected here told."""
         mgr = self.manager()
-        for tid, _computer in made:
+        for g in made:
             self.paired += 1
-            await mgr.owners.claim([tid])
-            table = await mgr.get(tid)
+            await mgr.owners.claim([g.table])
+            for seat, pid in enumerate(g.seats):
+                if pid is not None:
+                    self.tell(arena_id, pid, g.table, seat)
+            table = await mgr.get(g.table)
             if table is not None:
                 mgr.computers.kick(table)
+
+    def tell(self, arena_id: str, player_id: str, table_id: str, seat: int) -> None:
+        """The player's new game, to their connections here that follow the arena."""
+        for c in list(self.seated.get((arena_id, player_id), ())):
+            c.send({"type": "arena_game", "arena": arena_id, "table": table_id, "seat": seat})
+
+    def heard(self, notice: dict[str, Any]) -> None:
+        """Another process paired a player: told to their connections here (a notice is checked, never trusted)."""
+        arena_id, pid, tid, seat = notice.get("a"), notice.get("p"), notice.get("t"), notice.get("s")
+        if isinstance(arena_id, str) and isinstance(pid, str) and isinstance(tid, str) and type(seat) is int:
+            self.tell(arena_id, pid, tid, seat)
+
+    async def _keep_present(self, arena_id: str) -> None:
+        """The players whose websockets follow the arena here are present: written once in PRESENT_WRITE seconds
+        for all of them (one statement), so that any process's pass may pair them."""
+        clock = asyncio.get_running_loop().time()
+        if clock - self._present_at.get(arena_id, -1e9) < min(PRESENT_WRITE, self.config.present / 4):
+            return
+        here = sorted(pid for (aid, pid), conns in self.seated.items() if aid == arena_id and conns)
+        if here:
+            await self.manager().db(self.store.seen_many, arena_id, here, now())
+        self._present_at[arena_id] = clock
 
     async def _push(self, arena_id: str, conns: set[Connection]) -> None:
         doc = await self.document(arena_id)
@@ -262,19 +300,37 @@ class ArenaDesk:
             c.send({"type": "arena", "arena": doc})
 
     # ---------------------------------------------------------------- following
-    async def follow(self, conn: Connection, arena_id: str) -> None:
-        """``conn`` follows the arena: its document now, and again at each change."""
+    async def follow(self, conn: Connection, arena_id: str, secret: str | None = None) -> None:
+        """``conn`` follows the arena: its document now, and again at each change; with the player's arena secret,
+        their games too (the one under way now, then each new one), and it keeps them present while open."""
         mine = self.following.setdefault(conn, set())
         if arena_id not in mine and len(mine) >= FOLLOW_MAX:
             raise ProtocolError("too_many_arenas", f"a connection follows at most {FOLLOW_MAX} arenas")
         doc = await self.document(arena_id)
         if doc is None:
             raise ProtocolError("unknown_arena", f"no arena {arena_id!r:.40}")
+        mgr = self.manager()
+        found = None if secret is None else await mgr.db(self.store.player_of, arena_id, token_hash(secret))
+        if secret is not None and found is None:
+            raise ProtocolError("bad_token", f"that secret is no player's of arena {arena_id} (joined, not withdrawn)")
         mine.add(arena_id)
         self.followers.setdefault(arena_id, set()).add(conn)
         conn.send({"type": "arena", "arena": doc})
+        if found is not None:
+            pid, table, seat = found
+            self.seated.setdefault((arena_id, pid), set()).add(conn)
+            self.seats_of.setdefault(conn, set()).add((arena_id, pid))
+            await mgr.db(self.store.seen, arena_id, pid, now())  # present from now, not from the next write
+            if table is not None and seat is not None:
+                conn.send({"type": "arena_game", "arena": arena_id, "table": table, "seat": seat})
 
     def forget(self, conn: Connection) -> None:
+        for key in self.seats_of.pop(conn, set()):
+            held = self.seated.get(key)
+            if held is not None:
+                held.discard(conn)
+                if not held:
+                    del self.seated[key]
         for arena_id in self.following.pop(conn, set()):
             conns = self.followers.get(arena_id)
             if conns is not None:

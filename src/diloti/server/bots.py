@@ -242,7 +242,7 @@ class BotDesk:
         self.manager().storage.on_end.append(self._game_ended)
         replica = self.manager().replica
         if replica is not None:  # several processes: another's events wake this one's reader (LISTEN/NOTIFY)
-            replica.heard["bot"] = lambda _notice: self.wake()
+            replica.listeners["bot"] = lambda _notice: self.wake()
         self._loop = asyncio.create_task(self._poll())
 
     async def stop(self) -> None:

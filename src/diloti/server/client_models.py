@@ -31,10 +31,13 @@ class ClientWatch(Strict):
 
 
 class ClientArena(Strict):
-    """Follow an arena's standings (players and spectators alike): an ``arena`` message now and at each change."""
+    """Follow an arena's standings (players and spectators alike): an ``arena`` message now and at each change;
+    with the player's arena ``secret``, also an ``arena_game`` message for each game they are paired into (the one
+    under way at once), and the connection keeps them present (paired) while it is open."""
 
     type: Literal["arena"]
     arena: Text
+    secret: Text | None = None
 
 
 class ClientMove(Strict):

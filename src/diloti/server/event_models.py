@@ -199,6 +199,17 @@ class ArenaGame(Strict):
     status: str
 
 
+class ArenaPlayed(Strict):
+    """A finished game of the arena, with its replay."""
+
+    table: str
+    players: Annotated[list[str | None], Field(description="the names by seat (the computer's level for its seat)")]
+    level: str | None
+    winner: Annotated[int | None, Field(description="the winning seat (null: a draw)")]
+    end_reason: Annotated[str | None, Field(description="how it ended, when not played out (resigned, aborted, ...)")]
+    replay: Annotated[str, Field(description="the page of its replay (its document: GET /api/tables/{id}/replay)")]
+
+
 class Arena(Strict):
     """``GET /api/arenas/{id}``: an arena, its standings and its games being played."""
 
@@ -218,6 +229,8 @@ class Arena(Strict):
     creator: str | None
     standings: list[ArenaLine]
     playing: list[ArenaGame]
+    played: Annotated[list[ArenaPlayed], Field(description="the finished games, newest first (the last 100; 10 in a "
+                                               "listing), each with its replay")]
     me: ArenaLine | None = None
 
 

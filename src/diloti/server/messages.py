@@ -629,16 +629,26 @@ class ArenaMessage(Strict):
     arena: Annotated[dict[str, Any], Field(description="the arena as GET /api/arenas/{id} answers (without me)")]
 
 
+class ArenaGameMessage(Strict):
+    """A game of the player's in an arena (to the connections that follow it with the player's secret): sent when
+    a pass pairs them, by whichever process paired them, and at once on following while a game is under way."""
+
+    type: Literal["arena_game"]
+    arena: str
+    table: Annotated[str, Field(description="the game: hello with the arena secret as token")]
+    seat: int
+
+
 ServerMessage = Annotated[Welcome | TableMessage | StateMessage | Played | RoundOver | GameOver | HintReply
                           | ChoicesReply | IdleWarning | ChatMessage | Left | Rematch | Pong | ClockMessage | Timeout
-                          | ErrorMessage | ArenaMessage,
+                          | ErrorMessage | ArenaMessage | ArenaGameMessage,
                           Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 SERVER_MODELS: dict[str, type[Strict]] = {
     "welcome": Welcome, "table": TableMessage, "state": StateMessage, "played": Played, "round_over": RoundOver,
     "game_over": GameOver, "hint": HintReply, "choices": ChoicesReply, "idle_warning": IdleWarning,
     "chat": ChatMessage, "left": Left, "rematch": Rematch, "pong": Pong, "clock": ClockMessage, "timeout": Timeout,
-    "error": ErrorMessage, "arena": ArenaMessage}
+    "error": ErrorMessage, "arena": ArenaMessage, "arena_game": ArenaGameMessage}
 
 # The models the OpenAPI document lists (the websocket's too, though OpenAPI cannot describe a websocket).
 SCHEMA_MODELS: tuple[type[Strict], ...] = (

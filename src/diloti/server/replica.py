@@ -48,9 +48,9 @@ class Replica:
         self.kick = kick  # play a table's computer seats, if this process runs them
         self.metrics = metrics
         self._watcher: asyncio.Task[None] | None = None
-        # Notices about no table (a kind -> who hears it): the Bot API's events, say, read at once when another
-        # process stored them.
-        self.heard: dict[str, Callable[[dict[str, Any]], None]] = {}
+        # Told the notices that are no table's news (an arena's pairing: diloti.server.arena; the Bot API's events:
+        # diloti.server.bots), by their kind.
+        self.listeners: dict[str, Callable[[dict[str, Any]], None]] = {}
 
     async def join(self) -> None:
         """Listen to the other processes (returns once notices flow)."""
@@ -64,9 +64,9 @@ class Replica:
     async def on_notice(self, notice: dict[str, Any]) -> None:
         """A change committed by another process: apply it to our copy and tell our players."""
         kind, tid = notice.get("k"), notice.get("t")
-        listener = self.heard.get(kind) if isinstance(kind, str) else None
-        if listener is not None:
-            listener(notice)
+        heard = self.listeners.get(kind) if isinstance(kind, str) else None
+        if heard is not None:
+            heard(notice)
             return
         if not isinstance(tid, str) or await self._on_held_notice(kind, notice, self.tables.get(tid)):
             return

@@ -193,7 +193,7 @@ async def handle(manager: TableManager, conn: WsConnection, joined: tuple[LiveTa
     if isinstance(msg, ClientArena):  # an arena's standings, besides (or instead of) a table
         if manager.arenas is None:
             raise ProtocolError("unknown_arena", "this server runs no arenas")
-        await manager.arenas.follow(conn, msg.arena)
+        await manager.arenas.follow(conn, msg.arena, msg.secret)
         return joined
     if joined is None:
         raise ProtocolError("not_joined", f"send 'hello' (or 'watch') with a table before {msg.type!r}")

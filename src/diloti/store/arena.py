@@ -129,9 +129,24 @@ class Game:
     status: str
     created: datetime
     names: list[str] = field(default_factory=list)
+    winner: int | None = None  # the winning seat of a finished game (None: drawn, or not over)
+    end_reason: str | None = None
+
+
+@dataclass
+class Paired:
+    """A game a pairing pass made: its table and its players by seat (None: the computer)."""
+
+    table: str
+    seats: list[str | None]
+
+    @property
+    def computer(self) -> bool:
+        return None in self.seats
 
 
 MakeTable = Callable[[ArenaData, list[Entry | None], str | None], TableData]
+GAME_NOTICE = "arena_game"  # the kind of the notice a pairing sends each of its players' processes
 
 
 def _arena(r: ArenaRow) -> ArenaData:
@@ -203,6 +218,23 @@ class ArenaStore:
             s.execute(update(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena_id,
                                                    ArenaPlayerRow.player_id == player_id).values(seen=at))
 
+    def seen_many(self, arena_id: str, player_ids: list[str], at: datetime) -> None:
+        """These players' pages are open (their websockets follow the arena here): they may be paired."""
+        with self.session.begin() as s:
+            s.execute(update(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena_id,
+                                                   ArenaPlayerRow.player_id.in_(player_ids)).values(seen=at))
+
+    def player_of(self, arena_id: str, secret_hash: str) -> tuple[str, str | None, int | None] | None:
+        """The player whose arena secret this is (not withdrawn), with the table they play now and their seat."""
+        with self.session() as s:
+            pid = s.scalars(select(ArenaPlayerRow.player_id).where(
+                ArenaPlayerRow.arena_id == arena_id, ArenaPlayerRow.secret_hash == secret_hash,
+                ArenaPlayerRow.withdrawn.is_(False))).first()
+        if pid is None:
+            return None
+        _, table, seat = self.current(arena_id, pid, None)
+        return pid, table, seat
+
     def current(self, arena_id: str, player_id: str, at: datetime | None) -> tuple[bool, str | None, int | None]:
         """(joined and not withdrawn, the table the player plays now, their seat); with ``at``, marking them present
         (a write: the caller spares it when it marked them present a moment ago)."""
@@ -235,7 +267,7 @@ class ArenaStore:
         lines = {r.player_id: Line(r.player_id, r.name, withdrawn=bool(r.withdrawn), free_since=_aware(r.joined),
                                    rating=r.rating, seen=_aware(r.seen), secret_hash=r.secret_hash)
                  for r in s.scalars(select(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena_id))}
-        rows = s.execute(select(ArenaGameRow, TableRow.status, TableRow.end_reason, TableRow.updated)
+        rows = s.execute(select(ArenaGameRow, TableRow.status, TableRow.end_reason, TableRow.updated, TableRow.winner)
                          .join(TableRow, TableRow.id == ArenaGameRow.table_id)
                          .where(ArenaGameRow.arena_id == arena_id)
                          .order_by(ArenaGameRow.created, ArenaGameRow.table_id)).all()
@@ -244,10 +276,10 @@ class ArenaStore:
                s.scalars(select(ResultRow).where(ResultRow.table_id.in_(ids), ResultRow.player_id.is_not(None)))}
         outcomes: dict[str, list[bool | None]] = {p: [] for p in lines}
         games: list[Game] = []
-        for g, status, reason, updated in rows:
+        for g, status, reason, updated, winner in rows:
             seats = [g.p0, g.p1]
             games.append(Game(g.table_id, seats, g.level, status, _aware(g.created),
-                              [lines[p].name if p in lines else (g.level or "") for p in seats]))
+                              [lines[p].name if p in lines else (g.level or "") for p in seats], winner, reason))
             for seat, pid in enumerate(seats):
                 if pid is None or pid not in lines:
                     continue
@@ -277,11 +309,12 @@ class ArenaStore:
         return s.scalars(q).first()
 
     def pair(self, arena_id: str, at: datetime, present: float, level_of: Callable[[float], str],
-             make_table: MakeTable) -> list[tuple[str, bool]]:
+             make_table: MakeTable) -> list[Paired]:
         """Pair the arena's free players (one transaction, the arena locked): the free players present (their
-        page polled within ``present`` seconds), by score, each with the nearest free player who was not their
+        page seen within ``present`` seconds), by score, each with the nearest free player who was not their
         last opponent; one who waited the arena's ``wait`` alone plays the computer of ``level_of(rating)``.
-        Returns the new tables, each with whether a computer sits at it."""
+        Returns the new games. On PostgreSQL the same transaction tells the other processes each player's new game
+        (a :data:`GAME_NOTICE` notice): a player whose page is connected to another process hears of it there."""
         with self.session.begin() as s:
             row = self._lock(s, arena_id)
             at = max(at, now())  # the time it pairs, not the time it was asked (a busy database: seconds later)
@@ -311,15 +344,18 @@ class ArenaStore:
                 if a.player_id not in used and (at - since).total_seconds() >= arena.wait:
                     solo: list[Line | None] = [a, None] if secrets.randbelow(2) else [None, a]
                     groups.append((solo, level_of(a.rating)))
-            made: list[tuple[str, bool]] = []
+            made: list[Paired] = []
             for group, computer in groups:
                 entries = [None if ln is None else Entry(ln.player_id, ln.name, ln.secret_hash, ln.rating,
                                                          at, at) for ln in group]
                 table = make_table(arena, entries, computer)
                 self.store.add_table(s, table)
-                s.add(ArenaGameRow(table_id=table.id, arena_id=arena_id, p0=group[0] and group[0].player_id,
-                                   p1=group[1] and group[1].player_id, level=computer, created=at))
-                made.append((table.id, computer is not None))
+                seats = [None if ln is None else ln.player_id for ln in group]
+                s.add(ArenaGameRow(table_id=table.id, arena_id=arena_id, p0=seats[0], p1=seats[1], level=computer,
+                                   created=at))
+                made.append(Paired(table.id, seats))
+            self.store._notify(s, [{"k": GAME_NOTICE, "t": g.table, "a": arena_id, "p": pid, "s": seat}
+                                   for g in made for seat, pid in enumerate(g.seats) if pid is not None])
             return made
 
     def finish(self, arena_id: str, at: datetime, grace: float) -> bool:

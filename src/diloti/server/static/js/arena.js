@@ -1,6 +1,7 @@
 // An arena's page (`/?arena=ID`): its countdown, live standings (followed over the websocket), the games being
 // played (watchable), joining and withdrawing; and, on every screen, the player's presence in the arenas they
-// joined: their page polls the arena, which keeps them paired, and opens each new game as soon as it is made.
+// joined: the arena's page follows it with the player's secret (present while open, each new game pushed and
+// opened at once), and every screen polls the arenas joined (the fallback), which keeps them paired too.
 import { api, playerKey, saveToken } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -121,23 +122,46 @@ export class ArenaView {
     this.render();
   }
 
-  /** The standings, live: an `arena` message at once and at each change (reconnecting if the socket drops). */
+  /**
+   * The standings, live: an `arena` message at once and at each change (reconnecting if the socket drops). A player
+   * who joined follows with their secret: present while the page is open, and each new game of theirs pushed
+   * (`arena_game`) and opened at once; the presence poll of `/me` is the fallback.
+   */
   follow() {
     if (this.stopped) return;
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
     this.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "arena", arena: this.id }));
+    ws.onopen = () => this.subscribe();
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
+      const secret = arenaSecret(this.id);
       if (msg.type === "arena") this.adopt(msg.arena);
+      else if (msg.type === "arena_game" && msg.arena === this.id && secret && !this.stopped) {
+        saveToken(msg.table, secret);
+        this.go("?table=" + encodeURIComponent(msg.table));
+      } else if (msg.type === "error" && msg.code === "bad_token" && this.ws === ws) {
+        ws.onclose = null;  // withdrawn, or joined again elsewhere: followed without the secret from now
+        ws.close();
+        forgetArena(this.id);
+        this.follow();
+      }
     };
     ws.onclose = () => { if (!this.stopped) setTimeout(() => this.follow(), 2000); };
+  }
+
+  /** Follow the arena on the open socket: with the player's secret once they joined (again after joining). */
+  subscribe() {
+    const secret = arenaSecret(this.id);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(secret ? { type: "arena", arena: this.id, secret } : { type: "arena", arena: this.id }));
+    }
   }
 
   async join() {
     try {
       const res = await api("POST", `/api/arenas/${encodeURIComponent(this.id)}/join`, {});
       saveArenaSecret(this.id, res.secret);
+      this.subscribe();
       await this.load();
     } catch (e) { this.error = e.message; this.render(); }
   }
@@ -188,6 +212,10 @@ export class ArenaView {
       a.playing.length ? h("ul", { class: "lobbylist", id: "arena-games" }, a.playing.map((g) => h("li", null,
         h("span", null, g.players.join(" – ")),
         h("a", { class: "btn small", href: "/?watch=" + encodeURIComponent(g.table) }, t("arena.watch"))))) : null,
+      (a.played || []).length ? h("h3", null, t("arena.played")) : null,
+      (a.played || []).length ? h("ul", { class: "lobbylist", id: "arena-played" }, a.played.map((g) => h("li", { dataset: { table: g.table } },
+        h("span", null, g.players.map((n, i) => (g.winner === i ? "🏆 " : "") + (n || "")).join(" – ")),
+        h("a", { class: "btn small", href: g.replay }, t("game.replay"))))) : null,
       h("p", { class: "error", role: "alert" }, this.error))));
   }
 }
