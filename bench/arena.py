@@ -293,10 +293,10 @@ class Stored:
 
 def arena_record(db: str, arena: str) -> tuple[datetime, datetime, dict[str, datetime], list[Stored]]:
     """(start, end, each player's joining time, the games by creation) of an arena, read from its database."""
-    from sqlalchemy import create_engine, select
+    from sqlalchemy import create_engine, func, select
 
     from diloti.store.db import _aware, normalize_url
-    from diloti.store.models import ArenaGameRow, ArenaPlayerRow, ArenaRow, TableRow
+    from diloti.store.models import ArenaGameRow, ArenaPlayerRow, ArenaRow, MoveRow, TableRow
 
     engine = create_engine(normalize_url(db))
     try:
@@ -304,11 +304,18 @@ def arena_record(db: str, arena: str) -> tuple[datetime, datetime, dict[str, dat
             row = conn.execute(select(ArenaRow.starts, ArenaRow.seconds).where(ArenaRow.id == arena)).one()
             joined = {pid: _aware(at) for pid, at in conn.execute(
                 select(ArenaPlayerRow.player_id, ArenaPlayerRow.joined).where(ArenaPlayerRow.arena_id == arena))}
-            games = [Stored(t, (p0, p1), _aware(created), _aware(updated) if status == "over" else None)
-                     for t, p0, p1, created, status, updated in conn.execute(
+            # A game's end: its last move, or for a game that ended otherwise (resigned) the table's last change.
+            # Not the table's last change alone: a finished table changes again (its seats leave; after a kill
+            # the other process takes it over), and that would read as the players still playing.
+            last = (select(MoveRow.table_id, func.max(MoveRow.created).label("at"))
+                    .group_by(MoveRow.table_id).subquery())
+            games = [Stored(t, (p0, p1), _aware(created),
+                            None if status != "over" else _aware(updated if reason or at is None else at))
+                     for t, p0, p1, created, status, updated, reason, at in conn.execute(
                          select(ArenaGameRow.table_id, ArenaGameRow.p0, ArenaGameRow.p1, ArenaGameRow.created,
-                                TableRow.status, TableRow.updated)
+                                TableRow.status, TableRow.updated, TableRow.end_reason, last.c.at)
                          .join(TableRow, TableRow.id == ArenaGameRow.table_id)
+                         .outerjoin(last, last.c.table_id == ArenaGameRow.table_id)
                          .where(ArenaGameRow.arena_id == arena).order_by(ArenaGameRow.created))]
     finally:
         engine.dispose()
