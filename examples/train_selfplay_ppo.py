@@ -34,9 +34,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -98,8 +97,9 @@ def SelfPlayPPOPlayer(seed: int | None = None, model: str = "") -> PolicyPlayer:
     return PolicyPlayer(policy)
 
 
-@dataclass
-class Config:
+class Config(NamedTuple):
+    """The training's settings (the command line's flags, with their defaults)."""
+
     steps: int = 3_000_000
     games: int = 512
     rollout: int = 32
