@@ -26,7 +26,7 @@ def load(name: str) -> ModuleType:
 
 def test_every_example_is_tested() -> None:
     assert sorted(p.stem for p in EXAMPLES.glob("*.py")) == ["gym_random", "openspiel_ismcts", "pettingzoo_random",
-                                                            "train_batched_ppo"]
+                                                            "train_batched_ppo", "train_selfplay_ppo"]
 
 
 def test_pettingzoo_random(capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,6 +53,63 @@ def test_train_batched_ppo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     out = capsys.readouterr().out
     assert "trained MaskablePPO for 256 steps on 8 games" in out and "PPO vs random: 2 games" in out
     assert model.exists()
+
+
+def test_train_selfplay_ppo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="torch (the baselines extra) is not installed")
+    from diloti.games.diloti.envs import cbatch
+
+    if not cbatch.available():
+        pytest.skip("Diloti's C batch is not built (scripts/build-core)")
+    model = tmp_path / "ppo.pt"
+    args = ["--steps", "2048", "--games", "2", "--rollout", "16", "--hidden", "16", "--matches", "2",
+            "--against", "random", "--out", str(model)]
+    example = load("train_selfplay_ppo")
+    assert example.main(args) == 0
+    out = capsys.readouterr().out
+    assert "trained self-play PPO for 2,048 steps on 2 games" in out and "PPO vs random: 2 games" in out
+    assert ", 0 illegal actions;" in out
+    assert model.exists()
+
+
+def test_train_selfplay_ppo_plays_only_legal_moves(tmp_path: Path) -> None:
+    """The trained network's player, from its own view, picks a legal move in every position of played rounds
+    (PolicyPlayer refuses an action the mask does not allow, so an illegal pick fails here)."""
+    pytest.importorskip("torch", reason="torch (the baselines extra) is not installed")
+    import torch
+
+    from diloti.games.diloti.state import State
+
+    example = load("train_selfplay_ppo")
+    net = example.make_net(744, 559, 16)
+    # A random network with large logits: its favourites are illegal as often as not, so the mask is what keeps
+    # its picks legal.
+    torch.manual_seed(0)
+    for param in net.parameters():
+        torch.nn.init.normal_(param, std=3.0)
+    model = tmp_path / "ppo.pt"
+    torch.save({"size": 744, "actions": 559, "hidden": 16, "state": net.state_dict()}, model)
+    player = example.SelfPlayPPOPlayer(model=str(model))
+    moves = 0
+    for seed in range(3):
+        state = State.new(seed=seed)
+        while not state.is_over:
+            move = player.choose(state.view(state.turn))
+            assert move in state.legal_moves()
+            state.play(move)
+            moves += 1
+    assert moves > 60
+
+
+def test_train_selfplay_ppo_refuses_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    example = load("train_selfplay_ppo")
+    with pytest.raises(SystemExit):
+        example.main(["--games", "0"])
+    assert "invalid --games 0: expected at least 1" in capsys.readouterr().err
+    assert example.main(["--evaluate", str(tmp_path / "none.pt")]) == 2
+    assert "invalid --evaluate" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="invalid model="):
+        example.SelfPlayPPOPlayer(model=str(tmp_path / "none.pt"))
 
 
 def test_runs_as_a_script() -> None:
