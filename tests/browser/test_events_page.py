@@ -68,15 +68,16 @@ def test_an_arena_page_on_a_phone_joins_and_shows_the_standings_live(server: str
 
 
 def test_an_arena_game_is_pushed_to_the_phone_and_its_replay_listed_once_over(server: str, new_page: Any) -> None:
-    """Arete joins on her phone's arena page, Bob through the websocket alone: the pass pairs them and the page
-    opens the game (pushed as arena_game, or found by its presence poll); Bob resigns; the arena page lists the
+    """Areti joins on her phone's arena page, Vasos through the websocket alone: the pass pairs them and the page
+    opens the game (pushed as arena_game, or found by its presence poll); Vasos resigns; the arena page lists the
     finished game with its replay, which opens."""
     import json
 
     from websockets.sync.client import connect
 
-    arete = httpx.post(f"{server}/api/players", json={"name": "Arete"}, timeout=10).json()
-    bob = httpx.post(f"{server}/api/players", json={"name": "Bob"}, timeout=10).json()
+    # Names of their own: the session's server is every browser test's, and a registered name is no guest's.
+    arete = httpx.post(f"{server}/api/players", json={"name": "Areti"}, timeout=10).json()
+    bob = httpx.post(f"{server}/api/players", json={"name": "Vasos"}, timeout=10).json()
     arena = httpx.post(f"{server}/api/arenas", json={"name": "Replay cup", "starts_in": 0, "wait": 600},
                        headers={"Authorization": f"Bearer {arete['key']}"}, timeout=10).json()
     page = new_page(**PHONE)
@@ -100,7 +101,7 @@ def test_an_arena_game_is_pushed_to_the_phone_and_its_replay_listed_once_over(se
                 assert msg["type"] != "error", msg
     page.goto(f"{server}/?arena={arena['id']}")
     row = page.wait_for_selector(f"#arena-played li[data-table='{table}']")
-    assert row is not None and "🏆" in row.inner_text() and "Arete" in row.inner_text()
+    assert row is not None and "🏆" in row.inner_text() and "Areti" in row.inner_text()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375 + 1, width
     page.click(f"#arena-played li[data-table='{table}'] a")
