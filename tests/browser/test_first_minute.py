@@ -261,9 +261,14 @@ def test_kontsina_drops_and_lit_words(server: str, new_page: Any) -> None:
 
 
 def box(page: Any, selector: str) -> dict[str, float]:
-    b: dict[str, float] = page.locator(selector).first.bounding_box()
-    assert b is not None, selector
-    return b
+    # The lists refresh themselves (open tables, events): an element drawn again between finding and measuring it
+    # has no box for that moment, so it is waited for, visible, and measured again.
+    for _ in range(5):
+        page.locator(selector).first.wait_for(state="visible", timeout=10_000)
+        b: dict[str, float] | None = page.locator(selector).first.bounding_box()
+        if b is not None:
+            return b
+    raise AssertionError(f"{selector} has no box")
 
 
 @pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("phone", "el"), ("desktop", "en"), ("desktop", "el")])
