@@ -43,14 +43,14 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
         server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
     # A wrong password and a replaced key are 401s the browser logs: expected here.
     page = new_page(http_errors_expected=True)
-    code = become(page, server, "Eleni")
-    assert page.inner_text("#player-name") == "Eleni"
-    table = resigned_game(page, ui, server, "Eleni")
+    code = become(page, server, "Elpida")
+    assert page.inner_text("#player-name") == "Elpida"
+    table = resigned_game(page, ui, server, "Elpida")
     page.goto(server + "/?pace=0")
     UI.open_identity(page)
     page.click("#profile-link")
     page.wait_for_selector("#profile #profile-ratings")
-    assert page.inner_text("#profile-name") == "Eleni"
+    assert page.inner_text("#profile-name") == "Elpida"
     rating = page.inner_text("#profile-ratings tr[data-mode='2p'] .rating")
     assert re.fullmatch(r"\d+ ± \d+ \?", rating), rating  # a newcomer's rating: provisional
     assert page.locator("#rating-plot circle").count() == 1
@@ -62,15 +62,15 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     screenshot(page, "24-profile", full=True)
     page.click("text=Leaderboard")
     page.wait_for_selector("#leaders-table")
-    assert "Eleni" in page.inner_text("#leaders-table")
+    assert "Elpida" in page.inner_text("#leaders-table")
     # Rename, then another browser takes the player over with the recovery code (the old key stops).
     page.goto(server + "/?pace=0")
     UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#rename-btn")
-    page.fill("#rename-name", "Eleni K")
+    page.fill("#rename-name", "Elpida K")
     page.click("#rename-submit")
-    page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Eleni K'")
+    page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Elpida K'")
     other = new_page(http_errors_expected=True)
     other.goto(server + "/?pace=0")
     UI.open_identity(other)
@@ -79,7 +79,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     other.click("#recover-submit")
     other.wait_for_selector("#recovery-code")  # a new code: the old one is used up
     other.click("#recovery-done")
-    other.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Eleni K'")
+    other.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Elpida K'")
     page.reload()
     UI.open_identity(page)
     page.wait_for_selector("#player-panel #become-btn")  # this browser's key was replaced: a guest again
@@ -91,14 +91,14 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     other.click("#password-submit")
     other.wait_for_selector("#password-new", state="hidden")  # stored (the dialog closes): then sign in with it
     page.click("#login-btn")
-    page.fill("#login-name", "Eleni K")
+    page.fill("#login-name", "Elpida K")
     page.fill("#login-password", "wrong password!")
     page.click("#login-submit")
     page.wait_for_function("() => document.querySelector('#login-error')?.textContent"
                            ".includes('wrong name or password')")
     page.fill("#login-password", "correct horse battery")
     page.click("#login-submit")
-    page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Eleni K'")
+    page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Elpida K'")
     UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#delete-btn")
@@ -107,7 +107,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     page.wait_for_selector("#player-panel #become-btn")
     page.goto(server + "/?pace=0&leaders=overall")
     page.wait_for_selector("#leaders")
-    assert "Eleni" not in page.inner_text("#leaders")
+    assert "Elpida" not in page.inner_text("#leaders")
 
 
 def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
