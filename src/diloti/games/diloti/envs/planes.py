@@ -126,19 +126,8 @@ def encode_state(state: State, seat: int, scores: Sequence[int], head: int = -1,
     """:func:`encode` of ``state.view(seat, scores)``, read from the state (only the seat's own hand and, for the
     dealer, the bottom card of what the seat cannot see, as the view gives them); ``head`` and ``chosen`` are
     the move being chosen (by default none)."""
-    cap = state.captured
-    hand = 0
-    for c in state.hands[seat]:
-        ci: int = c
-        hand |= 1 << ci
-    table = 0
-    for c in state.table:
-        ci = c
-        table |= 1 << ci
-    return encode(seat, state.players, hand, table, state.declarations, cap[0], cap[1], state.sweeps,
-                  state.bottom if seat == state.dealer else None, [len(h) for h in state.hands],
-                  len(state.stock) - state.stock_pos, scores, state.options, state.phase, state.turn, state.dealer,
-                  state.last_capturer, state.deal_no, state.plays, state.pending, head, chosen)
+    planes, tail = state_parts(state, seat, scores, head, chosen)
+    return _joined(planes, tail)
 
 
 def encode(seat: int, n: int, hand: int, table: int, declarations: Sequence[Declaration], cap0: int, cap1: int,
@@ -149,6 +138,11 @@ def encode(seat: int, n: int, hand: int, table: int, declarations: Sequence[Decl
     then its numbers. ``head`` and ``chosen`` are the move being chosen (-1 and 0 before its head)."""
     planes, tail = parts(seat, n, hand, table, declarations, cap0, cap1, xeri, bottom, hand_sizes, stock_size,
                          scores, options, phase, turn, dealer, lc, deal_no, plays, pending, head, chosen)
+    return _joined(planes, tail)
+
+
+def _joined(planes: list[int], tail: list[float]) -> bytearray:
+    """The planes and numbers as the bytes of the ``float32`` vector."""
     whole = 0
     for i in range(PLANES):
         whole |= planes[i] << (52 * i)
