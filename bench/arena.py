@@ -93,7 +93,7 @@ class ArenaPlayer:
         self.errors.append(f"{time.monotonic() - self.born:.1f}s {why}")
         time.sleep(0.2)
         try:
-            if httpx.get(f"{self.base}/healthz", timeout=5).status_code == 200:
+            if httpx.get(f"{self.base}/healthz", timeout=5, trust_env=False).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
@@ -115,7 +115,7 @@ class ArenaPlayer:
 
     def socket(self) -> ClientConnection:
         return connect(f"{self.base.replace('http', 'ws', 1)}/ws", open_timeout=10, max_queue=4096,
-                       additional_headers=self.headers(key=False))
+                       additional_headers=self.headers(key=False), proxy=None)
 
     def answered(self) -> None:
         self.down.discard(self.base)
@@ -129,7 +129,7 @@ class ArenaPlayer:
         server that does not answer (or answers 5xx: a process being killed), AssertionError for another error."""
         while True:
             try:
-                r = httpx.get(f"{self.base}{path}", timeout=10, headers=self.headers())
+                r = httpx.get(f"{self.base}{path}", timeout=10, headers=self.headers(), trust_env=False)
             except httpx.HTTPError as exc:
                 raise Unreachable(f"GET {path}: {exc.__class__.__name__}") from None
             if r.status_code == 429:  # over the poll limit: this server answered, so it is waited out here
@@ -372,7 +372,7 @@ class Serve:
         deadline = time.monotonic() + 120
         while True:
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                if httpx.get(f"{self.base}/healthz", timeout=2, trust_env=False).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
