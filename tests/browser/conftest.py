@@ -10,17 +10,21 @@ they must run.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from diloti.store.players import name_key
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -44,9 +48,13 @@ import uvicorn
 from diloti.server.app import create_app
 from diloti.server.limits import Limits
 # Every browser test comes from one address, faster than a person: the per-address limits are tested elsewhere.
+# All of them are lifted, not only the tables': the session's one server counts every test's new players, logins,
+# recoveries, daily deals and reads from 127.0.0.1 together, and a count that ran out would fail whichever test
+# came after it (new players: 20 an hour by default, and the browser tests keep 15).
 # A game review at 2 worlds a decision: its page is tested, not its judgement (tests/test_review.py does that).
-app = create_app(sys.argv[1], allow_seed=True, limits=Limits("1000/minute", "1000/minute", "1000/minute", 1000),
-                 review_worlds=2)
+app = create_app(sys.argv[1], allow_seed=True, review_worlds=2, limits=Limits(
+    create="1000/minute", join="1000/minute", hint="1000/minute", connections=1000, players="1000/minute",
+    recover="1000/minute", login="1000/minute", daily="1000/minute", poll="10000/minute"))
 uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
 """
 
@@ -76,6 +84,10 @@ def _missing(reason: str) -> None:
     pytest.skip(f"{reason}: install it with scripts/install-browser to run the browser tests")
 
 
+# The database of each running server, by base URL: the names its players keep are checked after each test.
+DATABASES: dict[str, Path] = {}
+
+
 def _serve(tmp_path_factory: pytest.TempPathFactory, code: str, *extra: str) -> Iterator[str]:
     """Run the server ``code`` on a new database; yields its base URL while it runs."""
     db = tmp_path_factory.mktemp("browser-db") / "diloti.sqlite3"
@@ -83,11 +95,11 @@ def _serve(tmp_path_factory: pytest.TempPathFactory, code: str, *extra: str) -> 
     log = (db.parent / "server.log").open("w")
     proc = subprocess.Popen([sys.executable, "-c", code, f"sqlite:///{db}", str(port_file), *extra],
                             stdout=log, stderr=subprocess.STDOUT)
+    base = ""
     try:
         # A slow host takes tens of seconds to import the server (32 to 42 s seen in a session): a server that
         # does start is waited for, and one that exits still fails at once.
         deadline = time.monotonic() + 120
-        base = ""
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"the server exited: {(db.parent / 'server.log').read_text()[-2000:]}")
@@ -100,8 +112,10 @@ def _serve(tmp_path_factory: pytest.TempPathFactory, code: str, *extra: str) -> 
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not answer /healthz within 120 s")
             time.sleep(0.1)
+        DATABASES[base] = db
         yield base
     finally:
+        DATABASES.pop(base, None)
         proc.terminate()
         try:
             proc.wait(10)
@@ -120,6 +134,62 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a running server that also plays *Pairs*, the toy game of tests/toy_game.py."""
     yield from _serve(tmp_path_factory, TOY_SERVER_CODE, str(Path(__file__).parents[1]))
+
+
+# Kept names. The session's one server serves every browser test, in a random order, and a name a player keeps
+# (registers) is refused to every guest after it (409 name_taken: CI, 28 Nov 2026, a kept "Eleni" failed 13 later
+# tests that seat a guest "Eleni"). So a test keeps only names made by ``kept_name``: its base and a tag of the
+# test's own (two letters or digits from a hash of the test's node id), which no literal guest name in the tests
+# carries, and which is unique in the session (a clash of two tests fails them at once, in any order). After
+# each test the server's database is read: a name kept any other way fails that test, whatever ran before it.
+NAME_MAX = 24  # diloti.server.protocol.clean_name's bound
+TAG_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # no I, L, O, U: not read as digits or words
+ISSUED: dict[str, str] = {}  # name_key of each kept name made in this session -> the node id of its test
+
+
+def make_kept_name(nodeid: str, base: str) -> str:
+    """``base`` and the tag of test ``nodeid``, at most :data:`NAME_MAX` characters (a long base is cut: a test of
+    long names gets a name as long as the rules allow).
+
+    >>> make_kept_name("tests/browser/test_x.py::test_y", "Elpida")
+    'Elpida NB'
+    >>> len(make_kept_name("t::u", "Κυριακή Ευαγγελοπούλου"))
+    24
+    """
+    digest = hashlib.sha256(f"{nodeid}\0{base}".encode()).digest()
+    tag = TAG_ALPHABET[digest[0] % 32] + TAG_ALPHABET[digest[1] % 32]
+    return f"{base[:NAME_MAX - len(tag) - 1].rstrip()} {tag}"
+
+
+@pytest.fixture()
+def kept_name(request: pytest.FixtureRequest) -> Callable[[str], str]:
+    """A factory of names for this test's players who come back (see :func:`make_kept_name`): the only names a
+    browser test may keep, rename a player to, or make a bot account under."""
+    def make(base: str) -> str:
+        name = make_kept_name(request.node.nodeid, base)
+        first = ISSUED.setdefault(name_key(name), request.node.nodeid)
+        assert first == request.node.nodeid, f"kept name {name!r} of {request.node.nodeid} was {first}'s already"
+        return name
+    return make
+
+
+def _names_kept(db: Path) -> set[str]:
+    """The names the server's players keep now (read only: the server is writing)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)) as con:
+        return {row[0] for row in con.execute("SELECT name FROM players WHERE name IS NOT NULL")}
+
+
+@pytest.fixture(autouse=True)
+def _only_kept_names(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a test that kept a name not made by ``kept_name`` (a later test's guest could not sit under it)."""
+    used = [f for f in ("server", "toy_server") if f in request.fixturenames]
+    bases = [request.getfixturevalue(f) for f in used]
+    before = {base: _names_kept(DATABASES[base]) for base in bases}
+    yield
+    for base in bases:
+        new = {n for n in _names_kept(DATABASES[base]) - before[base] if name_key(n) not in ISSUED}
+        assert not new, (f"{request.node.nodeid} kept the names {sorted(new)} on the session's shared server: a "
+                         "player's name is refused to every later guest; make kept names with the kept_name fixture")
 
 
 @pytest.fixture(scope="session")

@@ -36,14 +36,14 @@ def check(page: Any, where: str) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_pages_pass_axe(server: str, new_page: Any, ui: Any, scheme: str) -> None:
+def test_pages_pass_axe(server: str, new_page: Any, ui: Any, kept_name: Any, scheme: str) -> None:
     page = new_page(color_scheme=scheme)
     page.goto(server + "/?pace=0")
     page.wait_for_selector("#play-first #play-computer")
     check(page, "start page")
     ui.open_identity(page)  # the identity control expanded: the name, keep it, sign in
     check(page, "start page with the identity control open")
-    name = "Axel " + scheme  # names are unique among players
+    name = kept_name("Axel")  # names are unique among players
     page.fill("#name", name)
     page.click("#become-btn")
     page.click("#recovery-done")

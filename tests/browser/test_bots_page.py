@@ -23,9 +23,11 @@ def become(page: Any, server: str, name: str) -> None:
     page.wait_for_selector("#player-panel #player-name")
 
 
-def test_a_bot_account_its_token_and_its_marks(server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
+def test_a_bot_account_its_token_and_its_marks(server: str, new_page: Any, ui: Any, screenshot: Any,
+                                              kept_name: Any) -> None:
     page = new_page()
-    become(page, server, "Talos")
+    talos = kept_name("Talos")
+    become(page, server, talos)
     UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#bot-btn")
@@ -54,7 +56,7 @@ def test_a_bot_account_its_token_and_its_marks(server: str, new_page: Any, ui: A
     table = person.evaluate("new URLSearchParams(location.search).get('table')")
     got = httpx.post(f"{server}/api/bot/tables/{table}/join", headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert got.status_code == 200, got.text
-    person.wait_for_function("() => document.body.innerText.includes('Talos (bot)')")
+    person.wait_for_function("bot => document.body.innerText.includes(bot)", f"{talos} (bot)")
     screenshot(person, "61-bot-at-table")
     page.goto(server + f"/?player={me['player']}")
     page.wait_for_selector("#profile #bot-badge")

@@ -138,8 +138,9 @@ def test_the_leaderboard_note_is_readable(server: str, new_page: Any, screenshot
     assert contrast(page, "#leaders .note") >= 4.5
 
 
-def test_profile_statistics_fit_and_one_game_is_one_game(server: str, new_page: Any, screenshot: Any) -> None:
-    me = post(f"{server}/api/players", {"name": "Κυριακή Ευαγγελοπούλου"})
+def test_profile_statistics_fit_and_one_game_is_one_game(server: str, new_page: Any, screenshot: Any,
+                                                        kept_name: Any) -> None:
+    me = post(f"{server}/api/players", {"name": kept_name("Κυριακή Ευαγγελοπούλου")})  # long: 24 characters
     t = post(f"{server}/api/tables", {"name": "x", "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]},
              key=me["key"])
     port = server.rsplit(":", 1)[1]
@@ -158,10 +159,11 @@ def test_profile_statistics_fit_and_one_game_is_one_game(server: str, new_page: 
     assert re.search(r"\b1 game, 0–1", page.inner_text("#profile-opponents"))
 
 
-def test_a_recovery_on_another_device_is_told_here(server: str, new_page: Any, screenshot: Any) -> None:
+def test_a_recovery_on_another_device_is_told_here(server: str, new_page: Any, screenshot: Any,
+                                                   kept_name: Any) -> None:
     page = new_page(http_errors_expected=True, **PHONE)
     page.goto(f"{server}/")
-    UI.set_name(page, "Eleftheria")
+    UI.set_name(page, kept_name("Eleftheria"))
     page.click("#become-btn")
     code = page.inner_text("#recovery-code")
     page.click("#recovery-done")

@@ -152,13 +152,12 @@ def game_over_page(server: str, new_page: Any, device: dict[str, Any], game: str
 
 
 @pytest.mark.parametrize("device", [NARROW, UPRIGHT, SIDEWAYS], ids=["320", "390", "844"])
-def test_no_element_is_wider_than_a_phone(server: str, new_page: Any, device: dict[str, Any]) -> None:
+def test_no_element_is_wider_than_a_phone(server: str, new_page: Any, kept_name: Any, device: dict[str, Any]) -> None:
     """Every page with 24-letter Greek names in it, at 320, 390 and 844 px: nothing past the screen's sides."""
     crowded = crowded_table(server)
     two = post(f"{server}/api/tables", {"name": NAMES[0], "grace": 3600, "rated": False, "seed": 3})
     post(f"{server}/api/tables/{two['table']}/join", {"name": NAMES[3]})
-    me = post(f"{server}/api/players", {"name": "Κυριακή Ευαγγελοπούλου " + "αβγ"[[320, 390, 844].index(
-        device["viewport"]["width"])]})  # 24 letters, one player per screen
+    me = post(f"{server}/api/players", {"name": kept_name("Κυριακή Ευαγγελοπούλου")})  # 24 letters
     t = post(f"{server}/api/tables", {"name": "x", "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
                                       "options": {"target": 11}, "seed": 2}, key=me["key"])
     with connect(ws_url(server), open_timeout=10) as ws:
@@ -374,8 +373,9 @@ def test_a_greek_table_shows_no_english_word(server: str, new_page: Any) -> None
     assert not [o for o in options if LATIN.search(o)], options
 
 
-def test_the_profile_plot_is_readable_and_its_games_reviewed_in_one_tap(server: str, new_page: Any) -> None:
-    me = post(f"{server}/api/players", {"name": "Σταυρούλα"})
+def test_the_profile_plot_is_readable_and_its_games_reviewed_in_one_tap(server: str, new_page: Any,
+                                                                        kept_name: Any) -> None:
+    me = post(f"{server}/api/players", {"name": kept_name("Σταυρούλα")})
     t = post(f"{server}/api/tables", {"name": "x", "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]},
              key=me["key"])
     with connect(ws_url(server), open_timeout=10) as ws:

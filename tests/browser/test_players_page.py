@@ -40,17 +40,18 @@ def resigned_game(page: Any, ui: Any, server: str, name: str) -> str:
 
 
 def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leaderboard(
-        server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
+        server: str, new_page: Any, ui: Any, screenshot: Any, kept_name: Any) -> None:
     # A wrong password and a replaced key are 401s the browser logs: expected here.
     page = new_page(http_errors_expected=True)
-    code = become(page, server, "Elpida")
-    assert page.inner_text("#player-name") == "Elpida"
-    table = resigned_game(page, ui, server, "Elpida")
+    name, renamed = kept_name("Elpida"), kept_name("Elpida K")
+    code = become(page, server, name)
+    assert page.inner_text("#player-name") == name
+    table = resigned_game(page, ui, server, name)
     page.goto(server + "/?pace=0")
     UI.open_identity(page)
     page.click("#profile-link")
     page.wait_for_selector("#profile #profile-ratings")
-    assert page.inner_text("#profile-name") == "Elpida"
+    assert page.inner_text("#profile-name") == name
     rating = page.inner_text("#profile-ratings tr[data-mode='2p'] .rating")
     assert re.fullmatch(r"\d+ ± \d+ \?", rating), rating  # a newcomer's rating: provisional
     assert page.locator("#rating-plot circle").count() == 1
@@ -62,15 +63,15 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     screenshot(page, "24-profile", full=True)
     page.click("text=Leaderboard")
     page.wait_for_selector("#leaders-table")
-    assert "Elpida" in page.inner_text("#leaders-table")
+    assert name in page.inner_text("#leaders-table")
     # Rename, then another browser takes the player over with the recovery code (the old key stops).
     page.goto(server + "/?pace=0")
     UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#rename-btn")
-    page.fill("#rename-name", "Elpida K")
+    page.fill("#rename-name", renamed)
     page.click("#rename-submit")
-    page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Elpida K'")
+    page.wait_for_function("n => document.querySelector('#player-name')?.textContent === n", renamed)
     other = new_page(http_errors_expected=True)
     other.goto(server + "/?pace=0")
     UI.open_identity(other)
@@ -79,7 +80,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     other.click("#recover-submit")
     other.wait_for_selector("#recovery-code")  # a new code: the old one is used up
     other.click("#recovery-done")
-    other.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Elpida K'")
+    other.wait_for_function("n => document.querySelector('#player-name')?.textContent === n", renamed)
     page.reload()
     UI.open_identity(page)
     page.wait_for_selector("#player-panel #become-btn")  # this browser's key was replaced: a guest again
@@ -91,14 +92,14 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     other.click("#password-submit")
     other.wait_for_selector("#password-new", state="hidden")  # stored (the dialog closes): then sign in with it
     page.click("#login-btn")
-    page.fill("#login-name", "Elpida K")
+    page.fill("#login-name", renamed)
     page.fill("#login-password", "wrong password!")
     page.click("#login-submit")
     page.wait_for_function("() => document.querySelector('#login-error')?.textContent"
                            ".includes('wrong name or password')")
     page.fill("#login-password", "correct horse battery")
     page.click("#login-submit")
-    page.wait_for_function("() => document.querySelector('#player-name')?.textContent === 'Elpida K'")
+    page.wait_for_function("n => document.querySelector('#player-name')?.textContent === n", renamed)
     UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#delete-btn")
@@ -107,23 +108,25 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     page.wait_for_selector("#player-panel #become-btn")
     page.goto(server + "/?pace=0&leaders=overall")
     page.wait_for_selector("#leaders")
-    assert "Elpida" not in page.inner_text("#leaders")
+    assert name not in page.inner_text("#leaders") and renamed not in page.inner_text("#leaders")
 
 
-def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any, ui: Any, screenshot: Any) -> None:
+def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any, ui: Any, screenshot: Any,
+                                                    kept_name: Any) -> None:
     page = new_page(**PHONE)
     page.goto(server + "/?pace=0")
     page.evaluate("localStorage.setItem('diloti.lang', 'el')")
-    become(page, server, "Μαρία")
+    name = kept_name("Μαρία")
+    become(page, server, name)
     assert "Παίζετε ως" in page.inner_text("#player-panel")
-    # Another device asks for the same name: the server's English "the name 'Μαρία' is taken" in Greek.
+    # Another device asks for the same name: the server's English "the name '…' is taken" in Greek.
     other = new_page(**PHONE, http_errors_expected=True)  # the 409 is the point
     other.goto(server + "/?pace=0&lang=el")
-    UI.set_name(other, "Μαρία")
+    UI.set_name(other, name)
     other.click("#become-btn")
     other.wait_for_function("() => document.querySelector('#player-error').textContent !== ''")
     assert other.inner_text("#player-error") == "Αυτό το όνομα το έχει ήδη άλλος παίκτης· διαλέξτε άλλο."
-    resigned_game(page, ui, server, "Μαρία")
+    resigned_game(page, ui, server, name)
     page.goto(server + "/?pace=0")
     UI.open_identity(page)
     page.click("#profile-link")
@@ -146,7 +149,7 @@ def test_profile_and_leaderboard_in_greek_on_a_phone(server: str, new_page: Any,
     screenshot(page, "25-phone-profile-greek", full=True)
     page.goto(server + "/?pace=0&leaders=2p")
     page.wait_for_selector("#leaders-table")
-    assert "Μαρία" in page.inner_text("#leaders-table") and "Κατάταξη" in page.inner_text("#leaders")
+    assert name in page.inner_text("#leaders-table") and "Κατάταξη" in page.inner_text("#leaders")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
 
 
