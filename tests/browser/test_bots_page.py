@@ -56,7 +56,7 @@ def test_a_bot_account_its_token_and_its_marks(server: str, new_page: Any, ui: A
     table = person.evaluate("new URLSearchParams(location.search).get('table')")
     got = httpx.post(f"{server}/api/bot/tables/{table}/join", headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert got.status_code == 200, got.text
-    person.wait_for_function("bot => document.body.innerText.includes(bot)", f"{talos} (bot)")
+    person.wait_for_function("bot => document.body.innerText.includes(bot)", arg=f"{talos} (bot)")
     screenshot(person, "61-bot-at-table")
     page.goto(server + f"/?player={me['player']}")
     page.wait_for_selector("#profile #bot-badge")

@@ -180,7 +180,9 @@ def running(db: Path, port: int) -> Iterator[str]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
+        # A loaded host takes tens of seconds to import the server (conftest.py's _serve waits 120 s too); one that
+        # exits still fails at once.
+        deadline = time.monotonic() + 120
         while True:
             assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
             with contextlib.suppress(OSError), urllib.request.urlopen(base + "/healthz", timeout=1) as r:

@@ -71,7 +71,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     page.click("#rename-btn")
     page.fill("#rename-name", renamed)
     page.click("#rename-submit")
-    page.wait_for_function("n => document.querySelector('#player-name')?.textContent === n", renamed)
+    page.wait_for_function("n => document.querySelector('#player-name')?.textContent === n", arg=renamed)
     other = new_page(http_errors_expected=True)
     other.goto(server + "/?pace=0")
     UI.open_identity(other)
@@ -80,7 +80,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
     other.click("#recover-submit")
     other.wait_for_selector("#recovery-code")  # a new code: the old one is used up
     other.click("#recovery-done")
-    other.wait_for_function("n => document.querySelector('#player-name')?.textContent === n", renamed)
+    other.wait_for_function("n => document.querySelector('#player-name')?.textContent === n", arg=renamed)
     page.reload()
     UI.open_identity(page)
     page.wait_for_selector("#player-panel #become-btn")  # this browser's key was replaced: a guest again
@@ -99,7 +99,7 @@ def test_a_player_keeps_a_name_plays_rated_and_finds_it_on_the_profile_and_leade
                            ".includes('wrong name or password')")
     page.fill("#login-password", "correct horse battery")
     page.click("#login-submit")
-    page.wait_for_function("n => document.querySelector('#player-name')?.textContent === n", renamed)
+    page.wait_for_function("n => document.querySelector('#player-name')?.textContent === n", arg=renamed)
     UI.open_identity(page)
     page.click("#settings-btn")
     page.click("#delete-btn")
