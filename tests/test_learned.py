@@ -14,10 +14,10 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from diloti.ai import LEVELS, level_plays, make_player  # noqa: E402
-from diloti.ai.errors import UnknownLevelError  # noqa: E402
+from diloti.ai.errors import InvalidSettingError, UnknownLevelError  # noqa: E402
 from diloti.ai.games import players_part  # noqa: E402
 from diloti.ai.learned import LearnedPlayer, UnclaimedGameError, claims  # noqa: E402
-from diloti.ai.learned.features import MOVE_SIZE, POSITION_SIZE, move_features, position_features  # noqa: E402
+from diloti.ai.learned.features import MOVE, MOVE_SIZE, POSITION_SIZE, move_features, position_features  # noqa: E402
 from diloti.ai.learned.network import FORMAT, LearnedWeightsError, Network, load_weights  # noqa: E402
 from diloti.ai.part import SearchSettings  # noqa: E402
 from diloti.core.registry import find_game  # noqa: E402
@@ -142,6 +142,25 @@ def test_weights_of_another_format_are_refused(tmp_path: Path) -> None:
         LearnedPlayer(1, weights=str(not_npz))
     with pytest.raises(LearnedWeightsError, match="cannot be read"):
         LearnedPlayer(1, weights=str(tmp_path / "missing.npz"))
+
+
+def test_a_margin_keeps_the_heuristics_move_unless_the_network_scores_another_well_above(tmp_path: Path) -> None:
+    """``margin``: a huge one plays the heuristic's best move everywhere, 0 the network's own; the weights' meta
+    gives the default, a setting overrides it, and a bad one is refused naming it."""
+    views = [v for v in _positions(40, 21) if len(v.legal) > 1 and players_part(v).ruled_move(v) is None]
+    net = load_weights()
+    own = [make_player("learned", seed=1, margin=0).choose(v) for v in views]
+    assert own == [v.legal[int(net.scores(position_features(v), move_features(v)).argmax())] for v in views]
+    usual = [v.legal[int(move_features(v)[:, MOVE["heuristic"].start].argmax())] for v in views]
+    assert [make_player("learned", seed=1, margin=1e9).choose(v) for v in views] == usual
+    assert own != usual  # the positions tell the two apart
+    stamped = _saved_with(tmp_path, margin=1e9)
+    assert LearnedPlayer(1, weights=stamped).margin == 1e9
+    assert [LearnedPlayer(1, weights=stamped).choose(v) for v in views] == usual
+    assert [LearnedPlayer(1, weights=stamped, margin=0).choose(v) for v in views] == own
+    for bad in (-1, "x", float("inf")):
+        with pytest.raises(InvalidSettingError, match="margin"):
+            LearnedPlayer(1, margin=bad)  # type: ignore[arg-type]
 
 
 def test_bad_temperature_is_refused() -> None:

@@ -52,7 +52,7 @@ from diloti.core.seeds import derive_seed
 DEFAULT_TEACHER = "master:iterations=200,seconds=none,width=5,infer=0,counted=99"
 MAX_MOVES = 256  # a decision with more legal moves (a table grown by lays) is not learned from: rare, and costly
 HEURISTIC_START = 20.0  # the skip's first weight on the heuristic score (points / 10): a point is 2 of logit
-LABELS = "labels-2"  # what a cached iteration holds: the teacher's move and its values (read back only if the same)
+LABELS = "labels-3"  # what a cached iteration holds: the teacher's move and its values (read back only if the same)
 CHUNK = 10  # rounds a worker's task: the chunks, and so the data, do not depend on the number of workers
 
 
@@ -94,17 +94,18 @@ def teacher_values(teacher: Any, view: Any) -> tuple[Move, dict[Move, float]]:
 
     A search level (``estimates``) gives its candidates' means, its move the one it plays (the survivor of its
     halving, valued at least as the best of the others: the survivor's mean rests on the most worlds); an exact
-    position (2 players, the stock empty) gives every legal move's exact value (:func:`diloti.ai.exact.solve_view`),
-    the best move by the solver's order as the move. Any other teacher gives its move alone (no values)."""
+    position (2 players, the stock empty) gives every legal move's exact value (:func:`diloti.ai.exact.solve_view`)
+    and the teacher's own move. Any other teacher gives its move alone (no values)."""
     from diloti.ai.exact import is_exact, solve_view
 
     if getattr(teacher, "exact", False) and is_exact(view):
+        move = teacher.choose(view)  # the solver's own best (of equal ones, the one the master plays)
         exact = solve_view(view)
-        if exact is not None:
-            best = max(exact.values())
-            move = next(m for m in view.legal if exact.get(m) == best)
-            return move, {m: float(v) for m, v in exact.items()}
-        return teacher.choose(view), {}
+        if exact is None:
+            return move, {}
+        values = {m: float(v) for m, v in exact.items()}
+        values[move] = max(values.values())  # the same, unless the player's solver ran out of its limits
+        return move, values
     estimates = getattr(teacher, "estimates", None)
     if estimates is None:
         return teacher.choose(view), {}
@@ -298,6 +299,8 @@ def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batc
 
     def loss_of(out: Any, idx: npt.NDArray[np.int64], reduction: str = "mean") -> Any:
         """The cross-entropy of the targets under the softmax of ``out`` (illegal moves are -inf: weight 0)."""
+        if soft <= 0:  # the teacher's move: torch's own, as the recipe always computed it (the same arrays)
+            return torch.nn.functional.cross_entropy(out, torch.from_numpy(data.labels[idx]), reduction=reduction)
         logp = torch.log_softmax(out, dim=1).masked_fill(torch.isinf(out), 0.0)
         per = -(targets(idx) * logp).sum(dim=1)
         return per.sum() if reduction == "sum" else per.mean()
@@ -395,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=6, help="training epochs an iteration, at most (default 6)")
     ap.add_argument("--start", help="a weights file (.npz, the same --hidden) every fit goes on from, instead of "
                                     "the heuristic's softmax")
+    ap.add_argument("--margin", type=float, default=0.0,
+                    help="the margin the player's network must score a move above the heuristic's best to play it "
+                         "instead, kept in the weights' meta (default 0: its best move)")
     ap.add_argument("--soft", type=float, default=0.0,
                     help="learn the softmax of the teacher's values at this temperature in points instead of its "
                          "move alone (default 0: its move)")
@@ -409,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"invalid --rounds {args.rounds!r}: expected counts of at least 1")
     if args.workers < 1 or args.hidden < 1 or args.epochs < 1 or not 0 <= args.eps <= 1:
         ap.error("invalid --workers, --hidden or --epochs (at least 1) or --eps (0..1)")
+    if not 0 <= args.margin < float("inf"):
+        ap.error(f"invalid --margin {args.margin}: expected a score margin, 0 or more")
     if not 0 <= args.soft < float("inf"):
         ap.error(f"invalid --soft {args.soft}: expected a temperature in points, 0 or more")
     try:
@@ -469,6 +477,8 @@ def main(argv: list[str] | None = None) -> int:
                         teacher=args.teacher, eps=args.eps, epochs=args.epochs, iterations=it + 1, soft=args.soft,
                         start=None if args.start is None else Path(args.start).name,
                         **{k: round(v, 4) for k, v in figures.items()})
+        if args.margin:
+            meta["margin"] = args.margin
         Network(meta=meta, **arrays).save(out)
         behaviour = str(out.resolve())
         if it + 1 < len(rounds):  # the next iteration's self-play draws from this network: load it as shipped
