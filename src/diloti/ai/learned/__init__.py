@@ -76,7 +76,7 @@ class LearnedPlayer:
         if margin is None:
             margin = self.network.meta.get("margin", 0.0)
         try:
-            self.margin = float(margin)  # type: ignore[arg-type]
+            self.margin = float(margin)
         except (TypeError, ValueError):
             raise InvalidSettingError("margin", margin, "a number, 0 or more") from None
         if not self.margin >= 0 or math.isinf(self.margin):
