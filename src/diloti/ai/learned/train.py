@@ -18,6 +18,8 @@ derives from it, the workers' chunks are fixed whatever their number, and torch 
 
     python -m diloti.ai.learned.train --seed 1 --out src/diloti/ai/learned/data/diloti-2p.npz
 
+(the shipped file adds ``--margin 1``, which only its player reads; ``--soft`` and ``--start`` learn the
+teacher's values, kept beside its moves, and go on from a file: docs/RESEARCH.md says what they measured)
 needs torch (the ``learned-train`` extra) and prints, at the end, what it cost: the CPU seconds of the
 workers and of the training, as core-minutes. A tiny run (seconds): ``--rounds 2 --teacher heuristic
 --epochs 1``.
