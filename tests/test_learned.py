@@ -14,10 +14,10 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from diloti.ai import LEVELS, level_plays, make_player  # noqa: E402
-from diloti.ai.errors import UnknownLevelError  # noqa: E402
+from diloti.ai.errors import InvalidSettingError, UnknownLevelError  # noqa: E402
 from diloti.ai.games import players_part  # noqa: E402
 from diloti.ai.learned import LearnedPlayer, UnclaimedGameError, claims  # noqa: E402
-from diloti.ai.learned.features import MOVE_SIZE, POSITION_SIZE, move_features, position_features  # noqa: E402
+from diloti.ai.learned.features import MOVE, MOVE_SIZE, POSITION_SIZE, move_features, position_features  # noqa: E402
 from diloti.ai.learned.network import FORMAT, LearnedWeightsError, Network, load_weights  # noqa: E402
 from diloti.ai.part import SearchSettings  # noqa: E402
 from diloti.core.registry import find_game  # noqa: E402
@@ -144,6 +144,25 @@ def test_weights_of_another_format_are_refused(tmp_path: Path) -> None:
         LearnedPlayer(1, weights=str(tmp_path / "missing.npz"))
 
 
+def test_a_margin_keeps_the_heuristics_move_unless_the_network_scores_another_well_above(tmp_path: Path) -> None:
+    """``margin``: a huge one plays the heuristic's best move everywhere, 0 the network's own; the weights' meta
+    gives the default, a setting overrides it, and a bad one is refused naming it."""
+    views = [v for v in _positions(40, 21) if len(v.legal) > 1 and players_part(v).ruled_move(v) is None]
+    net = load_weights()
+    own = [make_player("learned", seed=1, margin=0).choose(v) for v in views]
+    assert own == [v.legal[int(net.scores(position_features(v), move_features(v)).argmax())] for v in views]
+    usual = [v.legal[int(move_features(v)[:, MOVE["heuristic"].start].argmax())] for v in views]
+    assert [make_player("learned", seed=1, margin=1e9).choose(v) for v in views] == usual
+    assert own != usual  # the positions tell the two apart
+    stamped = _saved_with(tmp_path, margin=1e9)
+    assert LearnedPlayer(1, weights=stamped).margin == 1e9
+    assert [LearnedPlayer(1, weights=stamped).choose(v) for v in views] == usual
+    assert [LearnedPlayer(1, weights=stamped, margin=0).choose(v) for v in views] == own
+    for bad in (-1, "x", float("inf")):
+        with pytest.raises(InvalidSettingError, match="margin"):
+            LearnedPlayer(1, margin=bad)  # type: ignore[arg-type]
+
+
 def test_bad_temperature_is_refused() -> None:
     with pytest.raises(UnknownLevelError, match="temperature"):
         make_player("learned:temperature=-1", seed=1)
@@ -165,7 +184,8 @@ def test_the_training_command_runs_end_to_end(tmp_path: Path, capsys: pytest.Cap
         summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert summary["positions"] > 20 and summary["core_minutes"] >= 0
         nets.append(load_weights(out))
-    assert sorted(p.name for p in data.iterdir()) == ["iteration-1.npz", "iteration-2.npz"]
+    assert sorted(p.name for p in data.iterdir()) == ["iteration-1", "iteration-2"]
+    assert [p.name for p in (data / "iteration-1").iterdir()] == ["chunk-00000.npz"]  # a chunk a file: resumable
     net = nets[0]
     assert net.meta["training"]["rounds"] == [2, 1] and net.W2.shape == (8, 8) and net.claims("diloti", 2)
     assert all(np.array_equal(getattr(nets[0], k), getattr(nets[1], k)) for k in ("W_position", "W2", "w_skip"))
@@ -173,11 +193,35 @@ def test_the_training_command_runs_end_to_end(tmp_path: Path, capsys: pytest.Cap
     assert LearnedPlayer(1, weights=str(tmp_path / "a.npz")).choose(st.view(st.turn)) in st.legal_moves()
 
 
+def test_soft_targets_from_the_searchs_values_and_a_start(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A search teacher values its candidates (an exact position every legal move); --soft learns their softmax,
+    --start goes on from a weights file, and the held-out regret is measured against the heuristic's."""
+    pytest.importorskip("torch")
+    from diloti.ai.learned.train import main
+
+    first = tmp_path / "first.npz"
+    args = ["--seed", "2", "--rounds", "1", "--teacher", "master:iterations=10,seconds=none", "--epochs", "1",
+            "--hidden", "8", "--workers", "1", "--soft", "1"]
+    assert main([*args, "--out", str(first)]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["unvalued"] <= 1 and summary["regret"] >= 0 and summary["heuristic_regret"] >= 0
+    assert load_weights(first).meta["training"]["soft"] == 1.0
+    second = tmp_path / "second.npz"
+    assert main([*args, "--out", str(second), "--start", str(first)]) == 0
+    assert load_weights(second).meta["training"]["start"] == "first.npz"
+    with pytest.raises(SystemExit) as exc:
+        main([*args, "--out", str(second), "--start", str(first), "--hidden", "16"])
+    assert exc.value.code == 2 and "invalid --start" in capsys.readouterr().err
+
+
 def test_the_training_command_refuses_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from diloti.ai.learned.train import main
 
     for args, said in ((["--rounds", "x"], "invalid --rounds 'x'"), (["--players", "5"], "invalid --players 5"),
-                       (["--teacher", "grandmaster"], "invalid --teacher 'grandmaster'")):
+                       (["--teacher", "grandmaster"], "invalid --teacher 'grandmaster'"),
+                       (["--soft", "-1"], "invalid --soft -1"),
+                       (["--start", "none.npz"], "invalid --start 'none.npz'")):
         with pytest.raises(SystemExit) as exc:
             main(["--out", str(tmp_path / "w.npz"), *args])
         assert exc.value.code == 2 and said in capsys.readouterr().err

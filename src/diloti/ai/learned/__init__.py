@@ -1,7 +1,8 @@
 """The ``learned`` level: a small neural network's policy, no search at move time (issue 53).
 
 The network (:mod:`diloti.ai.learned.network`) scores each legal move from the seat's view
-(:mod:`diloti.ai.learned.features`); the player plays the best-scored move (``temperature=0``, the default) or
+(:mod:`diloti.ai.learned.features`); the player plays the best-scored move (``temperature=0``, the default; with
+a ``margin``, the heuristic's best move unless another scores that much above it) or
 draws one from the softmax of the scores at ``temperature`` with a generator drawn from its seed and the public
 position. Either way its move follows from its seed and its view alone. It was trained by expert iteration
 (:mod:`diloti.ai.learned.train`): positions from self-play, labelled with the master's search, learned by
@@ -55,11 +56,13 @@ def claims(game: str, players: int, weights: str | None = None) -> bool:
 class LearnedPlayer:
     """The learned policy from the seat's view: ``temperature`` 0 (default) plays its best move, above 0 draws
     from the softmax of its scores divided by ``temperature`` (seeded); ``weights`` a weights file (default:
-    the shipped one)."""
+    the shipped one); ``margin`` (at temperature 0; default the weights' own, ``meta["margin"]``, else 0) how far
+    above the heuristic's best move the network must score another move to play it instead."""
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, temperature: float = 0.0, weights: str | None = None) -> None:
+    def __init__(self, seed: int | None = None, temperature: float = 0.0, weights: str | None = None,
+                 margin: float | None = None) -> None:
         from diloti.ai.learned.network import load_weights
 
         self.seed = seed
@@ -70,6 +73,14 @@ class LearnedPlayer:
         if not self.temperature >= 0 or math.isinf(self.temperature):
             raise InvalidSettingError("temperature", temperature, "a number, 0 or more")
         self.network: Network = load_weights(weights)
+        if margin is None:
+            margin = self.network.meta.get("margin", 0.0)
+        try:
+            self.margin = float(margin)
+        except (TypeError, ValueError):
+            raise InvalidSettingError("margin", margin, "a number, 0 or more") from None
+        if not self.margin >= 0 or math.isinf(self.margin):
+            raise InvalidSettingError("margin", margin, "a number, 0 or more")
 
     @staticmethod
     def plays(game: str, players: int) -> bool:
@@ -95,11 +106,19 @@ class LearnedPlayer:
 
     def pick(self, view: Any, part: Any = None) -> int:
         """The index in ``view.legal`` of the move the policy plays."""
-        from diloti.ai.learned.features import move_features, position_features
+        from diloti.ai.learned.features import MOVE, move_features, position_features
 
-        scores = self.network.scores(position_features(view), move_features(view))
+        moves = move_features(view)
+        scores = self.network.scores(position_features(view), moves)
         if self.temperature == 0:
-            return int(scores.argmax())  # ties: the first in the legal list, which is the game's fixed order
+            best = int(scores.argmax())  # ties: the first in the legal list, which is the game's fixed order
+            if self.margin > 0:
+                # Leave the heuristic's best move only for a move the network scores ``margin`` above it: where
+                # the two nearly agree, the network's preference is mostly its noise.
+                usual = int(moves[:, MOVE["heuristic"].start].argmax())
+                if scores[best] - scores[usual] < self.margin:
+                    return usual
+            return best
         z = scores.astype(float) / self.temperature
         z -= z.max()
         weights = [math.exp(x) for x in z]

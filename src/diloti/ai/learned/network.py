@@ -16,7 +16,8 @@ Inference needs numpy only (never torch): the level costs a fraction of a millis
 heuristic scores, and a server that offers it needs no more than numpy. The file holds the arrays above and a
 ``meta`` text (JSON): the file's format (:data:`FORMAT`), the features' layout (``features``, which must be
 :data:`~diloti.ai.learned.features.FEATURES_VERSION`), the game and player counts it was trained for and
-claims, and how it was trained. A file of another format or layout is refused with
+claims, how it was trained, and optionally the ``margin`` its player plays with
+(:class:`~diloti.ai.learned.LearnedPlayer`). A file of another format or layout is refused with
 :class:`LearnedWeightsError`, naming the file and the reason.
 
 >>> net = load_weights()

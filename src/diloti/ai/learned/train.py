@@ -18,6 +18,8 @@ derives from it, the workers' chunks are fixed whatever their number, and torch 
 
     python -m diloti.ai.learned.train --seed 1 --out src/diloti/ai/learned/data/diloti-2p.npz
 
+(the shipped file adds ``--margin 1``, which only its player reads; ``--soft`` and ``--start`` learn the
+teacher's values, kept beside its moves, and go on from a file: docs/RESEARCH.md says what they measured)
 needs torch (the ``learned-train`` extra) and prints, at the end, what it cost: the CPU seconds of the
 workers and of the training, as core-minutes. A tiny run (seconds): ``--rounds 2 --teacher heuristic
 --epochs 1``.
@@ -45,25 +47,29 @@ from diloti.ai.games import players_part
 from diloti.ai.learned import LearnedPlayer
 from diloti.ai.learned.features import MOVE_SIZE, POSITION_SIZE, move_features, position_features
 from diloti.ai.learned.network import FORMAT, Network, load_weights, new_meta
+from diloti.core.moves import Move
 from diloti.core.registry import find_game
 from diloti.core.seeds import derive_seed
 
 DEFAULT_TEACHER = "master:iterations=200,seconds=none,width=5,infer=0,counted=99"
 MAX_MOVES = 256  # a decision with more legal moves (a table grown by lays) is not learned from: rare, and costly
 HEURISTIC_START = 20.0  # the skip's first weight on the heuristic score (points / 10): a point is 2 of logit
+LABELS = "labels-3"  # what a cached iteration holds: the teacher's move and its values (read back only if the same)
 CHUNK = 10  # rounds a worker's task: the chunks, and so the data, do not depend on the number of workers
 
 
 @dataclass
 class Batch:
     """Labelled positions: position rows, the legal moves' rows (all decisions', concatenated), each decision's
-    first move row and move count, and the index of the teacher's move among its legal moves."""
+    first move row and move count, the index of the teacher's move among its legal moves, and the teacher's value
+    of each move row in round points (NaN: a move it did not value, outside its candidates)."""
 
     positions: npt.NDArray[np.float32]
     moves: npt.NDArray[np.float16]
     starts: npt.NDArray[np.int64]
     counts: npt.NDArray[np.int64]
     labels: npt.NDArray[np.int64]
+    values: npt.NDArray[np.float32]
     cpu: float = 0.0
 
     @staticmethod
@@ -71,7 +77,8 @@ class Batch:
         counts = np.concatenate([p.counts for p in parts])
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         return Batch(np.concatenate([p.positions for p in parts]), np.concatenate([p.moves for p in parts]),
-                     starts, counts, np.concatenate([p.labels for p in parts]), sum(p.cpu for p in parts))
+                     starts, counts, np.concatenate([p.labels for p in parts]),
+                     np.concatenate([p.values for p in parts]), sum(p.cpu for p in parts))
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -84,6 +91,34 @@ def _behaviour(spec: str | None, seed: int) -> Any:
     return LearnedPlayer(seed, temperature=1.0, weights=spec)
 
 
+def teacher_values(teacher: Any, view: Any) -> tuple[Move, dict[Move, float]]:
+    """The teacher's move at ``view`` and its value of each move it weighed, in round points for the mover's side.
+
+    A search level (``estimates``) gives its candidates' means, its move the one it plays (the survivor of its
+    halving, valued at least as the best of the others: the survivor's mean rests on the most worlds); an exact
+    position (2 players, the stock empty) gives every legal move's exact value (:func:`diloti.ai.exact.solve_view`)
+    and the teacher's own move. Any other teacher gives its move alone (no values)."""
+    from diloti.ai.exact import is_exact, solve_view
+
+    if getattr(teacher, "exact", False) and is_exact(view):
+        move = teacher.choose(view)  # the solver's own best (of equal ones, the one the master plays)
+        exact = solve_view(view)
+        if exact is None:
+            return move, {}
+        values = {m: float(v) for m, v in exact.items()}
+        values[move] = max(values.values())  # the same, unless the player's solver ran out of its limits
+        return move, values
+    estimates = getattr(teacher, "estimates", None)
+    if estimates is None:
+        return teacher.choose(view), {}
+    found = estimates(view)
+    values = {e.move: float(e.mean) for e in found if e.weight > 0}
+    move = found[0].move
+    if values and move in values:
+        values[move] = max(values.values())
+    return move, values
+
+
 def generate(task: tuple[str, int, int, str | None, str, float, int]) -> Batch:
     """Play ``count`` rounds (seeds ``seed0 ..``) with the behaviour policy, labelling each decision by the teacher."""
     game, players, seed0, behaviour, teacher_spec, eps, count = task
@@ -92,6 +127,7 @@ def generate(task: tuple[str, int, int, str | None, str, float, int]) -> Batch:
     positions: list[npt.NDArray[np.float32]] = []
     moves: list[npt.NDArray[np.float32]] = []
     labels: list[int] = []
+    values: list[npt.NDArray[np.float32]] = []
     for k in range(count):
         seed = seed0 + k
         rng = random.Random(derive_seed("learned-behaviour", seed))
@@ -104,66 +140,100 @@ def generate(task: tuple[str, int, int, str | None, str, float, int]) -> Batch:
             if not legal or not view.to_move:
                 break
             if len(legal) > 1 and len(legal) <= MAX_MOVES and players_part(view).ruled_move(view) is None:
-                label = teacher.choose(view)
+                label, valued = teacher_values(teacher, view)
                 positions.append(position_features(view))
                 moves.append(move_features(view))
                 labels.append(legal.index(label))
+                values.append(np.array([valued.get(m, np.nan) for m in legal], dtype=np.float32))
             move = rng.choice(legal) if rng.random() < eps else actors[state.turn].choose(view)
             state.push(move)
     counts = np.array([len(m) for m in moves], dtype=np.int64)
     return Batch(np.array(positions, dtype=np.float32).reshape(-1, POSITION_SIZE),
                  (np.concatenate(moves) if moves else np.zeros((0, MOVE_SIZE))).astype(np.float16),
                  np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64) if len(counts) else counts,
-                 counts, np.array(labels, dtype=np.int64), time.process_time() - start)
+                 counts, np.array(labels, dtype=np.int64),
+                 np.concatenate(values) if values else np.zeros(0, dtype=np.float32), time.process_time() - start)
+
+
+def _save(path: Path, key: str, batch: Batch) -> None:
+    """Write ``batch`` with its ``key`` to ``path`` (whole or not at all: a stopped run leaves no half file)."""
+    part = path.with_name(path.name + ".part")
+    with open(part, "wb") as out:
+        np.savez(out, key=np.array(key), positions=batch.positions, moves=batch.moves, starts=batch.starts,
+                 counts=batch.counts, labels=batch.labels, values=batch.values, cpu=np.array(batch.cpu))
+    part.replace(path)
+
+
+def _load(path: Path, key: str) -> Batch | None:
+    """The batch kept in ``path`` if it was made by ``key``'s inputs, else None."""
+    if not path.exists():
+        return None
+    with np.load(path, allow_pickle=False) as f:
+        if str(f["key"]) != key or "values" not in f.files:
+            return None
+        return Batch(f["positions"], f["moves"], f["starts"], f["counts"], f["labels"], f["values"], float(f["cpu"]))
+
+
+def chunk(task: tuple[tuple[str, int, int, str | None, str, float, int], str | None, str]) -> Batch:
+    """A chunk's positions: read back from its file when its key matches, else generated (and kept there)."""
+    inputs, where, key = task
+    path = None if where is None else Path(where)
+    if path is not None:
+        found = _load(path, key)
+        if found is not None:
+            found.cpu = 0.0  # spent by an earlier run: counted there
+            return found
+    batch = generate(inputs)
+    if path is not None:
+        _save(path, key, batch)
+    return batch
 
 
 def collect(game: str, players: int, seed: int, iteration: int, rounds: int, behaviour: str | None, teacher: str,
-            eps: float, workers: int) -> Batch:
-    """An iteration's labelled positions, from ``rounds`` rounds in chunks of :data:`CHUNK`, over ``workers``."""
+            eps: float, workers: int, cache: Path | None = None) -> Batch:
+    """An iteration's labelled positions, from ``rounds`` rounds in chunks of :data:`CHUNK`, over ``workers``.
+
+    With ``cache`` (a folder) each chunk is kept in it as it ends and read back when every input that made it
+    (the seed, the iteration, the chunk's rounds, the teacher, ``eps``, the behaviour network's bytes) is the same:
+    a stopped run resumes, and a recipe's fitting can be changed and run again without playing and labelling
+    again."""
     base = derive_seed("learned-iteration", seed, iteration) % (1 << 40)
-    tasks = [(game, players, base + at, behaviour, teacher, eps, min(CHUNK, rounds - at))
-             for at in range(0, rounds, CHUNK)]
+    made_by = hashlib.sha256(Path(behaviour).read_bytes()).hexdigest() if behaviour else "heuristic"
+    folder = None if cache is None else cache / f"iteration-{iteration + 1}"
+    if folder is not None:
+        folder.mkdir(exist_ok=True)
+    tasks = []
+    for at in range(0, rounds, CHUNK):
+        inputs = (game, players, base + at, behaviour, teacher, eps, min(CHUNK, rounds - at))
+        key = json.dumps([FORMAT, LABELS, game, players, seed, iteration, at, inputs[-1], made_by, teacher, eps])
+        tasks.append((inputs, None if folder is None else str(folder / f"chunk-{at:05d}.npz"), key))
     if workers <= 1:
-        parts = [generate(t) for t in tasks]
+        parts = [chunk(t) for t in tasks]
     else:
         import diloti.ai.learned.train as module  # by its own name: a spawned worker imports it so, not as __main__
 
         # Spawned, not forked: the parent has torch loaded (and its thread pools) after the first iteration.
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            parts = pool.map(module.generate, tasks, chunksize=1)
+            parts = pool.map(module.chunk, tasks, chunksize=1)
     return Batch.join(parts)
 
 
-def cached_collect(cache: Path | None, game: str, players: int, seed: int, iteration: int, rounds: int,
-                   behaviour: str | None, teacher: str, eps: float, workers: int) -> Batch:
-    """:func:`collect`, kept in ``cache`` (a folder) when given: an iteration's positions are read back when every
-    input that made them (the seed, the iteration, its rounds, the teacher, ``eps``, the behaviour network's bytes)
-    is the same, so a recipe's fitting can be changed and run again without playing and labelling again."""
-    if cache is None:
-        return collect(game, players, seed, iteration, rounds, behaviour, teacher, eps, workers)
-    made_by = hashlib.sha256(Path(behaviour).read_bytes()).hexdigest() if behaviour else "heuristic"
-    key = json.dumps([FORMAT, game, players, seed, iteration, rounds, made_by, teacher, eps])
-    path = cache / f"iteration-{iteration + 1}.npz"
-    if path.exists():
-        with np.load(path, allow_pickle=False) as f:
-            if str(f["key"]) == key:
-                return Batch(f["positions"], f["moves"], f["starts"], f["counts"], f["labels"], float(f["cpu"]))
-    batch = collect(game, players, seed, iteration, rounds, behaviour, teacher, eps, workers)
-    with open(path, "wb") as out:
-        np.savez(out, key=np.array(key), positions=batch.positions, moves=batch.moves, starts=batch.starts,
-                 counts=batch.counts, labels=batch.labels, cpu=np.array(batch.cpu))
-    return batch
-
-
 def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batch: int = 256,
-        decay: float = 1e-3, log: Any = None) -> tuple[dict[str, npt.NDArray[np.float32]], dict[str, float]]:
-    """Train a network from scratch on ``data``: masked cross-entropy of the teacher's move. Returns its arrays and
-    the held-out figures (a tenth of the positions, by a seeded draw): the agreement with the teacher, of the
-    network and of the heuristic's best move (a baseline).
+        decay: float = 1e-3, log: Any = None,
+        soft: float = 0.0,
+        start: Network | None = None) -> tuple[dict[str, npt.NDArray[np.float32]], dict[str, float]]:
+    """Train a network from scratch on ``data``: masked cross-entropy to the teacher's move (``soft`` 0) or, with
+    ``soft`` T > 0 (points), to the softmax of the teacher's values at temperature T over the moves it valued (none
+    on the others; a position without values keeps its move), so the loss weighs each move by what the search
+    thinks it is worth, not only its best. Returns its arrays and the held-out figures (a tenth of the positions,
+    by a seeded draw): the agreement with the teacher, of the network and of the heuristic's best move (a
+    baseline), and with values the mean points the network's move gives up against the teacher's best
+    (``regret``, over the held-out positions whose chosen move it valued; ``unvalued``: the share it did not).
 
     The network starts as the heuristic's softmax (the skip's weight on the heuristic score, the hidden layers'
-    output zero) and is kept at the epoch of least held-out loss (early stopping), with AdamW's weight decay: the
-    hidden layers learn the teacher's departures from the heuristic only as far as the positions bear them out.
+    output zero), or as ``start`` (a trained network of the same size: its arrays go on learning), and is kept at
+    the epoch of least held-out loss (early stopping), with AdamW's weight decay: the hidden layers learn the
+    teacher's departures from the heuristic only as far as the positions bear them out.
     """
     import torch
 
@@ -186,6 +256,9 @@ def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batc
         "b3": torch.nn.Parameter(torch.zeros(())),
         "w_skip": torch.nn.Parameter(skip),
     }
+    if start is not None:
+        for name, p in params.items():
+            p.data.copy_(torch.from_numpy(np.asarray(getattr(start, name), dtype=np.float32)))
     optimiser = torch.optim.AdamW(params.values(), lr=lr, weight_decay=decay)
     moves_all = torch.from_numpy(data.moves.astype(np.float32))
     positions_all = torch.from_numpy(data.positions)
@@ -203,6 +276,37 @@ def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batc
         out = h2 @ params["w3"] + params["b3"] + m @ params["w_skip"]
         return out.masked_fill(~torch.from_numpy(valid), float("-inf"))
 
+    values_all = data.values if len(data.values) == len(data.moves) else np.full(len(data.moves), np.nan, np.float32)
+
+    def targets(idx: npt.NDArray[np.int64]) -> Any:
+        """Each position's target distribution over its legal moves (B, width), zero past its count."""
+        counts = data.counts[idx]
+        width = int(counts.max())
+        rows = data.starts[idx][:, None] + np.arange(width)[None, :]
+        valid = np.arange(width)[None, :] < counts[:, None]
+        v = np.where(valid, values_all[np.where(valid, rows, 0)], np.nan)
+        known = np.isfinite(v)
+        out = np.zeros((len(idx), width), dtype=np.float32)
+        if soft > 0:
+            z = np.where(known, v, -np.inf) / soft
+            top = np.max(z, axis=1, keepdims=True)
+            has = np.isfinite(top[:, 0])
+            e = np.where(known, np.exp(z - np.where(np.isfinite(top), top, 0.0)), 0.0)
+            out[has] = (e[has] / e[has].sum(axis=1, keepdims=True)).astype(np.float32)
+            plain = ~has
+        else:
+            plain = np.ones(len(idx), dtype=bool)
+        out[np.nonzero(plain)[0], data.labels[idx][plain]] = 1.0
+        return torch.from_numpy(out)
+
+    def loss_of(out: Any, idx: npt.NDArray[np.int64], reduction: str = "mean") -> Any:
+        """The cross-entropy of the targets under the softmax of ``out`` (illegal moves are -inf: weight 0)."""
+        if soft <= 0:  # the teacher's move: torch's own, as the recipe always computed it (the same arrays)
+            return torch.nn.functional.cross_entropy(out, torch.from_numpy(data.labels[idx]), reduction=reduction)
+        logp = torch.log_softmax(out, dim=1).masked_fill(torch.isinf(out), 0.0)
+        per = -(targets(idx) * logp).sum(dim=1)
+        return per.sum() if reduction == "sum" else per.mean()
+
     def held_out() -> tuple[float, float]:
         if not len(held):
             return 0.0, 0.0
@@ -212,9 +316,25 @@ def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batc
                 idx = held[at:at + 1024]
                 out = logits(idx)
                 target = torch.from_numpy(data.labels[idx])
-                losses += float(torch.nn.functional.cross_entropy(out, target, reduction="sum"))
+                losses += float(loss_of(out, idx, "sum"))
                 right += int((out.argmax(1) == target).sum())
         return losses / len(held), right / len(held)
+
+    def regret(picks: npt.NDArray[np.int64]) -> tuple[float, float]:
+        """Over the held-out positions with values: the mean of (teacher's best value - value of the pick) where
+        the pick was valued, and the share where it was not."""
+        lost, seen, unvalued = 0.0, 0, 0
+        for i, p in zip(held, picks, strict=True):
+            v = values_all[data.starts[i]:data.starts[i] + data.counts[i]]
+            if not np.isfinite(v).any():
+                continue
+            if np.isfinite(v[p]):
+                lost += float(np.nanmax(v) - v[p])
+                seen += 1
+            else:
+                unvalued += 1
+        total = seen + unvalued
+        return (lost / seen if seen else 0.0), (unvalued / total if total else 0.0)
 
     rng = np.random.default_rng(seed + 1)
     best_loss, best_agreement = held_out()
@@ -227,9 +347,9 @@ def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batc
         total = 0.0
         for at in range(0, len(train), batch):
             idx = train[at:at + batch]
-            loss = torch.nn.functional.cross_entropy(logits(idx), torch.from_numpy(data.labels[idx]))
+            loss = loss_of(logits(idx), idx)
             optimiser.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
+            loss.backward()
             optimiser.step()
             total += float(loss.detach()) * len(idx)
         loss_held, agreement = held_out()
@@ -246,6 +366,12 @@ def fit(data: Batch, hidden: int, epochs: int, seed: int, lr: float = 2e-3, batc
         best_h = np.array([int(np.argmax(data.moves[s:s + c, _heuristic_column()].astype(np.float32)))
                            for s, c in zip(data.starts[held], data.counts[held], strict=True)])
         figures["heuristic_agreement"] = float((best_h == data.labels[held]).mean())
+        for name, p in params.items():
+            p.data.copy_(best[name])
+        with torch.no_grad():
+            picks = np.concatenate([logits(held[at:at + 1024]).argmax(1).numpy() for at in range(0, len(held), 1024)])
+        figures["regret"], figures["unvalued"] = regret(picks)
+        figures["heuristic_regret"], figures["heuristic_unvalued"] = regret(best_h)
     arrays = {name: p.numpy().astype(np.float32) for name, p in best.items()}
     return arrays, figures
 
@@ -272,6 +398,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eps", type=float, default=0.1, help="share of random moves in self-play (default 0.1)")
     ap.add_argument("--hidden", type=int, default=128, help="hidden units a layer (default 128)")
     ap.add_argument("--epochs", type=int, default=6, help="training epochs an iteration, at most (default 6)")
+    ap.add_argument("--start", help="a weights file (.npz, the same --hidden) every fit goes on from, instead of "
+                                    "the heuristic's softmax")
+    ap.add_argument("--margin", type=float, default=0.0,
+                    help="the margin the player's network must score a move above the heuristic's best to play it "
+                         "instead, kept in the weights' meta (default 0: its best move)")
+    ap.add_argument("--soft", type=float, default=0.0,
+                    help="learn the softmax of the teacher's values at this temperature in points instead of its "
+                         "move alone (default 0: its move)")
     ap.add_argument("--workers", type=int, default=2, help="processes generating positions (default 2)")
     ap.add_argument("--data", help="a folder keeping each iteration's labelled positions (read back when the same)")
     args = ap.parse_args(argv)
@@ -283,6 +417,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"invalid --rounds {args.rounds!r}: expected counts of at least 1")
     if args.workers < 1 or args.hidden < 1 or args.epochs < 1 or not 0 <= args.eps <= 1:
         ap.error("invalid --workers, --hidden or --epochs (at least 1) or --eps (0..1)")
+    if not 0 <= args.margin < float("inf"):
+        ap.error(f"invalid --margin {args.margin}: expected a score margin, 0 or more")
+    if not 0 <= args.soft < float("inf"):
+        ap.error(f"invalid --soft {args.soft}: expected a temperature in points, 0 or more")
     try:
         info = find_game(args.game)
     except Exception as exc:  # the registry's own error names the known games
@@ -293,6 +431,14 @@ def main(argv: list[str] | None = None) -> int:
         make_player(args.teacher, seed=1)
     except PlayerError as exc:
         ap.error(f"invalid --teacher {args.teacher!r}: {exc}")
+    start = None
+    if args.start is not None:
+        try:
+            start = load_weights(args.start)
+        except PlayerError as exc:
+            ap.error(f"invalid --start {args.start!r}: {exc}")
+        if start.W2.shape[0] != args.hidden:
+            ap.error(f"invalid --start {args.start!r}: {start.W2.shape[0]} hidden units, --hidden is {args.hidden}")
     cache = None if args.data is None else Path(args.data)
     if cache is not None and not cache.is_dir():
         ap.error(f"invalid --data {args.data!r}: not a folder")
@@ -317,18 +463,24 @@ def main(argv: list[str] | None = None) -> int:
     for it, count in enumerate(rounds):
         log(f"iteration {it + 1}/{len(rounds)}: {count} rounds by {behaviour or 'heuristic'}, labelled by "
             f"{args.teacher}")
-        batch = cached_collect(cache, args.game, args.players, args.seed, it, count, behaviour, args.teacher,
-                               args.eps, args.workers)
+        batch = collect(args.game, args.players, args.seed, it, count, behaviour, args.teacher, args.eps,
+                        args.workers, cache)
         worker_cpu += batch.cpu if args.workers > 1 else 0.0
         data.append(batch)
         joined = Batch.join(data)
         log(f"  {len(batch)} positions ({len(joined)} in all), {batch.cpu:.0f} CPU s to play and label")
-        arrays, figures = fit(joined, args.hidden, args.epochs, args.seed + it, log=log)
+        arrays, figures = fit(joined, args.hidden, args.epochs, args.seed + it, log=log, soft=args.soft, start=start)
         log(f"  held out: network agrees with the teacher {figures.get('agreement', 0):.3f}, the heuristic's best "
-            f"{figures.get('heuristic_agreement', 0):.3f}")
+            f"{figures.get('heuristic_agreement', 0):.3f}; points given up against the teacher's best "
+            f"{figures.get('regret', 0):.3f} (the heuristic's {figures.get('heuristic_regret', 0):.3f}), its "
+            f"move unvalued {figures.get('unvalued', 0):.3f} (the heuristic's "
+            f"{figures.get('heuristic_unvalued', 0):.3f})")
         meta = new_meta(args.game, [args.players], args.hidden, seed=args.seed, rounds=rounds[:it + 1],
-                        teacher=args.teacher, eps=args.eps, epochs=args.epochs, iterations=it + 1,
+                        teacher=args.teacher, eps=args.eps, epochs=args.epochs, iterations=it + 1, soft=args.soft,
+                        start=None if args.start is None else Path(args.start).name,
                         **{k: round(v, 4) for k, v in figures.items()})
+        if args.margin:
+            meta["margin"] = args.margin
         Network(meta=meta, **arrays).save(out)
         behaviour = str(out.resolve())
         if it + 1 < len(rounds):  # the next iteration's self-play draws from this network: load it as shipped
