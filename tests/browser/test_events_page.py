@@ -16,15 +16,23 @@ PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touc
 
 
 def test_the_daily_deal_on_the_start_page_of_a_phone(server: str, new_page: Any, ui: Any) -> None:
+    # A busy evening: twelve tables wait for a player (with the other tests' tables, on this shared server). The
+    # phone's start page lists one of them and keeps the rest behind "more": the daily deal stays on the first screen.
+    for i in range(12):
+        seats = [{"kind": "human"}, {"kind": "human"}]
+        r = httpx.post(f"{server}/api/tables", json={"name": f"Stamatis {i}", "seats": seats}, timeout=30)
+        assert r.status_code == 201, r.text
     page = new_page(**PHONE)
-    # The open tables come above the daily deal, and the session's other tests leave theirs open on this shared
-    # server (twelve put the deal at 1508 px): the first screen is a quiet server's, whose lobby lists none.
-    page.route("**/api/tables", lambda route: route.fulfill(json={"tables": [], "page": 1, "pages": 1, "total": 0})
-               if route.request.method == "GET" else route.continue_())
     page.goto(server + "/")
     page.wait_for_selector("#daily-play")
     box = page.locator("#daily").bounding_box()
     assert box is not None and box["y"] < 667 and box["x"] >= 0 and box["x"] + box["width"] <= 375
+    assert page.locator("#open-tables > ul li").count() == 1  # a phone: one, the rest behind "more"
+    hidden = page.locator("#open-more li").count()
+    assert hidden >= 11 and not page.locator("#open-more li").first.is_visible()
+    assert page.inner_text("#open-more summary") == f"{hidden} more open tables"
+    page.click("#open-more summary")
+    page.locator("#open-more li").last.wait_for()  # every open table is one tap away
     first = page.inner_text("#daily-countdown")
     assert re.search(r"\d+:\d\d:\d\d", first)
     page.wait_for_function(f"() => document.querySelector('#daily-countdown').textContent !== {first!r}")

@@ -118,7 +118,7 @@ export class EventsPanel {
     } else if (!mine && local && !resume) {
       actions.push(h("a", { class: "btn", id: "daily-field", href: "/?daily=" + encodeURIComponent(local) }, t("daily.field")));
     }
-    actions.push(h("a", { class: "btn small ghost", id: "daily-board", href: "/?daily=board" }, t("daily.board")));
+    actions.push(h("a", { class: "btn small", id: "daily-board", href: "/?daily=board" }, t("daily.board")));
     return h("section", { class: "panel", id: "daily" },
       h("h2", null, t("daily.title")),
       h("p", null, t("daily.pitch")),

@@ -24,6 +24,10 @@ export function playersWords(n, sides) {
   return has("new.players" + n + alone) ? t("new.players" + n + alone) : tn("new.players_n", n);
 }
 
+// How many open tables the start page lists before "more" (the rest are one tap away): one on a phone, where the
+// ways to play, the first open table and the daily deal's heading just fill the first screen; three elsewhere.
+const openShown = () => (window.matchMedia("(max-width: 480px)").matches ? 1 : 3);
+
 export class Lobby {
   constructor(root, { go }) {
     this.root = root;
@@ -359,14 +363,21 @@ export class Lobby {
   render() {
     const form = this.renderForm();
     const open = this.tables.filter((tb) => tb.free && tb.free.length);
-    // The open tables come on the first screen, under the ways to play (a few: the rest are a scroll away), then
-    // the daily deal and the arenas.
+    // The open tables come on the first screen, under the ways to play, then the daily deal and the arenas: a few
+    // of them (openShown), the others behind "more", so that a busy evening's tables do not push the daily deal
+    // and the arenas off a phone's first screen (12 open tables put the daily deal at 1,508 px on a 667 px phone).
+    const row = (tb) => h("li", { dataset: { game: tb.game } },
+      h("span", { class: "what" }, gameTitle(tb.game) + " · " + playersWords(tb.players, tb.sides)),
+      h("span", { class: "who" }, tb.seats.filter((s) => s.taken).map((s) => seatName(tb, s.seat, null)).join(", ")),
+      h("a", { class: "btn small", href: "/?join=" + encodeURIComponent(tb.id) }, t("join.title")));
+    const few = openShown();
+    const more = open.slice(few);
     const list = h("section", { class: "panel", id: "open-tables" }, h("h2", null, t("lobby.open")),
-      open.length ? h("ul", { class: "lobbylist" }, open.map((tb) => h("li", { dataset: { game: tb.game } },
-        h("span", { class: "what" }, gameTitle(tb.game) + " · " + playersWords(tb.players, tb.sides)),
-        h("span", { class: "who" }, tb.seats.filter((s) => s.taken).map((s) => seatName(tb, s.seat, null)).join(", ")),
-        h("a", { class: "btn small", href: "/?join=" + encodeURIComponent(tb.id) }, t("join.title")))))
-        : h("p", { class: "note", id: "open-none" }, t("start.open_none")));
+      open.length ? h("ul", { class: "lobbylist" }, open.slice(0, few).map(row))
+        : h("p", { class: "note", id: "open-none" }, t("start.open_none")),
+      more.length ? h("details", { id: "open-more", open: this.openMore || undefined,
+        ontoggle: (e) => { this.openMore = e.target.open; } },
+        h("summary", null, t("start.open_more", { n: more.length })), h("ul", { class: "lobbylist" }, more.map(row))) : null);
 
     const done = this.finished.length ? h("section", { class: "panel", id: "finished-games" }, h("h2", null, t("replay.games")),
       h("ul", { class: "lobbylist" }, this.finished.slice(0, 10).map((tb) => h("li", { dataset: { game: tb.game } },
