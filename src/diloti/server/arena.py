@@ -254,14 +254,22 @@ class ArenaDesk:
                          game=arena.game, event=f"arena:{arena.id}")
 
     async def _seat(self, arena_id: str, made: list[Paired]) -> None:
-        """The new tables held here, their computer seats run here, and each player connected here told."""
+        """Each player connected here told, then the new tables held here and their computer seats run here.
+
+        Every player is told first, at once: the games are stored (the pairing's transaction committed), and the
+        other processes' players heard of theirs at that commit. Telling them after each table's claim and load
+        (round trips queued behind the moves' commits on a busy database thread) held the last games' players
+        back for seconds, so that their pages found their games through ``/me`` before the push. The tables are
+        claimed in one statement, not one each."""
         mgr = self.manager()
         for g in made:
             self.paired += 1
-            await mgr.owners.claim([g.table])
             for seat, pid in enumerate(g.seats):
                 if pid is not None:
                     self.tell(arena_id, pid, g.table, seat)
+        if made:
+            await mgr.owners.claim([g.table for g in made])
+        for g in made:
             table = await mgr.get(g.table)
             if table is not None:
                 mgr.computers.kick(table)
