@@ -137,22 +137,30 @@ class ArenaPlayer:
             self.answered()
             return dict(r.json())
 
-    async def run(self) -> None:
-        """Play the arena out: follow it (or poll /me), play each game, until it is over."""
+    async def run(self, http: httpx.AsyncClient | None = None) -> None:
+        """Play the arena out: follow it (or poll /me), play each game, until it is over. ``http``: a client shared
+        by the players of one event loop (each makes its own otherwise)."""
         self._free = time.monotonic()
         self._done: set[str] = set()
         self._found_me: set[str] = set()
-        async with httpx.AsyncClient(trust_env=False) as self._http:
-            while True:
-                try:
-                    if self.push:
-                        async with self.socket() as ws:
-                            await self._listen(ws)
-                    else:
-                        await self._poll()
-                    return
-                except LOST as exc:
-                    await self.fail_over(f"arena: {exc.__class__.__name__}")
+        if http is None:
+            async with httpx.AsyncClient(trust_env=False) as own:
+                await self._run(own)
+        else:
+            await self._run(http)
+
+    async def _run(self, http: httpx.AsyncClient) -> None:
+        self._http = http
+        while True:
+            try:
+                if self.push:
+                    async with self.socket() as ws:
+                        await self._listen(ws)
+                else:
+                    await self._poll()
+                return
+            except LOST as exc:
+                await self.fail_over(f"arena: {exc.__class__.__name__}")
 
     async def _listen(self, ws: ClientConnection) -> None:
         """The arena followed with the player's secret: each game as the server pushes it (``arena_game``), until
