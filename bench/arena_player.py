@@ -46,6 +46,11 @@ class Unreachable(Exception):
 LOST = (OSError, TimeoutError, Unreachable, ConnectionClosed, InvalidHandshake)
 
 
+def why(exc: BaseException) -> str:
+    """An error in a few words: its class, and what it says (an Unreachable's request and its error)."""
+    return f"{exc.__class__.__name__} {str(exc)[:60]}".strip()
+
+
 @dataclass
 class ArenaPlayer:
     """A simulated player of one arena, on the servers ``bases`` (the first that answers).
@@ -160,7 +165,7 @@ class ArenaPlayer:
                     await self._poll()
                 return
             except LOST as exc:
-                await self.fail_over(f"arena: {exc.__class__.__name__}")
+                await self.fail_over(f"arena: {why(exc)}")
 
     async def _listen(self, ws: ClientConnection) -> None:
         """The arena followed with the player's secret: each game as the server pushes it (``arena_game``), until
@@ -218,7 +223,7 @@ class ArenaPlayer:
                 self.answered()
                 return result
             except LOST as exc:
-                await self.fail_over(f"game {table}: {exc.__class__.__name__}")
+                await self.fail_over(f"game {table}: {why(exc)}")
 
     async def _play(self, ws: ClientConnection, table: str, seat: int) -> bool | None:
         await ws.send(json.dumps({"type": "hello", "table": table, "token": self.secret}))
