@@ -152,8 +152,9 @@ def test_a_pairing_reaches_a_player_connected_to_the_other_process(pg: str) -> N
 
 def test_a_pairing_tells_its_players_before_its_tables_are_created(pg: str) -> None:
     """The notices of one pairing: every player's ``arena_game`` before any table's ``created``. Another process
-    handles notices one at a time and loads each created table from the database; the players' notices sent after
-    a hundred tables' reached their pages seconds late (they found their games through /me first)."""
+    handles a table's notices in order and loads a created table from the database first: with a hundred loads
+    queued, the players' notices sent after their tables' reached their pages seconds late (they found their games
+    through /me first)."""
     import json
     from datetime import timedelta
     from typing import cast

@@ -357,10 +357,10 @@ class ArenaStore:
                                   computer), [None if ln is None else ln.player_id for ln in group], computer)
                       for group, computer in groups]
             made = [Paired(table.id, seats) for table, seats, _ in tables]
-            # The players' notices before the tables' own ("created", one per table, sent by add_table): notices
-            # are delivered in the order sent, and another process handles them one at a time, loading each
-            # created table from the database; behind a hundred of those, its players heard of their games
-            # seconds late (their pages asked /me first: measured, docs/SERVER.md).
+            # The players' notices before the tables' own ("created", sent by add_table): another process handles
+            # a table's notices in the order sent, and loads a created table from the database first; a hundred
+            # such loads queued on its database thread, its players heard of their games seconds late (their pages
+            # asked /me first: measured, docs/SERVER.md).
             self.store._notify(s, [{"k": GAME_NOTICE, "t": g.table, "a": arena_id, "p": pid, "s": seat}
                                    for g in made for seat, pid in enumerate(g.seats) if pid is not None])
             for table, seats, computer in tables:
