@@ -1,12 +1,13 @@
 """An arena of simulated players on ``diloti serve`` processes: the pairing delay and the moves' round trips.
 
-Each simulated player is a thread, a client of its own address (X-Forwarded-For, trusted from this machine): it
-follows the arena on a websocket with its arena secret, which keeps it present and brings each of its games as
-the server pairs it (``arena_game``; ``GET /api/arenas/{id}/me`` only as the fallback, or alone with
-``--no-push``), plays each game over another websocket (a random legal move at once) and notes how long it waited
-between the end of a game and the start of the next (the pairing delay) and each move's round trip (sent to seen
-played). A player whose server dies goes on through the next one (its game is taken over there). The tests of the
-arena (tests/test_arena.py, tests/test_arena_cluster.py) drive the same players.
+Each simulated player (:class:`arena_player.ArenaPlayer`, a coroutine: all of them in this process's one event
+loop) is a client of its own address (X-Forwarded-For, trusted from this machine): it follows the arena on a
+websocket with its arena secret, which keeps it present and brings each of its games as the server pairs it
+(``arena_game``; ``GET /api/arenas/{id}/me`` only as the fallback, or alone with ``--no-push``), plays each game
+over another websocket (a random legal move at once) and notes how long it waited between the end of a game and
+the start of the next (the pairing delay) and each move's round trip (sent to seen played). A player whose server
+dies goes on through the next one (its game is taken over there). The tests of the arena (tests/test_arena.py,
+tests/test_arena_cluster.py) drive the same players, each in a thread.
 
     .venv/bin/python bench/arena.py --players 200 --processes 2 --minutes 3 --minute 20
 
@@ -17,244 +18,24 @@ games' results (docs/SERVER.md, Arenas).
 from __future__ import annotations
 
 import argparse
-import json
+import asyncio
 import random
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.sync.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from arena_player import ArenaPlayer as ArenaPlayer  # re-exported: the tests import it from here
 from load_servers import dies_with_parent, free_port, fresh_postgres
 
 from diloti.store.arena import score_sheet
-
-
-@dataclass
-class Played:
-    """One game a simulated player finished."""
-
-    table: str
-    seat: int
-    won: bool | None  # None: drawn
-    delay: float  # seconds from the end of the previous game (or the start) to this one's pairing
-    opponent: str | None = None  # the other seat's player id (None: the computer)
-
-
-class Unreachable(Exception):
-    """The server did not answer (refused, reset, closed mid-game): another one is tried."""
-
-
-@dataclass
-class ArenaPlayer:
-    """A simulated player of one arena, on the servers ``bases`` (the first that answers).
-
-    A server that answers is kept, whatever it answers (a ``429`` is waited out as its ``Retry-After`` says);
-    only one that does not answer is left for the next (a killed process's players go on through the other).
-    A server that did not answer is tried again only when every other did not answer either: a dead process is
-    not flipped back to while a live one answers."""
-
-    bases: list[str]
-    key: str
-    player: str
-    arena: str
-    secret: str
-    rng: random.Random
-    poll: float = 0.2  # seconds between two polls of /me, without push
-    push: bool = True  # follow the arena on a websocket with the secret: games pushed, /me only as a fallback
-    fallback: float = 5.0  # seconds without a message after which /me is asked (push)
-    address: str | None = None  # the player's own address, as a trusted proxy names it (X-Forwarded-For)
-    games: list[Played] = field(default_factory=list)
-    moves: list[float] = field(default_factory=list)  # each move's round trip, seconds
-    errors: list[str] = field(default_factory=list)
-    failovers: int = 0
-    limited: int = 0  # answers "rate_limited" (HTTP 429, or a move dropped by the websocket's rate), waited out
-    pushed: int = 0  # games learnt of from an arena_game message
-    polls: int = 0  # requests to /me
-    thread: threading.Thread | None = None
-    down: set[str] = field(default_factory=set)  # bases that did not answer last time they were tried
-    born: float = field(default_factory=time.monotonic)
-
-    @property
-    def base(self) -> str:
-        return self.bases[0]
-
-    def fail_over(self, why: str) -> None:
-        """Something failed on the current server: it is kept if it still answers (a connection dropped by a
-        loaded server, a slow answer), else the next one that has not failed too (any, if all have) is tried."""
-        self.errors.append(f"{time.monotonic() - self.born:.1f}s {why}")
-        time.sleep(0.2)
-        try:
-            if httpx.get(f"{self.base}/healthz", timeout=5, trust_env=False).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        self.down.add(self.base)
-        if len(self.bases) > 1:
-            alive = [b for b in self.bases[1:] if b not in self.down]
-            if not alive:
-                self.down.clear()  # every one failed: each is tried again in turn
-            nxt = alive[0] if alive else self.bases[1]
-            i = self.bases.index(nxt)
-            self.bases = self.bases[i:] + self.bases[:i]
-            self.failovers += 1
-
-    def headers(self, key: bool = True) -> dict[str, str]:
-        """The player's key, and their address as the proxy (this machine, trusted by default) names it: each
-        simulated player is a client of its own, under the per-address limits (20 websockets ...)."""
-        out = {"Authorization": f"Bearer {self.key}"} if key else {}
-        return out | ({"X-Forwarded-For": self.address} if self.address else {})
-
-    def socket(self) -> ClientConnection:
-        return connect(f"{self.base.replace('http', 'ws', 1)}/ws", open_timeout=10, max_queue=4096,
-                       additional_headers=self.headers(key=False), proxy=None)
-
-    def answered(self) -> None:
-        self.down.discard(self.base)
-
-    def start(self) -> None:
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
-
-    def get(self, path: str) -> dict[str, Any]:
-        """``GET path`` on the current server with the player's key: waits out a 429, raises Unreachable for a
-        server that does not answer (or answers 5xx: a process being killed), AssertionError for another error."""
-        while True:
-            try:
-                r = httpx.get(f"{self.base}{path}", timeout=10, headers=self.headers(), trust_env=False)
-            except httpx.HTTPError as exc:
-                raise Unreachable(f"GET {path}: {exc.__class__.__name__}") from None
-            if r.status_code == 429:  # over the poll limit: this server answered, so it is waited out here
-                self.limited += 1
-                time.sleep(min(5.0, float(r.headers.get("retry-after") or 1)))
-                continue
-            if r.status_code >= 500:
-                raise Unreachable(f"GET {path}: {r.status_code}")
-            assert r.status_code == 200, f"GET {path}: {r.status_code} {r.text[:200]}"
-            self.answered()
-            return dict(r.json())
-
-    def run(self) -> None:
-        self._free = time.monotonic()
-        self._done: set[str] = set()
-        while True:
-            try:
-                if self.push:
-                    with self.socket() as ws:
-                        self._listen(ws)
-                else:
-                    self._poll()
-                return
-            except (OSError, TimeoutError, Unreachable) as exc:
-                self.fail_over(f"arena: {exc.__class__.__name__}")
-            except Exception as exc:  # the connection closed by a dying server
-                if "ConnectionClosed" not in exc.__class__.__name__ and "InvalidStatus" not in exc.__class__.__name__:
-                    raise
-                self.fail_over(f"arena: {exc.__class__.__name__}")
-
-    def _listen(self, ws: ClientConnection) -> None:
-        """The arena followed with the player's secret: each game as the server pushes it (``arena_game``), until
-        the arena is over; ``/me`` asked only when nothing came for ``fallback`` seconds, or at the end."""
-        ws.send(json.dumps({"type": "arena", "arena": self.arena, "secret": self.secret}))
-        self.answered()
-        while True:
-            try:
-                msg = json.loads(ws.recv(timeout=self.fallback))
-            except TimeoutError:
-                msg = None
-            if msg is None or (msg["type"] == "arena" and msg["arena"]["status"] in ("finishing", "over")):
-                # Nothing for a while (a lost message?), or the end: /me says whether a game is left to play.
-                me = self.get(f"/api/arenas/{self.arena}/me")
-                self.polls += 1
-                if me["table"] is not None and me["table"] not in self._done:
-                    self._game(me["table"], me["seat"])
-                elif me["status"] in ("finishing", "over"):
-                    return
-            elif msg["type"] == "arena_game":
-                if msg["table"] not in self._done:
-                    self.pushed += 1
-                    self._game(msg["table"], msg["seat"])
-            elif msg["type"] == "error" and msg["code"] != "rate_limited":
-                raise AssertionError(f"arena {self.arena}: {msg}")
-
-    def _poll(self) -> None:
-        """The fallback alone: ``/me`` every ``poll`` seconds (it keeps the player present, and says their game)."""
-        while True:
-            me = self.get(f"/api/arenas/{self.arena}/me")
-            self.polls += 1
-            if me["table"] is not None and me["table"] not in self._done:
-                self._game(me["table"], me["seat"])
-                continue
-            if me["status"] in ("finishing", "over") and (me["table"] is None or me["table"] in self._done):
-                return
-            time.sleep(self.poll)
-
-    def _game(self, table: str, seat: int) -> None:
-        delay = time.monotonic() - self._free
-        won = self.play(table, seat)
-        self._done.add(table)
-        self.games.append(Played(table, seat, won, delay))
-        self._free = time.monotonic()
-
-    def play(self, table: str, seat: int) -> bool | None:
-        """Play the game out (through another server if this one dies); who won, from this seat's side."""
-        while True:
-            try:
-                with self.socket() as ws:
-                    result = self._play(ws, table, seat)
-                self.answered()
-                return result
-            except (OSError, TimeoutError, Unreachable) as exc:
-                self.fail_over(f"game {table}: {exc.__class__.__name__}")
-            except Exception as exc:  # the connection closed by a dying server
-                if "ConnectionClosed" not in exc.__class__.__name__ and "InvalidStatus" not in exc.__class__.__name__:
-                    raise
-                self.fail_over(f"game {table}: {exc.__class__.__name__}")
-
-    def _play(self, ws: ClientConnection, table: str, seat: int) -> bool | None:
-        ws.send(json.dumps({"type": "hello", "table": table, "token": self.secret}))
-        sent: dict[int, float] = {}
-        pending: dict[str, Any] | None = None  # the move sent and not yet seen played
-        while True:
-            msg = json.loads(ws.recv(timeout=60))
-            kind = msg["type"]
-            if kind == "error":
-                if msg["code"] == "rate_limited" and pending is not None:
-                    # Dropped by the connection's message rate (a person does not play 20 moves a second; a
-                    # simulated one at a fast table does): sent again once the rate has room, or the game would
-                    # wait for this seat's clock to run out.
-                    self.limited += 1
-                    time.sleep(0.1)
-                    sent[pending["ply"]] = time.monotonic()
-                    ws.send(json.dumps(pending))
-                    continue
-                if msg["code"] in ("stale", "not_your_turn"):  # the next state says where the game is
-                    if pending is not None:
-                        sent.pop(pending["ply"], None)  # a state at that ply again is played again
-                    pending = None
-                    continue
-                raise AssertionError(f"{table}: {msg}")
-            if kind == "played":
-                at = sent.pop(msg.get("ply", -1) - 1, None)
-                if at is not None:
-                    self.moves.append(time.monotonic() - at)
-            if kind != "state":
-                continue
-            if msg["phase"] == "over":  # the winner as stored (the summary's: a resignation's too)
-                w = self.get(f"/api/tables/{table}")["winner"]
-                return None if w is None else w == seat % 2
-            if msg["your_turn"] and msg["ply"] not in sent:
-                pending = {"type": "move", "move": self.rng.choice(msg["legal"])["move"], "ply": msg["ply"]}
-                sent[msg["ply"]] = time.monotonic()
-                ws.send(json.dumps(pending))
 
 
 def signed_up(base: str, name: str) -> tuple[str, str]:
@@ -352,6 +133,22 @@ def late_pairings(db: str, arena: str, within: float) -> tuple[list[str], list[f
     return late, waits
 
 
+def final_scores(db: str, arena: str) -> dict[str, int]:
+    """Each player's score in the arena's stored final standings."""
+    from sqlalchemy import create_engine, select
+
+    from diloti.store.db import normalize_url
+    from diloti.store.models import ArenaResultRow
+
+    engine = create_engine(normalize_url(db))
+    try:
+        with engine.connect() as conn:
+            return dict(conn.execute(select(ArenaResultRow.player_id, ArenaResultRow.score)
+                                     .where(ArenaResultRow.arena_id == arena)).all())
+    finally:
+        engine.dispose()
+
+
 def quantile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -402,6 +199,18 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
+async def everyone(players: list[ArenaPlayer], limit: float) -> list[BaseException | None]:
+    """Run every player in this event loop until each is done (at most ``limit`` seconds): what each raised."""
+    # An HTTP client each, as a page has: one client shared by all 200 answered 877 requests with errors (measured).
+    tasks = [asyncio.create_task(p.run()) for p in players]
+    await asyncio.wait(tasks, timeout=limit)
+    late = [t for t in tasks if not t.done()]
+    for t in late:
+        t.cancel()
+    await asyncio.gather(*late, return_exceptions=True)
+    return [TimeoutError("not done in time") if t.cancelled() else t.exception() for t in tasks]
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--players", type=int, default=200)
@@ -442,11 +251,10 @@ def main() -> int:
                    for i, (pid, key) in enumerate(accounts)]
         load0 = Path("/proc/loadavg").read_text().split()[:3]
         cpu0 = [cpu_seconds(s.proc.pid) for s in servers]
-        for pl in players:
-            pl.start()
-        for pl in players:
-            assert pl.thread is not None
-            pl.thread.join(args.minutes * args.minute + 600)
+        me0 = time.process_time()
+        outcomes = asyncio.run(everyone(players, args.minutes * args.minute + 600))
+        me1 = time.process_time() - me0
+        failed = [f"{p.player}: {o!r}"[:200] for p, o in zip(players, outcomes, strict=True) if o is not None]
         final = httpx.get(f"{bases[0]}/api/arenas/{arena['id']}", timeout=30).json()
         while final["status"] != "over":
             time.sleep(1)
@@ -456,8 +264,10 @@ def main() -> int:
         delays = [g.delay for pl in players for g in pl.games[1:]]
         moves = [m for pl in players for m in pl.moves]
         want = expected_scores(players)
-        got = {ln["player"]: ln["score"] for ln in final["standings"]}
-        agree = sum(got.get(p) == s for p, s in want.items())
+        shown = {ln["player"]: ln["score"] for ln in final["standings"]}
+        got = final_scores(db, arena["id"])  # every player's (the document shows the first 100)
+        agree = sum(got.get(p, 0) == s for p, s in want.items())  # no row: no game, 0
+        agree_shown = sum(shown[p] == want.get(p) for p in shown)
         late, waits = late_pairings(db, arena["id"], 10 + 2.0)
         print(f"arena: {args.players} players on {args.servers} processes, {args.minutes} min of {args.minute:g} s, "
               f"target {args.target}, games {'polled' if args.no_push else 'pushed'}: "
@@ -470,13 +280,29 @@ def main() -> int:
               f"the computer); later than 12 s: {len(late)}")
         print(f"moves: p50 {quantile(moves, 0.5) * 1000:.0f} ms, p99 {quantile(moves, 0.99) * 1000:.0f} ms "
               f"({len(moves)} moves)")
+        found: dict[str, int] = {}
+        for g in (g for pl in players for g in pl.games):
+            found[g.found] = found.get(g.found, 0) + 1
+        print(f"games found: by push {found.pop('push', 0)}, by /me {sum(found.values())} "
+              f"({', '.join(f'{n} {w}' for w, n in sorted(found.items())) or 'none'}: 'quiet' asked after "
+              f"{players[0].fallback:g} s without a message, 'end' at the arena's end, 'poll' without push); "
+              f"of those, pushed later: {sum(pl.late for pl in players)}")
         print(f"games pushed {sum(pl.pushed for pl in players)}, /me requests {sum(pl.polls for pl in players)}, "
               f"answers rate_limited {sum(pl.limited for pl in players)}, failovers "
               f"{sum(pl.failovers for pl in players)}")
-        print(f"cost: server CPU {' + '.join(f'{c:.0f}' for c in cpu)} s over the arena; load average "
+        print(f"cost: server CPU {' + '.join(f'{c:.0f}' for c in cpu)} s, the players' process {me1:.0f} s over "
+              f"the arena; load average "
               f"{' '.join(load0)} before, {' '.join(load1)} after")
-        print(f"standings agree with the games' results for {agree}/{len(want)} players (shown: the first "
-              f"{len(got)})")
+        kinds: dict[str, int] = {}
+        for e in (e for pl in players for e in pl.errors):  # "12.3s game T: Class what it said"
+            kind = e.split(": ", 1)[-1].replace(arena["id"], "ID")
+            kinds[kind] = kinds.get(kind, 0) + 1
+        print(f"errors failed over (the server kept if it answered): "
+              f"{'; '.join(f'{n} {k}' for k, n in sorted(kinds.items(), key=lambda x: -x[1])[:6]) or 'none'}")
+        for line in failed[:5]:
+            print(f"player failed: {line}")
+        print(f"final standings (stored) agree with the games' results for {agree}/{len(want)} players; the "
+              f"document's first {len(shown)} lines for {agree_shown}")
         return 0
     finally:
         for s in servers:

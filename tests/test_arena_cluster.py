@@ -148,3 +148,45 @@ def test_a_pairing_reaches_a_player_connected_to_the_other_process(pg: str) -> N
             ws.close()
         a.stop()
         b.stop()
+
+
+def test_a_pairing_tells_its_players_before_its_tables_are_created(pg: str) -> None:
+    """The notices of one pairing: every player's ``arena_game`` before any table's ``created``. Another process
+    handles a table's notices in order and loads a created table from the database first: with a hundred loads
+    queued, the players' notices sent after their tables' reached their pages seconds late (they found their games
+    through /me first)."""
+    import json
+    from datetime import timedelta
+    from typing import cast
+
+    import psycopg
+    from sqlalchemy import update
+
+    from diloti.server.arena import ArenaDesk
+    from diloti.store.arena import GAME_NOTICE, ArenaStore
+    from diloti.store.db import CHANNEL, Store, now
+    from diloti.store.models import ArenaRow
+
+    server = Server(pg, *FLAGS)
+    try:  # four players join an arena that starts in 10 minutes: the server pairs nobody
+        accounts = [signed_up(server.base, f"Player{i}") for i in range(4)]
+        aid = open_arena(server.base, accounts[0][1], minutes=3, starts_in=600, wait=60)["id"]
+        for _, key in accounts:
+            join(server.base, key, aid)
+    finally:
+        server.stop()
+    store = Store(pg, origin="this-test")
+    listener = psycopg.connect(pg, autocommit=True)
+    try:
+        with store.session.begin() as s:  # started now: this test's pass pairs them
+            s.execute(update(ArenaRow).where(ArenaRow.id == aid).values(starts=now() - timedelta(seconds=1)))
+        listener.execute(f"LISTEN {CHANNEL}")
+        made = ArenaStore(store).pair(aid, now(), 20.0, lambda rating: "heuristic",
+                                      lambda *a: ArenaDesk._table(cast(Any, None), *a))
+        assert len(made) == 2
+        kinds = [json.loads(n.payload)["k"] for n in listener.notifies(timeout=10, stop_after=6)]
+        assert sorted(kinds) == sorted([GAME_NOTICE] * 4 + ["created"] * 2), kinds
+        assert kinds[:4] == [GAME_NOTICE] * 4, kinds
+    finally:
+        listener.close()
+        store.close()

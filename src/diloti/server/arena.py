@@ -187,6 +187,11 @@ class ArenaDesk:
         self.seated: dict[tuple[str, str], set[Connection]] = {}
         self.seats_of: dict[Connection, set[tuple[str, str]]] = {}
         self._present_at: dict[str, float] = {}  # arena -> when its connected players' presence was last written
+        # arena -> (when, its document as the last pass computed it for the followers): a new follower gets that,
+        # not a document of its own (200 pages opening at once each read the whole arena: minutes on a busy
+        # process); it is what every follower has, and the next change is pushed to all.
+        self._docs: dict[str, tuple[float, dict[str, Any]]] = {}
+        self._reading: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
 
     @property
     def store(self) -> ArenaStore:
@@ -254,15 +259,31 @@ class ArenaDesk:
                          game=arena.game, event=f"arena:{arena.id}")
 
     async def _seat(self, arena_id: str, made: list[Paired]) -> None:
-        """The new tables held here, their computer seats run here, and each player connected here told."""
+        """Each player connected here told, then the new tables held here and their computer seats run here.
+
+        Every player is told first, at once: the games are stored (the pairing's transaction committed), and the
+        other processes' players heard of theirs at that commit. Telling them after each table's claim and load
+        (round trips queued behind the moves' commits on a busy database thread) held the last games' players
+        back for seconds, so that their pages found their games through ``/me`` before the push. The tables are
+        claimed in one statement, not one each, and loaded in the background."""
         mgr = self.manager()
         for g in made:
             self.paired += 1
-            await mgr.owners.claim([g.table])
             for seat, pid in enumerate(g.seats):
                 if pid is not None:
                     self.tell(arena_id, pid, g.table, seat)
-            table = await mgr.get(g.table)
+        if made:
+            await mgr.owners.claim([g.table for g in made])
+            # Loaded off the pass: a hundred tables loaded one by one, each behind the moves' commits, held the
+            # next passes back for tens of seconds (measured: two passes paired in a 60-second arena of 200).
+            # The computer's games first: their computer may have the first move.
+            mgr.background.spawn(self._hold([g.table for g in sorted(made, key=lambda g: not g.computer)]))
+
+    async def _hold(self, tables: list[str]) -> None:
+        """The new tables loaded here and their computer seats run."""
+        mgr = self.manager()
+        for tid in tables:
+            table = await mgr.get(tid)
             if table is not None:
                 mgr.computers.kick(table)
 
@@ -292,6 +313,7 @@ class ArenaDesk:
         doc = await self.document(arena_id)
         if doc is None:
             return
+        self._docs[arena_id] = (asyncio.get_running_loop().time(), doc)
         key = json.dumps({k: v for k, v in doc.items() if k not in ("starts_in", "ends_in")}, sort_keys=True)
         if self._sent.get(arena_id) == key:
             return
@@ -306,7 +328,7 @@ class ArenaDesk:
         mine = self.following.setdefault(conn, set())
         if arena_id not in mine and len(mine) >= FOLLOW_MAX:
             raise ProtocolError("too_many_arenas", f"a connection follows at most {FOLLOW_MAX} arenas")
-        doc = await self.document(arena_id)
+        doc = await self._shared(arena_id)
         if doc is None:
             raise ProtocolError("unknown_arena", f"no arena {arena_id!r:.40}")
         mgr = self.manager()
@@ -324,6 +346,23 @@ class ArenaDesk:
             if table is not None and seat is not None:
                 conn.send({"type": "arena_game", "arena": arena_id, "table": table, "seat": seat})
 
+    async def _shared(self, arena_id: str) -> dict[str, Any] | None:
+        """The arena's document for a new follower: the last pass's if recent, else one read for all the followers
+        that come meanwhile (pages opened at once wait for the same read)."""
+        loop = asyncio.get_running_loop()
+        last = self._docs.get(arena_id)
+        if last is not None and loop.time() - last[0] <= 2 * self.config.tick + 1.0:
+            return last[1]
+        reading = self._reading.get(arena_id)
+        if reading is None:
+            reading = self._reading[arena_id] = asyncio.ensure_future(self.document(arena_id))
+            reading.add_done_callback(lambda _: self._reading.pop(arena_id, None))
+        at = loop.time()
+        doc = await asyncio.shield(reading)
+        if doc is not None and (arena_id not in self._docs or self._docs[arena_id][0] < at):
+            self._docs[arena_id] = (at, doc)
+        return doc
+
     def forget(self, conn: Connection) -> None:
         for key in self.seats_of.pop(conn, set()):
             held = self.seated.get(key)
@@ -338,6 +377,7 @@ class ArenaDesk:
                 if not conns:
                     del self.followers[arena_id]
                     self._sent.pop(arena_id, None)
+                    self._docs.pop(arena_id, None)
 
     # ---------------------------------------------------------------- the routes' work
     async def document(self, arena_id: str, shown_max: int = SHOWN) -> dict[str, Any] | None:

@@ -264,22 +264,30 @@ class ArenaStore:
             return self._standings(s, arena_id)
 
     def _standings(self, s: Session, arena_id: str) -> tuple[list[Line], list[Game]]:
-        lines = {r.player_id: Line(r.player_id, r.name, withdrawn=bool(r.withdrawn), free_since=_aware(r.joined),
-                                   rating=r.rating, seen=_aware(r.seen), secret_hash=r.secret_hash)
-                 for r in s.scalars(select(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena_id))}
-        rows = s.execute(select(ArenaGameRow, TableRow.status, TableRow.end_reason, TableRow.updated, TableRow.winner)
-                         .join(TableRow, TableRow.id == ArenaGameRow.table_id)
-                         .where(ArenaGameRow.arena_id == arena_id)
-                         .order_by(ArenaGameRow.created, ArenaGameRow.table_id)).all()
-        ids = [g.table_id for g, *_ in rows]
-        won = {(r.table_id, r.player_id): r.won for r in
-               s.scalars(select(ResultRow).where(ResultRow.table_id.in_(ids), ResultRow.player_id.is_not(None)))}
-        outcomes: dict[str, list[bool | None]] = {p: [] for p in lines}
+        # Columns, not ORM objects: every pass and every document reads every player and game of the arena, and
+        # building ORM objects for 200 players was most of a loaded process's database thread (measured).
+        p = ArenaPlayerRow
+        lines = {pid: Line(pid, name, withdrawn=bool(withdrawn), free_since=_aware(joined), rating=rating,
+                           seen=_aware(seen), secret_hash=secret_hash)
+                 for pid, name, withdrawn, joined, rating, seen, secret_hash in s.execute(
+                     select(p.player_id, p.name, p.withdrawn, p.joined, p.rating, p.seen, p.secret_hash)
+                     .where(p.arena_id == arena_id))}
+        g = ArenaGameRow
+        rows = s.execute(select(g.table_id, g.p0, g.p1, g.level, g.created, TableRow.status, TableRow.end_reason,
+                                TableRow.updated, TableRow.winner)
+                         .join(TableRow, TableRow.id == g.table_id)
+                         .where(g.arena_id == arena_id)
+                         .order_by(g.created, g.table_id)).all()
+        over = [r[0] for r in rows if r[5] == "over"]  # only a finished game has results
+        won = {(t, pid): w for t, pid, w in s.execute(
+            select(ResultRow.table_id, ResultRow.player_id, ResultRow.won).where(
+                ResultRow.table_id.in_(over), ResultRow.player_id.is_not(None)))} if over else {}
+        outcomes: dict[str, list[bool | None]] = {pid: [] for pid in lines}
         games: list[Game] = []
-        for g, status, reason, updated, winner in rows:
-            seats = [g.p0, g.p1]
-            games.append(Game(g.table_id, seats, g.level, status, _aware(g.created),
-                              [lines[p].name if p in lines else (g.level or "") for p in seats], winner, reason))
+        for table_id, p0, p1, level, created, status, reason, updated, winner in rows:
+            seats = [p0, p1]
+            games.append(Game(table_id, seats, level, status, _aware(created),
+                              [lines[x].name if x in lines else (level or "") for x in seats], winner, reason))
             for seat, pid in enumerate(seats):
                 if pid is None or pid not in lines:
                     continue
@@ -287,11 +295,11 @@ class ArenaStore:
                 other = seats[1 - seat]
                 line.last_opponent = other or ""
                 if status in LIVE:
-                    line.table, line.seat = g.table_id, seat
+                    line.table, line.seat = table_id, seat
                     continue
                 line.free_since = max(line.free_since or _aware(updated), _aware(updated))
-                if status == "over" and not (reason or "").startswith("aborted") and (g.table_id, pid) in won:
-                    outcomes[pid].append(won[(g.table_id, pid)])
+                if status == "over" and not (reason or "").startswith("aborted") and (table_id, pid) in won:
+                    outcomes[pid].append(won[(table_id, pid)])
         for pid, line in lines.items():
             line.score, line.sheet, line.wins, line.fire = score_sheet(outcomes[pid])
             line.games = len(line.sheet)
@@ -344,18 +352,21 @@ class ArenaStore:
                 if a.player_id not in used and (at - since).total_seconds() >= arena.wait:
                     solo: list[Line | None] = [a, None] if secrets.randbelow(2) else [None, a]
                     groups.append((solo, level_of(a.rating)))
-            made: list[Paired] = []
-            for group, computer in groups:
-                entries = [None if ln is None else Entry(ln.player_id, ln.name, ln.secret_hash, ln.rating,
-                                                         at, at) for ln in group]
-                table = make_table(arena, entries, computer)
-                self.store.add_table(s, table)
-                seats = [None if ln is None else ln.player_id for ln in group]
-                s.add(ArenaGameRow(table_id=table.id, arena_id=arena_id, p0=seats[0], p1=seats[1], level=computer,
-                                   created=at))
-                made.append(Paired(table.id, seats))
+            tables = [(make_table(arena, [None if ln is None else Entry(ln.player_id, ln.name, ln.secret_hash,
+                                                                        ln.rating, at, at) for ln in group],
+                                  computer), [None if ln is None else ln.player_id for ln in group], computer)
+                      for group, computer in groups]
+            made = [Paired(table.id, seats) for table, seats, _ in tables]
+            # The players' notices before the tables' own ("created", sent by add_table): another process handles
+            # a table's notices in the order sent, and loads a created table from the database first; a hundred
+            # such loads queued on its database thread, its players heard of their games seconds late (their pages
+            # asked /me first: measured, docs/SERVER.md).
             self.store._notify(s, [{"k": GAME_NOTICE, "t": g.table, "a": arena_id, "p": pid, "s": seat}
                                    for g in made for seat, pid in enumerate(g.seats) if pid is not None])
+            for table, seats, computer in tables:
+                self.store.add_table(s, table)
+                s.add(ArenaGameRow(table_id=table.id, arena_id=arena_id, p0=seats[0], p1=seats[1], level=computer,
+                                   created=at))
             return made
 
     def finish(self, arena_id: str, at: datetime, grace: float) -> bool:
