@@ -43,7 +43,10 @@ class KeptTensor:
 
     def __init__(self, size: int, total: int, planes: int) -> None:
         self.data = bytearray(4 * total)
+        # Bytes are copied between memoryviews: a bytearray's slice assigned from a memoryview (or bytes) is first
+        # copied into a new bytearray (CPython's bytearray_ass_subscript), which cost more than the copy itself.
         self.view = memoryview(self.data)
+        self.zeros = memoryview(bytes(4 * total))
         # The same bytes as floats (native order, as numpy's float32 reads them): one write a float. Typed Any so
         # that a compiled write passes the float objects made once below instead of boxing a new one each time.
         self.floats: Any = self.view.cast("f")
@@ -103,7 +106,7 @@ class KeptTensor:
     def observe_raw(self, raw: bytes) -> None:
         """Make the observation bytes ``raw`` (made elsewhere, e.g. from a view): the next :meth:`observe` writes
         every float."""
-        self.data[0:4 * self.size] = raw
+        self.view[0:4 * self.size] = raw
         self.known = False
 
     def recall(self, round: object, history: Sequence[object], player: int, players: int,
@@ -125,7 +128,7 @@ class KeptTensor:
         base = self.size  # in floats
         done = self.n
         if round is not self.round or n < done or (done and history[done - 1] is not self.last):
-            self.data[4 * base:self.end] = bytes(self.end - 4 * base)
+            self.view[4 * base:self.end] = self.zeros[4 * base:self.end]
             self.end = 4 * base
             self.since = 4 * base
             self.round, self.first, done = round, (), 0
@@ -171,16 +174,17 @@ class KeptTensor:
         Returns this tensor's end."""
         upto = max(self.end, end)
         view = self.view
+        target = memoryview(out)
         if held:
             size = 4 * self.size
-            out[0:size] = view[0:size]
+            target[0:size] = view[0:size]
             if self.played:  # the played cards and the first table, just after the observation
-                out[size:size + 4 * 5 * 52] = view[size:size + 4 * 5 * 52]
+                target[size:size + 4 * 5 * 52] = view[size:size + 4 * 5 * 52]
             since = self.since
             if since < upto:
-                out[since:upto] = view[since:upto]
+                target[since:upto] = view[since:upto]
         else:
-            out[0:upto] = view[0:upto]
+            target[0:upto] = view[0:upto]
         self.since = len(self.data)
         self.played = False
         return self.end
