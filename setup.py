@@ -109,8 +109,13 @@ def mypyc_config() -> str:
     with open(HERE / "pyproject.toml", "rb") as f:
         overrides = tomllib.load(f)["tool"]["mypy"]["overrides"]
     untyped = [m for o in overrides if o.get("ignore_missing_imports") for m in o["module"]]
+    # The package's modules that are read, not compiled, are not errors either: with numpy skipped, mypy (2.4)
+    # calls a numpy array made without an annotation (diloti.ai.learned's) untyped and stopped the build, though
+    # no compiled module depends on it. The `mypy` step checks every module in full, numpy followed.
+    compiled = [path[:-3].replace("/", ".") for path in compiled_modules()]
     return "[mypy]\n" + "".join(f"[mypy-{m}]\nfollow_imports = skip\n" for m in SKIPPED) + "".join(
-        f"[mypy-{m}]\nfollow_imports = skip\nignore_missing_imports = True\n" for m in untyped)
+        f"[mypy-{m}]\nfollow_imports = skip\nignore_missing_imports = True\n" for m in untyped) + (
+        "[mypy-diloti.*]\nignore_errors = True\n") + "".join(f"[mypy-{m}]\nignore_errors = False\n" for m in compiled)
 
 
 def _notice(reason: str) -> None:

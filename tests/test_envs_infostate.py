@@ -66,6 +66,44 @@ def test_tensors_at_every_step_equal_the_rebuild(name: str, players: int) -> Non
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
+def test_the_acting_player_asked_again_equals_the_rebuild(name: str, players: int) -> None:
+    """The buffer already holding the same player's previous tensor (a move's item steps, a player asked twice),
+    only what changed since is copied: asked for the player to act at every step, now and then for another
+    player or for a clone (the buffer then holds another tensor), it is still the rebuild's, byte for byte."""
+    game = pyspiel.load_game(f"python_{name}", {"players": players})
+    obs = observers(game)
+    rng = random.Random(13 + players)
+    held = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        last = -1
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                p = state.current_player()
+                held += p == last
+                last = p
+                for o in obs:
+                    o.set_from(state, p)
+                    assert o.tensor.tobytes() == o._rebuilt(state, p).tobytes(), (str(state), p, o.recall, o.private)
+                    if rng.random() < 0.1:  # the same again, nothing changed
+                        o.set_from(state, p)
+                        assert o.tensor.tobytes() == o._rebuilt(state, p).tobytes()
+                if rng.random() < 0.1:  # another player's tensor, or a clone's, in between
+                    other = state.clone() if rng.random() < 0.5 else state
+                    q = rng.randrange(players)
+                    for o in obs:
+                        o.set_from(other, q)
+                        assert o.tensor.tobytes() == o._rebuilt(other, q).tobytes()
+                    last = -1
+            step(state, rng)
+        for o in obs:
+            o.set_from(state, 0)
+            assert o.tensor.tobytes() == o._rebuilt(state, 0).tobytes()
+    if name != "xeri":  # a move of several steps: the same player asked in a row
+        assert held > 0
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
 def test_pyspiel_information_state_tensor_equals_the_rebuild(name: str, players: int) -> None:
     """What pyspiel's own ``information_state_tensor`` and ``observation_tensor`` return (the game's one observer
     of each, shared by every state), step by step and for every player, two rounds played in turns."""
@@ -156,3 +194,22 @@ def test_kept_tensor_writes_only_what_changed() -> None:
     k.observe([1 << 8, 0], [0.0, 0.5, 1.0])
     k.copy_into(out, end)
     assert np.flatnonzero(floats).tolist() == [8, 105, 106] and floats[105] == 0.5
+
+
+def test_mini_diloti_observed_from_its_view_equals_the_rebuild() -> None:
+    """Mini Diloti's observation is made from its view (``observe_raw``), then kept as the others: the acting player
+    asked twice in a row and another player between, each compared with the rebuild."""
+    import diloti.games.diloti.envs.mini  # noqa: F401  (registers python_mini_diloti)
+
+    game = pyspiel.load_game("python_mini_diloti", {"deck": "AC AD 2C 2D 3C 3D 4C 4D", "hand": 2, "table": 2})
+    for recall in (True, False):
+        o = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=recall))
+        rng = random.Random(1)
+        for _ in range(10):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if not state.is_chance_node():
+                    for p in (state.current_player(), state.current_player(), rng.randrange(2)):
+                        o.set_from(state, p)
+                        assert o.tensor.tobytes() == o._rebuilt(state, p).tobytes(), (str(state), p, recall)
+                step(state, rng)

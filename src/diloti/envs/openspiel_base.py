@@ -256,6 +256,7 @@ class SpielObserver(Generic[St, V]):
             self.dict["first_table"] = self.tensor[size + 4 * 52:size + 5 * 52]
             self.dict["moves"] = self.tensor[size + 5 * 52:].reshape(HISTORY_PLIES, PLY_SIZE)
         self._kept: dict[int, KeptTensor] = {}  # each player's tensor, kept from one call to the next
+        self._held: KeptTensor | None = None  # the kept tensor whose copy the buffer holds
 
     def set_from(self, state: St, player: int) -> None:
         """Fill :attr:`tensor` for ``player`` at ``state``.
@@ -276,9 +277,12 @@ class SpielObserver(Generic[St, V]):
             self._observe(self._view(state, player), head, chosen, out)
             k.observe_raw(out.tobytes())
         try:
-            self._end = k.update(parts, state.round if self.recall else None, player, self._data, self._end)
+            self._end = k.update(parts, state.round if self.recall else None, player, self._data, self._end,
+                                 k is self._held)
         except ValueError as exc:  # a round longer than the tensor holds (KeptTensor.recall says so)
+            self._held = None  # the buffer was not written
             raise EnvArgumentError(str(exc)) from None
+        self._held = k
 
     def _parts(self, state: St, player: int) -> tuple[list[int], list[float]] | None:
         """The observation of ``player`` as its card planes (52-bit sets) and the numbers after them, read from
