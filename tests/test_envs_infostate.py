@@ -123,6 +123,20 @@ def test_pyspiel_information_state_tensor_equals_the_rebuild(name: str, players:
             step(state, rng)
 
 
+def test_an_observers_tensor_is_read_only() -> None:
+    """A write into the observer's tensor (or its dict's views) is refused: set_from rewrites only what changed, so
+    a write from outside would survive into the next tensors of the same player."""
+    game = pyspiel.load_game("python_diloti", {"players": 2})
+    state = game.new_initial_state()
+    for o in observers(game)[:2]:
+        o.set_from(state, 0)
+        with pytest.raises(ValueError, match="read-only"):
+            o.tensor[0] = 1.0
+        for view in o.dict.values():
+            with pytest.raises(ValueError, match="read-only"):
+                view.flat[0] = 1.0
+
+
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_clones_and_resampled_states_start_again(name: str, players: int) -> None:
     game = pyspiel.load_game(f"python_{name}", {"players": players})

@@ -250,6 +250,9 @@ class SpielObserver(Generic[St, V]):
         self._data = bytearray(4 * self.total)
         self._end = 0  # the bytes of _data that may be nonzero (KeptTensor.copy_into)
         self.tensor: npt.NDArray[np.float32] = np.frombuffer(self._data, np.float32)
+        # Read-only to its users: set_from rewrites only what changed since the buffer last held the same player's
+        # tensor, so a write from outside would survive into later tensors; it is refused instead.
+        self.tensor.flags.writeable = False
         self.dict = {"observation": self.tensor[:size]}
         if self.recall:
             self.dict["played"] = self.tensor[size:size + 4 * 52].reshape(4, 52)
