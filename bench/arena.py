@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arena_player import ArenaPlayer as ArenaPlayer  # re-exported: the tests import it from here
 from load_servers import dies_with_parent, free_port, fresh_postgres
 
+from diloti.cli.common import positive_float, positive_int
 from diloti.store.arena import score_sheet
 
 
@@ -213,14 +214,15 @@ async def everyone(players: list[ArenaPlayer], limit: float) -> list[BaseExcepti
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--players", type=int, default=200)
-    p.add_argument("--servers", "--processes", dest="servers", type=int, default=2,
+    p.add_argument("--players", type=positive_int, default=200)
+    p.add_argument("--servers", "--processes", dest="servers", type=positive_int, default=2,
                    help="diloti serve processes on the one PostgreSQL (default 2)")
-    p.add_argument("--minutes", type=int, default=3, help="the arena's length in its minutes (default 3)")
-    p.add_argument("--minute", type=float, default=20.0, help="seconds an arena minute lasts (default 20)")
-    p.add_argument("--target", type=int, default=11, help="the games' target points (default 11: short games)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes of each server (default 1)")
-    p.add_argument("--poll", type=float, default=1.0, help="with --no-push: seconds between a free player's polls "
+    p.add_argument("--minutes", type=positive_int, default=3, help="the arena's length in its minutes (default 3)")
+    p.add_argument("--minute", type=positive_float, default=20.0, help="seconds an arena minute lasts (default 20)")
+    p.add_argument("--target", type=positive_int, default=11, help="the games' target points (default 11: short games)")
+    p.add_argument("--workers", type=positive_int, default=1, help="worker processes of each server (default 1)")
+    p.add_argument("--poll", type=positive_float, default=1.0,
+                   help="with --no-push: seconds between a free player's polls "
                    "(default 1: the pairing delay includes up to one poll)")
     p.add_argument("--no-push", action="store_true", help="players poll /me for their games (the fallback) "
                    "instead of following the arena on the websocket")
