@@ -53,6 +53,21 @@ def claims(game: str, players: int, weights: str | None = None) -> bool:
     return load_weights(weights).claims(game, players)
 
 
+def _nonnegative(name: str, value: Any) -> float:
+    """The setting ``name`` as a finite number, 0 or more, else InvalidSettingError naming it.
+
+    >>> _nonnegative("margin", "1.5")
+    1.5
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InvalidSettingError(name, value, "a number, 0 or more") from None
+    if not number >= 0 or math.isinf(number):
+        raise InvalidSettingError(name, value, "a number, 0 or more")
+    return number
+
+
 class LearnedPlayer:
     """The learned policy from the seat's view: ``temperature`` 0 (default) plays its best move, above 0 draws
     from the softmax of its scores divided by ``temperature`` (seeded); ``weights`` a weights file (default:
@@ -66,21 +81,9 @@ class LearnedPlayer:
         from diloti.ai.learned.network import load_weights
 
         self.seed = seed
-        try:
-            self.temperature = float(temperature)
-        except (TypeError, ValueError):
-            raise InvalidSettingError("temperature", temperature, "a number, 0 or more") from None
-        if not self.temperature >= 0 or math.isinf(self.temperature):
-            raise InvalidSettingError("temperature", temperature, "a number, 0 or more")
+        self.temperature = _nonnegative("temperature", temperature)
         self.network: Network = load_weights(weights)
-        if margin is None:
-            margin = self.network.meta.get("margin", 0.0)
-        try:
-            self.margin = float(margin)
-        except (TypeError, ValueError):
-            raise InvalidSettingError("margin", margin, "a number, 0 or more") from None
-        if not self.margin >= 0 or math.isinf(self.margin):
-            raise InvalidSettingError("margin", margin, "a number, 0 or more")
+        self.margin = _nonnegative("margin", self.network.meta.get("margin", 0.0) if margin is None else margin)
 
     @staticmethod
     def plays(game: str, players: int) -> bool:
