@@ -196,6 +196,12 @@ class Relay:
                 client.close()
                 continue
             with self.lock:
+                # Cut while the upstream connection was being made: refused as any connection after the cut (it
+                # would have been a live database connection that the cut missed: CI, /readyz said database true).
+                if self.down:
+                    client.close()
+                    upstream.close()
+                    continue
                 self.socks |= {client, upstream}
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
@@ -211,8 +217,8 @@ class Relay:
                 s.shutdown(socket.SHUT_RDWR)
 
     def cut(self) -> None:
-        self.down = True
         with self.lock:
+            self.down = True
             for s in self.socks:
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
