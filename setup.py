@@ -78,11 +78,15 @@ def compiled_modules() -> list[str]:
 # Plain C extensions (the CPython C API and the buffer protocol, no other dependency), each optional: where one
 # does not build, the build says so on one line and its Python path runs (the mypyc core is unaffected).
 # diloti.games.diloti.envs._cbatch: Diloti's batched kernel (many rounds stepped in one call; cbatch.py).
+# diloti.games.onecard.envs._cbatch: the one-card games' (Xeri's and Kontsina's hands; cbatch.py).
 C_EXTENSIONS = {
     "diloti.games.diloti.envs._cbatch": ["src/diloti/games/diloti/envs/_cbatch.c",
                                          "src/diloti/games/diloti/envs/cbatch_rules.c"],
+    "diloti.games.onecard.envs._cbatch": ["src/diloti/games/onecard/envs/_cbatch.c",
+                                          "src/diloti/games/onecard/envs/cbatch_rules.c"],
 }
-C_HEADERS = {"diloti.games.diloti.envs._cbatch": ["src/diloti/games/diloti/envs/cbatch_rules.h"]}
+C_HEADERS = {"diloti.games.diloti.envs._cbatch": ["src/diloti/games/diloti/envs/cbatch_rules.h"],
+             "diloti.games.onecard.envs._cbatch": ["src/diloti/games/onecard/envs/cbatch_rules.h"]}
 C_FLAGS = ["-O2", "-Wall", "-Wextra", "-std=c11", "-fvisibility=hidden"]  # only PyInit_ exported
 
 HERE = Path(__file__).resolve().parent

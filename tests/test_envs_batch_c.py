@@ -196,10 +196,9 @@ def test_which_configurations_use_c() -> None:
     assert SelfPlayBatch(2, players=4, max_steps=9).backend == "c"
     assert SelfPlayBatch(2, options={"soy": True}).backend == "python"
     assert SelfPlayBatch(2, episode="game").backend == "python"
-    assert SelfPlayBatch(2, game="xeri").backend == "python"
     assert SelfPlayBatch(2, backend="python").backend == "python"
-    with pytest.raises(EnvArgumentError, match="invalid backend='kernel': xeri has no batched kernel"):
-        SelfPlayBatch(2, game="xeri", backend="kernel")
+    with pytest.raises(EnvArgumentError, match="invalid backend='kernel': diloti has no batched kernel"):
+        SelfPlayBatch(2, options={"soy": True}, backend="kernel")
     with pytest.raises(EnvArgumentError, match="invalid backend='gpu'"):
         SelfPlayBatch(2, backend="gpu")
 

@@ -36,7 +36,8 @@ decisions are asked step by step on a large table (:mod:`diloti.games.diloti.env
 
 **Backends.** A game whose envs part offers a batched kernel for the arguments (a capability: ``batch_kernel``)
 is stepped by it, every game in one call: Diloti's is in C (:mod:`diloti.games.diloti.envs.cbatch`: the
-standard rules, 2 or 4 players, one-round episodes, where its extension is built). Everything else is played by
+standard rules, 2 or 4 players, one-round episodes, where its extension is built), and so are Xeri's and
+Kontsina's hands (:mod:`diloti.games.onecard.envs.cbatch`). Everything else is played by
 the Python drivers, one game at a time. :attr:`SelfPlayBatch.backend` says which runs (``"c"`` or
 ``"python"``); ``backend="python"`` asks for the drivers whatever is built. Both give the same arrays
 (tests/test_envs_batch_c.py steps them side by side).

@@ -76,7 +76,7 @@ def describe_head(action: int) -> str:
 
 ENCODING = HandEncoding("kontsina", HEADS, head, describe_head, items=True)
 LAYOUT = HandLayout(PARTS, planes=9, hand_size=4, fill=fill)
-ENV = HandEnv("kontsina", ENCODING, LAYOUT, MAX_POINTS, MAX_STEPS)
+ENV = HandEnv("kontsina", ENCODING, LAYOUT, MAX_POINTS, MAX_STEPS, kernel="kontsina")
 _CONTRACT: EnvPart = ENV  # mypy checks the part against the contract
 
 __all__ = ["ENCODING", "ENV", "HEADS", "ITEM", "LAYOUT", "MAX_POINTS", "MAX_STEPS", "PARTS", "describe_head", "fill",

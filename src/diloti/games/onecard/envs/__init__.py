@@ -36,7 +36,9 @@ class HandEnv:
 
     ``max_steps``: the most decision steps in a hand (OpenSpiel's ``max_game_length``). ``adjust``: the
     options a player count implies (``(options, players) -> options``), e.g. partnerships with four.
-    Hands are the only episodes: a whole game's scores have no place in the layouts.
+    Hands are the only episodes: a whole game's scores have no place in the layouts. ``kernel``: the rules the
+    batched C kernel plays for the game (:mod:`~diloti.games.onecard.envs.cbatch`: ``"xeri"``, ``"kontsina"``),
+    None for none (the batch plays its Python drivers).
     """
 
     game: str
@@ -46,6 +48,7 @@ class HandEnv:
     max_steps: int
     adjust: Callable[[Any, int], Any] | None = None
     episodes: tuple[str, ...] = ("round",)
+    kernel: str | None = None
 
     @property
     def info(self) -> GameInfo:
@@ -80,6 +83,16 @@ class HandEnv:
 
     def driver(self, players: int, options: Any, dealer: int, seed: int, episode: str = "round") -> HandDriver:
         return HandDriver(self.encoding, self.layout, players, options, dealer, seed)
+
+    def batch_kernel(self, num_envs: int, players: int, options: Any, episode: str, buffers: Any,
+                     illegal_reward: float, max_steps: int | None) -> Any:
+        """The C kernel (:mod:`~diloti.games.onecard.envs.cbatch`) where it is built and plays these arguments,
+        else None."""
+        if self.kernel is None:
+            return None
+        from diloti.games.onecard.envs.cbatch import kernel_for
+
+        return kernel_for(self, num_envs, players, options, episode, buffers, illegal_reward, max_steps)
 
     def openspiel(self) -> tuple[Any, Callable[..., Any]]:
         from diloti.games.onecard.envs.openspiel import hand_openspiel  # pyspiel: only when registered

@@ -75,7 +75,7 @@ def partnerships(options: Any, players: int) -> Any:
 ENCODING = HandEncoding("xeri", 52, head, describe_head)
 LAYOUT = HandLayout(PARTS, planes=6, hand_size=6, fill=fill, table_word="pile",
                     tallies=(("xeri", "sweeps"), ("jack_xeri", "jack_xeri")))
-ENV = HandEnv("xeri", ENCODING, LAYOUT, MAX_POINTS, MAX_STEPS, adjust=partnerships)
+ENV = HandEnv("xeri", ENCODING, LAYOUT, MAX_POINTS, MAX_STEPS, adjust=partnerships, kernel="xeri")
 _CONTRACT: EnvPart = ENV  # mypy checks the part against the contract
 
 __all__ = ["ENCODING", "ENV", "LAYOUT", "MAX_POINTS", "MAX_STEPS", "PARTS", "describe_head", "fill", "head",
