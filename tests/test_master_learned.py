@@ -5,7 +5,10 @@ seat's view, and the fallback to the game's own model where the learned level do
 from __future__ import annotations
 
 import math
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -183,3 +186,25 @@ def test_the_master_falls_back_where_the_level_does_not_claim_the_game(game: str
         st.push(move)
     if game == "diloti":
         assert isinstance(player.worlds(st.view(st.turn)), WeightedWorlds)
+
+
+def test_the_network_runs_on_one_blas_thread() -> None:
+    """A fresh process that builds the master with the model has pinned numpy's BLAS to one thread before numpy
+    loaded (its threads' wake-ups cost ~9 ms a pass between rollouts on a busy machine); a user's setting is kept."""
+    # What the environment says when numpy is first imported (OpenBLAS reads it then; find_spec("numpy") alone, as
+    # diloti.ai.learned.available asks, imports nothing).
+    code = ("import os, sys\n"
+            "class Watch:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.startswith('numpy.'):  # numpy's own modules: numpy is loading\n"
+            "            print(os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+            "            sys.meta_path.remove(self)\n"
+            "sys.meta_path.insert(0, Watch())\n"
+            "from diloti.ai.master import MasterPlayer\n"
+            "MasterPlayer(model='learned')\n")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1"
+    kept = subprocess.run([sys.executable, "-c", code], env={**env, "OPENBLAS_NUM_THREADS": "2"},
+                          capture_output=True, text=True, check=True)
+    assert kept.stdout.strip() == "2"

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import os
 from typing import TYPE_CHECKING, Any
 
 from diloti.ai.errors import InvalidSettingError, NoMoveError, PlayerError
@@ -32,12 +31,6 @@ from diloti.core.moves import Move
 
 if TYPE_CHECKING:
     from diloti.ai.learned.network import Network
-
-# The network's products are a few dozen rows: BLAS threads only cost. Measured on a busy 2-core machine, waking
-# them took some 9 ms a pass between a search's rollouts (the master's model=learned) against 0.1 ms on one thread.
-# Set before numpy is first imported (this package's modules import it); a user's own setting is kept.
-for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
 
 
 class UnclaimedGameError(PlayerError):
