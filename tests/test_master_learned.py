@@ -73,10 +73,12 @@ def test_bad_values_are_refused(bad: str, name: str) -> None:
     assert info.value.name == name
 
 
-def test_replayed_views_are_the_views_the_seat_had() -> None:
-    """Each observed move's position, with the hand the seat really held, gives the view it really had."""
+@pytest.mark.parametrize("players", [2, 4])
+def test_replayed_views_are_the_views_the_seat_had(players: int) -> None:
+    """Each observed move's position, with the hand the seat really held, gives the view it really had (4 players
+    too: the replay is the game's, whoever the model)."""
     checked = 0
-    for positions in _games(6, seed=1):
+    for positions in _games(6, seed=1, players=players):
         for now in positions:
             view = now.view(now.turn)
             for obs in replay(view):
