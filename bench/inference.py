@@ -1,7 +1,7 @@
 """Benchmark: how much better than uniform sampling the inference from play predicts an opponent's hand.
 
 Usage: .venv/bin/python bench/inference.py [--positions 1000] [--worlds 200] [--players 2] [--player SPEC]
-                                 [--temperature 1.0 ...] [--mix 0.1] [--seed 1]
+                                 [--temperature 1.0 ...] [--mix 0.1] [--learned] [--seed 1]
 
 Plays whole rounds between two ``--player`` bots (default ``expert:iterations=100,seconds=none``),
 and at every decision takes the mover's view. For the next seat (an opponent) it
@@ -10,7 +10,9 @@ estimates, for every unseen card, the chance the opponent holds it: once with
 every world counted alike (uniform sampling, what the expert does) and once with
 each world weighted by the likelihood of the opponent's moves this deal
 (:class:`diloti.games.diloti.players.inference.Evidence`, what the master does). The same worlds
-serve both. It prints, over the positions:
+serve both. With ``--learned`` a third weighting joins them: the learned policy as the model of play
+(:class:`diloti.games.diloti.players.opponent.ModelEvidence`, the master's ``model=learned``; 2 players), at each
+``--temperature``. It prints, over the positions:
 
 - log-likelihood per card: the mean over unseen cards of ``log p`` if the
   opponent holds the card, ``log(1 - p)`` if not (higher is better);
@@ -35,6 +37,7 @@ from diloti.ai import make_player
 from diloti.core.phase import Phase
 from diloti.games.diloti.players.inference import Evidence
 from diloti.games.diloti.players.knowledge import decide_redeal
+from diloti.games.diloti.players.opponent import ModelEvidence
 from diloti.games.diloti.players.sampler import Worlds
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
@@ -90,10 +93,20 @@ def main() -> None:
     ap.add_argument("--player", default="expert:iterations=100,seconds=none")
     ap.add_argument("--temperature", type=float, nargs="+", default=[1.0])
     ap.add_argument("--mix", type=float, default=0.1)
+    ap.add_argument("--learned", action="store_true", help="also weigh the worlds by the learned policy")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    model = None
+    if args.learned:
+        from diloti.ai.master import learned_model
+
+        model = learned_model("diloti", args.players)
+        if model is None:
+            ap.error(f"--learned: the learned policy does not play diloti with {args.players} players")
     pos = positions(args.positions, args.players, args.player, args.seed)
     names = ["uniform"] + [f"T={t:g}" for t in args.temperature]
+    if model is not None:
+        names += [f"learned T={t:g}" for t in args.temperature]
     sums = {name: [[0.0, 0.0, 0.0, 0], [0.0, 0.0, 0.0, 0]] for name in names}  # all, with evidence
     ess_sum = {name: 0.0 for name in names[1:]}
     for i, (view, truth) in enumerate(pos):
@@ -111,6 +124,14 @@ def main() -> None:
             wts = [exp(x - top) if isfinite(x) else 0.0 for x in lws]
             rows.append((f"T={t:g}", wts, bool(ev.observed)))
             ess_sum[f"T={t:g}"] += sum(wts) ** 2 / sum(x * x for x in wts) / len(wts)
+        for t in args.temperature if model is not None else []:
+            assert model is not None
+            learned = ModelEvidence(view, model, temperature=t, mix=args.mix)
+            lws = [learned.seat_log_weight(seat, w.hands[seat]) if seat in learned.seats else 0.0 for w in worlds]
+            top = max(lws)
+            wts = [exp(x - top) if isfinite(x) else 0.0 for x in lws]
+            rows.append((f"learned T={t:g}", wts, seat in learned.seats))
+            ess_sum[f"learned T={t:g}"] += sum(wts) ** 2 / sum(x * x for x in wts) / len(wts)
         evidence = any(e for _, _, e in rows)
         for name, wts, _ in rows:
             figures = score(marginals(view, seat, worlds, wts), hand)
@@ -124,10 +145,10 @@ def main() -> None:
     for bucket, label in ((0, "all positions"), (1, "positions where the opponent has played this deal")):
         n = sums["uniform"][bucket][3]
         print(f"\n{label}: {n}")
-        print(f"{'worlds':>10} {'loglik/card':>12} {'loglik/held':>12} {'hit rate':>9}")
+        print(f"{'worlds':>12} {'loglik/card':>12} {'loglik/held':>12} {'hit rate':>9}")
         for name in names:
             a = sums[name][bucket]
-            print(f"{name:>10} {a[0] / max(n, 1):12.4f} {a[1] / max(n, 1):12.4f} {a[2] / max(n, 1):9.3f}")
+            print(f"{name:>12} {a[0] / max(n, 1):12.4f} {a[1] / max(n, 1):12.4f} {a[2] / max(n, 1):9.3f}")
     for name, total in ess_sum.items():
         print(f"effective share of worlds ({name}): {total / len(pos):.3f}")
 

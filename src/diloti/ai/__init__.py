@@ -89,22 +89,33 @@ def _setting(spec: str, text: str, free: bool = False) -> Any:
 def parse_spec(spec: str, free: bool = False) -> tuple[str, dict[str, Any]]:
     """``"expert:iterations=200,seconds=0.5"`` -> ``("expert", {...})``.
 
-    The built-in levels' settings are numbers (or none); with ``free``, as an outside player's, a value may
-    also be ``true``, ``false`` or any text (a model's file, say).
+    The built-in levels' settings are numbers (or none), but a setting the level names among its ``words``
+    (a mapping of a setting to the words it takes: the master's ``model``), which is one of those words; with
+    ``free``, as an outside player's, a value may also be ``true``, ``false`` or any text (a model's file, say).
 
     >>> parse_spec("expert:iterations=20,seconds=none")
     ('expert', {'iterations': 20, 'seconds': None})
+    >>> parse_spec("master:model=learned,infer=1")
+    ('master', {'model': 'learned', 'infer': 1})
     >>> parse_spec("x:model=runs/ppo.zip,greedy=true,temperature=0.5", free=True)
     ('x', {'model': 'runs/ppo.zip', 'greedy': True, 'temperature': 0.5})
     """
     level, _, rest = spec.partition(":")
     level = level.strip()
     settings: dict[str, Any] = {}
+    words: dict[str, tuple[str, ...]] = {} if free else getattr(MEASUREMENT_LEVELS.get(level), "words", {})
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise UnknownLevelError(f"invalid player {spec!r}: settings are KEY=VALUE, comma separated", spec)
-        settings[key.strip()] = _setting(spec, value, free)
+        key = key.strip()
+        if key in words:
+            if value.strip().lower() not in words[key]:
+                raise UnknownLevelError(f"invalid player {spec!r}: invalid {key} {value.strip()!r}: expected one of "
+                                        f"{', '.join(words[key])}", spec)
+            settings[key] = value.strip().lower()
+            continue
+        settings[key] = _setting(spec, value, free)
     return level, settings
 
 

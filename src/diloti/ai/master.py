@@ -18,7 +18,12 @@ What it adds to the ``expert`` (:mod:`diloti.ai.expert`):
   holding a capture, or left a sweepable table, probably had nothing better.
   Estimates are weighted means (importance sampling), so worlds that explain
   the play count more; ``infer`` (0..1) tempers the weights (0: the expert's
-  uniform worlds).
+  uniform worlds). The model of play is the game's own (``model=play``) or the
+  learned policy (``model=learned``, :mod:`diloti.ai.learned`, issue 53; where
+  its weights claim the game and player count, else the game's own): each
+  observed move weighed by the policy's softmax from the view its seat had
+  then. A network pass per observed move and distinct hand costs some of the
+  budget's worlds; ``pool`` caps the worlds weighed per decision (0: none).
 - **Anytime within a budget.** ``seconds`` (default 0.25) is the budget of a
   move, used whole: a first stage measures the playout rate, and the
   sequential halving that follows is planned for the time left. With
@@ -56,13 +61,13 @@ True
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from diloti.ai.errors import InvalidSettingError
 from diloti.ai.expert import SearchPlayer, candidates, check_exact
 from diloti.ai.games import players_part
 from diloti.ai.ismcts import DEFAULT_EXPLORE, tree_search
-from diloti.ai.part import EPSILON, PlayersPart, Sampler, SearchSettings
+from diloti.ai.part import EPSILON, MoveModel, PlayersPart, Sampler, SearchSettings
 from diloti.ai.search import Estimate, search_clock, weighted_search
 from diloti.core.moves import Move
 
@@ -80,6 +85,39 @@ DEFAULT_FAIR = 0
 DEFAULT_TREE = 0
 DEFAULT_FITTED = 0
 DEFAULT_COUNTED = 99  # every move of a rollout (a deal is at most 24 moves)
+MODELS = ("play", "learned")  # the inference's model of play: the game's own, or the learned policy (issue 53)
+DEFAULT_MODEL = "play"
+DEFAULT_POOL = 0  # the worlds the inference weighs per decision (0: every world drawn)
+
+
+def learned_available() -> bool:
+    """Whether the learned policy can run here (numpy importable)."""
+    from diloti.ai.learned import available
+
+    return available()
+
+
+def learned_model(game: str, players: int) -> MoveModel | None:
+    """The learned policy as a model of play for ``game`` with ``players`` (None where its weights do not claim
+    them: the inference then uses the game's own model).
+
+    >>> learned_model("diloti", 4) is None, learned_model("diloti", 2) is not None
+    (True, True)
+    """
+    from diloti.ai.learned import claims
+
+    if not claims(game, players):
+        return None
+    from diloti.ai.learned.features import move_features, position_features
+    from diloti.ai.learned.network import load_weights
+
+    net = load_weights()
+
+    def scores(view: Any) -> list[float]:
+        out: list[float] = net.scores(position_features(view), move_features(view)).tolist()
+        return out
+
+    return scores
 
 
 class MasterPlayer(SearchPlayer):
@@ -98,10 +136,14 @@ class MasterPlayer(SearchPlayer):
     expert's rollouts); ``cpu``: 1 counts ``seconds`` in the search's CPU time instead of
     the wall clock's (for measurements on a busy machine: the master gets its budget of an idle core);
     ``exact``: 1 (default) plays the exact solver's best move in an exact position (2 players, the stock
-    empty), 0 searches it as any other.
+    empty), 0 searches it as any other; ``model``: the inference's model of play, ``play`` (default, the game's)
+    or ``learned`` (the learned policy, where it claims the game; needs ``infer`` > 0 to matter); ``pool``: at
+    most this many worlds weighed per decision, drawn again past it (default 0: no cap).
     """
 
     name = "master"
+    # The settings whose values are words, not numbers (diloti.ai.parse_spec).
+    words: ClassVar[dict[str, tuple[str, ...]]] = {"model": MODELS}
 
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = DEFAULT_SECONDS, width: int = DEFAULT_WIDTH, eps: float = EPSILON,
@@ -109,8 +151,23 @@ class MasterPlayer(SearchPlayer):
                  mix: float = DEFAULT_MIX, ahead: int = DEFAULT_AHEAD, seam: int = DEFAULT_SEAM,
                  fair: int = DEFAULT_FAIR, tree: int = DEFAULT_TREE, explore: float = DEFAULT_EXPLORE,
                  fitted: int = DEFAULT_FITTED, counted: int = DEFAULT_COUNTED, cpu: int = 0,
-                 exact: int = 1) -> None:
+                 exact: int = 1, model: str = DEFAULT_MODEL, pool: int = DEFAULT_POOL) -> None:
         self.seed = seed
+        if model not in MODELS:
+            raise InvalidSettingError("model", model, f"one of {', '.join(MODELS)}")
+        if model == "learned" and not learned_available():
+            raise InvalidSettingError("model", model, "play here: the learned model needs numpy (the learned extra)")
+        self.model = model
+        if model == "learned":
+            from diloti.ai.learned.network import load_weights
+
+            load_weights()  # numpy and the weights read now, not in the first move's budget
+        try:
+            self.pool = int(pool)
+        except (TypeError, ValueError):
+            raise InvalidSettingError("pool", pool, "a whole number, 0 or more") from None
+        if self.pool < 0 or self.pool != float(pool):
+            raise InvalidSettingError("pool", pool, "a whole number, 0 or more")
         if cpu not in (0, 1, True, False):
             raise InvalidSettingError("cpu", cpu, "0 or 1")
         self.cpu = bool(cpu)
@@ -163,19 +220,27 @@ class MasterPlayer(SearchPlayer):
         """The moves worth searching: the heuristic's best ``width`` (0: all)."""
         return candidates(view, self.width, part)
 
-    def settings(self) -> SearchSettings:
-        """What this player asks of a game's worlds and rollouts."""
+    def settings(self, view: Any = None) -> SearchSettings:
+        """What this player asks of a game's worlds and rollouts (for ``view``: with its model of play, where the
+        model claims the view's game and player count; elsewhere the game's own)."""
         return SearchSettings(eps=self.eps, ahead=self.ahead, seam=self.seam, fair=self.fair, counted=self.counted,
-                              fitted=self.fitted, infer=self.infer, temperature=self.temperature, mix=self.mix)
+                              fitted=self.fitted, infer=self.infer, temperature=self.temperature, mix=self.mix,
+                              model=self.move_model(view), pool=self.pool)
+
+    def move_model(self, view: Any) -> MoveModel | None:
+        """The model of play the inference weighs the other seats' moves by in ``view`` (None: the game's own)."""
+        if self.model != "learned" or view is None or self.infer <= 0:
+            return None
+        return learned_model(view.game, view.players)
 
     def worlds(self, view: Any) -> Sampler:
         """The view's worlds, weighted by the evidence of play as this player's settings say."""
-        return players_part(view).worlds(view, self.settings())
+        return players_part(view).worlds(view, self.settings(view))
 
     def estimates(self, view: Any, halving: bool = True, prune: bool = True) -> list[Estimate]:
         """The search's estimate of each candidate (every legal move unless ``prune``), best first."""
         part, rng, moves = self._search_start(view, prune)
-        settings = self.settings()
+        settings = self.settings(view)
         rollouts = part.rollouts(settings)
         worlds = part.worlds(view, settings)
         iterations = self.iterations if self.iterations is not None else rollouts.timed_iterations

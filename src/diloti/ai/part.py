@@ -56,8 +56,10 @@ class SearchSettings:
     """What a search asks of a game's worlds and rollouts (the players' settings of the same names).
 
     A game takes what it can use and leaves the rest: ``ahead``, ``seam``, ``fair``, ``counted``,
-    ``fitted`` and the inference (``infer``, ``temperature``, ``mix``) are the master's refinements,
-    which a game's part may not offer.
+    ``fitted`` and the inference (``infer``, ``temperature``, ``mix``, ``model``, ``pool``) are the master's
+    refinements, which a game's part may not offer. ``model`` (None: the game's own model of play) is a
+    :class:`MoveModel` the inference weighs the other seats' moves by; ``pool`` (0: no cap) caps the
+    distinct worlds it weighs per decision (past it the search draws among them again).
     """
 
     eps: float = EPSILON
@@ -69,6 +71,15 @@ class SearchSettings:
     infer: float = 0.0
     temperature: float = 1.0
     mix: float = 0.1
+    model: MoveModel | None = None
+    pool: int = 0
+
+
+class MoveModel(Protocol):
+    """A model of play handed down to a game's inference: one score a move of ``view.legal`` (a seat's view of any
+    game), whose softmax is the model's policy (log-probabilities up to a constant)."""
+
+    def __call__(self, view: Any) -> Sequence[float]: ...
 
 
 @dataclass(frozen=True)
@@ -125,4 +136,4 @@ class PlayersPart(Protocol):
     def exact_scoring(self, options: Any) -> Scoring | None: ...
 
 
-__all__ = ["EPSILON", "PlayersPart", "Rollouts", "Sampler", "SearchSettings"]
+__all__ = ["EPSILON", "MoveModel", "PlayersPart", "Rollouts", "Sampler", "SearchSettings"]

@@ -20,7 +20,14 @@ they were trained on and a mismatch is refused (:mod:`diloti.ai.learned.network`
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+# The network's products are a few dozen rows: BLAS threads only cost. Waking them took some 9 ms a pass between a
+# search's rollouts (the master's model=learned) on a busy 2-core machine, against 0.1 ms on one thread. numpy's
+# wheels bring OpenBLAS, which reads this when numpy is first imported (here or in network.py, whichever loads
+# first): a numpy imported earlier in the process keeps its threads, and a user's own setting is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 import numpy.typing as npt

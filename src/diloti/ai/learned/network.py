@@ -28,9 +28,12 @@ claims, how it was trained, and optionally the ``margin`` its player plays with
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread, before numpy loads: see features.py
 
 import numpy as np
 import numpy.typing as npt

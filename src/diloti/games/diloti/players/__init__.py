@@ -9,6 +9,7 @@ registry (:func:`diloti.ai.games.game_players`), for what is Diloti's own:
 - :mod:`~diloti.games.diloti.players.sampler`: worlds consistent with a view (declarers
   hold their value, the dealer's bottom card, a pending redeal's face cards);
 - :mod:`~diloti.games.diloti.players.inference`: worlds weighted by the evidence of play;
+- :mod:`~diloti.games.diloti.players.opponent`: the same under a model of play handed down (the learned policy);
 - :mod:`~diloti.games.diloti.players.rollout`: the rollout policies and the evaluation;
 - :mod:`~diloti.games.diloti.players.evaluation`: the fitted evaluation of a deal's start.
 
@@ -37,6 +38,7 @@ from diloti.core.rule_options import MAX_TARGET
 from diloti.games.diloti.players import knowledge
 from diloti.games.diloti.players.evaluation import fitted_evaluate
 from diloti.games.diloti.players.inference import WeightedWorlds
+from diloti.games.diloti.players.opponent import ModelEvidence, PooledWorlds
 from diloti.games.diloti.players.rollout import counted_policy, evaluate, fast_policy
 from diloti.games.diloti.players.scoring import greedy_scores, heuristic_scores
 from diloti.games.diloti.view import View
@@ -57,8 +59,13 @@ def move_rng(seed: int | None, view: View, salt: str = "") -> random.Random:
     return knowledge.move_rng(seed, view, salt)
 
 
-def worlds(view: View, settings: SearchSettings) -> WeightedWorlds:
-    """Worlds consistent with ``view``, weighted by the evidence of play when ``settings.infer`` > 0."""
+def worlds(view: View, settings: SearchSettings) -> WeightedWorlds | PooledWorlds:
+    """Worlds consistent with ``view``, weighted by the evidence of play when ``settings.infer`` > 0: under the
+    model of play ``settings.model`` if one is handed down (:mod:`~diloti.games.diloti.players.opponent`), else
+    under this game's own (:mod:`~diloti.games.diloti.players.inference`)."""
+    if settings.model is not None and settings.infer > 0:
+        evidence = ModelEvidence(view, settings.model, settings.temperature, settings.mix)
+        return PooledWorlds(view, evidence, settings.infer, settings.pool)
     return WeightedWorlds(view, settings.infer, settings.temperature, settings.mix)
 
 
