@@ -16,9 +16,10 @@ network) and a fixed *expert* (a search level, by default the master at a budget
 The positions, labels and the network are reproducible from ``--seed``: every seed, the teacher's included,
 derives from it, the workers' chunks are fixed whatever their number, and torch runs on one thread.
 
-    python -m diloti.ai.learned.train --seed 1 --out src/diloti/ai/learned/data/diloti-2p.npz
+    python -m diloti.ai.learned.train --seed 1 --rounds 2000,600 --margin 0.5 \
+        --out src/diloti/ai/learned/data/diloti-2p.npz
 
-(the shipped file adds ``--margin 1``, which only its player reads; ``--soft`` and ``--start`` learn the
+(the shipped file's command: 39 core-minutes; ``--margin`` only its player reads; ``--soft`` and ``--start`` learn the
 teacher's values, kept beside its moves, and go on from a file: docs/RESEARCH.md says what they measured)
 needs torch (the ``learned-train`` extra) and prints, at the end, what it cost: the CPU seconds of the
 workers and of the training, as core-minutes. A tiny run (seconds): ``--rounds 2 --teacher heuristic
