@@ -16,7 +16,7 @@ network) and a fixed *expert* (a search level, by default the master at a budget
 The positions, labels and the network are reproducible from ``--seed``: every seed, the teacher's included,
 derives from it, the workers' chunks are fixed whatever their number, and torch runs on one thread.
 
-    python -m diloti.ai.learned.train --seed 1 --rounds 2000,600 --margin 0.5 \
+    python -m diloti.ai.learned.train --seed 1 --rounds 2000,600 --margin 0.5 \\
         --out src/diloti/ai/learned/data/diloti-2p.npz
 
 (the shipped file's command: 39 core-minutes; ``--margin`` only its player reads; ``--soft`` and ``--start`` learn the
