@@ -37,6 +37,34 @@ function append(el, children) {
   }
 }
 
+// A tap is a press and a release on one element: a screen drawn again between the two (the lobby's lists arriving
+// while the finger is down, a countdown's reload) puts a new element under the release, and the browser fires no
+// click, so the tap is lost. While a press lasts (at most a second: a release outside the window is never heard),
+// `heldWhilePressed` keeps such a redraw until the release has delivered its click.
+const HOLD_MS = 1000;
+let pressedAt = null;
+let held = new Map();
+if (typeof document !== "undefined") {
+  document.addEventListener("pointerdown", () => { pressedAt = performance.now(); }, true);
+  const release = () => {
+    pressedAt = null;
+    if (!held.size) return;
+    const draws = [...held.values()];
+    held = new Map();
+    setTimeout(() => { for (const draw of draws) draw(); }, 0);  // after the click this release fires
+  };
+  document.addEventListener("pointerup", release, true);
+  document.addEventListener("pointercancel", release, true);
+}
+
+/** Whether `owner`'s `draw` must wait for a press to end (then it runs once, after the release's click): call
+ * first thing in a render that replaces what may be under the finger, and return when true. */
+export function heldWhilePressed(owner, draw) {
+  if (pressedAt === null || performance.now() - pressedAt > HOLD_MS) return false;
+  held.set(owner, draw);
+  return true;
+}
+
 /** Replace all children of `el`. The focus stays where it was: a screen that renders again while the
  * player types (the lobby does as its lists arrive) would otherwise drop what comes next, and a keyboard
  * user's place. The element with the focused one's id gets it back, with the caret. */

@@ -1,6 +1,6 @@
 // The start page (new table, open tables) and the join page of an invitation link.
 import { api, saveToken } from "./api.js";
-import { fill, h } from "./dom.js";
+import { fill, h, heldWhilePressed } from "./dom.js";
 import { defaultGame, gameNames, gameOf, gameTitle, goalOf, infoReady, loadInfo, optionLabel, optionWord, seatingChoices,
   seatingFlags, seatingOf } from "./games.js";
 import { has, t, tn } from "./i18n.js";
@@ -361,6 +361,7 @@ export class Lobby {
   }
 
   render() {
+    if (heldWhilePressed(this, () => this.render())) return;  // the lists came while a tap is under way
     const form = this.renderForm();
     const open = this.tables.filter((tb) => tb.free && tb.free.length);
     // The open tables come on the first screen, under the ways to play, then the daily deal and the arenas: a few

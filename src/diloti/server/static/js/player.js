@@ -143,6 +143,10 @@ export class PlayerPanel {
    * name input, shown to a guest only; `shown`: the name the line shows for a guest.
    */
   render(nameField = null, shown = "") {
+    // Opened or closed by a tap just now: the element says so at once, its "toggle" event (which keeps this.open)
+    // comes a task later, and a redraw in between would fold the panel back.
+    const live = document.getElementById("player-panel");
+    if (live) this.open = live.open;
     const links = h("p", { class: "player-links" },
       h("a", { href: "/?leaders=overall", id: "leaders-link" }, t("leaders.title")));
     const initial = ((this.me ? this.me.name : shown).trim()[0] || "?").toUpperCase();
