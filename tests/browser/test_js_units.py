@@ -259,3 +259,37 @@ def test_counts_take_the_singular_where_there_is_one(js: Any) -> None:
               " I.setLang('en'); return out;")
     assert said == ["1 card", "5 cards", "A: 9 cards taken, 1 xeri",
                     "1 φύλλο", "5 φύλλα", "A: 9 φύλλα μαζεμένα, 1 ξερή"]
+
+
+def test_a_tap_is_not_lost_to_a_redraw_while_the_finger_is_down(home: Any) -> None:
+    """static/js/dom.js's heldWhilePressed: a screen drawn again between the press and the release (the lobby's
+    lists arriving) would put a new button under the release, and the browser would fire no click; held, the draw
+    runs after the release's click. Without the hold (a draw at once) the same taps are lost: the test checks both."""
+    page = home
+    setup = """async (hold) => {
+      const D = await import('/static/js/dom.js');
+      const box = document.createElement('div');
+      box.id = 'tap-box';
+      document.body.prepend(box);
+      window.taps = 0;
+      window.draws = 0;
+      const owner = {};
+      const draw = () => {
+        if (hold && D.heldWhilePressed(owner, draw)) return;
+        window.draws += 1;
+        const tap = () => { window.taps += 1; };
+        D.fill(box, D.h('button', { id: 'tap-target', style: 'width:200px;height:60px', onclick: tap }, 'tap'));
+      };
+      window.redraw = draw;
+      draw();
+    }"""
+    for hold, taps in ((False, 0), (True, 1)):
+        page.evaluate("() => document.getElementById('tap-box')?.remove()")
+        page.evaluate(setup, hold)
+        box = page.locator("#tap-target").bounding_box()
+        page.mouse.move(box["x"] + 20, box["y"] + 20)
+        page.mouse.down()
+        page.evaluate("() => window.redraw()")  # the lists arrive while the finger is down
+        page.mouse.up()
+        page.wait_for_function("n => window.draws === n", arg=2)  # the held draw ran, after the release
+        assert page.evaluate("() => window.taps") == taps, f"hold={hold}"
