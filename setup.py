@@ -85,8 +85,9 @@ C_EXTENSIONS = {
     "diloti.games.onecard.envs._cbatch": ["src/diloti/games/onecard/envs/_cbatch.c",
                                           "src/diloti/games/onecard/envs/cbatch_rules.c"],
 }
-C_HEADERS = {"diloti.games.diloti.envs._cbatch": ["src/diloti/games/diloti/envs/cbatch_rules.h"],
-             "diloti.games.onecard.envs._cbatch": ["src/diloti/games/onecard/envs/cbatch_rules.h"]}
+C_GLUE = "src/diloti/envs/cbatch_glue.h"  # what every kernel shares (buffers, the step loop, the sampler)
+C_HEADERS = {"diloti.games.diloti.envs._cbatch": ["src/diloti/games/diloti/envs/cbatch_rules.h", C_GLUE],
+             "diloti.games.onecard.envs._cbatch": ["src/diloti/games/onecard/envs/cbatch_rules.h", C_GLUE]}
 C_FLAGS = ["-O2", "-Wall", "-Wextra", "-std=c11", "-fvisibility=hidden"]  # only PyInit_ exported
 
 HERE = Path(__file__).resolve().parent

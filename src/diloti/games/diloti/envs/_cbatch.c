@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cbatch_rules.h"
+#include "../../../envs/cbatch_glue.h"
 
 typedef struct {
     PyObject_HEAD
@@ -23,47 +24,30 @@ typedef struct {
     long max_steps; /* -1: none */
     double illegal_reward;
     Game *games;
-    Py_buffer obs, masks, to_act, rewards, terminated, truncated, illegal, final_obs;
-    int nbuf; /* buffers acquired (released in this order's reverse) */
+    Buffers bufs; /* the batch's numpy buffers (cbatch_glue.h) */
     Scratch scratch; /* one decision's move generation */
 } Batch;
 
 /* ------------------------------------------------------------------ the batch */
 
-static float *obs_row(Batch *b, Py_ssize_t i) { return (float *)b->obs.buf + i * SIZE; }
+static float *obs_row(Batch *b, Py_ssize_t i) { return (float *)b->bufs.obs.buf + i * SIZE; }
 
 /* Writes game i's row: the observation and mask of the seat to act, that seat. */
 static void write_row(Batch *b, Py_ssize_t i) {
     Game *g = &b->games[i];
-    ((int64_t *)b->to_act.buf)[i] = g->turn;
+    ((int64_t *)b->bufs.to_act.buf)[i] = g->turn;
     observe(g, g->turn, g->head, g->chosen, obs_row(b, i));
-    write_mask(g, (int8_t *)b->masks.buf + i * NUM_ACTIONS);
+    write_mask(g, (int8_t *)b->bufs.masks.buf + i * NUM_ACTIONS);
 }
 
 static void write_final(Batch *b, Py_ssize_t i) {
     Game *g = &b->games[i];
-    float *final = (float *)b->final_obs.buf + i * b->players * SIZE;
+    float *final = (float *)b->bufs.final_obs.buf + i * b->players * SIZE;
     for (int s = 0; s < b->players; s++) observe(g, s, g->head, g->chosen, final + s * SIZE);
 }
 
-static int get_buffer(Batch *b, PyObject *o, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t len, const char *name) {
-    if (PyObject_GetBuffer(o, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    b->nbuf++;
-    if (view->itemsize != itemsize || view->len != len * itemsize) {
-        PyErr_Format(PyExc_ValueError, "invalid buffer %s: expected %zd items of %zd bytes", name, len, itemsize);
-        return -1;
-    }
-    return 0;
-}
-
-static Py_buffer *buffer_at(Batch *b, int k) {
-    Py_buffer *all[8] = {&b->obs, &b->masks, &b->to_act, &b->rewards, &b->terminated, &b->truncated, &b->illegal,
-                         &b->final_obs};
-    return all[k];
-}
-
 static void Batch_dealloc(Batch *b) {
-    for (int k = b->nbuf - 1; k >= 0; k--) PyBuffer_Release(buffer_at(b, k));
+    glue_release(&b->bufs);
     if (b->games) {
         for (Py_ssize_t i = 0; i < b->n; i++) free(b->games[i].moves); /* cbatch_rules.c reallocs them */
         PyMem_Free(b->games);
@@ -91,12 +75,7 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kwds) {
                      "players", n, players);
         return -1;
     }
-    Py_ssize_t lens[8] = {n * SIZE, n * NUM_ACTIONS, n, n * players, n, n, n, n * players * SIZE};
-    Py_ssize_t sizes[8] = {4, 1, 8, 8, 1, 1, 1, 4};
-    const char *names[8] = {"observations", "action_masks", "to_act", "rewards", "terminated", "truncated",
-                            "illegal", "final_observations"};
-    for (int k = 0; k < 8; k++)
-        if (get_buffer(b, bufs[k], buffer_at(b, k), sizes[k], lens[k], names[k]) < 0) return -1;
+    if (glue_take(&b->bufs, bufs, n, SIZE, NUM_ACTIONS, players) < 0) return -1;
     b->games = PyMem_Calloc((size_t)n, sizeof(Game));
     if (!b->games) {
         PyErr_NoMemory();
@@ -110,24 +89,6 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
-static int card_of(PyObject *o, const char *what) {
-    long c = PyLong_AsLong(o);
-    if (c == -1 && PyErr_Occurred()) return -1;
-    if (c < 0 || c > 51) {
-        PyErr_Format(PyExc_ValueError, "invalid card %ld in %s: expected 0..51", c, what);
-        return -1;
-    }
-    return (int)c;
-}
-
-static Py_ssize_t check_index(Batch *b, Py_ssize_t i) {
-    if (i < 0 || i >= b->n) {
-        PyErr_Format(PyExc_IndexError, "invalid game index %zd: expected 0..%zd", i, b->n - 1);
-        return -1;
-    }
-    return i;
-}
-
 /* start(i, dealer, turn, hands, table, stock): game i's round from its deal (State.new's hands, table and the
  * stock still to deal, in order); its row written. */
 static PyObject *Batch_start(Batch *b, PyObject *args) {
@@ -135,7 +96,7 @@ static PyObject *Batch_start(Batch *b, PyObject *args) {
     int dealer, turn;
     PyObject *hands, *table, *stock;
     if (!PyArg_ParseTuple(args, "niiOOO", &i, &dealer, &turn, &hands, &table, &stock)) return NULL;
-    if (check_index(b, i) < 0) return NULL;
+    if (glue_check_index(i, b->n) < 0) return NULL;
     if (dealer < 0 || dealer >= b->players || turn < 0 || turn >= b->players) {
         PyErr_Format(PyExc_ValueError, "invalid dealer %d or turn %d: expected seats 0..%d", dealer, turn,
                      b->players - 1);
@@ -169,7 +130,7 @@ static PyObject *Batch_start(Batch *b, PyObject *args) {
         PyObject *h = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, s), "a hand must be a sequence");
         if (!h) { Py_DECREF(seq); return NULL; }
         for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(h); k++) {
-            int c = card_of(PySequence_Fast_GET_ITEM(h, k), "hands");
+            int c = glue_card_of(PySequence_Fast_GET_ITEM(h, k), "hands");
             if (c < 0) { Py_DECREF(h); Py_DECREF(seq); return NULL; }
             g->hand[s] |= 1ULL << c;
         }
@@ -179,7 +140,7 @@ static PyObject *Batch_start(Batch *b, PyObject *args) {
     seq = PySequence_Fast(table, "table must be a sequence");
     if (!seq) return NULL;
     for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
-        int c = card_of(PySequence_Fast_GET_ITEM(seq, k), "table");
+        int c = glue_card_of(PySequence_Fast_GET_ITEM(seq, k), "table");
         if (c < 0) { Py_DECREF(seq); return NULL; }
         g->table |= 1ULL << c;
     }
@@ -189,7 +150,7 @@ static PyObject *Batch_start(Batch *b, PyObject *args) {
     Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
     if (len > 52) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "invalid stock: more than 52 cards"); return NULL; }
     for (Py_ssize_t k = 0; k < len; k++) {
-        int c = card_of(PySequence_Fast_GET_ITEM(seq, k), "stock");
+        int c = glue_card_of(PySequence_Fast_GET_ITEM(seq, k), "stock");
         if (c < 0) { Py_DECREF(seq); return NULL; }
         g->stock[k] = (uint8_t)c;
     }
@@ -210,7 +171,7 @@ static PyObject *Batch_start(Batch *b, PyObject *args) {
  * 2 if it goes on in Python (its moves passed the bounds). */
 static int step_one(Batch *b, Py_ssize_t i, int a) {
     Game *g = &b->games[i];
-    double *rew = (double *)b->rewards.buf + i * b->players;
+    double *rew = (double *)b->bufs.rewards.buf + i * b->players;
     const Mv *done = NULL;
     int legal = 0;
     if (g->head < 0) {
@@ -239,8 +200,8 @@ static int step_one(Batch *b, Py_ssize_t i, int a) {
     }
     if (!legal) {
         rew[g->turn] = b->illegal_reward;
-        ((uint8_t *)b->terminated.buf)[i] = 1;
-        ((uint8_t *)b->illegal.buf)[i] = 1;
+        ((uint8_t *)b->bufs.terminated.buf)[i] = 1;
+        ((uint8_t *)b->bufs.illegal.buf)[i] = 1;
         write_final(b, i);
         return 1;
     }
@@ -251,13 +212,13 @@ static int step_one(Batch *b, Py_ssize_t i, int a) {
         g->chosen = 0;
         if (g->phase == PH_OVER) {
             returns(g, rew, b->players);
-            ((uint8_t *)b->terminated.buf)[i] = 1;
+            ((uint8_t *)b->bufs.terminated.buf)[i] = 1;
             write_final(b, i);
             return 1;
         }
     }
     if (b->max_steps >= 0 && g->applied >= b->max_steps) { /* truncated: no reward before the round's end */
-        ((uint8_t *)b->truncated.buf)[i] = 1;
+        ((uint8_t *)b->bufs.truncated.buf)[i] = 1;
         write_final(b, i);
         return 1;
     }
@@ -271,107 +232,18 @@ static int step_one(Batch *b, Py_ssize_t i, int a) {
 
 /* step(actions): one action a game (an int64 buffer of num_envs), for the games played in C; returns the games
  * whose round ended (to be dealt again by start) and those handed to Python (export) in this step. */
-static PyObject *Batch_step(Batch *b, PyObject *arg) {
-    Py_buffer acts;
-    if (PyObject_GetBuffer(arg, &acts, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (acts.itemsize != 8 || acts.len != b->n * 8) {
-        PyBuffer_Release(&acts);
-        PyErr_Format(PyExc_ValueError, "invalid actions: expected %zd int64 action ids", b->n);
-        return NULL;
-    }
-    const int64_t *a = acts.buf;
-    PyObject *ended = PyList_New(0), *handed = PyList_New(0);
-    if (!ended || !handed) goto fail;
-    for (Py_ssize_t i = 0; i < b->n; i++) {
-        if (b->games[i].python) continue;
-        int64_t ai = a[i];
-        int r = step_one(b, i, ai < 0 || ai >= NUM_ACTIONS ? -1 : (int)ai);
-        if (r) {
-            PyObject *k = PyLong_FromSsize_t(i);
-            if (!k || PyList_Append(r == 1 ? ended : handed, k) < 0) {
-                Py_XDECREF(k);
-                goto fail;
-            }
-            Py_DECREF(k);
-        }
-    }
-    PyBuffer_Release(&acts);
-    return Py_BuildValue("(NN)", ended, handed);
-fail:
-    PyBuffer_Release(&acts);
-    Py_XDECREF(ended);
-    Py_XDECREF(handed);
-    return NULL;
-}
+static int plays(void *b, Py_ssize_t i) { return !((Batch *)b)->games[i].python; }
 
-/* How many of the eight bytes at p are nonzero. */
-static inline int nz8(const int8_t *p) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    uint64_t high = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL;
-    return (int)(((high >> 7) * 0x0101010101010101ULL) >> 56); /* one bit a byte: their sum in the top byte */
+static int step_game(void *b, Py_ssize_t i, int a) { return step_one((Batch *)b, i, a); }
+
+static PyObject *Batch_step(Batch *b, PyObject *arg) {
+    return glue_step(b, b->n, NUM_ACTIONS, arg, plays, step_game);
 }
 
 /* sample(uniforms, out): for each game, the k-th allowed action of its mask row (ascending), k = floor(u * count)
  * with u its uniform in [0, 1), 0 for a row that allows none: batch.py's sample_masks from the same draws. */
 static PyObject *Batch_sample(Batch *b, PyObject *args) {
-    PyObject *uo, *oo;
-    if (!PyArg_ParseTuple(args, "OO", &uo, &oo)) return NULL;
-    Py_buffer u, out;
-    if (PyObject_GetBuffer(uo, &u, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (PyObject_GetBuffer(oo, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        PyBuffer_Release(&u);
-        return NULL;
-    }
-    if (u.itemsize != 8 || u.len != b->n * 8 || out.itemsize != 8 || out.len != b->n * 8) {
-        PyBuffer_Release(&u);
-        PyBuffer_Release(&out);
-        PyErr_Format(PyExc_ValueError, "invalid sample buffers: expected %zd float64 uniforms and %zd int64 actions",
-                     b->n, b->n);
-        return NULL;
-    }
-    const double *uni = u.buf;
-    int64_t *acts = out.buf;
-    const int8_t *masks = b->masks.buf;
-    enum { WORDS = NUM_ACTIONS / 8 };
-    for (Py_ssize_t i = 0; i < b->n; i++) {
-        const int8_t *row = masks + i * NUM_ACTIONS;
-        /* Eight mask bytes at a time. */
-        int count = 0;
-        for (int w = 0; w < WORDS; w++) count += nz8(row + 8 * w);
-        for (int a = 8 * WORDS; a < NUM_ACTIONS; a++) count += row[a] != 0;
-        int64_t pick = 0;
-        if (count) {
-            int64_t k = (int64_t)(uni[i] * (double)count);
-            int a = 0;
-            for (int w = 0; w < WORDS; w++, a += 8) {
-                int c = nz8(row + 8 * w);
-                if (k < c) break;
-                k -= c;
-            }
-            for (; a < NUM_ACTIONS; a++)
-                if (row[a] && k-- == 0) {
-                    pick = a;
-                    break;
-                }
-        }
-        acts[i] = pick;
-    }
-    PyBuffer_Release(&u);
-    PyBuffer_Release(&out);
-    Py_RETURN_NONE;
-}
-
-static PyObject *cards_list(uint64_t m) {
-    PyObject *out = PyList_New(0);
-    if (!out) return NULL;
-    while (m) {
-        PyObject *c = PyLong_FromLong(lowest(m));
-        m &= m - 1;
-        if (!c || PyList_Append(out, c) < 0) { Py_XDECREF(c); Py_DECREF(out); return NULL; }
-        Py_DECREF(c);
-    }
-    return out;
+    return glue_sample(args, b->n, b->bufs.masks.buf, NUM_ACTIONS);
 }
 
 /* export(i): game i's round as a dict of State.from_parts' fields (and deal_no, applied), for Python to play on;
@@ -379,13 +251,13 @@ static PyObject *cards_list(uint64_t m) {
 static PyObject *Batch_export(Batch *b, PyObject *arg) {
     Py_ssize_t i = PyLong_AsSsize_t(arg);
     if (i == -1 && PyErr_Occurred()) return NULL;
-    if (check_index(b, i) < 0) return NULL;
+    if (glue_check_index(i, b->n) < 0) return NULL;
     Game *g = &b->games[i];
     g->python = 1;
     PyObject *hands = PyList_New(g->players), *decls = PyList_New(0), *stock = PyList_New(0);
     if (!hands || !decls || !stock) goto fail;
     for (int s = 0; s < g->players; s++) {
-        PyObject *h = cards_list(g->hand[s]);
+        PyObject *h = glue_cards_list(g->hand[s]);
         if (!h) goto fail;
         PyList_SET_ITEM(hands, s, h);
     }
@@ -400,7 +272,7 @@ static PyObject *Batch_export(Batch *b, PyObject *arg) {
         if (!c || PyList_Append(stock, c) < 0) { Py_XDECREF(c); goto fail; }
         Py_DECREF(c);
     }
-    PyObject *table = cards_list(g->table), *cap0 = cards_list(g->cap[0]), *cap1 = cards_list(g->cap[1]);
+    PyObject *table = glue_cards_list(g->table), *cap0 = glue_cards_list(g->cap[0]), *cap1 = glue_cards_list(g->cap[1]);
     if (!table || !cap0 || !cap1) { Py_XDECREF(table); Py_XDECREF(cap0); Py_XDECREF(cap1); goto fail; }
     PyObject *lc = g->last_cap < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(g->last_cap);
     return Py_BuildValue("{s:i,s:i,s:i,s:N,s:N,s:N,s:N,s:(NN),s:(ii),s:N,s:i,s:i,s:l,s:i}", "players", g->players,
@@ -420,7 +292,7 @@ fail:
 static PyObject *Batch_moves(Batch *b, PyObject *arg) {
     Py_ssize_t i = PyLong_AsSsize_t(arg);
     if (i == -1 && PyErr_Occurred()) return NULL;
-    if (check_index(b, i) < 0) return NULL;
+    if (glue_check_index(i, b->n) < 0) return NULL;
     Game *g = &b->games[i];
     PyObject *out = PyList_New(0);
     if (!out) return NULL;

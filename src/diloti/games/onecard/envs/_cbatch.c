@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cbatch_rules.h"
+#include "../../../envs/cbatch_glue.h"
 
 typedef struct {
     PyObject_HEAD
@@ -22,45 +23,28 @@ typedef struct {
     long max_steps; /* -1: none */
     double illegal_reward;
     Game *games;
-    Py_buffer obs, masks, to_act, rewards, terminated, truncated, illegal, final_obs;
-    int nbuf; /* buffers acquired (released in this order's reverse) */
+    Buffers bufs; /* the batch's numpy buffers (cbatch_glue.h) */
 } Batch;
 
-static float *obs_row(Batch *b, Py_ssize_t i) { return (float *)b->obs.buf + i * b->cfg.size; }
+static float *obs_row(Batch *b, Py_ssize_t i) { return (float *)b->bufs.obs.buf + i * b->cfg.size; }
 
 /* Writes game i's row: the observation and mask of the seat to act, that seat. */
 static void write_row(Batch *b, Py_ssize_t i) {
     Game *g = &b->games[i];
-    ((int64_t *)b->to_act.buf)[i] = g->turn;
+    ((int64_t *)b->bufs.to_act.buf)[i] = g->turn;
     observe(&b->cfg, g, g->turn, obs_row(b, i));
-    write_mask(&b->cfg, g, (int8_t *)b->masks.buf + i * b->cfg.num_actions);
+    write_mask(&b->cfg, g, (int8_t *)b->bufs.masks.buf + i * b->cfg.num_actions);
 }
 
 static void write_final(Batch *b, Py_ssize_t i) {
     Game *g = &b->games[i];
     int p = b->cfg.players, size = b->cfg.size;
-    float *final = (float *)b->final_obs.buf + i * p * size;
+    float *final = (float *)b->bufs.final_obs.buf + i * p * size;
     for (int s = 0; s < p; s++) observe(&b->cfg, g, s, final + s * size);
 }
 
-static int get_buffer(Batch *b, PyObject *o, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t len, const char *name) {
-    if (PyObject_GetBuffer(o, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    b->nbuf++;
-    if (view->itemsize != itemsize || view->len != len * itemsize) {
-        PyErr_Format(PyExc_ValueError, "invalid buffer %s: expected %zd items of %zd bytes", name, len, itemsize);
-        return -1;
-    }
-    return 0;
-}
-
-static Py_buffer *buffer_at(Batch *b, int k) {
-    Py_buffer *all[8] = {&b->obs, &b->masks, &b->to_act, &b->rewards, &b->terminated, &b->truncated, &b->illegal,
-                         &b->final_obs};
-    return all[k];
-}
-
 static void Batch_dealloc(Batch *b) {
-    for (int k = b->nbuf - 1; k >= 0; k--) PyBuffer_Release(buffer_at(b, k));
+    glue_release(&b->bufs);
     if (b->games) {
         for (Py_ssize_t i = 0; i < b->n; i++) free(b->games[i].moves); /* cbatch_rules.c reallocs them */
         PyMem_Free(b->games);
@@ -108,12 +92,7 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kwds) {
         c.hand_size = 4, c.num_actions = K_ACTIONS, c.size = K_SIZE, c.planes = K_PLANES, c.heads = K_HEADS;
     }
     b->cfg = c;
-    Py_ssize_t lens[8] = {n * c.size, n * c.num_actions, n, n * players, n, n, n, n * players * c.size};
-    Py_ssize_t sizes[8] = {4, 1, 8, 8, 1, 1, 1, 4};
-    const char *names[8] = {"observations", "action_masks", "to_act", "rewards", "terminated", "truncated",
-                            "illegal", "final_observations"};
-    for (int k = 0; k < 8; k++)
-        if (get_buffer(b, bufs[k], buffer_at(b, k), sizes[k], lens[k], names[k]) < 0) return -1;
+    if (glue_take(&b->bufs, bufs, n, c.size, c.num_actions, players) < 0) return -1;
     b->games = PyMem_Calloc((size_t)n, sizeof(Game));
     if (!b->games) {
         PyErr_NoMemory();
@@ -124,24 +103,6 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kwds) {
     b->illegal_reward = illegal_reward;
     for (Py_ssize_t i = 0; i < n; i++) b->games[i].python = 1; /* no hand until start() */
     return 0;
-}
-
-static int card_of(PyObject *o, const char *what) {
-    long c = PyLong_AsLong(o);
-    if (c == -1 && PyErr_Occurred()) return -1;
-    if (c < 0 || c > 51) {
-        PyErr_Format(PyExc_ValueError, "invalid card %ld in %s: expected 0..51", c, what);
-        return -1;
-    }
-    return (int)c;
-}
-
-static Py_ssize_t check_index(Batch *b, Py_ssize_t i) {
-    if (i < 0 || i >= b->n) {
-        PyErr_Format(PyExc_IndexError, "invalid game index %zd: expected 0..%zd", i, b->n - 1);
-        return -1;
-    }
-    return i;
 }
 
 /* The cards of a sequence, in its order, into out (at most 52); their count, or -1 with an error set. */
@@ -155,7 +116,7 @@ static int cards_in(PyObject *o, uint8_t *out, const char *what) {
         return -1;
     }
     for (Py_ssize_t k = 0; k < len; k++) {
-        int c = card_of(PySequence_Fast_GET_ITEM(seq, k), what);
+        int c = glue_card_of(PySequence_Fast_GET_ITEM(seq, k), what);
         if (c < 0) { Py_DECREF(seq); return -1; }
         out[k] = (uint8_t)c;
     }
@@ -170,7 +131,7 @@ static PyObject *Batch_start(Batch *b, PyObject *args) {
     int dealer, turn;
     PyObject *hands, *table, *stock;
     if (!PyArg_ParseTuple(args, "niiOOO", &i, &dealer, &turn, &hands, &table, &stock)) return NULL;
-    if (check_index(b, i) < 0) return NULL;
+    if (glue_check_index(i, b->n) < 0) return NULL;
     int p = b->cfg.players;
     if (dealer < 0 || dealer >= p || turn < 0 || turn >= p) {
         PyErr_Format(PyExc_ValueError, "invalid dealer %d or turn %d: expected seats 0..%d", dealer, turn, p - 1);
@@ -223,7 +184,7 @@ static PyObject *Batch_start(Batch *b, PyObject *args) {
 /* One action of game i's seat to act: 0 if the hand goes on, 1 if it ended (the caller deals it again). */
 static int step_one(Batch *b, Py_ssize_t i, int a) {
     Game *g = &b->games[i];
-    double *rew = (double *)b->rewards.buf + i * b->cfg.players;
+    double *rew = (double *)b->bufs.rewards.buf + i * b->cfg.players;
     const Mv *done = NULL;
     int legal = 0;
     if (g->head < 0) {
@@ -243,8 +204,8 @@ static int step_one(Batch *b, Py_ssize_t i, int a) {
     }
     if (!legal) { /* as PettingZoo's illegal-action wrapper: the acting seat gets illegal_reward, the hand ends */
         rew[g->turn] = b->illegal_reward;
-        ((uint8_t *)b->terminated.buf)[i] = 1;
-        ((uint8_t *)b->illegal.buf)[i] = 1;
+        ((uint8_t *)b->bufs.terminated.buf)[i] = 1;
+        ((uint8_t *)b->bufs.illegal.buf)[i] = 1;
         write_final(b, i);
         return 1;
     }
@@ -255,13 +216,13 @@ static int step_one(Batch *b, Py_ssize_t i, int a) {
         g->chosen = 0;
         if (g->phase == PH_OVER) {
             returns(&b->cfg, g, rew);
-            ((uint8_t *)b->terminated.buf)[i] = 1;
+            ((uint8_t *)b->bufs.terminated.buf)[i] = 1;
             write_final(b, i);
             return 1;
         }
     }
     if (b->max_steps >= 0 && g->applied >= b->max_steps) { /* truncated: no reward before the hand's end */
-        ((uint8_t *)b->truncated.buf)[i] = 1;
+        ((uint8_t *)b->bufs.truncated.buf)[i] = 1;
         write_final(b, i);
         return 1;
     }
@@ -272,109 +233,18 @@ static int step_one(Batch *b, Py_ssize_t i, int a) {
 
 /* step(actions): one action a game (an int64 buffer of num_envs); returns the games whose hand ended (to be dealt
  * again by start) and an empty list (no game is handed to Python: the kernel's bounds are the game's). */
-static PyObject *Batch_step(Batch *b, PyObject *arg) {
-    Py_buffer acts;
-    if (PyObject_GetBuffer(arg, &acts, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (acts.itemsize != 8 || acts.len != b->n * 8) {
-        PyBuffer_Release(&acts);
-        PyErr_Format(PyExc_ValueError, "invalid actions: expected %zd int64 action ids", b->n);
-        return NULL;
-    }
-    const int64_t *a = acts.buf;
-    PyObject *ended = PyList_New(0), *handed = PyList_New(0);
-    if (!ended || !handed) goto fail;
-    for (Py_ssize_t i = 0; i < b->n; i++) {
-        if (b->games[i].python) continue;
-        int64_t ai = a[i];
-        int r = step_one(b, i, ai < 0 || ai >= b->cfg.num_actions ? -1 : (int)ai);
-        if (r < 0) {
-            PyErr_NoMemory();
-            goto fail;
-        }
-        if (r) {
-            PyObject *k = PyLong_FromSsize_t(i);
-            if (!k || PyList_Append(ended, k) < 0) {
-                Py_XDECREF(k);
-                goto fail;
-            }
-            Py_DECREF(k);
-        }
-    }
-    PyBuffer_Release(&acts);
-    return Py_BuildValue("(NN)", ended, handed);
-fail:
-    PyBuffer_Release(&acts);
-    Py_XDECREF(ended);
-    Py_XDECREF(handed);
-    return NULL;
-}
+static int plays(void *b, Py_ssize_t i) { return !((Batch *)b)->games[i].python; }
 
-/* How many of the eight bytes at p are nonzero. */
-static inline int nz8(const int8_t *p) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    uint64_t high = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL;
-    return (int)(((high >> 7) * 0x0101010101010101ULL) >> 56); /* one bit a byte: their sum in the top byte */
+static int step_game(void *b, Py_ssize_t i, int a) { return step_one((Batch *)b, i, a); }
+
+static PyObject *Batch_step(Batch *b, PyObject *arg) {
+    return glue_step(b, b->n, b->cfg.num_actions, arg, plays, step_game);
 }
 
 /* sample(uniforms, out): for each game, the k-th allowed action of its mask row (ascending), k = floor(u * count)
  * with u its uniform in [0, 1), 0 for a row that allows none: batch.py's sample_masks from the same draws. */
 static PyObject *Batch_sample(Batch *b, PyObject *args) {
-    PyObject *uo, *oo;
-    if (!PyArg_ParseTuple(args, "OO", &uo, &oo)) return NULL;
-    Py_buffer u, out;
-    if (PyObject_GetBuffer(uo, &u, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (PyObject_GetBuffer(oo, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        PyBuffer_Release(&u);
-        return NULL;
-    }
-    if (u.itemsize != 8 || u.len != b->n * 8 || out.itemsize != 8 || out.len != b->n * 8) {
-        PyBuffer_Release(&u);
-        PyBuffer_Release(&out);
-        PyErr_Format(PyExc_ValueError, "invalid sample buffers: expected %zd float64 uniforms and %zd int64 actions",
-                     b->n, b->n);
-        return NULL;
-    }
-    const double *uni = u.buf;
-    int64_t *acts = out.buf;
-    const int8_t *masks = b->masks.buf;
-    int na = b->cfg.num_actions, words = na / 8;
-    for (Py_ssize_t i = 0; i < b->n; i++) {
-        const int8_t *row = masks + i * na;
-        int count = 0;
-        for (int w = 0; w < words; w++) count += nz8(row + 8 * w);
-        for (int a = 8 * words; a < na; a++) count += row[a] != 0;
-        int64_t pick = 0;
-        if (count) {
-            int64_t k = (int64_t)(uni[i] * (double)count);
-            int a = 0;
-            for (int w = 0; w < words; w++, a += 8) {
-                int c = nz8(row + 8 * w);
-                if (k < c) break;
-                k -= c;
-            }
-            for (; a < na; a++)
-                if (row[a] && k-- == 0) {
-                    pick = a;
-                    break;
-                }
-        }
-        acts[i] = pick;
-    }
-    PyBuffer_Release(&u);
-    PyBuffer_Release(&out);
-    Py_RETURN_NONE;
-}
-
-static PyObject *cards_list(uint64_t m) {
-    PyObject *out = PyList_New(0);
-    if (!out) return NULL;
-    for (; m; m &= m - 1) {
-        PyObject *c = PyLong_FromLong(lowest(m));
-        if (!c || PyList_Append(out, c) < 0) { Py_XDECREF(c); Py_DECREF(out); return NULL; }
-        Py_DECREF(c);
-    }
-    return out;
+    return glue_sample(args, b->n, b->bufs.masks.buf, b->cfg.num_actions);
 }
 
 static PyObject *ints_list(const int *v, int n) {
@@ -393,19 +263,19 @@ static PyObject *ints_list(const int *v, int n) {
 static PyObject *Batch_export(Batch *b, PyObject *arg) {
     Py_ssize_t i = PyLong_AsSsize_t(arg);
     if (i == -1 && PyErr_Occurred()) return NULL;
-    if (check_index(b, i) < 0) return NULL;
+    if (glue_check_index(i, b->n) < 0) return NULL;
     Game *g = &b->games[i];
     const Cfg *c = &b->cfg;
     PyObject *hands = PyList_New(c->players), *caps = PyList_New(c->sides), *stock = PyList_New(0), *table = NULL;
     PyObject *sweeps = NULL, *jack = NULL;
     if (!hands || !caps || !stock) goto fail;
     for (int s = 0; s < c->players; s++) {
-        PyObject *h = cards_list(g->hand[s]);
+        PyObject *h = glue_cards_list(g->hand[s]);
         if (!h) goto fail;
         PyList_SET_ITEM(hands, s, h);
     }
     for (int s = 0; s < c->sides; s++) {
-        PyObject *h = cards_list(g->cap[s]);
+        PyObject *h = glue_cards_list(g->cap[s]);
         if (!h) goto fail;
         PyList_SET_ITEM(caps, s, h);
     }
@@ -419,7 +289,7 @@ static PyObject *Batch_export(Batch *b, PyObject *arg) {
         for (int k = 0; k < g->npile; k++) pile[k] = g->pile[k];
         table = ints_list(pile, g->npile);
     } else {
-        table = cards_list(g->table);
+        table = glue_cards_list(g->table);
     }
     sweeps = ints_list(g->sweeps, c->sides);
     jack = ints_list(g->jack, c->sides);
@@ -446,7 +316,7 @@ fail:
 static PyObject *Batch_moves(Batch *b, PyObject *arg) {
     Py_ssize_t i = PyLong_AsSsize_t(arg);
     if (i == -1 && PyErr_Occurred()) return NULL;
-    if (check_index(b, i) < 0) return NULL;
+    if (glue_check_index(i, b->n) < 0) return NULL;
     Game *g = &b->games[i];
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
