@@ -19,6 +19,7 @@ pytest.importorskip("pettingzoo", reason="the research extra (pip install 'dilot
 
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from batch_compare import pick, same
 from diloti.envs import pettingzoo_env
 from diloti.envs.batch import SelfPlayBatch
 from diloti.envs.driver import EnvArgumentError
@@ -32,15 +33,6 @@ CASES += [(name, 2, "game") for name, g in env_games().items() if "game" in g.pa
 
 def options_of(episode: str) -> Any:
     return {"target": 21} if episode == "game" else None  # short whole games
-
-
-def pick(mask: np.ndarray[Any, Any], rng: random.Random) -> int:
-    legal = np.flatnonzero(mask)
-    return int(legal[rng.randrange(len(legal))])
-
-
-def same(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> bool:
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 @pytest.mark.parametrize(("name", "players", "episode"), CASES)

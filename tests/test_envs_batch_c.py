@@ -22,34 +22,14 @@ pytest.importorskip("pettingzoo", reason="the research extra (pip install 'dilot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from batch_compare import assert_same_step, pick, same
 from diloti.core.moves import GROUP, PLAIN
 from diloti.envs import pettingzoo_env
-from diloti.envs.batch import BatchStep, SelfPlayBatch
+from diloti.envs.batch import SelfPlayBatch
 from diloti.envs.driver import EnvArgumentError
 from diloti.games.diloti.envs import cbatch
 
 pytestmark = pytest.mark.skipif(not cbatch.available(), reason="the C batch is not built (scripts/build-core)")
-
-FIELDS = ("observations", "action_masks", "to_act", "rewards", "terminated", "truncated", "illegal")
-
-
-def same(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> bool:
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-
-
-def pick(mask: np.ndarray[Any, Any], rng: random.Random) -> int:
-    legal = np.flatnonzero(mask)
-    return int(legal[rng.randrange(len(legal))])
-
-
-def assert_same_step(c: BatchStep, p: BatchStep, step: int) -> None:
-    for name in FIELDS:
-        a, b = getattr(c, name), getattr(p, name)
-        if not same(a, b):
-            rows = [i for i in range(len(a)) if a[i].tobytes() != b[i].tobytes()]
-            raise AssertionError(f"step {step}: {name} differs in games {rows[:8]}")
-    ended = c.terminated | c.truncated
-    assert same(c.final_observations[ended], p.final_observations[ended]), f"step {step}: final observations"
 
 
 @pytest.mark.parametrize("players", [2, 4])
