@@ -25,7 +25,11 @@ def test_the_daily_deal_on_the_start_page_of_a_phone(server: str, new_page: Any,
     page = new_page(**PHONE)
     page.goto(server + "/")
     page.wait_for_selector("#daily-play")
-    box = page.locator("#daily").bounding_box()
+    # Measured once the open tables are listed (they come above the deal, after it), in one call: the lobby draws
+    # itself again as its lists arrive, and an element found in one call may be replaced before the next measures it.
+    page.wait_for_selector("#open-more li", state="attached")
+    box = page.evaluate("() => { const r = document.querySelector('#daily').getBoundingClientRect(); "
+                        "return {x: r.x, y: r.y, width: r.width}; }")
     assert box is not None and box["y"] < 667 and box["x"] >= 0 and box["x"] + box["width"] <= 375
     assert page.locator("#open-tables > ul li").count() == 1  # a phone: one, the rest behind "more"
     hidden = page.locator("#open-more li").count()
