@@ -19,7 +19,7 @@ pytest.importorskip("pettingzoo", reason="the research extra (pip install 'dilot
 
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from batch_compare import pick, same
+from batch_compare import pick, same, step_beside_pettingzoo
 from diloti.envs import pettingzoo_env
 from diloti.envs.batch import SelfPlayBatch
 from diloti.envs.driver import EnvArgumentError
@@ -72,34 +72,7 @@ def test_self_play_batch_steps_as_pettingzoo(name: str, players: int, episode: s
     kwargs: dict[str, Any] = {"game": name, "players": players, "episode": episode, "options": options_of(episode)}
     batch = SelfPlayBatch(n, **kwargs)
     envs = [pettingzoo_env.env(**kwargs) for _ in range(n)]
-    out = batch.reset(seed=seed)
-    for i, env in enumerate(envs):
-        env.reset(seed=seed + i)
-    rng = random.Random(2)
-    episodes = [0] * n
-    for _ in range(400 if episode == "round" else 800):
-        actions = []
-        for i, env in enumerate(envs):
-            agent = env.agent_selection
-            o = env.observe(agent)
-            assert out.to_act[i] == int(agent.split("_")[1])
-            assert same(out.observations[i], o["observation"]) and same(out.action_masks[i], o["action_mask"])
-            actions.append(pick(o["action_mask"], rng))
-        out = batch.step(actions)
-        for i, env in enumerate(envs):
-            env.step(actions[i])
-            raw = env.unwrapped
-            term, trunc = all(raw.terminations.values()), all(raw.truncations.values())
-            ended = term or trunc
-            assert (bool(out.terminated[i]), bool(out.truncated[i])) == (term, trunc)
-            if ended:
-                assert out.rewards[i].tolist() == [raw.rewards[a] for a in raw.possible_agents]
-                for seat, agent in enumerate(raw.possible_agents):
-                    assert same(out.final_observations[i, seat], env.observe(agent)["observation"])
-                episodes[i] += 1
-                env.reset()
-            else:
-                assert not out.rewards[i].any()
+    episodes = step_beside_pettingzoo(batch, envs, seed, 400 if episode == "round" else 800, rng_seed=2)
     assert min(episodes) >= 2
 
 

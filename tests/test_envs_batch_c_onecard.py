@@ -10,7 +10,6 @@ actions, step limits and dealers by hypothesis; tables grown by lays; a hand exp
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Any
 
@@ -22,7 +21,7 @@ pytest.importorskip("pettingzoo", reason="the research extra (pip install 'dilot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from batch_compare import assert_same_step, pick, same
+from batch_compare import assert_same_step, same, step_beside_pettingzoo
 from diloti.envs import pettingzoo_env
 from diloti.envs.batch import SelfPlayBatch
 from diloti.envs.driver import EnvArgumentError
@@ -47,35 +46,8 @@ def test_c_batch_steps_as_pettingzoo(game: str, players: int) -> None:
     batch = SelfPlayBatch(n, game=game, players=players)
     assert batch.backend == "c"
     envs = [pettingzoo_env.env(game=game, players=players) for _ in range(n)]
-    out = batch.reset(seed=seed)
-    for i, env in enumerate(envs):
-        env.reset(seed=seed + i)
-    rng = random.Random(4)
-    episodes = steps = 0
-    for _ in range(700):
-        actions = []
-        for i, env in enumerate(envs):
-            agent = env.agent_selection
-            o = env.observe(agent)
-            assert out.to_act[i] == int(agent.split("_")[1])
-            assert same(out.observations[i], o["observation"]) and same(out.action_masks[i], o["action_mask"])
-            actions.append(pick(o["action_mask"], rng))
-        out = batch.step(actions)
-        steps += n
-        for i, env in enumerate(envs):
-            env.step(actions[i])
-            raw = env.unwrapped
-            term, trunc = all(raw.terminations.values()), all(raw.truncations.values())
-            assert (bool(out.terminated[i]), bool(out.truncated[i])) == (term, trunc)
-            if term or trunc:
-                assert out.rewards[i].tolist() == [raw.rewards[a] for a in raw.possible_agents]
-                for seat, agent in enumerate(raw.possible_agents):
-                    assert same(out.final_observations[i, seat], env.observe(agent)["observation"])
-                episodes += 1
-                env.reset()
-            else:
-                assert not out.rewards[i].any()
-    assert steps >= 4000 and episodes >= 40
+    episodes = step_beside_pettingzoo(batch, envs, seed, 700, rng_seed=4)
+    assert sum(episodes) >= 40  # 4,200 steps of whole episodes
 
 
 @pytest.mark.parametrize(("game", "players"), CONFIGS)
