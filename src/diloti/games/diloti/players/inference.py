@@ -180,12 +180,24 @@ def deal_start(view: View) -> int:
     return plays - (plays % per_deal) if plays % per_deal or not plays else plays
 
 
+def replay_start(view: View) -> int:
+    """Where the current deal's replay starts (:func:`deal_start`), or -1 when there is nothing to replay: nothing
+    seen, or a face-card redeal reshuffled what was dealt.
+
+    >>> from diloti.games.diloti.state import State
+    >>> replay_start(State.new(seed=1).view(0))
+    -1
+    """
+    history = view.history
+    if not history or any(m[1] > KEEP for _, m in history):
+        return -1
+    return deal_start(view)
+
+
 def _replay(view: View) -> list[Observed]:
     """The public position before each other seat's move of the current deal."""
     history = view.history
-    if not history or any(m[1] > KEEP for _, m in history):
-        return []  # nothing seen, or a face-card redeal reshuffled what was dealt
-    start = deal_start(view)
+    start = replay_start(view)
     if start < 0:
         return []
     table: list[int] = sorted(view.first_table)

@@ -41,7 +41,7 @@ from diloti.core.cards import BIT, Card
 from diloti.core.moves import KEEP, Move
 from diloti.core.phase import Phase
 from diloti.core.view import cards_of_set
-from diloti.games.diloti.players.inference import deal_start
+from diloti.games.diloti.players.inference import replay_start
 from diloti.games.diloti.players.sampler import Worlds
 from diloti.games.diloti.state import State
 from diloti.games.diloti.view import View
@@ -138,9 +138,7 @@ def replay(view: View) -> list[Seen]:
     []
     """
     history = view.history
-    if not history or any(m[1] > KEEP for _, m in history):
-        return []  # nothing seen, or a face-card redeal reshuffled what was dealt
-    start = deal_start(view)
+    start = replay_start(view)
     if start < 0:
         return []
     n = view.players
