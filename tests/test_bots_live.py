@@ -50,12 +50,17 @@ def test_the_reference_client_plays_a_person_and_never_sees_a_hidden_card(server
         assert start is not None and start["game"] == {"id": tid, "seat": 1}
         ws = hello(s, tid, t["token"])
         rng = random.Random(3)
+        last = 0.0
         try:
             while True:
                 msg = recv(ws, "state", timeout=60)
                 if msg["phase"] == "over":
                     break
                 if msg["your_turn"]:
+                    # A person's pace, as tests/test_bots_cluster.py's: the bot answers in milliseconds, and a socket
+                    # may send 20 messages a second (CI's person, moving at once, was refused as rate_limited).
+                    time.sleep(max(0.0, last + 0.08 - time.monotonic()))
+                    last = time.monotonic()
                     ws.send(json.dumps({"type": "move", "move": rng.choice(msg["legal"])["move"], "ply": msg["ply"]}))
         finally:
             ws.close()
