@@ -209,10 +209,41 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+# The browser contexts each running test opened, by node id: what their pages showed is added to a failure.
+OPEN_CONTEXTS: dict[str, list[Any]] = {}
+
+
+def _what_the_pages_showed(nodeid: str) -> str:
+    """Each open page's address and text, and the tail of each server's log: a failure that could not be
+    reproduced (a wait that timed out once in CI) says what the page had drawn and what the server did."""
+    parts: list[str] = []
+    for context in OPEN_CONTEXTS.get(nodeid, []):
+        for page in context.pages:
+            try:
+                text = page.evaluate("() => document.body ? document.body.innerText : ''")
+            except Exception as e:  # a closed or crashed page: say so and go on to the others
+                text = f"(could not read the page: {e})"
+            parts.append(f"--- page {page.url}\n{text[:1500]}")
+    for db in DATABASES.values():
+        log = db.parent / "server.log"
+        if log.exists():
+            parts.append(f"--- the last lines of {log}\n" + "\n".join(log.read_text(errors="replace").splitlines()[-40:]))
+    return "\n".join(parts)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        report.sections.append(("what the pages showed", _what_the_pages_showed(item.nodeid)))
+
+
 @pytest.fixture()
-def new_page(browser: Any) -> Iterator[Any]:
+def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A factory of pages, each in its own browser context (own localStorage); errors fail the test."""
     contexts: list[Any] = []
+    OPEN_CONTEXTS[request.node.nodeid] = contexts
     errors: list[str] = []
 
     def make(http_errors_expected: bool = False, **ctx: Any) -> Any:
@@ -233,6 +264,7 @@ def new_page(browser: Any) -> Iterator[Any]:
         return page
 
     yield make
+    OPEN_CONTEXTS.pop(request.node.nodeid, None)
     for c in contexts:
         c.close()
     assert not errors, errors
@@ -378,11 +410,17 @@ class UI:
 
     @staticmethod
     def open_identity(page: Any) -> None:
-        """Expand the start page's identity control (who plays on this device: the name, sign-in, settings)."""
+        """Expand the start page's identity control (who plays on this device: the name, sign-in, settings).
+
+        The page opens the control itself when it has something to say there (a key another device replaced):
+        a tap that came just after folded it again (CI, 29 Nov 2026), so the summary is tapped while it is closed.
+        """
         page.wait_for_selector("#player-panel")
-        if not page.evaluate("() => document.querySelector('#player-panel').open"):
+        deadline = time.monotonic() + 30
+        while not page.evaluate("() => !!document.querySelector('#player-panel')?.open"):
+            assert time.monotonic() < deadline, "the identity control never opened"
             page.click("#player-panel > summary")
-        page.wait_for_function("() => document.querySelector('#player-panel').open")
+            page.wait_for_timeout(200)
 
     @staticmethod
     def set_name(page: Any, name: str) -> None:
