@@ -349,3 +349,22 @@ def test_a_newcomer_plays_as_a_guest_at_once_and_play_now_is_one_tap(server: str
     page.wait_for_selector("#quickplay #quick-status")
     page.click("#quick-cancel")
     page.wait_for_selector("#play-first #play-computer")
+
+
+def test_the_start_pages_lists_arriving_after_the_tap_do_not_draw_over_the_table(server: str, new_page: Any) -> None:
+    """A tap on "Play the computer" before the start page's lists came: the table opens, and the lists, arriving
+    after, are the start page's no more (they once drew it again over the table: CI, 29 Nov 2026)."""
+    held: list[Any] = []
+    page = new_page(**PHONE)
+    page.route("**/api/tables?status=over", lambda route: held.append(route))  # held until the table is open
+    with page.expect_request("**/api/tables?status=over"):
+        page.goto(f"{server}/?pace=0")
+    page.click("#play-computer")
+    page.wait_for_selector("#game #scorebar")
+    while not held:  # the route's handler runs as Playwright dispatches its events
+        page.wait_for_timeout(10)
+    with page.expect_response("**/api/tables?status=over"):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 50))")  # the lobby's render, had it come, came
+    assert page.locator("#game #scorebar").count() == 1
+    assert page.locator("#play-computer").count() == 0

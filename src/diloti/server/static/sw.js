@@ -1,7 +1,7 @@
 // The service worker: keeps the page's shell (HTML, CSS, scripts, icons) so the app opens offline
 // and installs. Network first, so a new version is used as soon as the server has it; the cache is
 // only the fallback. The API, the websocket and records are never cached (they are live data).
-const CACHE = "diloti-shell-v15";
+const CACHE = "diloti-shell-v16";
 const SHELL = [
   "/", "/static/app.css", "/static/table.css", "/static/manifest.webmanifest",
   "/static/icons/icon-192.png", "/static/icons/icon-512.png", "/static/icons/maskable-512.png",

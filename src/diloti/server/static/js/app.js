@@ -22,7 +22,11 @@ function go(query) {
 
 function route() {
   if (screen && screen.stop) screen.stop();
-  const root = $("#view");
+  // Each screen draws into an element of its own: a screen left behind may still draw once what it asked for
+  // comes (the start page's lists, after a tap had already opened the table), and must not draw over the next.
+  const root = document.createElement("div");
+  root.className = "screen";
+  $("#view").replaceChildren(root);
   const q = new URLSearchParams(location.search);
   const table = q.get("table");
   const join = q.get("join");

@@ -75,7 +75,7 @@ export class Lobby {
     } catch (e) { /* the lists are optional */ }
   }
 
-  stop() { this.events.stop(); }
+  stop() { this.stopped = true; this.events.stop(); }
 
   /** The form made to fit the server's games (once /api/info came). */
   adopt() {
@@ -361,6 +361,7 @@ export class Lobby {
   }
 
   render() {
+    if (this.stopped) return;  // another screen took over while the lists were on their way
     if (heldWhilePressed(this, () => this.render())) return;  // the lists came while a tap is under way
     const form = this.renderForm();
     const open = this.tables.filter((tb) => tb.free && tb.free.length);
