@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -227,16 +227,18 @@ def _what_the_pages_showed(nodeid: str) -> str:
     for db in DATABASES.values():
         log = db.parent / "server.log"
         if log.exists():
-            parts.append(f"--- the last lines of {log}\n" + "\n".join(log.read_text(errors="replace").splitlines()[-40:]))
+            tail = log.read_text(errors="replace").splitlines()[-40:]
+            parts.append(f"--- the last lines of {log}\n" + "\n".join(tail))
     return "\n".join(parts)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    outcome = yield
-    report = outcome.get_result()
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item,
+                              call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
     if report.when == "call" and report.failed:
         report.sections.append(("what the pages showed", _what_the_pages_showed(item.nodeid)))
+    return report
 
 
 @pytest.fixture()
