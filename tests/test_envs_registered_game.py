@@ -118,3 +118,40 @@ def test_a_game_without_an_envs_part_is_refused_naming_the_games() -> None:
     info = GameInfo("bare", ToyState, KontsinaGame, KontsinaOptions, (2,), "docs/RULES-KONTSINA.md", "hand")
     with registered(info), pytest.raises(EnvArgumentError, match="invalid game='bare': expected one of diloti, "):
         find_env_game("bare")
+
+
+
+class _WithSmallDeal:
+    """The toy's envs part that also offers a small deal (the toy's own OpenSpiel game stands for it)."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(ENV, name)
+
+    def small_openspiel(self) -> str:
+        return register_openspiel(NAME)
+
+
+def test_a_game_that_says_it_has_a_small_deal_gets_its_id_and_its_envs_part_loads_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ids ask the registry, and OpenSpiel the game's envs part, for a small deal: never a game's name."""
+    import dataclasses
+    import sys
+    import types
+
+    from diloti.envs.ids import env_ids, load_openspiel
+
+    plain = GameInfo(NAME, ToyState, KontsinaGame, KontsinaOptions, (2,), "docs/RULES-KONTSINA.md", "hand",
+                     {"envs": __name__}, small=True)
+    with registered(plain):
+        ids = env_ids()
+        small = ids["MiniToykontsina-2p-round-v0"]
+        assert (small.game, small.libraries) == ("mini_toykontsina", ("openspiel",))
+        assert ids["MiniDiloti-2p-round-v0"].game == "mini"  # the default game's, as it was
+        with pytest.raises(EnvArgumentError, match="toykontsina's envs part offers no small deal"):
+            load_openspiel("MiniToykontsina-2p-round-v0")
+    module = types.ModuleType("toy_small_envs")
+    module.ENV = _WithSmallDeal()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "toy_small_envs", module)
+    with registered(dataclasses.replace(plain, parts={"envs": "toy_small_envs"})):
+        assert load_openspiel("MiniToykontsina-2p-round-v0").num_distinct_actions() == 156
+    assert "MiniToykontsina-2p-round-v0" not in env_ids()

@@ -100,6 +100,19 @@ def test_no_upward_import() -> None:
     assert not bad, "\n".join(bad)
 
 
+def test_the_floors_under_the_front_ends_import_no_game() -> None:
+    """The formats, players, matches and environments find a game and its parts through the registry (on the
+    bottom floor), never by importing ``diloti.games`` or a game's package by its name: a game they name would be
+    one they know apart from the others (mini Diloti's id once imported Diloti's envs part by name)."""
+    below = {floor for floor, level in FLOORS.items() if 1 <= level <= 3}
+    bad = []
+    for mod, path in _modules().items():
+        if mod.split(".")[1:2] and mod.split(".")[1] in below:
+            bad += [f"{mod} imports {name}" for name in _imports(path)
+                    if name == "diloti.games" or name.startswith("diloti.games.")]
+    assert not bad, "\n".join(bad)
+
+
 def _type_checking_imports(path: Path) -> set[str]:
     """The modules a file imports only under ``if TYPE_CHECKING:`` (never at run time)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -70,6 +70,9 @@ class GameInfo:
     # game whose observation holds the game's scores (its envs part offers the same: diloti.envs.ids lists
     # them without importing the part).
     episodes: tuple[str, ...] = ("round",)
+    # Whether the game's envs part offers a small deal of it for OpenSpiel's exact algorithms (the part's
+    # ``small_openspiel()``): diloti.envs.ids lists its id, ``Mini<Title>-2p-round-v0``, without importing the part.
+    small: bool = False
 
     @property
     def title(self) -> str:

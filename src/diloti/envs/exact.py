@@ -12,9 +12,8 @@ OpenSpiel's C++ algorithms run on the game as a cached tree (``pyspiel.convert_t
 state, its actions and strings asked of the Python game once), hundreds of times faster than walking the
 Python game each iteration.
 
->>> import pyspiel
->>> import diloti.games.diloti.envs.mini  # registers python_mini_diloti
->>> game = pyspiel.load_game("python_mini_diloti", {"deck": "AC 2C 3C 2D", "hand": 1, "table": 1})
+>>> from diloti.envs.ids import load_openspiel
+>>> game = load_openspiel("MiniDiloti-2p-round-v0", {"deck": "AC 2C 3C 2D", "hand": 1, "table": 1})
 >>> infos = information_states(game)
 >>> len(infos), sorted({s.current_player() for s in infos.values()})
 (62, [0, 1])

@@ -4,8 +4,9 @@ An id names an environment whose episodes mean the same numbers wherever it is c
 is Diloti with 2 players, an episode one round, version 0 of its actions, observations and rewards. The
 options are not part of an id: an id's environment plays the standard rules unless options are given (a
 figure cites them beside the id). Every registered game with an envs part has an id for each player count
-and each episode kind it offers; mini Diloti (``MiniDiloti-2p-round-v0``, OpenSpiel only: its default deal)
-has one too. The three libraries take an id:
+and each episode kind it offers; a game whose registry entry says ``small`` has one more for its small deal, made
+for exact algorithms (OpenSpiel only, 2 players, one round): mini Diloti, ``MiniDiloti-2p-round-v0``, the default
+deal. The three libraries take an id:
 
 - Gymnasium: ``gymnasium.make("diloti/Diloti-2p-round-v0", opponent="expert")`` (importing :mod:`diloti.envs`
   registers each id with the ``diloti/`` prefix);
@@ -39,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from diloti.core.registry import GAMES
+from diloti.core.registry import GAMES, GameInfo
 from diloti.envs.driver import EnvArgumentError
 
 #: Each game's environment version (0 for a game not listed).
@@ -48,8 +49,19 @@ VERSIONS: dict[str, int] = {"diloti": 0, "xeri": 0, "kontsina": 0, "mini": 0}
 EVALUATION_SEEDS: tuple[int, ...] = tuple(range(1000, 2000))
 #: The seed of matches between players (duplicate deals): the reference table's.
 MATCH_SEED = 1
-#: Mini Diloti's game (not a registered game: Diloti on a smaller deal, OpenSpiel only).
+#: The ``game`` of the default game's small deal (mini Diloti: not a registered game, OpenSpiel only); another
+#: game's small deal is ``mini_<game>``.
 MINI = "mini"
+
+
+def _small_name(info: GameInfo) -> str:
+    """The ``game`` of the id of ``info``'s small deal."""
+    return MINI if info.default else f"{MINI}_{info.name}"
+
+
+def _small_of(game: str) -> GameInfo | None:
+    """The registered game whose small deal ``game`` names (None: ``game`` names no small deal)."""
+    return next((info for info in GAMES.values() if info.small and _small_name(info) == game), None)
 
 
 @dataclass(frozen=True)
@@ -63,7 +75,8 @@ class EnvId:
 
     @property
     def id(self) -> str:
-        name = "MiniDiloti" if self.game == MINI else self.game.capitalize()
+        small = _small_of(self.game)
+        name = f"Mini{small.title}" if small is not None else self.game.capitalize()
         return f"{name}-{self.players}p-{self.episode}-v{self.version}"
 
     @property
@@ -78,12 +91,14 @@ class EnvId:
 
     @property
     def libraries(self) -> tuple[str, ...]:
-        return ("openspiel",) if self.game == MINI else ("pettingzoo", "gymnasium", "openspiel")
+        return ("openspiel",) if _small_of(self.game) is not None else ("pettingzoo", "gymnasium", "openspiel")
 
 
 def env_ids() -> dict[str, EnvId]:
-    """Every id, by its text: each registered game with an envs part, each player count, each episode kind."""
+    """Every id, by its text: each registered game with an envs part, each player count, each episode kind, and
+    each small deal."""
     out: dict[str, EnvId] = {}
+    smalls: list[EnvId] = []
     for name, info in GAMES.items():  # from the registry alone: no envs part is imported (they import this floor)
         if not info.has_part("envs"):
             continue
@@ -91,8 +106,10 @@ def env_ids() -> dict[str, EnvId]:
             for episode in info.episodes:
                 e = EnvId(name, players, episode, VERSIONS.get(name, 0))
                 out[e.id] = e
-    mini = EnvId(MINI, 2, "round", VERSIONS[MINI])
-    out[mini.id] = mini
+        if info.small:
+            small = _small_name(info)
+            smalls.append(EnvId(small, 2, "round", VERSIONS.get(small, 0)))
+    out.update((e.id, e) for e in smalls)
     return out
 
 
@@ -122,10 +139,15 @@ def load_openspiel(env_id: str, params: dict[str, Any] | None = None) -> Any:
     import pyspiel
 
     e = parse(env_id)
-    if e.game == MINI:
-        import diloti.games.diloti.envs.mini  # noqa: F401  # registers python_mini_diloti
+    small = _small_of(e.game)
+    if small is not None:  # the game's envs part registers its small deal (the registry said it has one)
+        from diloti.envs.games import find_env_game
 
-        return pyspiel.load_game("python_mini_diloti", dict(params or {}))
+        register = getattr(find_env_game(small.name).part, "small_openspiel", None)
+        if register is None:
+            raise EnvArgumentError(f"invalid env_id={env_id!r}: {small.name}'s envs part offers no small deal "
+                                   "(its registry entry says small=True)")
+        return pyspiel.load_game(register(), dict(params or {}))
     from diloti.envs.openspiel_game import register_openspiel
 
     short = register_openspiel(e.game)

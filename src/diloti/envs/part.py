@@ -59,7 +59,9 @@ class EnvPart(Protocol):
     - ``describe(action)``: what an action id means, in words;
     - ``driver(players, options, dealer, seed, episode)``: one episode played by action ids;
     - ``openspiel()``: its OpenSpiel game ``python_<game>``, as ``(pyspiel.GameType, creator)`` for
-      ``pyspiel.register_game`` (it imports pyspiel: called only to register, :mod:`diloti.envs.openspiel_game`).
+      ``pyspiel.register_game`` (it imports pyspiel: called only to register, :mod:`diloti.envs.openspiel_game`);
+    - optional, for a game whose registry entry says ``small``: ``small_openspiel()``, which registers a small deal
+      of the game for OpenSpiel's exact algorithms and returns its short name (:func:`diloti.envs.ids.load_openspiel`).
     """
 
     @property

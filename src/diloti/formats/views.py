@@ -5,7 +5,7 @@ Each game's view is a frozen dataclass of public facts plus the seat's own hand 
 writing its fields writes nothing another seat hides. The fields are written by their declared types: cards as
 their names, moves in notation, declarations, phases and the options as their own JSON.
 
->>> from diloti.games import new_game
+>>> from diloti.core.registry import new_game
 >>> game = new_game("diloti", 2, None, 7, 0)
 >>> v = game.view(0)
 >>> data = view_to_dict(v)
@@ -30,7 +30,7 @@ from diloti.core.cards import Card, parse_card
 from diloti.core.errors import DilotiError
 from diloti.core.moves import Declaration, Move, MoveKind
 from diloti.core.phase import Phase
-from diloti.games import find_game, new_game
+from diloti.core.registry import find_game, new_game
 
 
 class ViewFormatError(DilotiError):

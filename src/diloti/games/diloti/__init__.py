@@ -16,7 +16,7 @@ INFO = GameInfo(
     {"formats": "diloti.games.diloti.formats", "players": "diloti.games.diloti.players",
      "envs": "diloti.games.diloti.envs"},
     default=True, rated=True, rating_prefix="", hint_levels=("expert", "master"), side=Side,
-    episodes=("round", "game"),
+    episodes=("round", "game"), small=True,
 )
 register_game(INFO, built_in=True)
 

@@ -74,6 +74,12 @@ class DilotiEnvPart:
 
         return openspiel()
 
+    def small_openspiel(self) -> str:
+        """Mini Diloti (:mod:`~diloti.games.diloti.envs.mini`) registered with OpenSpiel; its short name."""
+        from diloti.games.diloti.envs.mini import register
+
+        return register()
+
 
 ENV = DilotiEnvPart()
 _CONTRACT: EnvPart = ENV  # mypy checks the part against the contract
