@@ -22,16 +22,13 @@ True
 from __future__ import annotations
 
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from diloti.core.moves import Declaration, MoveKind
+from diloti.envs.cbatch_base import CBatchKernel
 from diloti.games.diloti.envs.driver import Driver
 from diloti.games.diloti.options import Options
 from diloti.games.diloti.state import State
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
 
 _cbatch: ModuleType | None
 try:
@@ -47,10 +44,8 @@ def available() -> bool:
     return _cbatch is not None
 
 
-class CKernel:
+class CKernel(CBatchKernel):
     """N Diloti rounds in C over the batch's buffers (see the module's description)."""
-
-    name = "c"
 
     def __init__(self, num_envs: int, players: int, options: Options, buffers: Any, illegal_reward: float,
                  max_steps: int | None) -> None:
@@ -70,12 +65,6 @@ class CKernel:
             return None
         return self.export(i)
 
-    def step(self, actions: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]:
-        """One action of each game played in C: the games whose round ended (their final observations, rewards
-        and dones written; to be dealt again), and those handed to Python in this step (:meth:`export`)."""
-        ended, handed = self._batch.step(actions)
-        return ended, handed
-
     def export(self, i: int) -> Driver:
         """Game ``i``'s round as a Python driver, which plays it from now until it ends (then :meth:`start`)."""
         p = self._batch.export(i)
@@ -90,20 +79,7 @@ class CKernel:
         d.applied = d.steps = p["applied"]
         return d
 
-    def sample(self, uniforms: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
-        """A legal action of each game from its mask row, the k-th allowed (ascending) for k = floor(u * count) with
-        u its uniform: :func:`diloti.envs.batch.sample_masks` from the same draws, without numpy's passes over
-        every mask."""
-        import numpy as np
 
-        out: npt.NDArray[np.int64] = np.empty(len(uniforms), np.int64)
-        self._batch.sample(np.ascontiguousarray(uniforms, np.float64), out)
-        return out
-
-    def moves(self, i: int) -> list[tuple[int, int, int, int]]:
-        """Game ``i``'s legal moves now as (card, kind, value, table cards), in no order (for tests)."""
-        out: list[tuple[int, int, int, int]] = self._batch.moves(i)
-        return out
 
 
 def kernel_for(num_envs: int, players: int, options: Any, episode: str, buffers: Any, illegal_reward: float,

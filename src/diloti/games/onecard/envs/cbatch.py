@@ -33,12 +33,10 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from diloti.envs.cbatch_base import CBatchKernel
 from diloti.games.onecard.envs.driver import HandDriver
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
     from diloti.games.onecard.envs import HandEnv
 
 _cbatch: ModuleType | None
@@ -72,10 +70,8 @@ def layout_matches(env: HandEnv) -> bool:
     return bool(mine["size"] == layout.size and mine["planes"] == layout.planes and mine["at"] == layout.at)
 
 
-class CKernel:
+class CKernel(CBatchKernel):
     """N hands of one one-card game in C over the batch's buffers (see the module's description)."""
-
-    name = "c"
 
     def __init__(self, env: HandEnv, num_envs: int, players: int, options: Any, buffers: Any, illegal_reward: float,
                  max_steps: int | None) -> None:
@@ -98,12 +94,6 @@ class CKernel:
         s = self.state.new(self.players, self.options, dealer, seed=seed)
         self._batch.start(i, s.dealer, s.turn, s.hands, s.table, s.stock[s.stock_pos:])
         return None
-
-    def step(self, actions: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]:
-        """One action of each game: the games whose hand ended (their final observations, rewards and dones
-        written; to be dealt again), and those handed to Python (none)."""
-        ended, handed = self._batch.step(actions)
-        return ended, handed
 
     def export(self, i: int) -> HandDriver:
         """Game ``i``'s hand as a Python driver at the same step (a move being chosen included), which plays it
@@ -128,20 +118,7 @@ class CKernel:
         d.applied = d.steps = p["applied"]
         return d
 
-    def sample(self, uniforms: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
-        """A legal action of each game from its mask row, the k-th allowed (ascending) for k = floor(u * count) with
-        u its uniform: :func:`diloti.envs.batch.sample_masks` from the same draws, without numpy's passes over
-        every mask."""
-        import numpy as np
 
-        out: npt.NDArray[np.int64] = np.empty(len(uniforms), np.int64)
-        self._batch.sample(np.ascontiguousarray(uniforms, np.float64), out)
-        return out
-
-    def moves(self, i: int) -> list[tuple[int, int, int, int]]:
-        """Game ``i``'s legal moves now as (card, kind, value, table cards taken), in no order (for tests)."""
-        out: list[tuple[int, int, int, int]] = self._batch.moves(i)
-        return out
 
 
 def kernel_for(env: HandEnv, num_envs: int, players: int, options: Any, episode: str, buffers: Any,
