@@ -387,14 +387,16 @@ class UI:
             if offer["open"] and (not offer["moves"] or rng.random() < 0.35):
                 page.click(f"#felt button[data-unit='{rng.choice(offer['open'])}']")
                 continue
-            # Seen once (CI rehearsal, 29 Nov 2026, test_two_players): what the page said and held then is kept.
-            assert offer["moves"], ("neither a move nor a table choice is offered after a click on " + card + ": "
-                                    + str(page.evaluate(SEEN_JS, [card, ply])))
+            if not offer["moves"]:
+                # Seen twice in CI (29 Nov 2026, test_two_players), with the card picked and "Or lay" shown in the
+                # page's text: read again while it draws, and what it held is said if it never offers one.
+                page.wait_for_timeout(100)
+                continue
             move: str = rng.choice(offer["moves"])
             page.click(f"#choices button[data-move='{move}']")
             page.wait_for_function(f"() => Number(document.querySelector('#game').dataset.ply) > {ply}")
             return move
-        raise AssertionError("could not complete a move by clicking")
+        raise AssertionError(f"could not complete a move by clicking {card}: {page.evaluate(SEEN_JS, [card, ply])}")
 
     @staticmethod
     def open_rule_options(page: Any) -> None:
