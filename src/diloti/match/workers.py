@@ -144,9 +144,24 @@ def worker_pool(spec: PoolSpec) -> Executor:
     """
     kind = check_pool_spec(spec)
     if isinstance(kind, int):
-        return ProcessPoolExecutor(kind, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=die_with_parent, initargs=(os.getpid(),))
+        return _LocalPool(kind, mp_context=multiprocessing.get_context("spawn"),
+                          initializer=die_with_parent, initargs=(os.getpid(),))
     return RayExecutor(kind.address, spec=spec)
+
+
+class _LocalPool(ProcessPoolExecutor):
+    """Local processes whose ``with`` block, left by an error or Ctrl-C, stops what runs and drops what is queued:
+    the executor's own exit waits for every task, and an interrupted match kept playing games (for 40 minutes once,
+    its results no longer written) before the command returned."""
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool | None:
+        if exc_type is None:
+            return super().__exit__(exc_type, exc, tb)
+        workers = list((self._processes or {}).values())
+        self.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        return None
 
 
 PARENT_POLL = 0.5  # seconds between a worker's looks at its parent
