@@ -41,9 +41,11 @@ def test_two_bots_and_a_person_through_two_processes_and_a_kill(servers: list[Se
     ann = person(b, "Ann")
     logs = tmp_path / "games"
     # Hermes's streams go to process a first, Athena's to b; each client knows both processes.
-    one = run_client([a, b], hermes["file"], "heuristic", logs / "hermes", "--games", "2", "--challenge", "Athena",
+    one = run_client([a, b], hermes["file"], "heuristic", logs / "hermes", "--verbose", "--games", "2",
+                     "--challenge", "Athena",
                      "--challenge-body", json.dumps({"rated": True, "options": {"target": 21}}))
-    two = run_client([b, a], athena["file"], "greedy", logs / "athena", "--games", "1", "--accept-from", "bots")
+    two = run_client([b, a], athena["file"], "greedy", logs / "athena", "--verbose", "--games", "1",
+                     "--accept-from", "bots")
     try:
         made = httpx.post(f"{b.base}/api/challenge/Hermes", json={"rated": True, "seat": 0, "options": {"target": 21}},
                           headers=auth(ann["key"]), timeout=10).json()
@@ -54,7 +56,15 @@ def test_two_bots_and_a_person_through_two_processes_and_a_kill(servers: list[Se
         sent, last = -1, 0.0
         try:
             while True:
-                msg = recv(ws, "state", timeout=90)
+                try:
+                    msg = recv(ws, "state", timeout=90)
+                except TimeoutError as exc:  # what the clients and the live process said: a stall reads itself
+                    for p in (one, two):
+                        p.kill()
+                    b.stop()
+                    raise AssertionError(f"no state in 90 s: hermes said {one.communicate()[0][-3000:]!r}; athena "
+                                         f"said {two.communicate()[0][-3000:]!r}; process b logged "
+                                         f"{b.log[-3000:]!r}") from exc
                 if msg["phase"] == "over":
                     break
                 # One move a ply: after the kill the surviving process may tell the same position again.

@@ -85,35 +85,42 @@ class Api:
         if not self.servers:
             raise ValueError("no server given")
         self.at = 0
+        self._lock = threading.Lock()
         self.token = token
         self.timeout = timeout
 
-    @property
-    def base(self) -> str:
-        return self.servers[self.at % len(self.servers)][3]
-
-    def _conn(self, timeout: float | None) -> http.client.HTTPConnection:
-        scheme, host, port, _ = self.servers[self.at % len(self.servers)]
+    def _conn(self, at: int, timeout: float | None) -> http.client.HTTPConnection:
+        scheme, host, port, _ = self.servers[at % len(self.servers)]
         cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
         return cls(host, port, timeout=timeout)
 
-    def next_server(self) -> None:
-        """Connect to the next process from now on (this one did not answer)."""
-        self.at = (self.at + 1) % len(self.servers)
+    def next_server(self, failed: int) -> None:
+        """Connect to the process after ``failed`` from now on (it did not answer), unless another thread has
+        moved on from it already: two threads failing on one process must not step twice, back onto it (an
+        event stream and a game stream cut by one kill, reconnecting in step, stayed on the dead process).
+
+        >>> api = Api(["http://a:1", "http://b:2"], "t")
+        >>> api.next_server(0); api.next_server(0); api.at
+        1
+        """
+        with self._lock:
+            if self.at == failed:
+                self.at = (failed + 1) % len(self.servers)
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        at = self.at
         try:
-            return self._call(method, path, body)
+            return self._call(at, method, path, body)
         except ConnectionError:
-            self.next_server()
+            self.next_server(at)
             raise
 
-    def _call(self, method: str, path: str, body: dict[str, Any] | None) -> Any:
-        conn = self._conn(self.timeout)
+    def _call(self, at: int, method: str, path: str, body: dict[str, Any] | None) -> Any:
+        conn = self._conn(at, self.timeout)
         try:
             data = None if body is None else json.dumps(body).encode()
             headers = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
-            conn.request(method, self.base + path, body=data, headers=headers)
+            conn.request(method, self.servers[at % len(self.servers)][3] + path, body=data, headers=headers)
             resp = conn.getresponse()
             raw = resp.read()
             out = json.loads(raw) if raw else None
@@ -126,14 +133,16 @@ class Api:
 
     def stream(self, path: str) -> Iterator[dict[str, Any]]:
         """The messages of an NDJSON stream until it ends (a keep-alive line is ``{}``: the reader may stop then)."""
-        conn = self._conn(60.0)  # the server writes a line at least every few seconds
+        at = self.at
+        conn = self._conn(at, 60.0)  # the server writes a line at least every few seconds
         try:
             try:
                 conn.connect()
             except OSError:
-                self.next_server()
+                self.next_server(at)
                 raise
-            conn.request("GET", self.base + path, headers={"Authorization": f"Bearer {self.token}"})
+            conn.request("GET", self.servers[at % len(self.servers)][3] + path,
+                         headers={"Authorization": f"Bearer {self.token}"})
             resp = conn.getresponse()
             if resp.status >= 400:
                 raw = resp.read()
