@@ -213,6 +213,16 @@ def children_of(pid: int) -> set[int]:
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU time ``pid`` has used (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -263,3 +273,37 @@ def test_an_sprt_on_ray_stops_on_the_pair_the_serial_run_does(ray_pool: Executor
     assert main(["tournament", "heuristic", "random", "--sprt", "0,300", "--rounds", "1", "--seed", "4",
                  "--workers", "ray", "--quiet", "--json", "-"]) == 0
     assert json.loads(capsys.readouterr().out)["sprt"]["pairs"] == serial.pairs
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_ctrl_c_stops_a_tournament_on_two_workers_at_once_and_leaves_no_worker(tmp_path: Any) -> None:
+    # The executor's own exit waited for every queued game: an interrupted SPRT played on for 40 minutes.
+    import signal
+    import subprocess
+    import time
+
+    results = tmp_path / "r.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "diloti", "tournament", "master:cpu=1", "heuristic", "--games", "40",
+         "--workers", "2", "--seed", "3", "--results", str(results)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        # A background job of a non-interactive shell inherits SIGINT ignored: as a terminal's Ctrl-C it must act.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 60
+        # Both workers started and past their imports, into their games (a second of CPU time each).
+        while len(workers := children_of(proc.pid)) < 2 or min(map(cpu_seconds, workers)) < 1.0:
+            assert proc.poll() is None and time.monotonic() < deadline, "no two workers playing"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)  # a whole game of master moves takes minutes: only a stop is this quick
+        assert proc.returncode != 0, out
+        assert "Traceback" not in out, out
+        deadline = time.monotonic() + 30
+        while left := {p for p in workers if alive(p)}:
+            assert time.monotonic() < deadline, f"workers {left} outlived the interrupted tournament"
+            time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
