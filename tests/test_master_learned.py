@@ -58,8 +58,9 @@ def _probability(view: object, move: Move, mix: float) -> float:
 def test_the_setting_parses() -> None:
     player = ai.make_player("master:model=learned,infer=1,pool=64", 1)
     assert isinstance(player, MasterPlayer) and (player.model, player.pool) == ("learned", 64)
-    plain = ai.make_player("master", 1)
-    assert isinstance(plain, MasterPlayer) and (plain.model, plain.pool) == ("play", 0)
+    plain = ai.make_player("master", 1)  # numpy is here: the default model is the learned one
+    assert isinstance(plain, MasterPlayer) and (plain.model, plain.pool) == ("learned", 0)
+    assert ai.make_player("master:model=play", 1).model == "play"  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("bad, name", [("master:model=neural", "model"), ("master:pool=-1", "pool"),
@@ -170,7 +171,29 @@ def test_the_model_is_used_where_the_learned_level_claims_the_game() -> None:
     player = MasterPlayer(seed=1, model="learned", infer=1.0, iterations=20, seconds=None)
     assert player.settings(view).model is not None
     assert isinstance(player.worlds(view), PooledWorlds)
-    assert MasterPlayer(seed=1, model="learned").settings(view).model is None  # infer 0: no inference at all
+    assert MasterPlayer(seed=1, model="learned", infer=0).settings(view).model is None  # no inference at all
+
+
+def test_the_default_master_is_the_sprts_where_the_model_claims_the_game_and_todays_elsewhere(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 53's SPRT accepted ``model=learned,infer=1`` over ``model=play,infer=0``: the default is the first
+    where the learned policy claims the game and player count, the second (the master measured before) elsewhere
+    and wherever numpy is missing."""
+    now = next(p for p in _games(1, seed=6)[0] if p.plays % 12 >= 5)
+    view = now.view(now.turn)
+    default = MasterPlayer(seed=1).settings(view)
+    chosen = MasterPlayer(seed=1, model="learned", infer=1.0).settings(view)
+    assert default.model is not None and (default.infer, chosen.infer) == (1.0, 1.0)
+    four = State.new(4, seed=3)
+    for player in (MasterPlayer(seed=1), MasterPlayer(seed=1, model="learned")):
+        s = player.settings(four.view(four.turn))
+        assert s == MasterPlayer(seed=1, model="play", infer=0.0).settings(four.view(four.turn))
+        assert (s.model, s.infer) == (None, 0.0)
+    monkeypatch.setattr("diloti.ai.master.learned_available", lambda: False)
+    bare = MasterPlayer(seed=1)  # numpy missing: today's master, not an error
+    assert bare.model == "play" and bare.settings(view) == MasterPlayer(seed=1, model="play", infer=0).settings(view)
+    with pytest.raises(InvalidSettingError):
+        MasterPlayer(model="learned")  # asked for by name, it says what it needs
 
 
 @pytest.mark.parametrize("game, players", [("diloti", 4), ("xeri", 2), ("kontsina", 3)])

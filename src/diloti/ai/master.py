@@ -10,17 +10,22 @@ What it adds to the ``expert`` (:mod:`diloti.ai.expert`):
   counting from each mover's own view (Diloti's ``counted_move``;
   ``counted``, default all of the rollout): about ten times the cost of a
   playout, and the strongest change measured (docs/STRENGTH.md).
-- **Inference from play** (``infer``; off by default: it predicts hidden
-  hands better, but no match showed it helping play). Each sampled world is
+- **Inference from play** (``infer``). Under the game's own model of play it
+  is off by default (it predicts hidden hands better, but no match showed it
+  helping play); under the learned policy it is on (``infer`` 1), which an
+  SPRT [0, 30] accepted over the master without it (issue 53: docs/RESEARCH.md,
+  *The master learns from it*). Each sampled world is
   weighted by how likely the other seats' moves of this deal were, had they
   held that world's hands
   (Diloti's ``Evidence``): a player who laid a card while
   holding a capture, or left a sweepable table, probably had nothing better.
   Estimates are weighted means (importance sampling), so worlds that explain
   the play count more; ``infer`` (0..1) tempers the weights (0: the expert's
-  uniform worlds). The model of play is the game's own (``model=play``) or the
+  uniform worlds). The model of play is the game's own (``model=play``), the
   learned policy (``model=learned``, :mod:`diloti.ai.learned`, issue 53; where
-  its weights claim the game and player count, else the game's own): each
+  its weights claim the game and player count, else the game's own), or, by
+  default, ``model=auto``: the learned one where numpy is installed (the
+  ``learned`` extra), else the game's own with today's master's settings: each
   observed move weighed by the policy's softmax from the view its seat had
   then. A network pass per observed move and distinct hand costs some of the
   budget's worlds; ``pool`` caps the worlds weighed per decision (0: none).
@@ -76,7 +81,8 @@ from diloti.core.moves import Move
 # budget*). It was 1.0: ``master:seconds=1`` is that master.
 DEFAULT_SECONDS = 0.25
 DEFAULT_WIDTH = 5
-DEFAULT_INFER = 0.0
+DEFAULT_INFER = 0.0  # the weight of the evidence of play under the game's own model (``infer`` not given)
+LEARNED_INFER = 1.0  # ... and under the learned model, which the SPRT of issue 53 accepted at this weight
 DEFAULT_TEMPERATURE = 1.0  # the model of play's softmax temperature (the inference)
 DEFAULT_MIX = 0.1  # its share of the uniform choice
 DEFAULT_AHEAD = 0
@@ -85,8 +91,10 @@ DEFAULT_FAIR = 0
 DEFAULT_TREE = 0
 DEFAULT_FITTED = 0
 DEFAULT_COUNTED = 99  # every move of a rollout (a deal is at most 24 moves)
-MODELS = ("play", "learned")  # the inference's model of play: the game's own, or the learned policy (issue 53)
-DEFAULT_MODEL = "play"
+# The inference's model of play: the game's own, the learned policy (issue 53), or ``auto``: the learned one where
+# it can run (numpy) and claims the game and player count, else the game's own.
+MODELS = ("auto", "play", "learned")
+DEFAULT_MODEL = "auto"
 DEFAULT_POOL = 0  # the worlds the inference weighs per decision (0: every world drawn)
 
 
@@ -127,7 +135,8 @@ class MasterPlayer(SearchPlayer):
     exactly reproducible); ``iterations``: a playout budget (default none: the
     time decides); ``width``: the heuristic's best moves searched (0: all);
     ``eps``: the rollouts' share of random moves; ``deals``: how many deal ends
-    a rollout plays to; ``infer``: the weight of the evidence of play (default 0: none);
+    a rollout plays to; ``infer``: the weight of the evidence of play (default 1 with the learned model, 0 with
+    the game's own: none);
     ``temperature``, ``mix``: the model of play (Diloti's inference);
     ``fitted``: score the rollouts' ends with the fitted evaluation
     (Diloti's) instead of the captured cards alone;
@@ -136,8 +145,9 @@ class MasterPlayer(SearchPlayer):
     expert's rollouts); ``cpu``: 1 counts ``seconds`` in the search's CPU time instead of
     the wall clock's (for measurements on a busy machine: the master gets its budget of an idle core);
     ``exact``: 1 (default) plays the exact solver's best move in an exact position (2 players, the stock
-    empty), 0 searches it as any other; ``model``: the inference's model of play, ``play`` (default, the game's)
-    or ``learned`` (the learned policy, where it claims the game; needs ``infer`` > 0 to matter); ``pool``: at
+    empty), 0 searches it as any other; ``model``: the inference's model of play, ``play`` (the game's),
+    ``learned`` (the learned policy, where it claims the game; ``infer=0`` turns it off) or ``auto`` (default: the
+    learned one where numpy is installed, else the game's); ``pool``: at
     most this many worlds weighed per decision, drawn again past it (default 0: no cap).
     """
 
@@ -147,7 +157,7 @@ class MasterPlayer(SearchPlayer):
 
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = DEFAULT_SECONDS, width: int = DEFAULT_WIDTH, eps: float = EPSILON,
-                 deals: int = 1, infer: float = DEFAULT_INFER, temperature: float = DEFAULT_TEMPERATURE,
+                 deals: int = 1, infer: float | None = None, temperature: float = DEFAULT_TEMPERATURE,
                  mix: float = DEFAULT_MIX, ahead: int = DEFAULT_AHEAD, seam: int = DEFAULT_SEAM,
                  fair: int = DEFAULT_FAIR, tree: int = DEFAULT_TREE, explore: float = DEFAULT_EXPLORE,
                  fitted: int = DEFAULT_FITTED, counted: int = DEFAULT_COUNTED, cpu: int = 0,
@@ -157,8 +167,8 @@ class MasterPlayer(SearchPlayer):
             raise InvalidSettingError("model", model, f"one of {', '.join(MODELS)}")
         if model == "learned" and not learned_available():
             raise InvalidSettingError("model", model, "play here: the learned model needs numpy (the learned extra)")
-        self.model = model
-        if model == "learned":
+        self.model = model if model != "auto" else "learned" if learned_available() else "play"
+        if self.model == "learned":
             from diloti.ai.learned.network import load_weights
 
             load_weights()  # numpy and the weights read now, not in the first move's budget
@@ -177,7 +187,8 @@ class MasterPlayer(SearchPlayer):
         self.width = int(width)
         self.eps = float(eps)
         self.deals = int(deals)
-        self.infer = float(infer)
+        # None: the weight that goes with the model the view gets (settings()); a number: that weight everywhere.
+        self.infer = None if infer is None else float(infer)
         self.temperature = float(temperature)
         self.mix = float(mix)
         self.ahead = int(ahead)
@@ -209,7 +220,7 @@ class MasterPlayer(SearchPlayer):
             raise InvalidSettingError("seconds", seconds, "a number when iterations is none")
         if self.deals < 1:
             raise InvalidSettingError("deals", deals, "at least 1")
-        if not 0.0 <= self.infer <= 1.0:
+        if self.infer is not None and not 0.0 <= self.infer <= 1.0:
             raise InvalidSettingError("infer", infer, "between 0 and 1")
         if self.temperature <= 0:
             raise InvalidSettingError("temperature", temperature, "positive")
@@ -223,13 +234,21 @@ class MasterPlayer(SearchPlayer):
     def settings(self, view: Any = None) -> SearchSettings:
         """What this player asks of a game's worlds and rollouts (for ``view``: with its model of play, where the
         model claims the view's game and player count; elsewhere the game's own)."""
+        model = self.move_model(view)
         return SearchSettings(eps=self.eps, ahead=self.ahead, seam=self.seam, fair=self.fair, counted=self.counted,
-                              fitted=self.fitted, infer=self.infer, temperature=self.temperature, mix=self.mix,
-                              model=self.move_model(view), pool=self.pool)
+                              fitted=self.fitted, infer=self.infer_for(model), temperature=self.temperature,
+                              mix=self.mix, model=model, pool=self.pool)
+
+    def infer_for(self, model: MoveModel | None) -> float:
+        """The weight of the evidence of play with ``model`` (None: the game's own): the one given, else the
+        default that goes with the model."""
+        if self.infer is not None:
+            return self.infer
+        return DEFAULT_INFER if model is None else LEARNED_INFER
 
     def move_model(self, view: Any) -> MoveModel | None:
         """The model of play the inference weighs the other seats' moves by in ``view`` (None: the game's own)."""
-        if self.model != "learned" or view is None or self.infer <= 0:
+        if self.model != "learned" or view is None or (self.infer is not None and self.infer <= 0):
             return None
         return learned_model(view.game, view.players)
 
