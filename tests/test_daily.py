@@ -167,3 +167,16 @@ def test_a_device_gets_one_ranked_attempt_a_day_whatever_its_address() -> None:
 def test_streaks() -> None:
     assert streak_of([], "2026-11-29") == (0, 0)
     assert streak_of(["2026-11-29", "2026-11-28", "2026-11-27", "2026-11-20"], "2026-11-29") == (3, 3)
+
+
+def test_a_day_stored_under_the_old_default_keeps_the_master_it_was_made_with(tmp_path: Path) -> None:
+    # "master:iterations=800,seconds=none" was the default before the master's model became the learned one where
+    # numpy is installed: a day stored with it is played by the master of then, on any server.
+    from diloti.server.daily import DAILY_LEVEL
+
+    with make_client(tmp_path, daily_level="master:iterations=800,seconds=none", rate=1000.0, burst=1000.0) as client:
+        info = client.get("/api/daily").json()
+        assert info["opponent"] == DAILY_LEVEL == "master:iterations=800,seconds=none,model=play"
+        made = start(client, name="Ann")
+        seats = manager(client).store.load(made["table"]).seats  # type: ignore[union-attr]
+        assert [s.level for s in seats if s.kind == "bot"] == [DAILY_LEVEL]

@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--daily-level", type=daily_level, default=None, metavar="SPEC",
                    help="the daily deal's computer opponent: a level with a playout budget and no clock, so that "
                         "its replies depend only on the position and the day's seed (default "
-                        "master:iterations=800,seconds=none)")
+                        "master:iterations=800,seconds=none,model=play)")
     p.add_argument("--arena", type=arena_schedule, action="append", default=[], metavar="SCHEDULE",
                    help="a scheduled arena (repeatable): hourly or daily, then :KEY=VALUE,... with minutes (its "
                         "length), at (minutes past the hour, or HH:MM UTC), move and reserve (the clock's "
@@ -114,8 +114,12 @@ def daily_level(text: str) -> str:
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: invalid daily level 'master': its moves must not depend on a clock: ...
+    >>> daily_level("master:iterations=400,seconds=none")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid daily level 'master:iterations=400,seconds=none': name its model of play ...
     """
-    from diloti.ai import make_player
+    from diloti.ai import make_player, parse_spec
     from diloti.core.errors import DilotiError
 
     try:
@@ -125,6 +129,11 @@ def daily_level(text: str) -> str:
     if getattr(player, "seconds", None) is not None or len(text) > 64:
         raise argparse.ArgumentTypeError(f"invalid daily level {text!r}: its moves must not depend on a clock: "
                                          "give iterations=N,seconds=none")
+    if hasattr(player, "model") and "model" not in parse_spec(text)[1]:
+        # The master's default model depends on the install (the learned one needs numpy): one day, one opponent.
+        raise argparse.ArgumentTypeError(f"invalid daily level {text!r}: name its model of play (model=play, or "
+                                         "model=learned where every server has numpy), so that its replies do not "
+                                         "depend on which server chose them")
     return text
 
 

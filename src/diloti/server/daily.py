@@ -4,8 +4,8 @@ The day's table is the default game (Diloti: 2 players, the default options, to 
 a random number the server makes at the day's first request and keeps secret (the seed deals the cards: a seed
 anyone could derive from the date would show the deal). Every round is dealt from that seed and the round's
 number (:mod:`diloti.core.seeds`), so every player gets the same cards round by round; the computer opponent is a
-level with a playout budget and no clock (``master:iterations=800,seconds=none``, kept with the day), seeded by
-the table's seed, its seat and the ply (:class:`~diloti.server.computers.Computers`): two players who play the
+level with a playout budget and no clock (``master:iterations=800,seconds=none,model=play``, kept with the day),
+seeded by the table's seed, its seat and the ply (:class:`~diloti.server.computers.Computers`): two players who play the
 same moves meet the same replies. Its moves are chosen in the worker processes, as at any table.
 
 A player who comes back gets one ranked attempt a day, and so does each address and each device id the page
@@ -57,7 +57,12 @@ if TYPE_CHECKING:
     from diloti.server.reviews import ReviewDesk
     from diloti.server.tables import TableManager
 
-DAILY_LEVEL = "master:iterations=800,seconds=none"  # the opponent: reproducible from the position and the seed
+# The opponent: reproducible from the position and the seed on any server. ``model=play``: the master's default model
+# of play since issue 53 is the learned one where numpy is installed, and one day's replies must not depend on which
+# server's worker chose them.
+DAILY_LEVEL = "master:iterations=800,seconds=none,model=play"
+# Days stored before that name kept the master of then under a name that now means more: they still get it.
+_STORED_BEFORE = {"master:iterations=800,seconds=none": DAILY_LEVEL}
 BOARD_PAGE, BOARD_PAGE_MAX = 50, 200
 GAME = find_game(DEFAULT_GAME)  # the daily deal's game: the default game's, as quick play's
 
@@ -105,7 +110,8 @@ class DailyDesk:
         return DailyStore(self.manager().store)
 
     async def _day(self, day: str) -> tuple[int, str]:
-        return await self.manager().db(self.store.day, day, lambda: secrets.randbelow(2**63), self.level, now())
+        seed, level = await self.manager().db(self.store.day, day, lambda: secrets.randbelow(2**63), self.level, now())
+        return seed, _STORED_BEFORE.get(level, level)
 
     async def _finished(self, day: str, player_id: str | None) -> bool:
         """The player finished their ranked attempt of ``day`` (a day that is over is open to everyone)."""
