@@ -2,9 +2,9 @@
 
 A process on the project's PostgreSQL through a relay the test cuts (every connection dropped, new ones
 refused) or freezes (connections taken, nothing answered: a stopped or frozen PostgreSQL), while a few
-players move. During the outage ``/readyz`` answers within 100 ms, not ready, and ready once the database is
-back; the log says the outage in one line when it begins and one when it ends, with no traceback; moves are
-refused with ``server_error`` ("the game is unchanged"), and the same move sent again once the database is
+players move. During the outage ``/readyz`` answers without waiting for the database, not ready, and ready once
+the database is back; the log says the outage in one line when it begins and one when it ends, with no traceback;
+moves are refused with ``server_error`` ("the game is unchanged"), and the same move sent again once the database is
 back is played: every stored game replays. The tracker's state machine (:class:`diloti.server.health.Outage`)
 is tested on its own with a clock of the test's.
 """
@@ -28,7 +28,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from websockets.sync.client import ClientConnection
 
-from diloti.server.health import REPORT_EVERY, Outage, Unreachable, readiness
+from diloti.server.health import READY_TIMEOUT, REPORT_EVERY, Outage, Unreachable, readiness
 from diloti.server.live import LiveTable
 from diloti.server.writer import GroupCommit, Row
 from diloti.store.db import Store
@@ -419,12 +419,18 @@ def ready(server: LoggedServer) -> tuple[int, float, dict[str, Any]]:
     return r.status_code, time.perf_counter() - t0, r.json()
 
 
-def ready_within_100_ms(server: LoggedServer, status: int, times: int = 8) -> None:
-    """Several ``/readyz`` in a row (one warm-up first): each ``status``, each answered within 100 ms."""
+# What tells "/readyz never waits for the database" from scheduling on a busy machine: a wait for it takes the probe's
+# timeout (READY_TIMEOUT, 2 s) or more; a loaded 2-core CI answered an outage's /readyz in up to 170 ms (30 Nov),
+# past the 100 ms bound this had, with nothing waiting. Speed itself is the benchmarks' to measure.
+NO_WAIT = READY_TIMEOUT / 4
+
+
+def ready_without_waiting(server: LoggedServer, status: int, times: int = 8) -> None:
+    """Several ``/readyz`` in a row (one warm-up first): each ``status``, none waiting for the database."""
     ready(server)
     for _ in range(times):
         code, took, body = ready(server)
-        assert code == status and took < 0.1, (code, round(took * 1000), body)
+        assert code == status and took < NO_WAIT, (code, round(took * 1000), body)
         time.sleep(0.05)
 
 
@@ -479,14 +485,14 @@ def play_through_an_outage(server: LoggedServer, relay: FreezingRelay, pg: str, 
         p.start()
     try:
         wait_for(lambda: all(p.ply >= 4 for p in players), what="play before the outage")
-        ready_within_100_ms(server, 200)
+        ready_without_waiting(server, 200)
         start = len(server.lines)
 
         relay.cut() if how == "cut" else relay.freeze()
         out = time.monotonic()
         wait_for(lambda: ready(server)[0] == 503, 10, "/readyz not ready once the database is out")
         noticed = time.monotonic()
-        ready_within_100_ms(server, 503)
+        ready_without_waiting(server, 503)
         # A first sign, then the probe's confirmation: an outage.
         wait_for(lambda: ready(server)[2]["problems"][0].startswith("database out of reach"), 10, "outage confirmed")
         assert ready(server)[2]["database"] is False
@@ -506,7 +512,7 @@ def play_through_an_outage(server: LoggedServer, relay: FreezingRelay, pg: str, 
         wait_for(lambda: ready(server)[0] == 200, 15, "/readyz ready once the database is back")
         # The refused moves, sent again, are played: every game goes on.
         wait_for(lambda: all(p.ply >= plies[p.table] + 4 for p in players), 30, "play after the outage")
-        ready_within_100_ms(server, 200)
+        ready_without_waiting(server, 200)
     finally:
         for p in players:
             p.halt.set()
