@@ -58,11 +58,11 @@ def test_two_bots_and_a_person_through_two_processes_and_a_kill(servers: list[Se
             while True:
                 try:
                     msg = recv(ws, "state", timeout=90)
-                except TimeoutError as exc:  # what the clients and the live process said: a stall reads itself
+                except (TimeoutError, AssertionError) as exc:  # a stall or an error: what the clients and b said
                     for p in (one, two):
                         p.kill()
                     b.stop()
-                    raise AssertionError(f"no state in 90 s: hermes said {one.communicate()[0][-3000:]!r}; athena "
+                    raise AssertionError(f"no state ({exc}): hermes said {one.communicate()[0][-3000:]!r}; athena "
                                          f"said {two.communicate()[0][-3000:]!r}; process b logged "
                                          f"{b.log[-3000:]!r}") from exc
                 if msg["phase"] == "over":

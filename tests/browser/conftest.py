@@ -389,8 +389,13 @@ class UI:
                 continue
             if not offer["moves"]:
                 # Seen twice in CI (29 Nov 2026, test_two_players), with the card picked and "Or lay" shown in the
-                # page's text: read again while it draws, and what it held is said if it never offers one.
-                page.wait_for_timeout(100)
+                # page's text: wait for the table to draw its offer, and say what the page held if it never does.
+                try:
+                    offered = f"() => {{ const o = ({OFFER_JS})(); return o.moves.length || o.open.length; }}"
+                    page.wait_for_function(offered, timeout=10_000)
+                except Exception as exc:  # Playwright's TimeoutError
+                    raise AssertionError(f"no move offered after a click on {card}: "
+                                         f"{page.evaluate(SEEN_JS, [card, ply])}") from exc
                 continue
             move: str = rng.choice(offer["moves"])
             page.click(f"#choices button[data-move='{move}']")

@@ -89,8 +89,12 @@ class Api:
         self.token = token
         self.timeout = timeout
 
+    def _base(self, at: int) -> str:
+        """The path prefix of server ``at`` (a proxy's, or empty)."""
+        return self.servers[at][3]
+
     def _conn(self, at: int, timeout: float | None) -> http.client.HTTPConnection:
-        scheme, host, port, _ = self.servers[at % len(self.servers)]
+        scheme, host, port, _ = self.servers[at]
         cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
         return cls(host, port, timeout=timeout)
 
@@ -120,7 +124,7 @@ class Api:
         try:
             data = None if body is None else json.dumps(body).encode()
             headers = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
-            conn.request(method, self.servers[at % len(self.servers)][3] + path, body=data, headers=headers)
+            conn.request(method, self._base(at) + path, body=data, headers=headers)
             resp = conn.getresponse()
             raw = resp.read()
             out = json.loads(raw) if raw else None
@@ -141,8 +145,7 @@ class Api:
             except OSError:
                 self.next_server(at)
                 raise
-            conn.request("GET", self.servers[at % len(self.servers)][3] + path,
-                         headers={"Authorization": f"Bearer {self.token}"})
+            conn.request("GET", self._base(at) + path, headers={"Authorization": f"Bearer {self.token}"})
             resp = conn.getresponse()
             if resp.status >= 400:
                 raw = resp.read()
